@@ -1,0 +1,1 @@
+"""Pure rules engines: standard library only, no Telegram, asyncio or storage."""

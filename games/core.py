@@ -1,0 +1,374 @@
+"""The contract every game engine fulfils.
+
+A game is a deterministic state machine.  Chance comes only from the
+``random.Random`` handed to :meth:`Game.new` (engines that shuffle again later
+draw a seed from it once and derive every later shuffle from that seed, so the
+whole state stays JSON).  A game is therefore fully described by its rules, its
+seat count, its seed and its action log: replaying the log reproduces it.
+
+Seats are numbered ``0..seats-1`` clockwise; "next" always means ``seat + 1``.
+
+Invariants the conformance suite (``tests/engines/test_conformance.py``) checks
+for every registered game:
+
+* ``to_move()`` is empty exactly when ``outcome()`` is not None;
+* every action from ``legal_actions(seat)`` applies; anything else raises
+  :class:`IllegalAction` and leaves the state untouched;
+* the multiset of cards over :meth:`Game.zones` never changes;
+* ``view(seat)`` contains no card code outside the zones visible to that seat,
+  ``public_view()`` none outside the zones visible to everybody;
+* ``load(dump())`` and ``clone()`` are equal to the original (by dump);
+* events carry only cards that everybody could see just before or just after
+  the action (a card played, cards taken from the table), never a drawn card.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import random
+import typing
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+from games.cards import Card
+
+__all__ = [
+    "JSON",
+    "Action",
+    "ActionParseError",
+    "Event",
+    "Game",
+    "GameError",
+    "IllegalAction",
+    "Outcome",
+    "Rules",
+    "RulesError",
+    "StateFormatError",
+    "Zone",
+    "option",
+]
+
+JSON = Any
+"""A value made only of dict/list/str/int/float/bool/None."""
+
+
+class GameError(Exception):
+    """Base class of every error an engine raises on bad input."""
+
+
+class IllegalAction(GameError):
+    """The action is well formed but not allowed now.
+
+    ``reason`` is a translation key (``illegal.<code>``); ``params`` fill it.
+    """
+
+    def __init__(self, reason: str, **params: str | int) -> None:
+        super().__init__(reason, params)
+        self.reason = reason
+        self.params = params
+
+
+class ActionParseError(GameError):
+    """Encoded action text that no action encodes to (garbled or forged)."""
+
+
+class StateFormatError(GameError):
+    """A dump that this code cannot load."""
+
+
+class RulesError(GameError):
+    """Rules that are inconsistent, or not valid for the seat count."""
+
+
+def option(default: Any, *choices: Any) -> Any:
+    """Declare a rules field that a lobby may change, with its allowed values.
+
+    Booleans need no choices; enum fields default to all members.
+    """
+    return dataclasses.field(default=default, metadata={"choices": tuple(choices)})
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Base of every game's frozen rules dataclass.
+
+    Fields declared with :func:`option` are the lobby's options; their values
+    are bools, ints, strs or ``enum.Enum`` members with str values.
+    """
+
+    @classmethod
+    def options(cls) -> list[tuple[str, tuple[Any, ...]]]:
+        """``(field name, allowed values)`` for every lobby option, in order."""
+        hints = typing.get_type_hints(cls)
+        out: list[tuple[str, tuple[Any, ...]]] = []
+        for f in dataclasses.fields(cls):
+            if "choices" not in f.metadata:
+                continue
+            choices: tuple[Any, ...] = f.metadata["choices"]
+            kind = hints[f.name]
+            if not choices:
+                if kind is bool:
+                    choices = (False, True)
+                elif isinstance(kind, type) and issubclass(kind, enum.Enum):
+                    choices = tuple(kind)
+                else:
+                    raise TypeError(f"{cls.__name__}.{f.name} needs explicit choices")
+            out.append((f.name, choices))
+        return out
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            f.name: (v.value if isinstance(v, enum.Enum) else v)
+            for f in dataclasses.fields(self)
+            for v in (getattr(self, f.name),)
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> Self:
+        """Rebuild rules, checking every value; unknown keys are refused."""
+        if not isinstance(data, Mapping):
+            raise RulesError("rules must be an object")
+        hints = typing.get_type_hints(cls)
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(data) - names
+        if unknown:
+            raise RulesError(f"unknown rules fields: {sorted(unknown)}")
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            if f.name not in data:
+                continue
+            raw = data[f.name]
+            kind = hints[f.name]
+            if isinstance(kind, type) and issubclass(kind, enum.Enum):
+                try:
+                    values[f.name] = kind(raw)
+                except ValueError:
+                    raise RulesError(f"{f.name}: bad value {raw!r}") from None
+            elif kind is bool:
+                if not isinstance(raw, bool):
+                    raise RulesError(f"{f.name}: expected a boolean")
+                values[f.name] = raw
+            elif kind is int:
+                if isinstance(raw, bool) or not isinstance(raw, int):
+                    raise RulesError(f"{f.name}: expected an integer")
+                values[f.name] = raw
+            elif kind is str:
+                if not isinstance(raw, str):
+                    raise RulesError(f"{f.name}: expected a string")
+                values[f.name] = raw
+            else:
+                raise TypeError(f"{cls.__name__}.{f.name}: unsupported field type {kind!r}")
+            choices = f.metadata.get("choices")
+            if choices and values[f.name] not in choices:
+                raise RulesError(f"{f.name}: {raw!r} is not one of the allowed values")
+        rules = cls(**values)
+        rules.validate()
+        return rules
+
+    def validate(self) -> None:
+        """Raise :class:`RulesError` if the combination of values is inconsistent."""
+
+    def replace(self, **changes: Any) -> Self:
+        new = dataclasses.replace(self, **changes)
+        new.validate()
+        return new
+
+
+class Action(ABC):
+    """A move.  Concrete actions are frozen dataclasses; :meth:`encode` gives
+    the compact text used in the action log and in callback data (at most 24
+    characters), and ``Game.decode_action`` parses it back."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def encode(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for rendering and the log.
+
+    Events are public: they never carry a card that any seat may not see.
+    ``kind`` names a translation key ``event.<game>.<kind>``.
+    """
+
+    kind: str
+    seat: int | None = None
+    cards: tuple[Card, ...] = ()
+    target: int | None = None
+    value: int | str | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"kind": self.kind}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        if self.cards:
+            out["cards"] = [c.code for c in self.cards]
+        if self.target is not None:
+            out["target"] = self.target
+        if self.value is not None:
+            out["value"] = self.value
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> Event:
+        return cls(
+            kind=str(data["kind"]),
+            seat=data.get("seat"),
+            cards=tuple(Card.parse(c) for c in data.get("cards", ())),
+            target=data.get("target"),
+            value=data.get("value"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``places`` lists seats best first, tied seats sharing one tuple.  ``winners``
+    and ``losers`` feed the leaderboard (in Durak everybody but the durak
+    wins).  ``scores`` is the final per-seat score for games that keep one.
+    """
+
+    places: tuple[tuple[int, ...], ...]
+    winners: frozenset[int]
+    losers: frozenset[int]
+    draw: bool = False
+    scores: tuple[int, ...] | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "places": [list(p) for p in self.places],
+            "winners": sorted(self.winners),
+            "losers": sorted(self.losers),
+            "draw": self.draw,
+            "scores": None if self.scores is None else list(self.scores),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> Outcome:
+        scores = data.get("scores")
+        return cls(
+            places=tuple(tuple(int(s) for s in p) for p in data["places"]),
+            winners=frozenset(int(s) for s in data["winners"]),
+            losers=frozenset(int(s) for s in data["losers"]),
+            draw=bool(data["draw"]),
+            scores=None if scores is None else tuple(int(s) for s in scores),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """A place cards lie in, and who may see them.
+
+    ``visible_to`` is None when everybody sees the zone's cards, otherwise the
+    set of seats that do (a hand: its owner; the stock: nobody).
+    """
+
+    name: str
+    cards: tuple[Card, ...]
+    visible_to: frozenset[int] | None
+
+
+R = TypeVar("R", bound=Rules)
+A = TypeVar("A", bound=Action)
+
+
+class Game(ABC, Generic[R, A]):
+    """One game in progress (or finished).  See the module docstring."""
+
+    key: ClassVar[str]
+    """Registry key, e.g. ``"durak"``."""
+    FORMAT: ClassVar[int]
+    """Version of :meth:`dump`'s layout; bump it when the layout changes."""
+
+    rules: R
+
+    @classmethod
+    @abstractmethod
+    def new(
+        cls, rules: R, seats: int, rng: random.Random, *, previous: Outcome | None = None
+    ) -> Self:
+        """Deal a new game.  ``previous`` is the outcome of the game these seats
+        played just before, for rules like "the loser deals"."""
+
+    @property
+    @abstractmethod
+    def seats(self) -> int: ...
+
+    @abstractmethod
+    def to_move(self) -> frozenset[int]:
+        """Seats that may act now (several in Durak while others may throw in)."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[A]:
+        """Every action ``seat`` may take now; empty when it may not act."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: A) -> list[Event]:
+        """Validate and perform ``action``; raise :class:`IllegalAction` (state
+        unchanged) when it is not legal for ``seat`` now."""
+
+    @abstractmethod
+    def view(self, seat: int) -> dict[str, JSON]:
+        """Everything ``seat`` may see, as JSON; cards as codes."""
+
+    @abstractmethod
+    def public_view(self) -> dict[str, JSON]:
+        """Everything the whole table may see, as JSON; cards as codes."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None: ...
+
+    @abstractmethod
+    def zones(self) -> list[Zone]:
+        """Every card of the game, each in exactly one zone."""
+
+    @abstractmethod
+    def known_cards(self, observer: int) -> dict[int, list[Card]]:
+        """Cards that ``observer`` knows to be in other seats' hands (for
+        instance cards they picked up from the table), keyed by seat."""
+
+    @abstractmethod
+    def dump(self) -> dict[str, JSON]:
+        """The complete state as JSON, including ``"format": FORMAT``."""
+
+    @classmethod
+    @abstractmethod
+    def load(cls, data: Mapping[str, JSON]) -> Self:
+        """Inverse of :meth:`dump`; raise :class:`StateFormatError` on a
+        format this code does not know."""
+
+    @abstractmethod
+    def clone(self) -> Self:
+        """An independent copy, cheaper than dump/load."""
+
+    @classmethod
+    @abstractmethod
+    def decode_action(cls, text: str) -> A:
+        """Parse :meth:`Action.encode` output; raise :class:`ActionParseError`."""
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    def hand_size(self, seat: int) -> int:
+        """Cards in ``seat``'s hand (for table displays); engines may override."""
+        for zone in self.zones():
+            if zone.name == f"hand{seat}":
+                return len(zone.cards)
+        raise KeyError(seat)
+
+
+def check_format(cls: type[Game[Any, Any]], data: Mapping[str, JSON]) -> None:
+    """Refuse dumps of another game or an unknown format version."""
+    if not isinstance(data, Mapping):
+        raise StateFormatError("state must be an object")
+    if data.get("game") != cls.key:
+        raise StateFormatError(f"not a {cls.key} state: {data.get('game')!r}")
+    if data.get("format") != cls.FORMAT:
+        raise StateFormatError(f"{cls.key} state format {data.get('format')!r} is not {cls.FORMAT}")

@@ -1,0 +1,24 @@
+"""The games the bot hosts.  Adding a game = one package exporting ``SPEC`` and
+one line in ``_ALL`` below."""
+
+from __future__ import annotations
+
+from games.spec import GameSpec
+
+__all__ = ["GAMES", "UnknownGame", "get"]
+
+
+class UnknownGame(KeyError):
+    pass
+
+
+_ALL: tuple[GameSpec, ...] = ()
+
+GAMES: dict[str, GameSpec] = {spec.key: spec for spec in _ALL}
+
+
+def get(key: str) -> GameSpec:
+    try:
+        return GAMES[key]
+    except KeyError:
+        raise UnknownGame(key) from None

@@ -1,0 +1,51 @@
+"""What the bot needs to know about a game before creating one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.core import Game, Rules
+
+__all__ = ["GameSpec", "UnknownPreset"]
+
+
+class UnknownPreset(KeyError):
+    pass
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    key: str
+    """Command name and registry key, e.g. ``"durak"``."""
+    name_key: str
+    """Translation key of the game's display name, e.g. ``"game.durak"``."""
+    game: type[Game[Any, Any]]
+    rules: type[Rules]
+    presets: Mapping[str, Rules]
+    """Named option sets; the first one is the default."""
+    seat_range: Callable[[Any], range]
+    """Seat counts allowed under the given rules."""
+
+    @property
+    def default_preset(self) -> str:
+        return next(iter(self.presets))
+
+    def preset(self, name: str | None = None) -> Rules:
+        if name is None:
+            name = self.default_preset
+        try:
+            return self.presets[name]
+        except KeyError:
+            raise UnknownPreset(name) from None
+
+    def preset_name(self, rules: Rules) -> str | None:
+        """The preset these rules equal, if any."""
+        return next((n for n, r in self.presets.items() if r == rules), None)
+
+    def min_seats(self, rules: Rules) -> int:
+        return self.seat_range(rules).start
+
+    def max_seats(self, rules: Rules) -> int:
+        return self.seat_range(rules)[-1]

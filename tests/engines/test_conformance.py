@@ -1,0 +1,70 @@
+"""The conformance suite: every registered game, every preset, every seat count."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.core import Outcome
+from games.registry import GAMES
+from games.spec import GameSpec
+from tests.engines.playout import check_garbage, playout, replay
+
+CASES = [
+    pytest.param(spec, preset, seats, id=f"{spec.key}-{preset}-{seats}")
+    for spec in GAMES.values()
+    for preset, rules in spec.presets.items()
+    for seats in spec.seat_range(rules)
+]
+
+pytestmark = pytest.mark.skipif(not GAMES, reason="no game registered")
+
+
+@pytest.mark.parametrize(("spec", "preset", "seats"), CASES)
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**63))
+def test_random_playouts_keep_every_invariant(
+    spec: GameSpec, preset: str, seats: int, seed: int
+) -> None:
+    rules = spec.preset(preset)
+    game, log = playout(spec, rules, seats, seed)
+    assert replay(spec, rules, seats, seed, log).dump() == game.dump()
+
+
+@pytest.mark.parametrize(("spec", "preset", "seats"), CASES)
+def test_next_game_after_an_outcome(spec: GameSpec, preset: str, seats: int) -> None:
+    rules = spec.preset(preset)
+    first, _ = playout(spec, rules, seats, 11, deep=False)
+    previous = first.outcome()
+    assert isinstance(previous, Outcome)
+    game, log = playout(spec, rules, seats, 12, previous=previous)
+    assert replay(spec, rules, seats, 12, log, previous=previous).dump() == game.dump()
+
+
+@pytest.mark.parametrize(("spec", "preset", "seats"), CASES)
+def test_same_seed_same_game_despite_global_random(spec: GameSpec, preset: str, seats: int) -> None:
+    rules = spec.preset(preset)
+    random.seed(1)
+    first, log1 = playout(spec, rules, seats, 2024, deep=False)
+    for _ in range(100):
+        random.random()
+    second, log2 = playout(spec, rules, seats, 2024, deep=False)
+    assert log1 == log2
+    assert first.dump() == second.dump()
+
+
+@pytest.mark.parametrize("spec", list(GAMES.values()), ids=list(GAMES))
+def test_garbled_action_codes_are_refused(spec: GameSpec) -> None:
+    check_garbage(spec.game)
+
+
+@pytest.mark.parametrize("spec", list(GAMES.values()), ids=list(GAMES))
+def test_rules_round_trip_and_presets_are_valid(spec: GameSpec) -> None:
+    for rules in spec.presets.values():
+        assert spec.rules.from_json(rules.to_json()) == rules
+        assert len(spec.seat_range(rules)) >= 1
+    for name, choices in spec.rules.options():
+        assert len(choices) >= 2, name
