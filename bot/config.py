@@ -1,0 +1,97 @@
+"""Settings from the environment (and a ``.env`` file beside the working directory)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+from i18n import LANGUAGES
+
+__all__ = ["Config", "ConfigError"]
+
+_TOKEN = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{8,}$")
+_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class ConfigError(ValueError):
+    """A one-line explanation of what to fix."""
+
+
+@dataclass(frozen=True)
+class Config:
+    token: str
+    api_base_url: str = "https://api.telegram.org/bot"
+    file_base_url: str = "https://api.telegram.org/file/bot"
+    database_path: Path = Path("data/koloda.sqlite3")
+    log_level: str = "INFO"
+    default_language: str = "ru"
+    group_edits_per_minute: int = 20
+    overall_rate: float = 30.0
+    webhook_url: str | None = None
+    webhook_listen: str = "0.0.0.0"  # noqa: S104 - the webhook server must be reachable
+    webhook_port: int = 8443
+    webhook_secret: str | None = None
+
+    def __repr__(self) -> str:  # never print the token
+        return f"Config(api_base_url={self.api_base_url!r}, database_path={self.database_path!r})"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, dotenv: Path | None = None) -> Config:
+        """Read settings; the process environment wins over ``.env``."""
+        values: dict[str, str] = {}
+        dotenv_path = dotenv if dotenv is not None else Path(".env")
+        if dotenv_path.is_file():
+            values.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
+        values.update(os.environ if env is None else env)
+
+        token = values.get("BOT_TOKEN", "").strip()
+        if not token:
+            raise ConfigError(
+                "BOT_TOKEN is not set: create a bot with @BotFather in Telegram (/newbot), "
+                "then put its token in BOT_TOKEN (environment or .env)."
+            )
+        if not _TOKEN.match(token):
+            raise ConfigError(
+                "BOT_TOKEN does not look like a bot token (digits, a colon, then letters): "
+                "copy it again from @BotFather (/mybots -> API Token)."
+            )
+        language = values.get("DEFAULT_LANGUAGE", "ru").strip().lower() or "ru"
+        if language not in LANGUAGES:
+            raise ConfigError(f"DEFAULT_LANGUAGE must be one of {', '.join(LANGUAGES)}")
+        level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if level not in _LEVELS:
+            raise ConfigError(f"LOG_LEVEL must be one of {', '.join(_LEVELS)}")
+        return cls(
+            token=token,
+            api_base_url=values.get("TELEGRAM_API_BASE_URL", cls.api_base_url).strip()
+            or cls.api_base_url,
+            file_base_url=values.get("TELEGRAM_FILE_BASE_URL", cls.file_base_url).strip()
+            or cls.file_base_url,
+            database_path=Path(values.get("DATABASE_PATH", "") or cls.database_path),
+            log_level=level,
+            default_language=language,
+            group_edits_per_minute=_int(values, "GROUP_EDITS_PER_MINUTE", 20, 1, 60),
+            overall_rate=float(_int(values, "TELEGRAM_MAX_RATE", 30, 1, 100_000)),
+            webhook_url=values.get("WEBHOOK_URL", "").strip() or None,
+            webhook_listen=values.get("WEBHOOK_LISTEN", "0.0.0.0").strip(),  # noqa: S104
+            webhook_port=_int(values, "WEBHOOK_PORT", 8443, 1, 65535),
+            webhook_secret=values.get("WEBHOOK_SECRET", "").strip() or None,
+        )
+
+
+def _int(values: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    raw = values.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        number = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number") from None
+    if not low <= number <= high:
+        raise ConfigError(f"{name} must be between {low} and {high}")
+    return number

@@ -1,0 +1,118 @@
+"""Playing a move: one transaction that validates, applies, logs and scores."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games import registry
+from games.core import ActionParseError, Event, Game, IllegalAction, Outcome
+from services.errors import ServiceError
+from storage import Database, ScoreDelta, TableRow, Tx
+
+__all__ = ["MoveResult", "Moves", "load_game"]
+
+
+def load_game(table: TableRow) -> Game[Any, Any]:
+    if table.state is None:
+        raise ServiceError("error.not_started")
+    return registry.get(table.game).game.load(table.state)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    table: TableRow
+    game: Game[Any, Any]
+    seat: int
+    events: list[Event]
+    outcome: Outcome | None
+
+
+class Moves:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def play(
+        self,
+        table_id: int,
+        user_id: int,
+        action_code: str,
+        *,
+        keyboard: int | None = None,
+        moves_seen: int | None = None,
+    ) -> MoveResult:
+        """Apply one move by ``user_id``.
+
+        A button proves it is current either by ``keyboard`` (the version the
+        presser's own hand keyboard was made at) or by ``moves_seen`` (the move
+        count a group button was made at).  Anything stale, doubled, forged or
+        illegal is refused with a :class:`ServiceError` and changes nothing.
+        """
+        async with self._db.transaction() as tx:
+            table = await tx.get_table(table_id)
+            if table is None:
+                raise ServiceError("error.no_table")
+            if table.status != "playing":
+                raise ServiceError("error.game_not_running")
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise ServiceError("error.not_your_table")
+            if keyboard is not None and table.seats[seat].keyboard != keyboard:
+                raise ServiceError("error.stale_button")
+            if moves_seen is not None and table.moves != moves_seen:
+                raise ServiceError("error.stale_button")
+            if keyboard is None and moves_seen is None:
+                raise ServiceError("error.stale_button")
+            game = load_game(table)
+            try:
+                action = type(game).decode_action(action_code)
+            except ActionParseError:
+                raise ServiceError("error.bad_button") from None
+            try:
+                events = game.apply(seat, action)
+            except IllegalAction as exc:
+                raise ServiceError(exc.reason, **exc.params) from None
+            outcome = game.outcome()
+            n = table.moves + 1
+            await tx.update_table(
+                table.id,
+                table.version,
+                state=game.dump(),
+                moves=n,
+                status="finished" if outcome is not None else None,
+            )
+            await tx.append_move(table.id, n, seat, action_code, [e.to_json() for e in events])
+            await tx.invalidate_keyboard(table.id, seat)
+            if outcome is not None:
+                await self._finish(tx, table, outcome)
+            table = await tx.get_table(table.id)
+            assert table is not None
+        return MoveResult(table, game, seat, events, outcome)
+
+    async def _finish(self, tx: Tx, table: TableRow, outcome: Outcome) -> None:
+        await tx.record_result(table.id, table.chat_id, table.game, outcome.to_json())
+        await tx.add_scores(
+            table.chat_id,
+            table.game,
+            [
+                ScoreDelta(
+                    user_id=s.user_id,
+                    win=s.seat in outcome.winners,
+                    loss=s.seat in outcome.losers,
+                    draw=outcome.draw,
+                )
+                for s in table.seats
+            ],
+        )
+
+    async def recent_events(self, table_id: int, limit: int) -> list[tuple[int, Event]]:
+        """The last events of a table with the move number they belong to."""
+        async with self._db.transaction() as tx:
+            moves = await tx.last_moves(table_id, limit)
+        out = [(m.n, Event.from_json(e)) for m in moves for e in m.events]
+        return out[-limit:]
+
+    async def outcome(self, table_id: int) -> Outcome | None:
+        async with self._db.transaction() as tx:
+            raw = await tx.get_result(table_id)
+        return None if raw is None else Outcome.from_json(raw)

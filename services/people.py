@@ -1,0 +1,83 @@
+"""Users and chats as the services see them (no Telegram types)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from storage import Database
+
+__all__ = ["ChatInfo", "Directory", "Person"]
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    id: int
+    first_name: str
+    username: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatInfo:
+    id: int
+    kind: str  # "private", "group", "supergroup", "channel"
+    title: str | None = None
+
+    @property
+    def is_group(self) -> bool:
+        return self.kind in ("group", "supergroup")
+
+
+class Directory:
+    """Remembers who and where; answers language questions."""
+
+    def __init__(self, db: Database, default_language: str) -> None:
+        self._db = db
+        self.default_language = default_language
+        # What was last written, so that the common update (a known user in a
+        # known chat) costs no write at all.
+        self._written: set[Person | ChatInfo] = set()
+
+    async def seen(self, person: Person | None, chat: ChatInfo | None) -> None:
+        if (person is None or person in self._written) and (chat is None or chat in self._written):
+            return
+        async with self._db.transaction() as tx:
+            if person is not None:
+                await tx.upsert_user(person.id, person.first_name, person.username)
+            if chat is not None and chat.kind != "channel":
+                await tx.upsert_chat(chat.id, chat.kind, chat.title)
+                if chat.kind == "private" and person is not None and person.id == chat.id:
+                    await tx.set_dm_ok(person.id, True)
+        self._written.update(x for x in (person, chat) if x is not None)
+
+    async def set_dm_ok(self, user_id: int, ok: bool) -> bool:
+        """Returns True when this changed what we knew."""
+        # A private chat seen again must write dm_ok again.
+        self._written = {x for x in self._written if x.id != user_id}
+        async with self._db.transaction() as tx:
+            return await tx.set_dm_ok(user_id, ok)
+
+    async def dm_ok(self, user_id: int) -> bool:
+        async with self._db.transaction() as tx:
+            user = await tx.get_user(user_id)
+        return user is not None and user.dm_ok
+
+    async def chat_language(self, chat_id: int) -> str:
+        async with self._db.transaction() as tx:
+            chat = await tx.get_chat(chat_id)
+        return (chat.language if chat else None) or self.default_language
+
+    async def user_language(self, user_id: int) -> str:
+        async with self._db.transaction() as tx:
+            user = await tx.get_user(user_id)
+        return (user.language if user else None) or self.default_language
+
+    async def set_language(self, chat: ChatInfo, user_id: int, language: str) -> None:
+        async with self._db.transaction() as tx:
+            if chat.kind == "private":
+                await tx.set_user_language(user_id, language)
+            else:
+                await tx.set_chat_language(chat.id, language)
+
+    async def migrate_chat(self, old_id: int, new_id: int) -> bool:
+        async with self._db.transaction() as tx:
+            return await tx.migrate_chat(old_id, new_id)
