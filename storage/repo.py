@@ -215,7 +215,7 @@ class Tx:
             (old.language, new_id),
         )
         for table in ("tables", "results"):
-            await self._run(f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))  # noqa: S608 - fixed names
+            await self._run(f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
         await self._run(
             "INSERT INTO scores (chat_id, game, user_id, played, wins, losses, draws)"
             " SELECT ?, game, user_id, played, wins, losses, draws FROM scores WHERE chat_id = ?"
@@ -255,12 +255,12 @@ class Tx:
         return table_id
 
     async def get_table(self, table_id: int) -> TableRow | None:
-        row = await self._one(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))  # noqa: S608
+        row = await self._one(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
         return None if row is None else await self._table(row)
 
     async def open_table(self, chat_id: int, thread_id: int) -> TableRow | None:
         row = await self._one(
-            f"SELECT {_TABLE_COLUMNS} FROM tables"  # noqa: S608 - constant column list
+            f"SELECT {_TABLE_COLUMNS} FROM tables"
             " WHERE chat_id = ? AND thread_id = ? AND status IN ('lobby', 'playing')",
             (chat_id, thread_id),
         )
@@ -268,14 +268,13 @@ class Tx:
 
     async def open_tables(self) -> list[TableRow]:
         rows = await self._all(
-            f"SELECT {_TABLE_COLUMNS} FROM tables"  # noqa: S608 - constant column list
-            " WHERE status IN ('lobby', 'playing') ORDER BY id"
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id"
         )
         return [await self._table(r) for r in rows]
 
     async def open_tables_of_user(self, user_id: int) -> list[TableRow]:
         rows = await self._all(
-            f"SELECT {', '.join('t.' + c.strip() for c in _TABLE_COLUMNS.split(','))}"  # noqa: S608
+            f"SELECT {', '.join('t.' + c.strip() for c in _TABLE_COLUMNS.split(','))}"
             " FROM tables t JOIN seats s ON s.table_id = t.id"
             " WHERE s.user_id = ? AND t.status IN ('lobby', 'playing') ORDER BY t.id",
             (user_id,),
@@ -338,7 +337,7 @@ class Tx:
                 params.append(value)
         params += [table_id, expected_version]
         changed = await self._run(
-            f"UPDATE tables SET {', '.join(sets)} WHERE id = ? AND version = ?",  # noqa: S608
+            f"UPDATE tables SET {', '.join(sets)} WHERE id = ? AND version = ?",
             params,
         )
         if changed != 1:
