@@ -1,0 +1,517 @@
+"""The Bot API methods the fake implements, as functions of (world, params) -> result.
+
+Each method either returns the ``result`` of a successful answer or raises ``ApiError`` with
+Telegram's own error text. getUpdates is not here: long polling needs the server's loop.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .errors import NOT_MODIFIED, QUERY_TOO_OLD, ApiError, bad_request
+from .formatting import parse_html
+from .keyboard import Button, is_inline_keyboard, parse_reply_markup
+from .models import FakeChat, SentMessage
+from .params import Params
+from .world import DEFAULT_UPDATE_TYPES, MessageRecord, TelegramWorld, member_json
+
+JsonDict = dict[str, Any]
+Handler = Callable[["BotApi", Params], Any]
+
+MAX_TEXT_LENGTH = 4096
+MAX_CALLBACK_ANSWER_LENGTH = 200
+_COMMAND_NAME = re.compile(r"[a-z0-9_]{1,32}")
+_REGISTRY: dict[str, tuple[str, Handler]] = {}
+
+
+def method(name: str) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        _REGISTRY[name.lower()] = (name, handler)
+        return handler
+
+    return register
+
+
+def canonical_name(name: str) -> str | None:
+    """The Bot API spelling of a method name given in any case, or None if unknown."""
+    if name.lower() == "getupdates":
+        return "getUpdates"
+    entry = _REGISTRY.get(name.lower())
+    return entry[0] if entry else None
+
+
+class BotApi:
+    """Executes one Bot API method against the world."""
+
+    def __init__(self, world: TelegramWorld) -> None:
+        self.world = world
+
+    def call(self, name: str, params: Params) -> Any:
+        entry = _REGISTRY.get(name.lower())
+        if entry is None:
+            raise ApiError(404, "Not Found")
+        return entry[1](self, params)
+
+    # ----------------------------------------------------------------- shared pieces
+
+    def render(self, p: Params) -> tuple[str, str, str | None, list[JsonDict]]:
+        """(plain text, text as sent, parse_mode, entities) with Telegram's checks."""
+        source = p.string("text")
+        parse_mode = p.opt_string("parse_mode") or None
+        if parse_mode is None:
+            plain, entities = source, list(p.nested("entities") or [])
+        elif parse_mode.lower() == "html":
+            plain, entities = parse_html(source)
+        elif parse_mode.lower() in ("markdown", "markdownv2"):
+            plain, entities = source, []  # not parsed: the bot uses HTML
+        else:
+            raise bad_request("unsupported parse_mode")
+        if not plain.strip():
+            raise bad_request("message text is empty")
+        if len(plain) > MAX_TEXT_LENGTH:
+            raise bad_request("message is too long")
+        return plain, source, parse_mode, entities
+
+    def markup(self, p: Params) -> tuple[JsonDict | None, list[list[Button]]]:
+        raw = p.nested("reply_markup", "reply keyboard markup JSON object")
+        inline, buttons = parse_reply_markup(raw)
+        if inline is None and isinstance(raw, dict) and not is_inline_keyboard(raw):
+            return raw, []
+        return inline, buttons
+
+    def own_message(self, chat: FakeChat, p: Params, *, action: str) -> SentMessage:
+        if "inline_message_id" in p:
+            raise bad_request("inline messages are not supported by the fake server")
+        record = self.world.message(chat.id, p.integer("message_id"))
+        if record is None or record.deleted:
+            raise bad_request(f"message to {action} not found")
+        if record.sent is None:
+            raise bad_request(f"message can't be {action}ed")
+        return record.sent
+
+    def thread(self, chat: FakeChat, p: Params, replied: MessageRecord | None) -> int | None:
+        thread_id = p.opt_integer("message_thread_id")
+        if not chat.is_forum:
+            return None
+        if thread_id is None and replied is not None:
+            return replied.thread_id
+        if thread_id is not None and thread_id not in chat.topics:
+            raise bad_request("message thread not found")
+        return thread_id
+
+    def replied(self, chat: FakeChat, p: Params) -> MessageRecord | None:
+        reply_to = p.opt_integer("reply_to_message_id")
+        allow = p.flag("allow_sending_without_reply")
+        parameters = p.nested("reply_parameters")
+        if isinstance(parameters, dict):
+            reply_to = parameters.get("message_id")
+            allow = bool(parameters.get("allow_sending_without_reply"))
+            other = parameters.get("chat_id")
+            if other is not None and other != chat.id:
+                raise bad_request("replies to other chats are not supported by the fake server")
+        if not isinstance(reply_to, int):
+            return None
+        record = self.world.message(chat.id, reply_to)
+        if record is None or record.deleted:
+            if allow:
+                return None
+            raise bad_request("message to be replied not found")
+        return record
+
+    def chat_for_members(self, p: Params) -> FakeChat:
+        return self.world.resolve_chat(p.chat())
+
+
+# --------------------------------------------------------------------- identity & polling
+
+
+@method("getMe")
+def get_me(api: BotApi, p: Params) -> JsonDict:
+    return {
+        **api.world.bot.to_api(),
+        "can_join_groups": True,
+        "can_read_all_group_messages": not api.world.privacy_mode,
+        "supports_inline_queries": False,
+        "can_connect_to_business": False,
+        "has_main_web_app": False,
+    }
+
+
+@method("deleteWebhook")
+def delete_webhook(api: BotApi, p: Params) -> bool:
+    if p.flag("drop_pending_updates"):
+        api.world.drop_pending_updates()
+    return True
+
+
+@method("getWebhookInfo")
+def get_webhook_info(api: BotApi, p: Params) -> JsonDict:
+    return {"url": "", "has_custom_certificate": False, "pending_update_count": 0}
+
+
+@method("close")
+def close(api: BotApi, p: Params) -> bool:
+    return True
+
+
+@method("logOut")
+def log_out(api: BotApi, p: Params) -> bool:
+    return True
+
+
+# --------------------------------------------------------------------- messages
+
+
+@method("sendMessage")
+def send_message(api: BotApi, p: Params) -> JsonDict:
+    world = api.world
+    chat = world.writable_chat(p.chat())
+    plain, source, parse_mode, entities = api.render(p)
+    markup, buttons = api.markup(p)
+    replied = api.replied(chat, p)
+    thread_id = api.thread(chat, p, replied)
+    preview = p.nested("link_preview_options")
+    preview_off = p.flag("disable_web_page_preview") or (
+        isinstance(preview, dict) and bool(preview.get("is_disabled"))
+    )
+    sent = SentMessage(
+        chat_id=chat.id,
+        message_id=chat.next_message_id(),
+        text=plain,
+        html=source,
+        parse_mode=parse_mode,
+        entities=entities,
+        buttons=buttons,
+        reply_markup=markup,
+        thread_id=thread_id,
+        reply_to_message_id=replied.message_id if replied else None,
+        date=int(time.time()),
+        sent_at=time.monotonic(),
+        disable_notification=p.flag("disable_notification"),
+        link_preview_disabled=preview_off,
+        history=[plain],
+    )
+    return world.message_json(world.store_bot_message(sent))
+
+
+@method("editMessageText")
+def edit_message_text(api: BotApi, p: Params) -> JsonDict:
+    chat = api.world.resolve_chat(p.chat())
+    sent = api.own_message(chat, p, action="edit")
+    plain, source, parse_mode, entities = api.render(p)
+    markup, buttons = api.markup(p)
+    if markup is not None and not buttons:
+        raise bad_request("inline keyboard expected")
+    # like Telegram: an edit without reply_markup removes the inline keyboard
+    if plain == sent.text and entities == sent.entities and buttons == sent.buttons:
+        raise bad_request(NOT_MODIFIED)
+    sent.text, sent.html, sent.parse_mode, sent.entities = plain, source, parse_mode, entities
+    sent.buttons, sent.reply_markup = buttons, markup
+    sent.history.append(plain)
+    _mark_edited(sent)
+    return _current_json(api, sent)
+
+
+@method("editMessageReplyMarkup")
+def edit_message_reply_markup(api: BotApi, p: Params) -> JsonDict:
+    chat = api.world.resolve_chat(p.chat())
+    sent = api.own_message(chat, p, action="edit")
+    markup, buttons = api.markup(p)
+    if markup is not None and not buttons:
+        raise bad_request("inline keyboard expected")
+    if buttons == sent.buttons:
+        raise bad_request(NOT_MODIFIED)
+    sent.buttons, sent.reply_markup = buttons, markup
+    _mark_edited(sent)
+    return _current_json(api, sent)
+
+
+def _mark_edited(sent: SentMessage) -> None:
+    sent.edit_count += 1
+    sent.edited_at = time.monotonic()
+    sent.edit_date = int(time.time())
+
+
+def _current_json(api: BotApi, sent: SentMessage) -> JsonDict:
+    record = api.world.message(sent.chat_id, sent.message_id)
+    assert record is not None
+    return api.world.message_json(record)
+
+
+def _delete(api: BotApi, chat: FakeChat, message_id: int) -> None:
+    record = api.world.message(chat.id, message_id)
+    if record is None or record.deleted:
+        raise bad_request("message to delete not found")
+    if record.sent is None and chat.type != "private" and not chat.bot_is_admin:
+        raise bad_request("message can't be deleted")
+    record.deleted = True
+    if record.sent is not None:
+        record.sent.deleted = True
+        record.sent.deleted_at = time.monotonic()
+
+
+@method("deleteMessage")
+def delete_message(api: BotApi, p: Params) -> bool:
+    chat = api.world.resolve_chat(p.chat())
+    _delete(api, chat, p.integer("message_id"))
+    return True
+
+
+@method("deleteMessages")
+def delete_messages(api: BotApi, p: Params) -> bool:
+    chat = api.world.resolve_chat(p.chat())
+    ids = p.nested("message_ids")
+    if not isinstance(ids, list) or not ids:
+        raise bad_request("message_ids is empty")
+    deleted = 0
+    for message_id in ids:
+        try:
+            _delete(api, chat, int(message_id))
+            deleted += 1
+        except ApiError:
+            continue
+    if not deleted:
+        raise bad_request("message to delete not found")
+    return True
+
+
+@method("sendChatAction")
+def send_chat_action(api: BotApi, p: Params) -> bool:
+    api.world.writable_chat(p.chat())
+    p.string("action")
+    return True
+
+
+def _pin_rights(chat: FakeChat) -> None:
+    if chat.type != "private" and not chat.bot_is_admin:
+        raise bad_request("not enough rights to manage pinned messages in the chat")
+
+
+@method("pinChatMessage")
+def pin_chat_message(api: BotApi, p: Params) -> bool:
+    chat = api.world.resolve_chat(p.chat())
+    _pin_rights(chat)
+    record = api.world.message(chat.id, p.integer("message_id"))
+    if record is None or record.deleted:
+        raise bad_request("message to pin not found")
+    if record.sent is not None:
+        record.sent.pinned = True
+    return True
+
+
+@method("unpinChatMessage")
+def unpin_chat_message(api: BotApi, p: Params) -> bool:
+    chat = api.world.resolve_chat(p.chat())
+    _pin_rights(chat)
+    message_id = p.opt_integer("message_id")
+    for sent in api.world.bot_messages(chat.id):
+        if message_id is None or sent.message_id == message_id:
+            sent.pinned = False
+    return True
+
+
+@method("unpinAllChatMessages")
+def unpin_all_chat_messages(api: BotApi, p: Params) -> bool:
+    chat = api.world.resolve_chat(p.chat())
+    _pin_rights(chat)
+    for sent in api.world.bot_messages(chat.id):
+        sent.pinned = False
+    return True
+
+
+# --------------------------------------------------------------------- callback queries
+
+
+@method("answerCallbackQuery")
+def answer_callback_query(api: BotApi, p: Params) -> bool:
+    query = api.world.query(p.string("callback_query_id"))
+    if query is None or query.answer is not None:
+        raise bad_request(QUERY_TOO_OLD)
+    text = p.opt_string("text")
+    if text is not None and len(text) > MAX_CALLBACK_ANSWER_LENGTH:
+        raise bad_request("MESSAGE_TOO_LONG")
+    query.answer = {
+        "text": text,
+        "show_alert": p.flag("show_alert"),
+        "url": p.opt_string("url"),
+        "cache_time": p.opt_integer("cache_time") or 0,
+    }
+    query.answered_at = time.monotonic()
+    return True
+
+
+# --------------------------------------------------------------------- chats and members
+
+
+@method("getChat")
+def get_chat(api: BotApi, p: Params) -> JsonDict:
+    chat = api.chat_for_members(p)
+    return {
+        **chat.to_api(),
+        "accent_color_id": 0,
+        "max_reaction_count": 11,
+        "accepted_gift_types": {
+            "unlimited_gifts": False,
+            "limited_gifts": False,
+            "unique_gifts": False,
+            "premium_subscription": False,
+            "gifts_from_channels": False,
+        },
+    }
+
+
+def _status(chat: FakeChat, user_id: int) -> str:
+    if chat.type == "private":
+        return "member" if user_id == chat.id else "left"
+    if user_id == chat.creator_id:
+        return "creator"
+    if user_id in chat.admin_ids:
+        return "administrator"
+    return "member" if user_id in chat.member_ids else "left"
+
+
+@method("getChatMember")
+def get_chat_member(api: BotApi, p: Params) -> JsonDict:
+    world = api.world
+    chat = api.chat_for_members(p)
+    user_id = p.integer("user_id")
+    if user_id == world.bot.id:
+        status = "administrator" if chat.bot_is_admin else "member"
+        return member_json(world.bot, status)
+    user = world.users.get(user_id)
+    if user is None:
+        raise bad_request("user not found")
+    return member_json(user, _status(chat, user_id))
+
+
+@method("getChatAdministrators")
+def get_chat_administrators(api: BotApi, p: Params) -> list[JsonDict]:
+    world = api.world
+    chat = api.chat_for_members(p)
+    if chat.type == "private":
+        raise bad_request("there are no administrators in the private chat")
+    admins: list[JsonDict] = []
+    if chat.creator_id is not None:
+        admins.append(member_json(world.user(chat.creator_id), "creator"))
+    for user_id in sorted(chat.admin_ids - {chat.creator_id}):
+        admins.append(member_json(world.user(user_id), "administrator"))
+    if chat.bot_is_admin:
+        admins.append(member_json(world.bot, "administrator"))
+    return admins
+
+
+@method("getChatMemberCount")
+def get_chat_member_count(api: BotApi, p: Params) -> int:
+    chat = api.chat_for_members(p)
+    if chat.type == "private":
+        return 2
+    return len(chat.member_ids | chat.admin_ids) + 1
+
+
+@method("leaveChat")
+def leave_chat(api: BotApi, p: Params) -> bool:
+    chat = api.chat_for_members(p)
+    if chat.type == "private":
+        raise bad_request("chat member status can't be changed in private chats")
+    chat.bot_status = "left"
+    return True
+
+
+# --------------------------------------------------------------------- bot settings
+
+
+def _scope_key(p: Params) -> tuple[str, str]:
+    scope = p.nested("scope", "bot command scope") or {"type": "default"}
+    if not isinstance(scope, dict) or "type" not in scope:
+        raise bad_request("can't parse BotCommandScope JSON object")
+    return json.dumps(scope, sort_keys=True), p.opt_string("language_code") or ""
+
+
+@method("setMyCommands")
+def set_my_commands(api: BotApi, p: Params) -> bool:
+    commands = p.nested("commands", "commands JSON array")
+    if not isinstance(commands, list) or len(commands) > 100:
+        raise bad_request("can't parse commands JSON array")
+    clean: list[JsonDict] = []
+    for item in commands:
+        if not isinstance(item, dict):
+            raise bad_request("can't parse BotCommand JSON object")
+        name, description = item.get("command"), item.get("description")
+        if not isinstance(name, str) or not _COMMAND_NAME.fullmatch(name.lower()):
+            raise bad_request("BOT_COMMAND_INVALID")
+        if not isinstance(description, str) or not 1 <= len(description) <= 256:
+            raise bad_request("BOT_COMMAND_DESCRIPTION_INVALID")
+        clean.append({"command": name.lower(), "description": description})
+    api.world.commands[_scope_key(p)] = clean
+    return True
+
+
+@method("getMyCommands")
+def get_my_commands(api: BotApi, p: Params) -> list[JsonDict]:
+    return list(api.world.commands.get(_scope_key(p), []))
+
+
+@method("deleteMyCommands")
+def delete_my_commands(api: BotApi, p: Params) -> bool:
+    api.world.commands.pop(_scope_key(p), None)
+    return True
+
+
+def _text_setting(kind: str, limit: int) -> tuple[Handler, Handler]:
+    def setter(api: BotApi, p: Params) -> bool:
+        value = p.opt_string(kind) or ""
+        if len(value) > limit:
+            raise bad_request(f"{kind.upper()}_INVALID")
+        key = (kind, p.opt_string("language_code") or "")
+        if value:
+            api.world.bot_texts[key] = value
+        else:
+            api.world.bot_texts.pop(key, None)
+        return True
+
+    def getter(api: BotApi, p: Params) -> JsonDict:
+        key = (kind, p.opt_string("language_code") or "")
+        fallback = api.world.bot.first_name if kind == "name" else ""
+        return {kind: api.world.bot_texts.get(key, api.world.bot_texts.get((kind, ""), fallback))}
+
+    return setter, getter
+
+
+for _kind, _title, _limit in (
+    ("description", "Description", 512),
+    ("short_description", "ShortDescription", 120),
+    ("name", "Name", 64),
+):
+    _set, _get = _text_setting(_kind, _limit)
+    method(f"setMy{_title}")(_set)
+    method(f"getMy{_title}")(_get)
+
+
+@method("setChatMenuButton")
+def set_chat_menu_button(api: BotApi, p: Params) -> bool:
+    button = p.nested("menu_button", "menu button JSON object") or {"type": "default"}
+    chat_id = p.opt_integer("chat_id")
+    if chat_id is not None:
+        api.world.resolve_chat(chat_id)
+    api.world.menu_buttons[chat_id] = button
+    return True
+
+
+@method("getChatMenuButton")
+def get_chat_menu_button(api: BotApi, p: Params) -> JsonDict:
+    buttons = api.world.menu_buttons
+    button = buttons.get(p.opt_integer("chat_id"), buttons.get(None, {"type": "commands"}))
+    return {"type": "commands"} if button.get("type") == "default" else button
+
+
+def set_allowed_updates(world: TelegramWorld, allowed: object) -> None:
+    """getUpdates' allowed_updates: a list replaces the setting, [] restores the default."""
+    if allowed is None:
+        return
+    if not isinstance(allowed, list) or not all(isinstance(kind, str) for kind in allowed):
+        raise bad_request("can't parse allowed updates")
+    world.allowed_updates = frozenset(allowed) if allowed else DEFAULT_UPDATE_TYPES

@@ -1,0 +1,401 @@
+"""FakeTelegram: the world served over HTTP like api.telegram.org, plus what tests observe."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from . import api as bot_api
+from .errors import (
+    ApiError,
+    bad_request,
+    conflict,
+    default_description,
+    not_found,
+    too_many_requests,
+    unauthorized,
+)
+from .models import ApiCall, SentMessage
+from .params import Params
+from .world import TelegramWorld
+
+JsonDict = dict[str, Any]
+T = TypeVar("T")
+
+_QUIET_METHODS = frozenset({"getUpdates"})
+
+
+@dataclass
+class _Injected:
+    code: int
+    description: str
+    parameters: JsonDict | None
+    times: int
+
+
+class FakeTelegram(TelegramWorld):
+    """A fake Bot API server on 127.0.0.1 with the test-side controls of ``TelegramWorld``.
+
+    ``async with FakeTelegram() as server:`` starts and stops it; so do ``start``/``stop``.
+    """
+
+    def __init__(
+        self,
+        token: str = "123456:TEST-token",  # noqa: S107 - a fake token for a fake server
+        bot_username: str = "koloda_test_bot",
+        *,
+        bot_name: str = "Koloda",
+        privacy_mode: bool = True,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
+        super().__init__(token, bot_username, bot_name=bot_name, privacy_mode=privacy_mode)
+        self.host = host
+        self.port = port
+        self.api = bot_api.BotApi(self)
+        self._calls: list[ApiCall] = []
+        self._injected: dict[str, list[_Injected]] = {}
+        self._runner: web.AppRunner | None = None
+        self._update_event = asyncio.Event()
+        self._poll_generation = 0
+        self._closing = False
+        self._inflight = 0
+        self._last_activity = time.monotonic()
+
+    # ----------------------------------------------------------------- lifecycle
+
+    @property
+    def url(self) -> str:
+        if self._runner is None:
+            raise RuntimeError("the fake Telegram server is not started")
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def base_url(self) -> str:
+        """For ApplicationBuilder().base_url(...) / Bot(base_url=...): the token is appended."""
+        return f"{self.url}/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        return f"{self.url}/file/bot"
+
+    async def start(self) -> None:
+        if self._runner is not None:
+            return
+        app = web.Application()
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_route("*", "/{tail:.*}", self._not_found)
+        # handler_cancellation: a long poll the client gave up on (PTB cancels its pending
+        # getUpdates on stop) ends at once instead of later answering into a closed socket
+        runner = web.AppRunner(
+            app,
+            handle_signals=False,
+            access_log=None,
+            handler_cancellation=True,
+            shutdown_timeout=1.0,
+        )
+        await runner.setup()
+        site = web.TCPSite(runner, self.host, self.port)
+        await site.start()
+        self._runner = runner
+        self._closing = False
+        self.port = runner.addresses[0][1]
+
+    async def stop(self) -> None:
+        if self._runner is None:
+            return
+        self._closing = True
+        self._update_event.set()
+        runner, self._runner = self._runner, None
+        await runner.cleanup()
+
+    async def __aenter__(self) -> FakeTelegram:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+    # ----------------------------------------------------------------- test controls
+
+    def inject_error(
+        self,
+        method: str,
+        code: int = 429,
+        retry_after: int = 1,
+        times: int = 1,
+        *,
+        description: str | None = None,
+    ) -> None:
+        """The next ``times`` calls of ``method`` (any case; "*" for all) fail with ``code``.
+
+        429 carries parameters.retry_after like Telegram's flood control.
+        """
+        if code == 429:
+            error = too_many_requests(retry_after)
+            text, parameters = description or error.description, error.parameters
+        else:
+            text, parameters = description or default_description(code), None
+        key = method.lower()
+        self._injected.setdefault(key, []).append(_Injected(code, text, parameters, times))
+
+    @property
+    def calls(self) -> list[ApiCall]:
+        """Every answered request, in the order the answers left (getUpdates included)."""
+        return list(self._calls)
+
+    def calls_to(self, method: str, chat_id: int | None = None) -> list[ApiCall]:
+        name = method.lower()
+        return [
+            call
+            for call in self._calls
+            if call.method.lower() == name and (chat_id is None or call.chat_id == chat_id)
+        ]
+
+    def chat_messages(self, chat_id: int, *, thread_id: int | None = None) -> list[SentMessage]:
+        """Every message the bot has sent in the chat (deleted ones flagged), oldest first."""
+        return [
+            sent.snapshot()
+            for sent in self.bot_messages(chat_id)
+            if thread_id is None or sent.thread_id == thread_id
+        ]
+
+    def visible_messages(self, chat_id: int, *, thread_id: int | None = None) -> list[SentMessage]:
+        """The bot's messages still in the chat."""
+        return [m for m in self.chat_messages(chat_id, thread_id=thread_id) if not m.deleted]
+
+    def last_bot_message(
+        self, chat_id: int, *, thread_id: int | None = None, include_deleted: bool = False
+    ) -> SentMessage | None:
+        messages = self.chat_messages(chat_id, thread_id=thread_id)
+        live = messages if include_deleted else [m for m in messages if not m.deleted]
+        return live[-1] if live else None
+
+    def bot_message(self, chat_id: int, message_id: int) -> SentMessage:
+        record = self.message(chat_id, message_id)
+        if record is None or record.sent is None:
+            raise LookupError(f"the bot has no message {message_id} in chat {chat_id}")
+        return record.sent.snapshot()
+
+    def callback_answer(self, query_id: str) -> JsonDict | None:
+        query = self.query(query_id)
+        return dict(query.answer) if query is not None and query.answer is not None else None
+
+    def my_commands(self, scope: JsonDict | None = None, language_code: str = "") -> list[JsonDict]:
+        key = json.dumps(scope or {"type": "default"}, sort_keys=True)
+        return list(self.commands.get((key, language_code), []))
+
+    # ----------------------------------------------------------------- waiting
+
+    async def wait_for(
+        self,
+        predicate: Callable[[], T | None],
+        timeout: float = 10.0,  # noqa: ASYNC109 - the documented test API
+        *,
+        interval: float = 0.01,
+        message: str | None = None,
+    ) -> T:
+        """Poll ``predicate`` until it returns something truthy, and return that."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            if time.monotonic() >= deadline:
+                what = message or getattr(predicate, "__qualname__", repr(predicate))
+                raise TimeoutError(f"waited {timeout}s for {what}\n{self.describe()}")
+            await asyncio.sleep(interval)
+
+    async def wait_idle(
+        self,
+        quiet: float = 0.3,
+        timeout: float = 10.0,  # noqa: ASYNC109 - the documented test API
+    ) -> None:
+        """Until every queued update was fetched and the bot made no call for ``quiet`` s.
+
+        getUpdates does not count as activity; fetching an update does.
+        """
+
+        def idle() -> bool:
+            return (
+                self.unfetched_count == 0
+                and self._inflight == 0
+                and time.monotonic() - self._last_activity >= quiet
+            )
+
+        await self.wait_for(
+            idle, timeout, interval=min(0.02, quiet / 4) or 0.01, message="the bot to go idle"
+        )
+
+    async def answered(
+        self,
+        query_id: str,
+        timeout: float = 10.0,  # noqa: ASYNC109 - the documented test API
+    ) -> JsonDict:
+        """Wait until the callback query got its answerCallbackQuery; return the answer."""
+        if self.query(query_id) is None:
+            raise LookupError(f"no callback query {query_id!r}")
+        return await self.wait_for(
+            lambda: self.callback_answer(query_id),
+            timeout,
+            message=f"an answer to callback query {query_id}",
+        )
+
+    def describe(self, last_calls: int = 8) -> str:
+        """A summary of the server's state for failure messages."""
+        lines = [
+            f"updates: {len(self._updates)} unconfirmed, {self.unfetched_count} never fetched; "
+            f"requests in flight: {self._inflight}",
+            f"last {last_calls} non-polling calls:",
+        ]
+        recent = [c for c in self._calls if c.method not in _QUIET_METHODS][-last_calls:]
+        for call in recent:
+            outcome = "ok" if call.ok else f"{call.error_code} {call.description}"
+            lines.append(f"  {call.method} chat={call.chat_id} -> {outcome}")
+        if not recent:
+            lines.append("  (none)")
+        return "\n".join(lines)
+
+    # ----------------------------------------------------------------- HTTP
+
+    def _on_update(self) -> None:
+        self._update_event.set()
+
+    async def _not_found(self, request: web.Request) -> web.Response:
+        return _json_response(not_found().payload(), 404)
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        arrived = time.monotonic()
+        raw_name = request.match_info["method"]
+        name = bot_api.canonical_name(raw_name) or raw_name
+        if request.match_info["token"] != self.token:
+            return _json_response(unauthorized().payload(), 401)
+        quiet = name in _QUIET_METHODS
+        if not quiet:
+            self._inflight += 1
+            self._last_activity = arrived
+        params = Params({})
+        try:
+            params = await _read_params(request)
+            result = await self._dispatch(name, params)
+        except ApiError as error:
+            self._record(name, params, arrived, error=error)
+            return _json_response(error.payload(), error.code)
+        finally:
+            if not quiet:
+                self._inflight -= 1
+                self._last_activity = time.monotonic()
+        self._record(name, params, arrived, result=result)
+        return _json_response({"ok": True, "result": result}, 200)
+
+    async def _dispatch(self, name: str, params: Params) -> Any:
+        if bot_api.canonical_name(name) is None:
+            raise not_found()
+        self._raise_injected(name)
+        if name == "getUpdates":
+            return await self._get_updates(params)
+        return self.api.call(name, params)
+
+    def _raise_injected(self, name: str) -> None:
+        for key in (name.lower(), "*"):
+            queue = self._injected.get(key)
+            if queue:
+                injected = queue[0]
+                injected.times -= 1
+                if injected.times <= 0:
+                    queue.pop(0)
+                raise ApiError(injected.code, injected.description, injected.parameters)
+
+    async def _get_updates(self, params: Params) -> list[JsonDict]:
+        self._poll_generation += 1
+        generation = self._poll_generation
+        self._update_event.set()  # an older long poll ends with 409 Conflict
+        offset = params.opt_integer("offset")
+        limit = params.opt_integer("limit") or 100
+        timeout = max(0, params.opt_integer("timeout") or 0)
+        bot_api.set_allowed_updates(self, params.nested("allowed_updates", "allowed updates"))
+        self.confirm_updates(offset)
+        deadline = time.monotonic() + timeout
+        while True:
+            if generation != self._poll_generation:
+                raise conflict()
+            batch = self.take_updates(limit)
+            if batch:
+                self._last_activity = time.monotonic()
+                return batch
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or self._closing:
+                return []
+            self._update_event.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._update_event.wait(), remaining)
+
+    def _record(
+        self,
+        name: str,
+        params: Params,
+        arrived: float,
+        *,
+        result: Any = None,
+        error: ApiError | None = None,
+    ) -> None:
+        chat_id: int | str | None = None
+        with contextlib.suppress(ApiError):
+            chat_id = params.opt_chat("chat_id")
+        if chat_id is None and name == "answerCallbackQuery":
+            with contextlib.suppress(ApiError):
+                query = self.query(params.string("callback_query_id"))
+                chat_id = query.chat_id if query is not None else None
+        self._calls.append(
+            ApiCall(
+                method=name,
+                params=params.as_json(),
+                at=arrived,
+                chat_id=chat_id,
+                ok=error is None,
+                error_code=error.code if error else None,
+                description=error.description if error else None,
+                result=result,
+                duration=time.monotonic() - arrived,
+            )
+        )
+
+
+async def _read_params(request: web.Request) -> Params:
+    """Query string, then the body: JSON, urlencoded form or multipart (files are skipped)."""
+    values: dict[str, object] = dict(request.query)
+    if request.can_read_body:
+        if request.content_type == "application/json":
+            try:
+                body = await request.json()
+            except ValueError as exc:
+                raise bad_request("can't parse JSON object") from exc
+            if not isinstance(body, dict):
+                raise bad_request("can't parse JSON object")
+            values.update(body)
+        else:
+            form = await request.post()
+            for key in form:
+                value = form.getone(key)
+                if isinstance(value, web.FileField):
+                    values[key] = f"<file {value.filename}>"
+                elif isinstance(value, str):
+                    values[key] = value
+                else:
+                    values[key] = value.decode("utf-8", "replace")
+    return Params(values)
+
+
+def _json_response(payload: JsonDict, status: int) -> web.Response:
+    return web.Response(
+        status=status,
+        body=json.dumps(payload, ensure_ascii=False).encode("utf-8"),
+        content_type="application/json",
+    )

@@ -1,0 +1,308 @@
+"""The fake Telegram server, driven by the real python-telegram-bot client over HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dtm
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ParseMode
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    EndPointNotFound,
+    Forbidden,
+    InvalidToken,
+    RetryAfter,
+)
+from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
+
+from tests.fake_telegram import FakeTelegram, application_builder, polling
+
+TOKEN = "123456:TEST-token"
+ANNA, BORIS = 101, 102
+GROUP = -1001
+Context = ContextTypes.DEFAULT_TYPE
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram(token=TOKEN, bot_username="koloda_test_bot") as fake:
+        fake.add_user(ANNA, "Anna", username="anna", started=True)
+        fake.add_user(BORIS, "Boris")
+        fake.add_group(GROUP, "Durak night", creator=ANNA)
+        yield fake
+
+
+@pytest.fixture
+async def bot(server: FakeTelegram) -> AsyncIterator[Bot]:
+    async with Bot(TOKEN, base_url=server.base_url, base_file_url=server.base_file_url) as b:
+        yield b
+
+
+def keyboard(*rows: list[tuple[str, str]]) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(text, callback_data=data) for text, data in row] for row in rows]
+    )
+
+
+# --------------------------------------------------------------------- with a polling bot
+
+
+async def test_command_reaches_the_handler_and_the_reply_lands(server: FakeTelegram) -> None:
+    seen: list[str] = []
+
+    async def join(update: Update, context: Context) -> None:
+        assert update.effective_message is not None
+        assert update.effective_user is not None
+        seen.append(update.effective_message.text or "")
+        await update.effective_message.reply_text(
+            f"<b>{update.effective_user.first_name}</b> joined",
+            parse_mode=ParseMode.HTML,
+            reply_markup=keyboard([("Leave", "leave:1")]),
+        )
+
+    app = application_builder(server).build()
+    app.add_handler(CommandHandler("join", join))
+    async with polling(app):
+        server.send(ANNA, GROUP, "/join@koloda_test_bot")
+        server.send(BORIS, GROUP, "/join")
+        await server.wait_idle(quiet=0.1)
+
+    assert seen == ["/join@koloda_test_bot", "/join"]
+    replies = server.chat_messages(GROUP)
+    assert [m.text for m in replies] == ["Anna joined", "Boris joined"]
+    assert replies[0].html == "<b>Anna</b> joined"
+    assert replies[0].entities == [{"type": "bold", "offset": 0, "length": 4}]
+    assert replies[0].rows == [[("Leave", "leave:1")]]
+    assert replies[0].reply_to_message_id is not None
+    startup = [c.method for c in server.calls[:2]]
+    assert startup == ["getMe", "deleteWebhook"]
+    assert server.calls[-1].method == "getUpdates"
+    assert server.pending_updates == []  # the shutdown poll confirmed everything
+
+
+async def test_a_button_press_reaches_the_callback_handler(server: FakeTelegram) -> None:
+    async def on_press(update: Update, context: Context) -> None:
+        query = update.callback_query
+        assert query is not None
+        await query.answer(f"got {query.data}", show_alert=True)
+        await query.edit_message_text("Pressed")
+
+    app = application_builder(server).build()
+    app.add_handler(CallbackQueryHandler(on_press))
+    async with polling(app):
+        sent = await app.bot.send_message(ANNA, "Pick", reply_markup=keyboard([("Take", "t")]))
+        query_id = server.press_button(ANNA, ANNA, sent.message_id, "tak")
+        answer = await server.answered(query_id, timeout=5)
+        await server.wait_idle(quiet=0.1)
+
+    assert answer == {"text": "got t", "show_alert": True, "url": None, "cache_time": 0}
+    message = server.bot_message(ANNA, sent.message_id)
+    assert (message.text, message.edit_count) == ("Pressed", 1)
+    assert message.history == ["Pick", "Pressed"]
+    assert message.buttons == []  # an edit without reply_markup drops the keyboard
+
+
+async def test_privacy_mode_hides_plain_group_chatter(server: FakeTelegram) -> None:
+    server.send(ANNA, GROUP, "hello all")
+    server.send(ANNA, GROUP, "/start@other_bot")
+    server.send(ANNA, GROUP, "/rules")
+    server.send(ANNA, ANNA, "hi in private")
+    texts = [u["message"]["text"] for u in server.pending_updates]
+    assert texts == ["/rules", "hi in private"]
+    with pytest.raises(TimeoutError, match="the bot to go idle"):
+        await server.wait_idle(quiet=0.05, timeout=0.2)  # nobody polls
+
+
+# --------------------------------------------------------------------- refusals
+
+
+async def test_identical_edit_is_not_modified(server: FakeTelegram, bot: Bot) -> None:
+    markup = keyboard([("A", "a")])
+    sent = await bot.send_message(GROUP, "<i>x</i>", parse_mode="HTML", reply_markup=markup)
+    with pytest.raises(BadRequest, match=r"^Message is not modified"):
+        await bot.edit_message_text("<em>x</em>", GROUP, sent.message_id, parse_mode="HTML",
+                                    reply_markup=markup)  # fmt: skip
+    await bot.edit_message_reply_markup(GROUP, sent.message_id)
+    with pytest.raises(BadRequest, match="not modified"):
+        await bot.edit_message_reply_markup(GROUP, sent.message_id)
+    with pytest.raises(BadRequest, match="Message to edit not found"):
+        await bot.edit_message_text("y", GROUP, 999)
+    assert await bot.delete_message(GROUP, sent.message_id)
+    with pytest.raises(BadRequest, match="Message to delete not found"):
+        await bot.delete_message(GROUP, sent.message_id)
+    assert server.chat_messages(GROUP)[0].deleted
+    assert server.last_bot_message(GROUP) is None
+
+
+async def test_private_chats_need_start_and_no_block(server: FakeTelegram, bot: Bot) -> None:
+    with pytest.raises(Forbidden, match="bot can't initiate conversation with a user"):
+        await bot.send_message(BORIS, "hi")
+    server.start_bot(BORIS, payload="g42")
+    assert server.pending_updates[-1]["message"]["text"] == "/start g42"
+    await bot.send_message(BORIS, "hi")
+    server.block(BORIS)
+    with pytest.raises(Forbidden, match="bot was blocked by the user"):
+        await bot.send_message(BORIS, "hi again")
+    assert server.pending_updates[-1]["my_chat_member"]["new_chat_member"]["status"] == "kicked"
+    with pytest.raises(BadRequest, match="Chat not found"):
+        await bot.send_message(424242, "nobody")
+    failed = server.calls_to("sendMessage", chat_id=BORIS)
+    assert [c.error_code for c in failed] == [403, None, 403]
+
+
+async def test_injected_429_is_retry_after(
+    server: FakeTelegram, bot: Bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PTB_TIMEDELTA", "true")  # else .retry_after warns (PTB 22)
+    server.inject_error("sendmessage", retry_after=7, times=2)
+    for _ in range(2):
+        with pytest.raises(RetryAfter) as caught:
+            await bot.send_message(ANNA, "flood")
+        assert caught.value.retry_after == dtm.timedelta(seconds=7)
+    await bot.send_message(ANNA, "calm")
+    assert [m.text for m in server.chat_messages(ANNA)] == ["calm"]
+
+
+async def test_long_callback_data_and_text_are_refused(server: FakeTelegram, bot: Bot) -> None:
+    with pytest.raises(BadRequest, match="Button_data_invalid"):
+        await bot.send_message(ANNA, "x", reply_markup=keyboard([("B", "й" * 33)]))
+    await bot.send_message(ANNA, "x", reply_markup=keyboard([("B", "й" * 32)]))  # 64 bytes
+    with pytest.raises(BadRequest, match="Message is too long"):
+        await bot.send_message(ANNA, "x" * 4097)
+    await bot.send_message(ANNA, "<b>" + "&lt;" * 4096 + "</b>", parse_mode="HTML")
+    with pytest.raises(BadRequest, match="Can't parse entities"):
+        await bot.send_message(ANNA, "<b>open <i>wrong</b></i>", parse_mode="HTML")
+    with pytest.raises(BadRequest, match="Can't parse entities"):
+        await bot.send_message(ANNA, "<blink>x</blink>", parse_mode="HTML")
+    assert server.last_bot_message(ANNA) is not None
+    assert server.last_bot_message(ANNA).text == "<" * 4096  # type: ignore[union-attr]
+
+
+async def test_migrated_group_raises_chat_migrated(server: FakeTelegram, bot: Bot) -> None:
+    server.migrate(GROUP, -1009001)
+    with pytest.raises(ChatMigrated) as caught:
+        await bot.send_message(GROUP, "still here?")
+    assert caught.value.new_chat_id == -1009001
+    kinds = [u["message"] for u in server.pending_updates]
+    assert kinds[0]["migrate_to_chat_id"] == -1009001
+    assert kinds[1]["migrate_from_chat_id"] == GROUP
+    assert kinds[1]["chat"]["type"] == "supergroup"
+    sent = await bot.send_message(-1009001, "moved")
+    assert sent.chat.type == "supergroup"
+
+
+async def test_callback_queries_are_answered_once(server: FakeTelegram, bot: Bot) -> None:
+    sent = await bot.send_message(GROUP, "Bid?", reply_markup=keyboard([("Pass", "p")]))
+    with pytest.raises(ValueError, match="no button"):
+        server.press(BORIS, GROUP, sent.message_id, "steal")
+    forged = server.press(BORIS, GROUP, sent.message_id, "steal", forged=True)
+    query_id = server.press(BORIS, GROUP, sent.message_id, "p")
+    update = server.pending_updates[-1]["callback_query"]
+    assert (update["data"], update["message"]["text"]) == ("p", "Bid?")
+    assert await bot.answer_callback_query(query_id, text="ok")
+    with pytest.raises(BadRequest, match="Query is too old"):
+        await bot.answer_callback_query(query_id)
+    with pytest.raises(BadRequest, match="Query is too old"):
+        await bot.answer_callback_query("nonsense")
+    assert server.callback_answer(query_id) == {
+        "text": "ok",
+        "show_alert": False,
+        "url": None,
+        "cache_time": 0,
+    }
+    assert server.callback_answer(forged) is None
+    member = await bot.get_chat_member(GROUP, BORIS)  # pressing made Boris a member
+    assert member.status == "member"
+
+
+# --------------------------------------------------------------------- polling mechanics
+
+
+async def test_get_updates_offsets_confirm_and_long_poll_wakes(
+    server: FakeTelegram, bot: Bot
+) -> None:
+    server.send(ANNA, ANNA, "one")
+    server.send(ANNA, ANNA, "two")
+    first = await bot.get_updates(timeout=0)
+    again = await bot.get_updates(timeout=0)
+    assert [u.update_id for u in first] == [u.update_id for u in again]
+    assert len(await bot.get_updates(offset=first[0].update_id + 1, limit=5)) == 1
+    assert await bot.get_updates(offset=first[-1].update_id + 1, timeout=0) == ()
+
+    async def later() -> None:
+        await asyncio.sleep(0.1)
+        server.send(ANNA, ANNA, "three")
+
+    started = time.monotonic()
+    poll = asyncio.create_task(bot.get_updates(offset=first[-1].update_id + 1, timeout=5))
+    await later()
+    woken = await poll
+    assert time.monotonic() - started < 2
+    assert [u.message.text for u in woken if u.message] == ["three"]
+
+
+async def test_raw_http_shapes(server: FakeTelegram) -> None:
+    async with aiohttp.ClientSession() as http:
+        url = f"{server.base_url}{TOKEN}"
+        async with http.post(f"{url}/SENDMESSAGE", json={"chat_id": ANNA, "text": "j"}) as r:
+            assert r.status == 200
+            body: dict[str, Any] = await r.json()
+            assert body["result"]["from"]["username"] == "koloda_test_bot"
+        async with http.get(f"{url}/sendMessage", params={"chat_id": ANNA, "text": "q"}) as r:
+            assert r.status == 200
+        form = aiohttp.FormData({"chat_id": str(ANNA), "text": "m"})
+        form.add_field("photo", b"jpeg", filename="x.jpg")  # forces multipart
+        async with http.post(f"{url}/sendMessage", data=form) as r:
+            assert r.status == 200
+        async with http.post(f"{server.base_url}1:wrong/getMe") as r:
+            assert (r.status, await r.json()) == (
+                401,
+                {"ok": False, "error_code": 401, "description": "Unauthorized"},
+            )
+        async with http.post(f"{url}/sendDice") as r:
+            assert (r.status, (await r.json())["description"]) == (404, "Not Found")
+        async with http.post(f"{url}/sendMessage", json={"chat_id": ANNA}) as r:
+            assert (await r.json())["description"] == "Bad Request: message text is empty"
+    assert [m.text for m in server.chat_messages(ANNA)] == ["j", "q", "m"]
+
+
+async def test_ptb_sees_token_and_method_errors(server: FakeTelegram, bot: Bot) -> None:
+    me = await bot.get_me()
+    assert (me.id, me.username, me.is_bot) == (123456, "koloda_test_bot", True)
+    with pytest.raises(EndPointNotFound):
+        await bot.do_api_request("sendTeleport", api_kwargs={"chat_id": ANNA})
+    with pytest.raises(InvalidToken):
+        async with Bot("123456:wrong", base_url=server.base_url):
+            pass
+
+
+async def test_groups_members_topics_and_commands(server: FakeTelegram, bot: Bot) -> None:
+    forum = server.add_group(-1002, "Tables", forum=True, creator=ANNA, admins=[BORIS])
+    topic = server.create_topic(forum.id, "Table 1", by_user_id=ANNA)
+    sent = await bot.send_message(forum.id, "in topic", message_thread_id=topic)
+    assert (sent.message_thread_id, sent.is_topic_message) == (topic, True)
+    with pytest.raises(BadRequest, match="Message thread not found"):
+        await bot.send_message(forum.id, "x", message_thread_id=9999)
+    assert server.last_bot_message(forum.id, thread_id=topic) is not None
+    statuses = [(await bot.get_chat_member(forum.id, uid)).status for uid in (ANNA, BORIS)]
+    assert statuses == ["creator", "administrator"]
+    admins = await bot.get_chat_administrators(forum.id)
+    assert [a.user.id for a in admins] == [ANNA, BORIS]
+    chat = await bot.get_chat(forum.id)
+    assert (chat.type, chat.is_forum, chat.title) == ("supergroup", True, "Tables")
+    await bot.set_my_commands([("join", "Join")], language_code="ru")
+    await bot.set_my_commands([("join", "Sit down")])
+    assert [c.description for c in await bot.get_my_commands(language_code="ru")] == ["Join"]
+    assert server.my_commands()[0] == {"command": "join", "description": "Sit down"}
+    await bot.delete_my_commands(language_code="ru")
+    assert await bot.get_my_commands(language_code="ru") == ()
+    server.remove_bot(GROUP, by_user_id=ANNA)
+    with pytest.raises(Forbidden, match="bot was kicked from the group chat"):
+        await bot.send_message(GROUP, "still here")
