@@ -66,6 +66,11 @@ class Directory:
             chat = await tx.get_chat(chat_id)
         return (chat.language if chat else None) or self.default_language
 
+    async def chat_title(self, chat_id: int) -> str:
+        async with self._db.transaction() as tx:
+            chat = await tx.get_chat(chat_id)
+        return (chat.title if chat else None) or "?"
+
     async def user_language(self, user_id: int) -> str:
         async with self._db.transaction() as tx:
             user = await tx.get_user(user_id)

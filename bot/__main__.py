@@ -1,0 +1,42 @@
+"""``python -m bot``: start Koloda with long polling (or a webhook if WEBHOOK_URL is set)."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from telegram import Update
+
+from bot.app import build_application
+from bot.config import Config, ConfigError
+
+
+def main() -> int:
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        print(f"koloda: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=config.log_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    # Bot API URLs contain the token: keep the HTTP client's request log quiet.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("httpcore").setLevel(logging.WARNING)
+    application = build_application(config)
+    if config.webhook_url:
+        application.run_webhook(
+            listen=config.webhook_listen,
+            port=config.webhook_port,
+            webhook_url=config.webhook_url,
+            secret_token=config.webhook_secret,
+            allowed_updates=Update.ALL_TYPES,
+        )
+    else:
+        application.run_polling(allowed_updates=Update.ALL_TYPES)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

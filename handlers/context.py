@@ -1,0 +1,59 @@
+"""What every handler reaches through ``context.bot_data``."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from telegram import Chat, Update, User
+from telegram.ext import ContextTypes
+
+from handlers.publisher import Publisher
+from i18n import normalize
+from services import ChatInfo, Person, Services
+
+__all__ = ["Koloda", "chat_info", "koloda", "person", "thread_of"]
+
+KEY = "koloda"
+
+
+@dataclass
+class Koloda:
+    services: Services
+    publisher: Publisher
+
+
+def koloda(context: ContextTypes.DEFAULT_TYPE) -> Koloda:
+    app = context.bot_data[KEY]
+    assert isinstance(app, Koloda)
+    return app
+
+
+def person(user: User) -> Person:
+    return Person(user.id, user.first_name or user.username or str(user.id), user.username)
+
+
+def chat_info(chat: Chat) -> ChatInfo:
+    return ChatInfo(chat.id, chat.type, chat.title)
+
+
+def thread_of(update: Update) -> int:
+    """The forum topic a message belongs to (0 outside forum topics)."""
+    message = update.effective_message
+    if message is not None and message.is_topic_message and message.message_thread_id:
+        return message.message_thread_id
+    return 0
+
+
+async def language_for(app: Koloda, update: Update) -> str:
+    chat = update.effective_chat
+    user = update.effective_user
+    if chat is not None and chat.type != Chat.PRIVATE:
+        return await app.services.directory.chat_language(chat.id)
+    if user is not None:
+        return normalize(await app.services.directory.user_language(user.id))
+    return app.services.directory.default_language
+
+
+def mention(user: User) -> str:
+    return html.escape(user.first_name or user.username or str(user.id))

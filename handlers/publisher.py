@@ -1,0 +1,373 @@
+"""Keeps every table's Telegram messages in step with its stored state.
+
+* The group sees one message per table (lobby, then the live table), edited in
+  place.  Edits are coalesced: a change only marks the table dirty, and one
+  flusher per table renders the *latest* state when the chat's pacer gives it a
+  slot, so a group never gets more than the configured messages per minute.
+* Each seat has one DM hand message.  When a seat becomes able to act it gets a
+  fresh message (so the phone notifies) — the previous one was already edited
+  to carry no buttons; otherwise the message is edited, and only when what it
+  shows changed (a digest is stored with the message id).
+* All of it is derived from the database, so a restart simply renders again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import html
+import logging
+import time
+from collections.abc import Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from games import registry
+from games.core import Game
+from handlers import callback_data as cd
+from handlers.render import common
+from handlers.render.base import GameUI, Key
+from handlers.render.games import ui_for
+from handlers.telegram_io import Outcome, TelegramIO, keyboard
+from i18n import t
+from services import Services
+from services.lobby import load_rules
+from services.moves import load_game
+from storage import SeatRow, TableRow
+
+__all__ = ["GroupPacer", "Publisher"]
+
+log = logging.getLogger(__name__)
+RECENT_EVENTS = 4
+
+
+class GroupPacer:
+    """Spaces a group's messages at least ``60 / per_minute`` seconds apart."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.interval = 60.0 / per_minute
+        self._next: dict[int, float] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    async def turn(self, chat_id: int) -> None:
+        lock = self._locks.setdefault(chat_id, asyncio.Lock())
+        async with lock:
+            now = time.monotonic()
+            slot = self._next.get(chat_id, now)
+            if slot > now:
+                await asyncio.sleep(slot - now)
+                now = time.monotonic()
+            self._next[chat_id] = max(slot, now) + self.interval
+
+
+class Publisher:
+    def __init__(
+        self, io: TelegramIO, services: Services, pacer: GroupPacer, bot_username: str
+    ) -> None:
+        self.io = io
+        self.services = services
+        self.pacer = pacer
+        self.bot_username = bot_username
+        self._table_locks: dict[int, asyncio.Lock] = {}
+        self._dirty: set[int] = set()
+        self._flushers: dict[int, asyncio.Task[None]] = {}
+        self._warned: set[tuple[int, int]] = set()
+
+    # --- plumbing ---------------------------------------------------------------
+
+    @asynccontextmanager
+    async def table_lock(self, table_id: int) -> Any:
+        """Serializes moves and renders of one table inside this process."""
+        lock = self._table_locks.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            yield
+
+    def deep_link(self, payload: str) -> str:
+        return f"https://t.me/{self.bot_username}?start={payload}"
+
+    async def group_language(self, table: TableRow) -> str:
+        return await self.services.directory.chat_language(table.chat_id)
+
+    async def close(self) -> None:
+        """Let pending group edits finish (briefly), then stop."""
+        tasks = list(self._flushers.values())
+        if tasks:
+            _, pending = await asyncio.wait(tasks, timeout=5)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    # --- the group message ------------------------------------------------------
+
+    def table_changed(self, table_id: int) -> None:
+        """Mark the group message stale; a flusher renders it when paced."""
+        self._dirty.add(table_id)
+        if table_id not in self._flushers:
+            task = asyncio.get_running_loop().create_task(self._flush(table_id))
+            self._flushers[table_id] = task
+
+    async def _flush(self, table_id: int) -> None:
+        try:
+            while table_id in self._dirty:
+                table = await self.services.lobby.table(table_id)
+                await self.pacer.turn(table.chat_id)
+                self._dirty.discard(table_id)
+                await self._render_group(await self.services.lobby.table(table_id))
+        except Exception:
+            log.exception("rendering the table message of %s failed", table_id)
+        finally:
+            self._flushers.pop(table_id, None)
+
+    async def _render_group(self, table: TableRow) -> None:
+        lang = await self.group_language(table)
+        text, markup = await self._group_message(lang, table)
+        if table.message_id is not None:
+            result = await self.io.edit(table.chat_id, table.message_id, text, markup)
+            if result is not Outcome.GONE:
+                return
+        # No message yet, or it was deleted: post a new one.
+        await self._post_group(table, text, markup, paced=False)
+
+    async def _post_group(
+        self, table: TableRow, text: str, markup: InlineKeyboardMarkup | None, *, paced: bool
+    ) -> None:
+        if paced:
+            await self.pacer.turn(table.chat_id)
+        fresh = await self.services.lobby.table(table.id)  # chat id may have migrated
+        result, message_id = await self.io.send(
+            fresh.chat_id, text, markup, thread_id=fresh.thread_id
+        )
+        if result is Outcome.OK:
+            await self.services.lobby.set_message(table.id, message_id)
+
+    async def repost(self, table: TableRow) -> None:
+        """``/table``: a new copy of the live message, which then becomes it."""
+        lang = await self.group_language(table)
+        text, markup = await self._group_message(lang, table)
+        await self._post_group(table, text, markup, paced=True)
+
+    async def _group_message(
+        self, lang: str, table: TableRow
+    ) -> tuple[str, InlineKeyboardMarkup | None]:
+        if table.status == "lobby" or (table.status == "cancelled" and table.state is None):
+            return self._lobby_message(lang, table)
+        spec = registry.get(table.game)
+        ui = ui_for(table.game)
+        game = load_game(table)
+        names = common.names_of(table)
+        view = game.public_view()
+        lines = [f"🃏 {common.game_title(lang, spec, load_rules(table))}", ""]
+        lines.append(ui.table(lang, view, names))
+        recent = await self.services.moves.recent_events(table.id, RECENT_EVENTS)
+        shown = [line for _, e in recent if (line := ui.event(lang, e, names))]
+        if shown:
+            lines += ["", *(f"<i>{line}</i>" for line in shown[-RECENT_EVENTS:])]
+        if table.status == "cancelled":
+            lines += ["", t(lang, "table.cancelled")]
+        rows: list[list[InlineKeyboardButton]] = []
+        if table.status == "playing":
+            group_markup = keyboard(ui.group_keys(lang, view), table.id, table.moves, group=True)
+            if group_markup is not None:
+                rows.extend(list(r) for r in group_markup.inline_keyboard)
+            rows.append(
+                [
+                    InlineKeyboardButton(
+                        t(lang, "table.my_cards"), url=self.deep_link(f"h{table.id}")
+                    )
+                ]
+            )
+        return "\n".join(lines), InlineKeyboardMarkup(rows) if rows else None
+
+    def _lobby_message(
+        self, lang: str, table: TableRow, *, options: bool = False
+    ) -> tuple[str, InlineKeyboardMarkup | None]:
+        rules = load_rules(table)
+        cancelled = table.status == "cancelled"
+        text = common.lobby_text(lang, table, rules, cancelled=cancelled)
+        if cancelled or table.status != "lobby":
+            return text, None
+
+        def button(label: str, command: str, option: int | None = None) -> InlineKeyboardButton:
+            data = cd.pack(cd.LobbyButton(table.id, command, option))
+            return InlineKeyboardButton(label, callback_data=data)
+
+        if options:
+            spec = registry.get(table.game)
+            preset = spec.preset_name(rules)
+            preset_label = t(lang, f"preset.{spec.key}.{preset}") if preset else "—"
+            rows = [[button(t(lang, "lobby.preset", preset=preset_label), "p")]]
+            rows += [
+                [button(common.option_label(lang, spec, rules, name), "t", i)]
+                for i, (name, _) in enumerate(spec.rules.options())
+            ]
+            rows.append([button(t(lang, "lobby.back"), "b")])
+            return text, InlineKeyboardMarkup(rows)
+        return text, InlineKeyboardMarkup(
+            [
+                [button(t(lang, "lobby.join"), "j"), button(t(lang, "lobby.leave"), "v")],
+                [button(t(lang, "lobby.start"), "s"), button(t(lang, "lobby.options"), "o")],
+                [button(t(lang, "lobby.cancel"), "c")],
+            ]
+        )
+
+    async def show_lobby(self, table: TableRow, *, options: bool = False) -> None:
+        """Post the lobby (first time) or edit it right away (pressed buttons
+        expect a visible answer), both counted by the pacer."""
+        lang = await self.group_language(table)
+        text, markup = self._lobby_message(lang, table, options=options)
+        if table.message_id is None:
+            await self._post_group(table, text, markup, paced=True)
+            return
+        await self.pacer.turn(table.chat_id)
+        result = await self.io.edit(table.chat_id, table.message_id, text, markup)
+        if result is Outcome.GONE:
+            await self._post_group(table, text, markup, paced=False)
+
+    async def post_result(self, table: TableRow, game: Game[Any, Any]) -> None:
+        outcome = game.outcome()
+        if outcome is None:
+            return
+        lang = await self.group_language(table)
+        ui = ui_for(table.game)
+        text = ui.result(lang, outcome, game.public_view(), common.names_of(table))
+        markup = InlineKeyboardMarkup(
+            [
+                [
+                    InlineKeyboardButton(
+                        t(lang, "result.rematch"),
+                        callback_data=cd.pack(cd.RematchButton(table.id)),
+                    )
+                ]
+            ]
+        )
+        await self.pacer.turn(table.chat_id)
+        fresh = await self.services.lobby.table(table.id)
+        await self.io.send(fresh.chat_id, text, markup, thread_id=fresh.thread_id)
+
+    async def notice(self, table: TableRow, text: str, payload: str | None = None) -> None:
+        """A short paced message to the group, with an "open the bot" link."""
+        lang = await self.group_language(table)
+        markup = None
+        if payload is not None:
+            markup = InlineKeyboardMarkup(
+                [[InlineKeyboardButton(t(lang, "common.open_bot"), url=self.deep_link(payload))]]
+            )
+        await self.pacer.turn(table.chat_id)
+        fresh = await self.services.lobby.table(table.id)
+        await self.io.send(fresh.chat_id, text, markup, thread_id=fresh.thread_id)
+
+    # --- hands ------------------------------------------------------------------
+
+    async def refresh_hands(
+        self, table: TableRow, *, fresh_for: int | None = None, focus: tuple[int, str] | None = None
+    ) -> None:
+        """Bring every seat's DM in line with the table.  ``fresh_for`` forces a
+        new message for that user; ``focus`` opens a sub-menu for one seat.
+        Call with :meth:`table_lock` held."""
+        if table.state is None:
+            return
+        game = load_game(table)
+        ui = ui_for(table.game)
+        names = common.names_of(table)
+        group_lang: str | None = None
+        for seat in table.seats:
+            lang = seat.language
+            if lang is None:
+                group_lang = group_lang or await self.group_language(table)
+                lang = group_lang
+            seat_focus = focus[1] if focus is not None and focus[0] == seat.seat else None
+            await self._render_hand(
+                table, game, ui, names, seat, lang, seat_focus, fresh=fresh_for == seat.user_id
+            )
+
+    async def _render_hand(
+        self,
+        table: TableRow,
+        game: Game[Any, Any],
+        ui: GameUI,
+        names: Sequence[str],
+        seat: SeatRow,
+        lang: str,
+        focus: str | None,
+        *,
+        fresh: bool,
+    ) -> None:
+        playing = table.status == "playing"
+        actions = game.legal_actions(seat.seat) if playing else []
+        hand = ui.hand(lang, game.view(seat.seat), actions, names, focus)
+        header = t(
+            lang,
+            "hand.header",
+            game=t(lang, registry.get(table.game).name_key),
+            table=table.id,
+        )
+        text = f"{header}\n{hand.text}"
+        acting = bool(actions)
+        markup = keyboard(hand.rows, table.id, table.moves) if acting else None
+        digest = _digest(text, hand.rows if acting else [])
+        if (
+            not fresh
+            and seat.hand_message_id is not None
+            and seat.hand_digest == digest
+            and (seat.keyboard is not None or not acting)
+        ):
+            return  # the message already shows exactly this
+        if not seat.dm_ok and not fresh:
+            await self._warn_unreachable(table, seat)
+            return
+        message_id = seat.hand_message_id
+        new_message = fresh or message_id is None or (acting and not seat.acting)
+        if not new_message and message_id is not None:
+            result = await self.io.edit(seat.user_id, message_id, text, markup)
+            if result is Outcome.GONE:
+                new_message = True
+            elif result is Outcome.FORBIDDEN:
+                await self._warn_unreachable(table, seat)
+                return
+            elif result is Outcome.FAILED:
+                return
+        if new_message:
+            if message_id is not None and seat.keyboard is not None:
+                # The old message still has buttons: take them away.
+                await self.io.edit(seat.user_id, message_id, text, None)
+            result, message_id = await self.io.send(seat.user_id, text, markup, notify=acting)
+            if result is Outcome.FORBIDDEN:
+                await self._warn_unreachable(table, seat)
+                return
+            if result is not Outcome.OK:
+                return
+            self._warned.discard((table.id, seat.user_id))
+        await self.services.hands.record(
+            table.id,
+            seat.seat,
+            message_id=message_id,
+            digest=digest,
+            keyboard=table.moves if acting else None,
+            acting=acting,
+        )
+
+    async def _warn_unreachable(self, table: TableRow, seat: SeatRow) -> None:
+        key = (table.id, seat.user_id)
+        if key in self._warned or table.status != "playing":
+            return
+        self._warned.add(key)
+        lang = await self.group_language(table)
+        text = t(lang, "table.unreachable", name=html.escape(seat.first_name))
+        await self.notice(table, text, payload=f"h{table.id}")
+
+    def user_returned(self, user_id: int) -> None:
+        self._warned = {k for k in self._warned if k[1] != user_id}
+
+
+def _digest(text: str, rows: Sequence[Sequence[Key]]) -> str:
+    h = hashlib.blake2b(digest_size=12)
+    h.update(text.encode())
+    for row in rows:
+        for key in row:
+            h.update(
+                b"\x00" + key.label.encode() + b"\x01" + (key.action or key.focus or "").encode()
+            )
+        h.update(b"\x02")
+    return h.hexdigest()

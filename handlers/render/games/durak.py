@@ -1,0 +1,224 @@
+"""Durak on screen: the group's table, a seat's hand and its buttons."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games.core import Action, Event, Outcome
+from games.durak.actions import Attack, Beat, Pass, Take, Throw, Transfer
+from handlers.render.base import Hand, Key
+from handlers.render.games.cards import face, faces, suit_symbol
+from i18n import t, tn
+
+__all__ = ["DurakUI"]
+
+CARDS_PER_ROW = 4
+
+
+def _trump_line(lang: str, view: dict[str, Any]) -> str:
+    suit = suit_symbol(view["trump"])
+    if view.get("trump_card"):
+        return t(lang, "durak.trump_card", card=face(view["trump_card"]), suit=suit)
+    return t(lang, "durak.trump_suit", suit=suit)
+
+
+def _table_cards(view: dict[str, Any]) -> str:
+    pairs = []
+    for pair in view["table"]:
+        attack = face(pair["attack"])
+        pairs.append(f"{attack} ← {face(pair['defense'])}" if pair["defense"] else attack)
+    return ",  ".join(pairs)
+
+
+def _chunk(keys: list[Key], size: int = CARDS_PER_ROW) -> list[list[Key]]:
+    return [keys[i : i + size] for i in range(0, len(keys), size)]
+
+
+class DurakUI:
+    def table(self, lang: str, view: dict[str, Any], names: Sequence[str]) -> str:
+        lines = [
+            _trump_line(lang, view),
+            t(lang, "durak.stock", stock=view["stock"], discard=view["discard"]),
+            "",
+        ]
+        lines.append(
+            t(lang, "durak.on_table", cards=_table_cards(view))
+            if view["table"]
+            else t(lang, "durak.table_empty")
+        )
+        lines.append("")
+        active = set(view["active"])
+        to_move = set(view.get("to_move", []))
+        for seat, name in enumerate(names):
+            if seat == view.get("attacker"):
+                mark = "⚔️"
+            elif seat == view.get("defender"):
+                mark = "🛡"
+            elif seat in active:
+                mark = "•"
+            else:
+                mark = "✓"
+            count = view["hands"][seat]
+            line = f"{mark} {name} — {tn(lang, 'durak.n_cards', count)}"
+            if seat not in active and view.get("durak") != seat:
+                line = f"{mark} {name} — {t(lang, 'durak.out')}"
+            if seat in to_move:
+                line = f"<b>{line}</b> ⏳"
+            lines.append(line)
+        if view.get("durak") is not None:
+            lines += ["", t(lang, "durak.is_durak", name=names[view["durak"]])]
+        elif view.get("draw"):
+            lines += ["", t(lang, "durak.draw")]
+        elif view.get("defender") is not None:
+            lines += ["", self._status(lang, view, names)]
+        return "\n".join(lines)
+
+    def _status(self, lang: str, view: dict[str, Any], names: Sequence[str]) -> str:
+        defender = names[view["defender"]]
+        if not view["table"]:
+            return t(lang, "durak.status_attack", name=names[view["attacker"]], target=defender)
+        if view["taking"]:
+            return t(lang, "durak.status_taking", name=defender)
+        if any(p["defense"] is None for p in view["table"]):
+            return t(lang, "durak.status_defend", name=defender)
+        return t(lang, "durak.status_throw", name=defender)
+
+    def hand(
+        self,
+        lang: str,
+        view: dict[str, Any],
+        actions: Sequence[Action],
+        names: Sequence[str],
+        focus: str | None,
+    ) -> Hand:
+        hand_codes: list[str] = view["hand"]
+        trump = view["trump"]
+        cards = " ".join(
+            f"<b>{face(c)}</b>" if c[1] == trump else face(c) for c in hand_codes
+        ) or t(lang, "durak.no_cards")
+        lines = [
+            _trump_line(lang, view) + " · " + t(lang, "durak.stock_short", stock=view["stock"]),
+            t(lang, "durak.your_cards", cards=cards),
+        ]
+        if not actions:
+            if view.get("durak") is not None or view.get("draw"):
+                lines.append(t(lang, "durak.game_over"))
+            elif view["seat"] not in view["active"]:
+                lines.append(t(lang, "durak.you_are_out"))
+            else:
+                waiting = ", ".join(names[s] for s in view.get("to_move", []))
+                lines.append(t(lang, "durak.waiting", names=waiting))
+            return Hand("\n".join(lines))
+        if view["table"]:
+            lines.append(t(lang, "durak.on_table", cards=_table_cards(view)))
+        lines.append(f"<i>{self._prompt(lang, view, actions, names)}</i>")
+        return Hand("\n".join(lines), self._keys(lang, view, actions, focus))
+
+    def _prompt(
+        self, lang: str, view: dict[str, Any], actions: Sequence[Action], names: Sequence[str]
+    ) -> str:
+        seat = view["seat"]
+        if any(isinstance(a, Attack) for a in actions):
+            return t(lang, "durak.prompt_attack", name=names[view["defender"]])
+        if seat == view.get("defender"):
+            return t(lang, "durak.prompt_defend")
+        if view["taking"]:
+            return t(lang, "durak.prompt_throw_taking", name=names[view["defender"]])
+        return t(lang, "durak.prompt_throw", name=names[view["defender"]])
+
+    def _keys(
+        self, lang: str, view: dict[str, Any], actions: Sequence[Action], focus: str | None
+    ) -> list[list[Key]]:
+        beats: dict[str, list[Beat]] = {}
+        for a in actions:
+            if isinstance(a, Beat):
+                beats.setdefault(a.cover.code, []).append(a)
+        if focus is not None and focus.startswith("c") and focus[1:] in beats:
+            options = beats[focus[1:]]
+            keys = [Key(f"{a.cover.face} → {a.attack.face}", action=a.encode()) for a in options]
+            return [*_chunk(keys, 2), [Key(t(lang, "durak.btn_back"), focus="back")]]
+
+        card_keys: list[Key] = []
+        group_keys: list[Key] = []
+        hand_sizes: dict[int, int] = {}
+        for code in view["hand"]:
+            rank = code[0]
+            hand_sizes[ord(rank)] = hand_sizes.get(ord(rank), 0) + 1
+        for a in actions:
+            if isinstance(a, Attack):
+                if len(a.cards) == 1:
+                    card_keys.append(Key(a.cards[0].face, action=a.encode()))
+                elif len(a.cards) == hand_sizes.get(ord(a.cards[0].code[0]), 0):
+                    group_keys.append(Key(faces(c.code for c in a.cards), action=a.encode()))
+            elif isinstance(a, Throw):
+                card_keys.append(Key("+" + a.card.face, action=a.encode()))
+            elif isinstance(a, Transfer):
+                label = "↪ " + faces(c.code for c in a.cards)
+                group_keys.append(Key(label, action=a.encode()))
+        for cover, options in beats.items():
+            if len(options) == 1:
+                only = options[0]
+                card_keys.append(
+                    Key(f"{only.cover.face} → {only.attack.face}", action=only.encode())
+                )
+            else:
+                card_keys.append(Key(face(cover) + " …", focus="c" + cover))
+        rows = _chunk(card_keys)
+        rows += _chunk(group_keys, 3)
+        last: list[Key] = []
+        for a in actions:
+            if isinstance(a, Take):
+                last.append(Key(t(lang, "durak.btn_take"), action=a.encode()))
+            elif isinstance(a, Pass):
+                if view["taking"]:
+                    label = t(lang, "durak.btn_pass_taking")
+                elif all(p["defense"] for p in view["table"]):
+                    label = t(lang, "durak.btn_done")
+                else:
+                    label = t(lang, "durak.btn_pass")
+                last.append(Key(label, action=a.encode()))
+        if last:
+            rows.append(last)
+        return rows
+
+    def event(self, lang: str, event: Event, names: Sequence[str]) -> str | None:
+        name = names[event.seat] if event.seat is not None else ""
+        cards = faces(c.code for c in event.cards)
+        match event.kind:
+            case "attack":
+                return t(lang, "durak.ev_attack", name=name, cards=cards)
+            case "throw":
+                return t(lang, "durak.ev_throw", name=name, cards=cards)
+            case "beat" if len(event.cards) == 2:
+                return t(
+                    lang,
+                    "durak.ev_beat",
+                    name=name,
+                    attack=event.cards[0].face,
+                    cover=event.cards[1].face,
+                )
+            case "transfer":
+                target = names[event.target] if event.target is not None else ""
+                return t(lang, "durak.ev_transfer", name=name, cards=cards, target=target)
+            case "take":
+                return t(lang, "durak.ev_take", name=name)
+            case "bout_beaten":
+                return t(lang, "durak.ev_beaten")
+            case "bout_taken":
+                return tn(lang, "durak.ev_taken", len(event.cards), name=name)
+            case "out":
+                return t(lang, "durak.ev_out", name=name)
+        return None
+
+    def group_keys(self, lang: str, view: dict[str, Any]) -> list[list[Key]]:
+        return []
+
+    def result(
+        self, lang: str, outcome: Outcome, view: dict[str, Any], names: Sequence[str]
+    ) -> str:
+        if outcome.draw:
+            return t(lang, "durak.result_draw")
+        (loser,) = outcome.losers
+        order = [names[s] for group in outcome.places for s in group if s != loser]
+        return t(lang, "durak.result", durak=names[loser], order=", ".join(order))

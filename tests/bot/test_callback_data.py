@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from handlers import callback_data as cd
+
+ids = st.integers(min_value=0, max_value=36**10 - 1)
+tokens = st.from_regex(r"[A-Za-z0-9_]{1,24}", fullmatch=True)
+
+
+@given(ids, ids, tokens, st.booleans())
+def test_move_buttons_round_trip_within_64_bytes(
+    table: int, version: int, action: str, group: bool
+) -> None:
+    button = cd.MoveButton(table, version, action, group=group)
+    data = cd.pack(button)
+    assert len(data.encode()) <= 64
+    assert cd.parse(data) == button
+
+
+@pytest.mark.parametrize(
+    "button",
+    [
+        cd.MenuButton(5, 7, "c9s"),
+        cd.LobbyButton(12, "j"),
+        cd.LobbyButton(12, "t", 3),
+        cd.NewGameButton("durak"),
+        cd.NewGameButton("101", "pentagon"),
+        cd.RematchButton(99),
+    ],
+)
+def test_every_kind_round_trips(button: cd.Button) -> None:
+    assert cd.parse(cd.pack(button)) == button
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        "",
+        "m",
+        "m:1:2",
+        "m:1:2:b6s:x",
+        "m:-1:2:k",
+        "m:1:2:k k",
+        "m:Z:2:k",
+        "l:1:zz",
+        "l:1:t",
+        "n:",
+        "n:durak:x:y",
+        "r:",
+        "q:1",
+        "m:1:2:" + "a" * 25,
+        "é" * 40,
+        "l:1:tZ",
+    ],
+)
+def test_garbage_is_refused(data: str | None) -> None:
+    with pytest.raises(cd.CallbackDataError):
+        cd.parse(data)
+
+
+@given(st.text(max_size=80))
+def test_parse_never_crashes_otherwise(data: str) -> None:
+    try:
+        button = cd.parse(data)
+    except cd.CallbackDataError:
+        return
+    assert cd.parse(cd.pack(button)) == button
+
+
+def test_pack_refuses_what_it_cannot_encode() -> None:
+    with pytest.raises(ValueError, match="negative"):
+        cd.pack(cd.RematchButton(-1))
+    with pytest.raises(cd.CallbackDataError):
+        cd.pack(cd.MoveButton(1, 1, "bad action!"))
+    with pytest.raises(ValueError, match="lobby"):
+        cd.pack(cd.LobbyButton(1, "zz"))
