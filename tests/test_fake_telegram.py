@@ -15,6 +15,7 @@ from telegram.constants import ParseMode
 from telegram.error import (
     BadRequest,
     ChatMigrated,
+    Conflict,
     EndPointNotFound,
     Forbidden,
     InvalidToken,
@@ -181,8 +182,24 @@ async def test_long_callback_data_and_text_are_refused(server: FakeTelegram, bot
         await bot.send_message(ANNA, "<b>open <i>wrong</b></i>", parse_mode="HTML")
     with pytest.raises(BadRequest, match="Can't parse entities"):
         await bot.send_message(ANNA, "<blink>x</blink>", parse_mode="HTML")
-    assert server.last_bot_message(ANNA) is not None
-    assert server.last_bot_message(ANNA).text == "<" * 4096  # type: ignore[union-attr]
+    last = server.last_bot_message(ANNA)
+    assert last is not None
+    assert last.text == "<" * 4096
+
+
+async def test_text_is_trimmed_and_entities_follow(server: FakeTelegram, bot: Bot) -> None:
+    sent = await bot.send_message(ANNA, "\n  <b>Ход</b> 🂡 <i>x</i>\n\n", parse_mode="HTML")
+    assert sent.text == "Ход 🂡 x"
+    assert [(e.type, e.offset, e.length) for e in sent.entities] == [
+        ("bold", 0, 3),
+        ("italic", 7, 1),  # the card is two UTF-16 code units
+    ]
+    with pytest.raises(BadRequest, match="not modified"):
+        await bot.edit_message_text(
+            "<b>Ход</b> 🂡 <i>x</i>", ANNA, sent.message_id, parse_mode="HTML"
+        )
+    with pytest.raises(BadRequest, match="Message text is empty"):
+        await bot.send_message(ANNA, "<b> </b>", parse_mode="HTML")
 
 
 async def test_migrated_group_raises_chat_migrated(server: FakeTelegram, bot: Bot) -> None:
@@ -248,6 +265,18 @@ async def test_get_updates_offsets_confirm_and_long_poll_wakes(
     assert [u.message.text for u in woken if u.message] == ["three"]
 
 
+async def test_a_second_poller_ends_the_first_with_conflict(server: FakeTelegram, bot: Bot) -> None:
+    first = asyncio.create_task(bot.get_updates(timeout=5))
+    await server.wait_for(lambda: server.active_polls == 1, timeout=2)
+    # a Bot's getUpdates connection pool holds one request: a second instance polls
+    async with Bot(TOKEN, base_url=server.base_url) as other:
+        second = asyncio.create_task(other.get_updates(timeout=5))
+        with pytest.raises(Conflict, match="terminated by other getUpdates request"):
+            await first
+        server.send(ANNA, ANNA, "hi")
+        assert [u.message.text for u in await second if u.message] == ["hi"]
+
+
 async def test_raw_http_shapes(server: FakeTelegram) -> None:
     async with aiohttp.ClientSession() as http:
         url = f"{server.base_url}{TOKEN}"
@@ -290,7 +319,17 @@ async def test_groups_members_topics_and_commands(server: FakeTelegram, bot: Bot
     assert (sent.message_thread_id, sent.is_topic_message) == (topic, True)
     with pytest.raises(BadRequest, match="Message thread not found"):
         await bot.send_message(forum.id, "x", message_thread_id=9999)
-    assert server.last_bot_message(forum.id, thread_id=topic) is not None
+    server.send(BORIS, forum.id, "/deal", thread_id=topic)
+    incoming = (await bot.get_updates())[-1].message
+    assert incoming is not None
+    reply = await incoming.reply_text("dealt")  # PTB keeps the topic of a topic message
+    assert reply.message_thread_id == topic
+    assert server.transcript(forum.id, thread_id=topic) == [
+        "Anna: <forum_topic_created>",
+        "@koloda_test_bot: in topic",
+        "Boris: /deal",
+        "@koloda_test_bot: dealt",
+    ]
     statuses = [(await bot.get_chat_member(forum.id, uid)).status for uid in (ANNA, BORIS)]
     assert statuses == ["creator", "administrator"]
     admins = await bot.get_chat_administrators(forum.id)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import NOT_MODIFIED, QUERY_TOO_OLD, ApiError, bad_request
-from .formatting import parse_html
+from .formatting import parse_html, trim
 from .keyboard import Button, is_inline_keyboard, parse_reply_markup
 from .models import FakeChat, SentMessage
 from .params import Params
@@ -59,7 +59,10 @@ class BotApi:
     # ----------------------------------------------------------------- shared pieces
 
     def render(self, p: Params) -> tuple[str, str, str | None, list[JsonDict]]:
-        """(plain text, text as sent, parse_mode, entities) with Telegram's checks."""
+        """(plain text, text as sent, parse_mode, entities) with Telegram's checks.
+
+        The plain text is trimmed of surrounding whitespace, as Telegram stores it.
+        """
         source = p.string("text")
         parse_mode = p.opt_string("parse_mode") or None
         if parse_mode is None:
@@ -70,7 +73,8 @@ class BotApi:
             plain, entities = source, []  # not parsed: the bot uses HTML
         else:
             raise bad_request("unsupported parse_mode")
-        if not plain.strip():
+        plain, entities = trim(plain, entities)
+        if not plain:
             raise bad_request("message text is empty")
         if len(plain) > MAX_TEXT_LENGTH:
             raise bad_request("message is too long")

@@ -156,6 +156,25 @@ def _close(top: _Open, end: int, stack: list[_Open], entities: list[JsonDict]) -
     entities.append(entity)
 
 
+_TRIMMED = " \t\r\n\v\f"
+
+
+def trim(plain: str, entities: list[JsonDict]) -> tuple[str, list[JsonDict]]:
+    """Strip surrounding whitespace like Telegram does, keeping entities in place."""
+    body = plain.strip(_TRIMMED)
+    if body == plain:
+        return plain, entities
+    lead = utf16_len(plain[: len(plain) - len(plain.lstrip(_TRIMMED))])
+    size = utf16_len(body)
+    kept: list[JsonDict] = []
+    for entity in entities:
+        start = max(0, entity["offset"] - lead)
+        end = min(size, entity["offset"] + entity["length"] - lead)
+        if end > start:
+            kept.append({**entity, "offset": start, "length": end - start})
+    return body, kept
+
+
 def detect_entities(text: str) -> list[JsonDict]:
     """The bot_command and mention entities Telegram adds to a message a user types."""
     found: list[tuple[int, int, str]] = []

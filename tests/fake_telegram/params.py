@@ -8,6 +8,7 @@ real types or query strings. The getters below accept all of these, like the rea
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -17,6 +18,21 @@ from .errors import ApiError, bad_request
 JsonDict = dict[str, Any]
 ChatRef = int | str  # numeric id or "@username"
 
+# parameters whose values are JSON objects or arrays (JSON-encoded strings in form bodies)
+NESTED = frozenset(
+    {
+        "reply_markup",
+        "entities",
+        "caption_entities",
+        "reply_parameters",
+        "link_preview_options",
+        "allowed_updates",
+        "commands",
+        "scope",
+        "menu_button",
+        "message_ids",
+    }
+)
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off", ""}
 
@@ -31,16 +47,13 @@ class Params:
         return self.raw.get(name) is not None
 
     def as_json(self) -> JsonDict:
-        """Every parameter, JSON strings decoded where they parse: what ``calls`` records."""
+        """Every parameter, nested objects decoded: what ``FakeTelegram.calls`` records."""
         decoded: JsonDict = {}
         for name, value in self.raw.items():
-            if isinstance(value, str) and value[:1] in ("{", "[") and name != "text":
-                try:
+            decoded[name] = value
+            if name in NESTED and isinstance(value, str):
+                with contextlib.suppress(ValueError):
                     decoded[name] = json.loads(value)
-                except ValueError:
-                    decoded[name] = value
-            else:
-                decoded[name] = value
         return decoded
 
     def _missing(self, name: str) -> ApiError:

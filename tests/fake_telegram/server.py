@@ -67,6 +67,7 @@ class FakeTelegram(TelegramWorld):
         self._poll_generation = 0
         self._closing = False
         self._inflight = 0
+        self.active_polls = 0  # getUpdates requests waiting right now
         self._last_activity = time.monotonic()
 
     # ----------------------------------------------------------------- lifecycle
@@ -102,6 +103,7 @@ class FakeTelegram(TelegramWorld):
             shutdown_timeout=1.0,
         )
         await runner.setup()
+        self._update_event = asyncio.Event()  # bound to this loop on first use
         site = web.TCPSite(runner, self.host, self.port)
         await site.start()
         self._runner = runner
@@ -177,6 +179,14 @@ class FakeTelegram(TelegramWorld):
         messages = self.chat_messages(chat_id, thread_id=thread_id)
         live = messages if include_deleted else [m for m in messages if not m.deleted]
         return live[-1] if live else None
+
+    def transcript(self, chat_id: int, *, thread_id: int | None = None) -> list[str]:
+        """The chat as lines "<sender>: <text>", users and bot, deleted ones marked."""
+        return [
+            self.describe_message(record)
+            for record in self.records(chat_id)
+            if thread_id is None or record.thread_id == thread_id
+        ]
 
     def bot_message(self, chat_id: int, message_id: int) -> SentMessage:
         record = self.message(chat_id, message_id)
@@ -258,7 +268,9 @@ class FakeTelegram(TelegramWorld):
         recent = [c for c in self._calls if c.method not in _QUIET_METHODS][-last_calls:]
         for call in recent:
             outcome = "ok" if call.ok else f"{call.error_code} {call.description}"
-            lines.append(f"  {call.method} chat={call.chat_id} -> {outcome}")
+            text = call.params.get("text")
+            shown = f" {str(text)[:60]!r}" if text is not None else ""
+            lines.append(f"  {call.method} chat={call.chat_id}{shown} -> {outcome}")
         if not recent:
             lines.append("  (none)")
         return "\n".join(lines)
@@ -276,7 +288,9 @@ class FakeTelegram(TelegramWorld):
         raw_name = request.match_info["method"]
         name = bot_api.canonical_name(raw_name) or raw_name
         if request.match_info["token"] != self.token:
-            return _json_response(unauthorized().payload(), 401)
+            error = unauthorized()
+            self._record(name, Params(request.query), arrived, error=error)
+            return _json_response(error.payload(), error.code)
         quiet = name in _QUIET_METHODS
         if not quiet:
             self._inflight += 1
@@ -323,19 +337,23 @@ class FakeTelegram(TelegramWorld):
         bot_api.set_allowed_updates(self, params.nested("allowed_updates", "allowed updates"))
         self.confirm_updates(offset)
         deadline = time.monotonic() + timeout
-        while True:
-            if generation != self._poll_generation:
-                raise conflict()
-            batch = self.take_updates(limit)
-            if batch:
-                self._last_activity = time.monotonic()
-                return batch
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or self._closing:
-                return []
-            self._update_event.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._update_event.wait(), remaining)
+        self.active_polls += 1
+        try:
+            while True:
+                if generation != self._poll_generation:
+                    raise conflict()
+                batch = self.take_updates(limit)
+                if batch:
+                    self._last_activity = time.monotonic()
+                    return batch
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or self._closing:
+                    return []
+                self._update_event.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._update_event.wait(), remaining)
+        finally:
+            self.active_polls -= 1
 
     def _record(
         self,

@@ -33,6 +33,9 @@ DEFAULT_UPDATE_TYPES = frozenset(
     }
 )
 FIRST_UPDATE_ID = 700_000_001
+_MESSAGE_BASICS = frozenset(
+    {"message_id", "from", "chat", "date", "message_thread_id", "is_topic_message"}
+)
 
 
 @dataclass
@@ -175,6 +178,22 @@ class TelegramWorld:
 
     def message(self, chat_id: int, message_id: int) -> MessageRecord | None:
         return self._messages.get((chat_id, message_id))
+
+    def records(self, chat_id: int) -> list[MessageRecord]:
+        """Every message of the chat (users', service and the bot's), oldest first."""
+        return [record for (cid, _), record in sorted(self._messages.items()) if cid == chat_id]
+
+    def describe_message(self, record: MessageRecord) -> str:
+        if record.sent is not None:
+            sender, text = f"@{self.bot.username}", record.sent.text
+            if record.sent.buttons:
+                text += f" {record.sent.button_texts}"
+        else:
+            raw = record.raw or {}
+            sender = raw.get("from", {}).get("first_name", "?")
+            service = [k for k in raw if k not in _MESSAGE_BASICS]
+            text = raw.get("text", f"<{', '.join(service)}>")
+        return f"{sender}: {text}" + (" [deleted]" if record.deleted else "")
 
     def bot_messages(self, chat_id: int) -> list[SentMessage]:
         return [
