@@ -3,6 +3,7 @@ one line in ``_ALL`` below."""
 
 from __future__ import annotations
 
+from games.durak import SPEC as DURAK
 from games.spec import GameSpec
 
 __all__ = ["GAMES", "UnknownGame", "get"]
@@ -12,7 +13,7 @@ class UnknownGame(KeyError):
     pass
 
 
-_ALL: tuple[GameSpec, ...] = ()
+_ALL: tuple[GameSpec, ...] = (DURAK,)
 
 GAMES: dict[str, GameSpec] = {spec.key: spec for spec in _ALL}
 

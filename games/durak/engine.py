@@ -1,0 +1,938 @@
+"""The Durak state machine: dealing, bouts, refills, going out.
+
+A game is a sequence of *bouts*.  A bout opens with the attacker's lead (one
+card or several of one rank) against the defender, the next active player
+clockwise.  Then, in any order, the defender beats cards, takes, or (in
+perevodnoy, while nothing is beaten) transfers, and every other player holding
+cards throws in cards whose rank is on the table, up to the bout's cap.  Once
+every attack card is beaten, or the defender has said "take", each player who
+could still throw in must throw or pass; the bout closes when all of them have
+passed since the last new card, when the cap is reached, or when the defender
+has no cards left.  See ``docs/rules/durak.md`` for the full rules.
+
+Internally a card is its ``Card.order`` and a set of cards an ``int`` bit mask
+(:mod:`games.durak.beating`), which keeps move generation cheap.
+
+Extension points for later variants: :func:`games.durak.beating.can_beat`
+(what beats what), :meth:`Durak._throwers` (who may throw in under a defender),
+:meth:`Durak._transfer_room` (whether and how far an attack may be passed on).
+
+Illegal actions raise :class:`~games.core.IllegalAction` with one of these
+reasons: ``illegal.game_over``, ``illegal.no_such_seat``,
+``illegal.unknown_action``, ``illegal.not_your_turn``, ``illegal.not_defender``,
+``illegal.no_bout``, ``illegal.bout_in_progress``, ``illegal.not_in_hand``,
+``illegal.mixed_ranks``, ``illegal.over_cap`` (param ``cap``),
+``illegal.cap_reached``, ``illegal.rank_not_on_table``,
+``illegal.not_on_table``, ``illegal.already_beaten``, ``illegal.cannot_beat``,
+``illegal.already_taking``, ``illegal.nothing_to_take``,
+``illegal.already_passed``, ``illegal.defence_in_progress``,
+``illegal.nothing_to_throw``, ``illegal.no_transfer``,
+``illegal.transfer_locked``, ``illegal.transfer_after_beat``,
+``illegal.wrong_rank``, ``illegal.transfer_too_many``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Self
+
+from games.cards import SUITS, Card, Suit, deck, parse_cards
+from games.core import (
+    JSON,
+    Event,
+    Game,
+    IllegalAction,
+    Outcome,
+    RulesError,
+    Zone,
+)
+from games.durak import persistence, views
+from games.durak.actions import (
+    ATTACKS,
+    BEATS,
+    PASS,
+    TAKE,
+    THROWS,
+    TRANSFERS,
+    Attack,
+    Beat,
+    DurakAction,
+    Pass,
+    Take,
+    Throw,
+    Transfer,
+    decode,
+)
+from games.durak.beating import CARD_BY_ORDER, RANK_BITS, beaters, cards_of, mask_of
+from games.durak.rules import HAND_SIZE, DurakRules, FirstAttack, seat_range
+
+__all__ = ["Durak"]
+
+_NOBODY = -1
+
+
+def _same_rank_lists(table: Mapping[int, DurakAction]) -> list[tuple[DurakAction, ...]]:
+    """``lists[((rank << 4 | suits) << 3) | most]``: the actions of ``table`` for
+    every non-empty subset of ``suits`` with at most ``most`` (0..4) cards."""
+    lists: list[tuple[DurakAction, ...]] = [()] * (15 << 7)
+    for rank in range(2, 15):
+        for suits in range(16):
+            for most in range(5):
+                subs = [x for x in range(1, 16) if x & suits == x and x.bit_count() <= most]
+                key = (((rank << 4) | suits) << 3) | most
+                lists[key] = tuple(table[(rank << 4) | x] for x in subs)
+    return lists
+
+
+_ATTACK_LISTS = _same_rank_lists(ATTACKS)
+_TRANSFER_LISTS = _same_rank_lists(TRANSFERS)
+
+_SEAT_SETS: dict[int, frozenset[int]] = {}
+
+
+def _seat_set(mask: int) -> frozenset[int]:
+    found = _SEAT_SETS.get(mask)
+    if found is None:
+        found = frozenset(s for s in range(mask.bit_length()) if mask >> s & 1)
+        _SEAT_SETS[mask] = found
+    return found
+
+
+def _refill_orders(seats: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``orders[a][d]``: ``a`` first, then clockwise, ``d`` last."""
+    return tuple(
+        tuple(
+            (*((a + k) % seats for k in range(seats) if (a + k) % seats != d), d)
+            for d in range(seats)
+        )
+        for a in range(seats)
+    )
+
+
+_REFILL: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = {
+    n: _refill_orders(n) for n in range(2, 7)
+}
+_OTHERS: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple((d + k) % n for k in range(1, n)) for d in range(n)) for n in range(2, 7)
+}
+_DECKS: dict[int, tuple[Card, ...]] = {size: tuple(deck(size)) for size in (24, 36, 52)}
+
+
+def _cards(items: Iterable[Card | str] | str) -> list[Card]:
+    if isinstance(items, str):
+        return parse_cards(items)
+    return [c if isinstance(c, Card) else Card.parse(c) for c in items]
+
+
+_SUIT_BITS = {suit: sum(1 << (r * 4 + i) for r in range(2, 15)) for i, suit in enumerate(SUITS)}
+
+
+def lowest_trump_holder(hands: Sequence[int], trump: Suit) -> int:
+    """Who leads the first bout: the holder of the lowest trump; if nobody
+    holds a trump, the holder of the lowest card (ties: lowest seat)."""
+    suit = _SUIT_BITS[trump]
+    trumps = [(h & suit & -(h & suit), seat) for seat, h in enumerate(hands) if h & suit]
+    if trumps:
+        return min(trumps)[1]
+    lowest = [((h & -h).bit_length() - 1 >> 2, seat) for seat, h in enumerate(hands) if h]
+    if not lowest:
+        raise ValueError("nobody holds a card")
+    return min(lowest)[1]
+
+
+class Durak(Game[DurakRules, DurakAction]):
+    """One game of podkidnoy or perevodnoy durak."""
+
+    key: ClassVar[str] = "durak"
+    FORMAT: ClassVar[int] = 1
+
+    rules: DurakRules
+    _n: int
+    _trump: Suit
+    _beaters: tuple[int, ...]
+    _trump_card: int
+    _trump_in_stock: bool
+    _stock: list[int]  # the next card drawn is _stock[-1]
+    _hands: list[int]
+    _known: list[int]
+    _discard: int
+    _beaten: list[int]  # the bout just beaten off, attack/defence pairs flat
+    _att: list[int]
+    _dfn: list[int]  # _NOBODY where the attack card is unbeaten
+    _unbeaten: int
+    _table_ranks: int  # RANK_BITS of every rank on the table
+    _dealer: int
+    _attacker: int
+    _defender: int
+    _taking: bool
+    _passed: int  # seat bits
+    _cap: int
+    _first_bout: bool
+    _locked: bool  # no transfer in this bout ("под дурака" first cards)
+    _out: int  # seat bits
+    _out_order: list[tuple[int, ...]]
+    _bout_out: list[int]
+    _durak: int
+    _over: bool
+    _tm: frozenset[int] | None
+    _thrower_table: tuple[tuple[int, ...], ...]
+    _refill_table: tuple[tuple[tuple[int, ...], ...], ...]
+    _transfers: bool
+
+    # ------------------------------------------------------------------ setup
+
+    @classmethod
+    def new(
+        cls,
+        rules: DurakRules,
+        seats: int,
+        rng: random.Random,
+        *,
+        previous: Outcome | None = None,
+    ) -> Self:
+        if seats not in seat_range(rules):
+            raise RulesError(f"{rules.deck_size} cards: {seats} players is not allowed")
+        pack = list(_DECKS[rules.deck_size])
+        rng.shuffle(pack)
+        return cls._deal(rules, seats, pack, previous)
+
+    @classmethod
+    def deal(
+        cls,
+        rules: DurakRules,
+        seats: int,
+        pack: Sequence[Card | str] | str,
+        *,
+        previous: Outcome | None = None,
+    ) -> Self:
+        """Deal from ``pack`` exactly as :meth:`new` deals a shuffled deck.
+
+        ``pack[0]`` is the top card.  The dealer (the previous game's loser,
+        else seat 0) deals one card at a time clockwise starting on his left
+        until everybody has six; the next card is turned up as trump and lies
+        under the rest, which form the stock (``pack[6 * seats + 1]`` is drawn
+        first, the trump card last).  With no card left (6 x 36, 4 x 24) the
+        dealer's last card shows the trump and stays in his hand.
+        """
+        cards = _cards(pack)
+        if seats not in seat_range(rules):
+            raise RulesError(f"{rules.deck_size} cards: {seats} players is not allowed")
+        full = _DECKS[rules.deck_size]
+        if len(cards) != len(full) or set(cards) != set(full):
+            raise ValueError(f"the pack must be the {rules.deck_size}-card deck")
+        return cls._deal(rules, seats, cards, previous)
+
+    @classmethod
+    def _deal(
+        cls, rules: DurakRules, seats: int, cards: list[Card], previous: Outcome | None
+    ) -> Self:
+        dealer = 0
+        loser: int | None = None
+        if previous is not None and len(previous.losers) == 1:
+            (candidate,) = previous.losers
+            if 0 <= candidate < seats:
+                dealer = loser = candidate
+        hands = [0] * seats
+        i = HAND_SIZE * seats
+        for k in range(seats):
+            mask = 0
+            for card in cards[k:i:seats]:
+                mask |= 1 << card.order
+            hands[(dealer + 1 + k) % seats] = mask
+        known = [0] * seats
+        rest = cards[i:]
+        if rest:
+            trump_card, stock, in_stock = rest[0], rest[1:], True
+        else:
+            trump_card, stock, in_stock = cards[i - 1], [], False
+            known[dealer] = 1 << trump_card.order
+        assert trump_card.suit is not None
+        game = cls._blank(rules, seats, trump_card.suit)
+        game._trump_card = trump_card.order
+        game._trump_in_stock = in_stock
+        game._stock = [c.order for c in reversed(stock)]
+        game._hands = hands
+        game._known = known
+        game._dealer = dealer
+        game._first_bout = True
+        if (
+            previous is not None
+            and loser is not None
+            and rules.later_first_attack is FirstAttack.UNDER_LOSER
+        ):
+            game._locked = True
+            game._start_bout((loser - 1) % seats)
+        else:
+            game._start_bout(lowest_trump_holder(hands, trump_card.suit))
+        return game
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: DurakRules,
+        hands: Sequence[Iterable[Card | str] | str],
+        *,
+        attacker: int,
+        trump: Suit | str | None = None,
+        trump_card: Card | str | None = None,
+        stock: Iterable[Card | str] | str = (),
+        dealer: int = 0,
+        first_bout: bool = False,
+        transfer_locked: bool = False,
+        out_order: Sequence[Sequence[int]] = (),
+    ) -> Self:
+        """A position at the start of a bout, for tests and puzzles.
+
+        ``hands[seat]`` are the cards in each hand (``Card`` objects, codes, or
+        one string of codes such as ``"6s7hAd"``); ``stock`` is drawn first to
+        last, then ``trump_card`` (which lies under the stock; ``None`` means it
+        has been drawn already, and ``trump`` names the suit).  Every other card
+        of the deck is in the discard pile.  ``attacker`` leads the bout against
+        the next player holding cards.  Seats without cards once stock and
+        trump card are gone are out, in one group unless ``out_order`` says
+        otherwise.  ``first_bout`` makes the bout the game's first (for the
+        five-card option), ``transfer_locked`` forbids transfers in it (as
+        under the loser).  Raises ``ValueError`` for an impossible position.
+        """
+        seats = len(hands)
+        if seats not in seat_range(rules):
+            raise RulesError(f"{rules.deck_size} cards: {seats} players is not allowed")
+        tcard = None if trump_card is None else _cards([trump_card])[0]
+        if tcard is not None:
+            suit = tcard.suit
+        elif isinstance(trump, str):
+            suit = Suit(trump)
+        else:
+            suit = trump
+        if suit is None:
+            raise ValueError("give the trump suit or the trump card")
+        if tcard is not None and trump is not None and Suit(trump) is not suit:
+            raise ValueError("trump and trump_card disagree")
+        hand_cards = [_cards(h) for h in hands]
+        stock_cards = _cards(stock)
+        listed = [c for h in hand_cards for c in h] + stock_cards
+        if tcard is not None:
+            listed.append(tcard)
+        full = set(deck(rules.deck_size))
+        if len(set(listed)) != len(listed) or not set(listed) <= full:
+            raise ValueError("cards must be distinct cards of the deck")
+        game = cls._blank(rules, seats, suit)
+        game._trump_card = (tcard or min(c for c in full if c.suit is suit)).order
+        game._trump_in_stock = tcard is not None
+        game._stock = [c.order for c in reversed(stock_cards)]
+        game._hands = [mask_of(h) for h in hand_cards]
+        game._known = [0] * seats
+        game._discard = mask_of(full - set(listed))
+        game._dealer = dealer
+        game._first_bout = first_bout
+        game._locked = transfer_locked
+        empty = [s for s in range(seats) if not game._hands[s]]
+        if empty and (stock_cards or tcard is not None):
+            raise ValueError("a hand is empty while cards are left to draw")
+        groups = [tuple(g) for g in out_order] or ([tuple(empty)] if empty else [])
+        if sorted(s for g in groups for s in g) != empty:
+            raise ValueError("out_order must list exactly the seats without cards")
+        game._out_order = groups
+        for s in empty:
+            game._out |= 1 << s
+        if seats - len(empty) < 2:
+            raise ValueError("at least two players must hold cards")
+        if not game._hands[attacker]:
+            raise ValueError("the attacker must hold cards")
+        game._start_bout(attacker)
+        return game
+
+    @classmethod
+    def _blank(cls, rules: DurakRules, seats: int, trump: Suit) -> Self:
+        game = cls.__new__(cls)
+        game.rules = rules
+        game._n = seats
+        game._trump = trump
+        game._beaters = beaters(trump)
+        game._trump_card = 0
+        game._trump_in_stock = False
+        game._stock = []
+        game._hands = [0] * seats
+        game._known = [0] * seats
+        game._discard = 0
+        game._beaten = []
+        game._att = []
+        game._dfn = []
+        game._unbeaten = 0
+        game._table_ranks = 0
+        game._dealer = 0
+        game._attacker = _NOBODY
+        game._defender = _NOBODY
+        game._taking = False
+        game._passed = 0
+        game._cap = 0
+        game._first_bout = False
+        game._locked = False
+        game._out = 0
+        game._out_order = []
+        game._bout_out = []
+        game._durak = _NOBODY
+        game._over = False
+        game._tm = None
+        game._thrower_table = game._throwers_by_defender()
+        game._refill_table = _REFILL[seats]
+        game._transfers = rules.transfer
+        return game
+
+    # ------------------------------------------------------------- queries
+
+    @property
+    def seats(self) -> int:
+        return self._n
+
+    @property
+    def trump(self) -> Suit:
+        return self._trump
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards in ``seat``'s hand, lowest ``Card.order`` first."""
+        return cards_of(self._hands[seat])
+
+    def hand_size(self, seat: int) -> int:
+        return self._hands[seat].bit_count()
+
+    def _limit(self) -> int:
+        return 5 if self._first_bout and self.rules.first_bout_five else HAND_SIZE
+
+    def _next_active(self, seat: int) -> int:
+        """The next seat clockwise still in play (``seat`` itself if none)."""
+        n = self._n
+        out = self._out
+        s = (seat + 1) % n
+        while out >> s & 1 and s != seat:
+            s = (s + 1) % n
+        return s
+
+    def _throwers_by_defender(self) -> tuple[tuple[int, ...], ...]:
+        """``table[d]``: the seats that may throw in under defender ``d``.  Every
+        other seat (variant hook: in teams, only the defender's opponents)."""
+        return _OTHERS[self._n]
+
+    def _throwers(self) -> tuple[int, ...]:
+        """Seats that may throw in under the current defender."""
+        return self._thrower_table[self._defender]
+
+    def _transfer_room(self) -> tuple[int, int]:
+        """``(target, room)``: to whom the defender could transfer now, and how
+        many cards he may add; room 0 when no transfer is possible."""
+        d = self._defender
+        if not self._transfers or self._locked or self._taking or self._unbeaten != len(self._att):
+            return d, 0
+        target = self._next_active(d)
+        if target == d:
+            return d, 0
+        room = min(self._limit(), self._hands[target].bit_count()) - len(self._att)
+        return target, max(room, 0)
+
+    def to_move(self) -> frozenset[int]:
+        tm = self._tm
+        if tm is None:
+            tm = self._tm = self._compute_to_move()
+        return tm
+
+    def _compute_to_move(self) -> frozenset[int]:
+        if self._over:
+            return _seat_set(0)
+        att = self._att
+        if not att:
+            return _seat_set(1 << self._attacker)
+        settled = self._taking or not self._unbeaten
+        acc = 0 if settled else 1 << self._defender
+        if len(att) < self._cap:
+            ranks = self._table_ranks
+            passed = self._passed if settled else 0
+            hands = self._hands
+            for s in self._thrower_table[self._defender]:
+                if hands[s] & ranks and not passed >> s & 1:
+                    acc |= 1 << s
+        return _seat_set(acc)
+
+    def legal_actions(self, seat: int) -> list[DurakAction]:
+        if self._over or not 0 <= seat < self._n:
+            return []
+        att = self._att
+        if not att:
+            return self._lead_actions() if seat == self._attacker else []
+        out: list[DurakAction] = []
+        if seat == self._defender:
+            if self._taking or not self._unbeaten:
+                return out
+            hand = self._hands[seat]
+            table = self._beaters
+            for a, c in zip(att, self._dfn, strict=True):
+                if c < 0:
+                    m = hand & table[a]
+                    row = a << 6
+                    while m:
+                        low = m & -m
+                        out.append(BEATS[row | (low.bit_length() - 1)])
+                        m ^= low
+            if self._transfers:
+                _, room = self._transfer_room()
+                if room:
+                    rank = att[0] >> 2
+                    key = (rank << 4) | ((hand >> (rank * 4)) & 15)
+                    out.extend(_TRANSFER_LISTS[(key << 3) | min(room, 4)])
+            out.append(TAKE)
+            return out
+        if len(att) >= self._cap or seat not in self._thrower_table[self._defender]:
+            return out
+        settled = self._taking or not self._unbeaten
+        if settled and self._passed >> seat & 1:
+            return out
+        m = self._hands[seat] & self._table_ranks
+        while m:
+            low = m & -m
+            out.append(THROWS[low.bit_length() - 1])
+            m ^= low
+        if out and settled:
+            out.append(PASS)
+        return out
+
+    def _lead_actions(self) -> list[DurakAction]:
+        hand = m = self._hands[self._attacker]
+        most = min(self._cap, 4)
+        out: list[DurakAction] = []
+        while m:
+            rank = (m & -m).bit_length() - 1 >> 2
+            out.extend(_ATTACK_LISTS[(((rank << 4) | ((hand >> (rank * 4)) & 15)) << 3) | most])
+            m &= ~RANK_BITS[rank]
+        return out
+
+    # -------------------------------------------------------------- moves
+
+    def apply(self, seat: int, action: DurakAction) -> list[Event]:
+        if self._over:
+            raise IllegalAction("illegal.game_over")
+        if not 0 <= seat < self._n:
+            raise IllegalAction("illegal.no_such_seat", seat=seat)
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise IllegalAction("illegal.unknown_action")
+        events = handler(self, seat, action)
+        self._tm = None
+        return events
+
+    def _same_rank_mask(self, cards: tuple[Card, ...]) -> tuple[int, int]:
+        """``(mask, rank)`` of distinct cards of one rank; raises otherwise."""
+        if not cards:
+            raise IllegalAction("illegal.not_in_hand")
+        rank = cards[0].order >> 2
+        mask = 0
+        for c in cards:
+            if c.order >> 2 != rank or c.suit is None:
+                raise IllegalAction("illegal.mixed_ranks")
+            mask |= 1 << c.order
+        if mask.bit_count() != len(cards):
+            raise IllegalAction("illegal.not_in_hand")
+        return mask, rank
+
+    def _attack(self, seat: int, action: Attack) -> list[Event]:
+        if self._att:
+            raise IllegalAction("illegal.bout_in_progress")
+        if seat != self._attacker:
+            raise IllegalAction("illegal.not_your_turn")
+        mask, rank = self._same_rank_mask(action.cards)
+        hand = self._hands[seat]
+        if hand & mask != mask:
+            raise IllegalAction("illegal.not_in_hand")
+        if len(action.cards) > self._cap:
+            raise IllegalAction("illegal.over_cap", cap=self._cap)
+        hand ^= mask
+        self._hands[seat] = hand
+        self._known[seat] &= hand
+        orders = [c.order for c in action.cards]
+        self._att.extend(orders)
+        self._dfn.extend([_NOBODY] * len(orders))
+        self._unbeaten = len(orders)
+        self._table_ranks = RANK_BITS[rank]
+        if self._beaten:
+            discard = self._discard
+            for o in self._beaten:
+                discard |= 1 << o
+            self._discard = discard
+            self._beaten = []
+        self._passed = 0
+        if not hand:
+            self._check_out(seat)
+        key = (mask << 6) | (seat << 3) | self._defender
+        event = _ATTACK_EVENTS.get(key)
+        if event is None:
+            event = _ATTACK_EVENTS[key] = Event("attack", seat, action.cards, self._defender)
+        return [event]
+
+    def _throw(self, seat: int, action: Throw) -> list[Event]:
+        att = self._att
+        if not att:
+            raise IllegalAction("illegal.no_bout")
+        if seat == self._defender or seat not in self._throwers():
+            raise IllegalAction("illegal.not_your_turn")
+        settled = self._taking or not self._unbeaten
+        if settled and self._passed >> seat & 1:
+            raise IllegalAction("illegal.already_passed")
+        card = action.card
+        o = card.order
+        hand = self._hands[seat]
+        if not hand >> o & 1:
+            raise IllegalAction("illegal.not_in_hand")
+        if not self._table_ranks >> o & 1:
+            raise IllegalAction("illegal.rank_not_on_table")
+        if len(att) >= self._cap:
+            raise IllegalAction("illegal.cap_reached")
+        hand ^= 1 << o
+        self._hands[seat] = hand
+        self._known[seat] &= hand
+        att.append(o)
+        self._dfn.append(_NOBODY)
+        self._passed = 0
+        if not self._taking:
+            self._unbeaten += 1
+        if not hand:
+            self._check_out(seat)
+        key = (o << 6) | (seat << 3) | self._defender
+        event = _THROW_EVENTS.get(key)
+        if event is None:
+            event = _THROW_EVENTS[key] = Event("throw", seat, (card,), self._defender)
+        events = [event]
+        if self._taking:
+            self._maybe_close(events)
+        return events
+
+    def _beat(self, seat: int, action: Beat) -> list[Event]:
+        att = self._att
+        if not att or seat != self._defender:
+            raise IllegalAction("illegal.not_defender")
+        if self._taking:
+            raise IllegalAction("illegal.already_taking")
+        a = action.attack.order
+        c = action.cover.order
+        try:
+            i = att.index(a)
+        except ValueError:
+            raise IllegalAction("illegal.not_on_table") from None
+        if self._dfn[i] >= 0:
+            raise IllegalAction("illegal.already_beaten")
+        hand = self._hands[seat]
+        if not hand >> c & 1:
+            raise IllegalAction("illegal.not_in_hand")
+        if not self._beaters[a] >> c & 1:
+            raise IllegalAction("illegal.cannot_beat")
+        hand ^= 1 << c
+        self._hands[seat] = hand
+        self._known[seat] &= hand
+        self._dfn[i] = c
+        self._unbeaten -= 1
+        self._table_ranks |= RANK_BITS[c >> 2]
+        self._passed = 0
+        if not hand:
+            self._check_out(seat)
+        key = (a << 9) | (c << 3) | seat
+        event = _BEAT_EVENTS.get(key)
+        if event is None:
+            event = _BEAT_EVENTS[key] = Event("beat", seat, (action.attack, action.cover))
+        events = [event]
+        if not self._unbeaten:
+            self._maybe_close(events)
+        return events
+
+    def _transfer(self, seat: int, action: Transfer) -> list[Event]:
+        att = self._att
+        if not self.rules.transfer:
+            raise IllegalAction("illegal.no_transfer")
+        if not att or seat != self._defender:
+            raise IllegalAction("illegal.not_defender")
+        if self._taking:
+            raise IllegalAction("illegal.already_taking")
+        if self._locked:
+            raise IllegalAction("illegal.transfer_locked")
+        if self._unbeaten != len(att):
+            raise IllegalAction("illegal.transfer_after_beat")
+        mask, rank = self._same_rank_mask(action.cards)
+        if rank != att[0] >> 2:
+            raise IllegalAction("illegal.wrong_rank")
+        hand = self._hands[seat]
+        if hand & mask != mask:
+            raise IllegalAction("illegal.not_in_hand")
+        target, room = self._transfer_room()
+        if len(action.cards) > room:
+            raise IllegalAction("illegal.transfer_too_many")
+        hand ^= mask
+        self._hands[seat] = hand
+        self._known[seat] &= hand
+        orders = [c.order for c in action.cards]
+        att.extend(orders)
+        self._dfn.extend([_NOBODY] * len(orders))
+        self._unbeaten += len(orders)
+        self._attacker = seat
+        self._defender = target
+        self._cap = min(self._limit(), self._hands[target].bit_count())
+        self._passed = 0
+        if not hand:
+            self._check_out(seat)
+        return [Event("transfer", seat, action.cards, target)]
+
+    def _take(self, seat: int, action: Take) -> list[Event]:
+        if not self._att or seat != self._defender:
+            raise IllegalAction("illegal.not_defender")
+        if self._taking:
+            raise IllegalAction("illegal.already_taking")
+        if not self._unbeaten:
+            raise IllegalAction("illegal.nothing_to_take")
+        self._taking = True
+        self._passed = 0
+        events = [_TAKE_EVENTS[seat]]
+        self._maybe_close(events)
+        return events
+
+    def _pass(self, seat: int, action: Pass) -> list[Event]:
+        if not self._att:
+            raise IllegalAction("illegal.no_bout")
+        if seat == self._defender or seat not in self._throwers():
+            raise IllegalAction("illegal.not_your_turn")
+        if not (self._taking or not self._unbeaten):
+            raise IllegalAction("illegal.defence_in_progress")
+        if self._passed >> seat & 1:
+            raise IllegalAction("illegal.already_passed")
+        if len(self._att) >= self._cap or not self._hands[seat] & self._table_ranks:
+            raise IllegalAction("illegal.nothing_to_throw")
+        self._passed |= 1 << seat
+        events = [_PASS_EVENTS[seat]]
+        self._maybe_close(events)
+        return events
+
+    # ----------------------------------------------------------- bout flow
+
+    def _check_out(self, seat: int) -> None:
+        """``seat`` has just emptied his hand: out if nothing is left to draw."""
+        if not self._stock and not self._trump_in_stock:
+            self._out |= 1 << seat
+            self._bout_out.append(seat)
+
+    def _maybe_close(self, events: list[Event]) -> None:
+        """Close the bout if nobody may add to it any more (the table is settled:
+        everything beaten, or the defender takes)."""
+        if self._unbeaten and not self._taking:
+            return
+        if (self._taking or self._hands[self._defender]) and len(self._att) < self._cap:
+            ranks = self._table_ranks
+            passed = self._passed
+            hands = self._hands
+            for s in self._throwers():
+                if hands[s] & ranks and not passed >> s & 1:
+                    return
+        self._close(events)
+
+    def _close(self, events: list[Event]) -> None:
+        d = self._defender
+        taken = self._taking
+        att = self._att
+        dfn = self._dfn
+        mask = 0
+        shown = [_CARD[o] for o in att]
+        for o in att:
+            mask |= 1 << o
+        for o in dfn:
+            if o >= 0:
+                mask |= 1 << o
+                shown.append(_CARD[o])
+        if taken:
+            self._hands[d] |= mask
+            self._known[d] |= mask
+            events.append(Event("bout_taken", d, tuple(shown)))
+        else:
+            if self._beaten:
+                discard = self._discard
+                for o in self._beaten:
+                    discard |= 1 << o
+                self._discard = discard
+            beaten: list[int] = []
+            for pair in zip(att, dfn, strict=True):
+                beaten.extend(pair)
+            self._beaten = beaten
+            events.append(Event("bout_beaten", d, tuple(shown)))
+        self._att = []
+        self._dfn = []
+        self._unbeaten = 0
+        self._table_ranks = 0
+        self._taking = False
+        self._passed = 0
+        if self._stock or self._trump_in_stock:
+            self._refill(events)
+            if self._stock or self._trump_in_stock:
+                # Everybody holds six again: nobody can be out.
+                self._first_bout = False
+                self._locked = False
+                self._start_bout(self._next_active(d) if taken else d)
+                return
+        if not self._stock and not self._trump_in_stock:
+            hands = self._hands
+            for s in range(self._n):
+                if not hands[s] and not self._out >> s & 1:
+                    self._out |= 1 << s
+                    self._bout_out.append(s)
+        if self._bout_out:
+            group = tuple(sorted(self._bout_out))
+            self._out_order.append(group)
+            self._bout_out = []
+            place = len(self._out_order)
+            events.extend(Event("out", s, value=place) for s in group)
+        if self._n - self._out.bit_count() <= 1:
+            active = [s for s in range(self._n) if not self._out >> s & 1]
+            self._over = True
+            self._durak = active[0] if active else _NOBODY
+            self._attacker = self._defender = _NOBODY
+            self._cap = 0
+            if active:
+                events.append(Event("game_over", self._durak, value="durak"))
+            else:
+                events.append(Event("game_over", value="draw"))
+            return
+        self._first_bout = False
+        self._locked = False
+        if taken or self._out >> d & 1:
+            self._start_bout(self._next_active(d))
+        else:
+            self._start_bout(d)
+
+    def _refill(self, events: list[Event]) -> None:
+        """Draw up to six: the attacker of the final defender first, then the
+        others clockwise, the defender last; the trump card comes last."""
+        stock = self._stock
+        hands = self._hands
+        out = self._out
+        for s in self._refill_table[self._attacker][self._defender]:
+            if out >> s & 1:
+                continue
+            hand = hands[s]
+            need = HAND_SIZE - hand.bit_count()
+            if need <= 0:
+                continue
+            got = 0
+            while got < need and stock:
+                hand |= 1 << stock.pop()
+                got += 1
+            if got < need and self._trump_in_stock:
+                bit = 1 << self._trump_card
+                hand |= bit
+                self._known[s] |= bit
+                self._trump_in_stock = False
+                got += 1
+            hands[s] = hand
+            events.append(_DRAW_EVENTS[s][got])
+            if not stock and not self._trump_in_stock:
+                break
+
+    def _start_bout(self, attacker: int) -> None:
+        self._attacker = attacker
+        d = self._defender = self._next_active(attacker)
+        cap = self._hands[d].bit_count()
+        if cap > HAND_SIZE:
+            cap = HAND_SIZE
+        if cap > 5 and self._first_bout and self.rules.first_bout_five:
+            cap = 5
+        self._cap = cap
+        self._tm = None
+
+    # ------------------------------------------------------------ results
+
+    def outcome(self) -> Outcome | None:
+        if not self._over:
+            return None
+        everyone = frozenset(range(self._n))
+        places = list(self._out_order)
+        if self._durak == _NOBODY:
+            return Outcome(tuple(places), frozenset(), frozenset(), draw=True)
+        places.append((self._durak,))
+        return Outcome(tuple(places), everyone - {self._durak}, frozenset({self._durak}))
+
+    def zones(self) -> list[Zone]:
+        """``stock`` (nobody; in draw order), ``trump`` (everybody: the turned-up
+        card while it lies under the stock), ``table`` (everybody: attack cards,
+        then defence cards), ``beaten`` (everybody: the bout just beaten off,
+        until the next lead sends it to the discard), ``discard`` (nobody), and
+        per seat ``hand{s}`` (seat s: the cards the others do not know) and
+        ``known{s}`` (everybody: cards of that hand everybody has seen go in —
+        picked up from the table, or the trump card)."""
+        nobody: frozenset[int] = frozenset()
+        table = [CARD_BY_ORDER[o] for o in self._att]
+        table.extend(CARD_BY_ORDER[o] for o in self._dfn if o >= 0)
+        trump = (CARD_BY_ORDER[self._trump_card],) if self._trump_in_stock else ()
+        zones = [
+            Zone("stock", tuple(CARD_BY_ORDER[o] for o in reversed(self._stock)), nobody),
+            Zone("trump", trump, None),
+            Zone("table", tuple(table), None),
+            Zone("beaten", tuple(CARD_BY_ORDER[o] for o in self._beaten), None),
+            Zone("discard", tuple(cards_of(self._discard)), nobody),
+        ]
+        for s, (h, k) in enumerate(zip(self._hands, self._known, strict=True)):
+            zones.append(Zone(f"hand{s}", tuple(cards_of(h & ~k)), frozenset({s})))
+            zones.append(Zone(f"known{s}", tuple(cards_of(k)), None))
+        return zones
+
+    def known_cards(self, observer: int) -> dict[int, list[Card]]:
+        """Cards other seats picked up from the table, or the trump card they
+        drew (or were dealt), while still in their hands."""
+        return {s: cards_of(k) for s, k in enumerate(self._known) if k and s != observer}
+
+    # ------------------------------------------------------ views and state
+
+    def public_view(self) -> dict[str, JSON]:
+        return views.public_view(self)
+
+    def view(self, seat: int) -> dict[str, JSON]:
+        return views.seat_view(self, seat)
+
+    def dump(self) -> dict[str, JSON]:
+        return persistence.dump(self)
+
+    @classmethod
+    def load(cls, data: Mapping[str, JSON]) -> Self:
+        return persistence.load(cls, data)
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._stock = self._stock[:]
+        new._hands = self._hands[:]
+        new._known = self._known[:]
+        new._att = self._att[:]
+        new._beaten = self._beaten[:]
+        new._dfn = self._dfn[:]
+        new._out_order = self._out_order[:]
+        new._bout_out = self._bout_out[:]
+        return new
+
+    @classmethod
+    def decode_action(cls, text: str) -> DurakAction:
+        return decode(text)
+
+    def __repr__(self) -> str:
+        return f"<Durak {self._n} seats {views.phase(self)}>"
+
+
+_HANDLERS: dict[type[DurakAction], Callable[[Durak, int, Any], list[Event]]] = {
+    Beat: Durak._beat,
+    Throw: Durak._throw,
+    Pass: Durak._pass,
+    Take: Durak._take,
+    Attack: Durak._attack,
+    Transfer: Durak._transfer,
+}
+# Events are immutable and cost a microsecond or two to build, so the common
+# ones are shared (the caches are bounded by the number of distinct events).
+_TAKE_EVENTS = tuple(Event("take", s) for s in range(6))
+_PASS_EVENTS = tuple(Event("pass", s) for s in range(6))
+_CARD: list[Card] = [CARD_BY_ORDER.get(o, CARD_BY_ORDER[8]) for o in range(64)]
+"""Cards by ``Card.order`` (a list: quicker than the dict)."""
+_ATTACK_EVENTS: dict[int, Event] = {}
+_THROW_EVENTS: dict[int, Event] = {}
+_BEAT_EVENTS: dict[int, Event] = {}
+_DRAW_EVENTS = tuple(
+    tuple(Event("draw", s, value=k) for k in range(HAND_SIZE + 1)) for s in range(6)
+)

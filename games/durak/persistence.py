@@ -1,0 +1,205 @@
+"""Durak's complete state as JSON (``dump``) and back (``load``).
+
+Layout, format 1 (cards as codes; lists of cards in a hand, the discard pile
+and known cards are sorted by ``Card.order``)::
+
+    {"game": "durak", "format": 1, "rules": {...}, "seats": 3,
+     "trump": "h", "trump_card": "9h", "trump_in_stock": true,
+     "stock": [next card drawn first ...], "hands": [[...], ...],
+     "known": [[cards other players know to be in that hand], ...],
+     "discard": [...], "beaten": [attack, defense, attack, defense ...],
+     "table": [["7s", "Ts"], ["7d", null]],
+     "dealer": 0, "attacker": 0, "defender": 1, "taking": false,
+     "passed": [seats], "cap": 6, "first_bout": true, "transfer_locked": false,
+     "out": [seats], "out_order": [[seats], ...], "bout_out": [seats],
+     "durak": null, "over": false}
+
+``attacker``/``defender`` are -1 once the game is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, TypeVar
+
+from games.cards import Card, CardParseError, Suit, deck
+from games.core import JSON, RulesError, StateFormatError, check_format
+from games.durak.beating import CARD_BY_ORDER, RANK_BITS, cards_of
+from games.durak.rules import DurakRules, seat_range
+
+if TYPE_CHECKING:
+    from games.durak.engine import Durak
+
+__all__ = ["dump", "load"]
+
+D = TypeVar("D", bound="Durak")
+
+
+def _codes(mask: int) -> list[str]:
+    return [c.code for c in cards_of(mask)]
+
+
+def _seats(mask: int, n: int) -> list[int]:
+    return [s for s in range(n) if mask >> s & 1]
+
+
+def dump(game: Durak) -> dict[str, JSON]:
+    n = game._n
+    return {
+        "game": type(game).key,
+        "format": type(game).FORMAT,
+        "rules": game.rules.to_json(),
+        "seats": n,
+        "trump": game._trump.value,
+        "trump_card": CARD_BY_ORDER[game._trump_card].code,
+        "trump_in_stock": game._trump_in_stock,
+        "stock": [CARD_BY_ORDER[o].code for o in reversed(game._stock)],
+        "hands": [_codes(h) for h in game._hands],
+        "known": [_codes(k) for k in game._known],
+        "discard": _codes(game._discard),
+        "beaten": [CARD_BY_ORDER[o].code for o in game._beaten],
+        "table": [
+            [CARD_BY_ORDER[a].code, CARD_BY_ORDER[d].code if d >= 0 else None]
+            for a, d in zip(game._att, game._dfn, strict=True)
+        ],
+        "dealer": game._dealer,
+        "attacker": game._attacker,
+        "defender": game._defender,
+        "taking": game._taking,
+        "passed": _seats(game._passed, n),
+        "cap": game._cap,
+        "first_bout": game._first_bout,
+        "transfer_locked": game._locked,
+        "out": _seats(game._out, n),
+        "out_order": [list(g) for g in game._out_order],
+        "bout_out": list(game._bout_out),
+        "durak": game._durak if game._durak >= 0 else None,
+        "over": game._over,
+    }
+
+
+def _bool(data: Mapping[str, JSON], key: str) -> bool:
+    value = data[key]
+    if not isinstance(value, bool):
+        raise StateFormatError(f"{key}: expected a boolean")
+    return value
+
+
+def _int(value: JSON, key: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise StateFormatError(f"{key}: expected an integer in {lo}..{hi}")
+    return value
+
+
+def _list(value: JSON, key: str) -> list[JSON]:
+    if not isinstance(value, list):
+        raise StateFormatError(f"{key}: expected a list")
+    return value
+
+
+def _cards(value: JSON, key: str) -> list[Card]:
+    out = []
+    for code in _list(value, key):
+        if not isinstance(code, str):
+            raise StateFormatError(f"{key}: expected card codes")
+        out.append(Card.parse(code))
+    return out
+
+
+def _mask(cards: list[Card], key: str) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c.order
+    if mask.bit_count() != len(cards):
+        raise StateFormatError(f"{key}: repeated card")
+    return mask
+
+
+def _seat_mask(value: JSON, key: str, n: int) -> int:
+    mask = 0
+    for s in _list(value, key):
+        mask |= 1 << _int(s, key, 0, n - 1)
+    return mask
+
+
+def load(cls: type[D], data: Mapping[str, JSON]) -> D:
+    check_format(cls, data)
+    try:
+        return _load(cls, data)
+    except StateFormatError:
+        raise
+    except (KeyError, TypeError, ValueError, CardParseError, RulesError) as exc:
+        raise StateFormatError(f"bad durak state: {exc!r}") from exc
+
+
+def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
+    rules = DurakRules.from_json(data["rules"])
+    n = _int(data["seats"], "seats", 2, 6)
+    if n not in seat_range(rules):
+        raise StateFormatError(f"{n} seats with {rules.deck_size} cards")
+    trump = Suit(data["trump"])
+    game = cls._blank(rules, n, trump)
+    trump_card = Card.parse(data["trump_card"])
+    if trump_card.suit is not trump:
+        raise StateFormatError("trump card is not of the trump suit")
+    game._trump_card = trump_card.order
+    game._trump_in_stock = _bool(data, "trump_in_stock")
+    stock = _cards(data["stock"], "stock")
+    game._stock = [c.order for c in reversed(stock)]
+    hands = _list(data["hands"], "hands")
+    known = _list(data["known"], "known")
+    if len(hands) != n or len(known) != n:
+        raise StateFormatError("hands and known need one entry per seat")
+    game._hands = [_mask(_cards(h, "hands"), "hands") for h in hands]
+    game._known = [_mask(_cards(k, "known"), "known") for k in known]
+    if any(k & ~h for k, h in zip(game._known, game._hands, strict=True)):
+        raise StateFormatError("known cards must be in their hand")
+    game._discard = _mask(_cards(data["discard"], "discard"), "discard")
+    beaten = _cards(data["beaten"], "beaten")
+    if len(beaten) % 2:
+        raise StateFormatError("beaten: expected attack/defense pairs")
+    game._beaten = [c.order for c in beaten]
+    for pair in _list(data["table"], "table"):
+        pair = _list(pair, "table")
+        if len(pair) != 2:
+            raise StateFormatError("table: expected [attack, defense] pairs")
+        game._att.append(Card.parse(pair[0]).order)
+        game._dfn.append(-1 if pair[1] is None else Card.parse(pair[1]).order)
+    game._unbeaten = game._dfn.count(-1)
+    for o in game._att + game._dfn:
+        if o >= 0:
+            game._table_ranks |= RANK_BITS[o >> 2]
+    everything = stock + beaten + [CARD_BY_ORDER[o] for o in game._att + game._dfn if o >= 0]
+    everything += [c for m in (*game._hands, game._discard) for c in cards_of(m)]
+    if game._trump_in_stock:
+        everything.append(trump_card)
+    full = deck(rules.deck_size)
+    if len(everything) != len(full) or set(everything) != set(full):
+        raise StateFormatError("the cards do not make up the deck")
+    if trump_card not in full:
+        raise StateFormatError("trump card is not in the deck")
+    over = _bool(data, "over")
+    lo = -1 if over else 0
+    game._over = over
+    game._dealer = _int(data["dealer"], "dealer", 0, n - 1)
+    game._attacker = _int(data["attacker"], "attacker", lo, n - 1)
+    game._defender = _int(data["defender"], "defender", lo, n - 1)
+    game._taking = _bool(data, "taking")
+    game._passed = _seat_mask(data["passed"], "passed", n)
+    game._cap = _int(data["cap"], "cap", 0, 6)
+    game._first_bout = _bool(data, "first_bout")
+    game._locked = _bool(data, "transfer_locked")
+    game._out = _seat_mask(data["out"], "out", n)
+    game._out_order = [
+        tuple(_int(s, "out_order", 0, n - 1) for s in _list(g, "out_order"))
+        for g in _list(data["out_order"], "out_order")
+    ]
+    game._bout_out = [_int(s, "bout_out", 0, n - 1) for s in _list(data["bout_out"], "bout_out")]
+    listed = [s for g in game._out_order for s in g] + game._bout_out
+    if sorted(listed) != _seats(game._out, n):
+        raise StateFormatError("out, out_order and bout_out disagree")
+    durak = data["durak"]
+    game._durak = -1 if durak is None else _int(durak, "durak", 0, n - 1)
+    if game._durak >= 0 and not over:
+        raise StateFormatError("a durak before the game is over")
+    return game

@@ -1,0 +1,135 @@
+"""What the players see of a Durak game, as JSON (the bot renders from this).
+
+``public_view()`` — everything the whole table sees::
+
+    {
+      "game": "durak",
+      "phase": "attack" | "defend" | "throw" | "over",
+          # attack: the table is empty and "attacker" must lead;
+          # defend: some attack card is unbeaten and the defender has not
+          #         taken (others may throw in meanwhile);
+          # throw:  everything is beaten or the defender takes; the seats in
+          #         "to_move" must throw in or pass;
+          # over:   the game has ended.
+      "trump": "h",              # trump suit letter: s c d h
+      "trump_card": "9h" | null, # the turned-up card while it lies under the
+                                 # stock; null once drawn or when it was the
+                                 # dealer's last card (no stock)
+      "stock": 11,               # cards still to draw, the trump card included
+      "discard": 8,              # cards beaten off so far ("beaten" included)
+      "beaten": [{"attack": "8c", "defense": "Jc"}],
+                                 # the bout just beaten off, shown until the
+                                 # next attack (then it joins the face-down
+                                 # discard pile)
+      "hands": [6, 4, 0],        # cards held, per seat
+      "known": [[], ["7s", "Qs"], []],
+                                 # per seat, the cards of that hand everybody
+                                 # knows: picked up from the table, or the
+                                 # trump card drawn or dealt to him
+      "active": [0, 1],          # seats still in play, ascending
+      "attacker": 0 | null,      # who attacked the current defender (after a
+                                 # transfer: the transferrer); null when over
+      "defender": 1 | null,
+      "table": [{"attack": "7s", "defense": "Ts"},
+                {"attack": "7d", "defense": null}],   # in the order played
+      "taking": false,           # the defender has said "take"
+      "passed": [2],             # throwers who passed since the last new card
+      "cap": 6,                  # most attack cards this bout may hold
+      "dealer": 0,
+      "out_order": [[2]],        # seats that went out, bout by bout
+      "durak": null | 1,         # the loser, once the game is over
+      "draw": false,             # over with nobody holding cards
+      "to_move": [0, 1]          # seats that may act now
+    }
+
+``view(seat)`` — the public view plus ``"seat": seat`` and ``"hand"``: that
+seat's cards as codes, sorted by suit (♠ ♣ ♦ ♥ with the trump suit moved
+last), then by rank.  ``"known"`` lists are sorted the same way; in a seat's
+own view its ``"known"`` entry is empty (those cards are in ``"hand"``: a view
+names every card at most once).  No string in a view other than a card's own code is a
+valid card code.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from games.cards import SUITS, Card
+from games.core import JSON
+from games.durak.beating import CARD_BY_ORDER, cards_of
+
+if TYPE_CHECKING:
+    from games.durak.engine import Durak
+
+__all__ = ["hand_sort_key", "phase", "public_view", "seat_view"]
+
+
+def phase(game: Durak) -> str:
+    if game._over:
+        return "over"
+    if not game._att:
+        return "attack"
+    if game._unbeaten and not game._taking:
+        return "defend"
+    return "throw"
+
+
+def hand_sort_key(trump_index: int) -> dict[int, int]:
+    """Sort key per ``Card.order``: suit (trump last), then rank."""
+    return {o: ((4 if (o & 3) == trump_index else (o & 3)) << 4) | (o >> 2) for o in CARD_BY_ORDER}
+
+
+_SORT_KEYS = {s: hand_sort_key(i) for i, s in enumerate(SUITS)}
+
+
+def _sorted(mask: int, key: dict[int, int]) -> list[Card]:
+    return sorted(cards_of(mask), key=lambda c: key[c.order])
+
+
+def public_view(game: Durak) -> dict[str, JSON]:
+    n = game.seats
+    key = _SORT_KEYS[game._trump]
+    over = game._over
+    return {
+        "game": "durak",
+        "phase": phase(game),
+        "trump": game._trump.value,
+        "trump_card": CARD_BY_ORDER[game._trump_card].code if game._trump_in_stock else None,
+        "stock": len(game._stock) + game._trump_in_stock,
+        "discard": game._discard.bit_count() + len(game._beaten),
+        "beaten": [
+            {"attack": CARD_BY_ORDER[a].code, "defense": CARD_BY_ORDER[d].code}
+            for a, d in zip(game._beaten[::2], game._beaten[1::2], strict=True)
+        ],
+        "hands": [h.bit_count() for h in game._hands],
+        "known": [[c.code for c in _sorted(k, key)] for k in game._known],
+        "active": [s for s in range(n) if not game._out >> s & 1],
+        "attacker": None if over else game._attacker,
+        "defender": None if over else game._defender,
+        "table": [
+            {
+                "attack": CARD_BY_ORDER[a].code,
+                "defense": CARD_BY_ORDER[d].code if d >= 0 else None,
+            }
+            for a, d in zip(game._att, game._dfn, strict=True)
+        ],
+        "taking": game._taking,
+        "passed": [s for s in range(n) if game._passed >> s & 1],
+        "cap": game._cap,
+        "dealer": game._dealer,
+        "out_order": [list(g) for g in game._out_order],
+        "durak": game._durak if game._durak >= 0 else None,
+        "draw": over and game._durak < 0,
+        "to_move": sorted(game.to_move()),
+    }
+
+
+def seat_view(game: Durak, seat: int) -> dict[str, JSON]:
+    if not 0 <= seat < game.seats:
+        raise IndexError(f"no seat {seat}")
+    view = public_view(game)
+    known = view["known"]
+    known[seat] = []  # those cards are listed in "hand"; a view names each card once
+    view["seat"] = seat
+    view["hand"] = [c.code for c in _sorted(game._hands[seat], _SORT_KEYS[game._trump])]
+    return view
