@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dtm
+import os
+import signal
+import sys
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -117,8 +121,47 @@ async def test_privacy_mode_hides_plain_group_chatter(server: FakeTelegram) -> N
     server.send(ANNA, ANNA, "hi in private")
     texts = [u["message"]["text"] for u in server.pending_updates]
     assert texts == ["/rules", "hi in private"]
-    with pytest.raises(TimeoutError, match="the bot to go idle"):
+    with pytest.raises(TimeoutError, match="2 never fetched"):
         await server.wait_idle(quiet=0.05, timeout=0.2)  # nobody polls
+
+
+SUBPROCESS_BOT = """
+import os
+from telegram.ext import ApplicationBuilder, CommandHandler
+
+async def start(update, context):
+    await update.effective_message.reply_text("hello from a process")
+
+app = (
+    ApplicationBuilder().token(os.environ["BOT_TOKEN"])
+    .base_url(os.environ["TELEGRAM_API_BASE_URL"]).build()
+)
+app.add_handler(CommandHandler("start", start))
+app.run_polling(poll_interval=0, timeout=1)
+"""
+
+
+async def test_a_bot_in_another_process_runs_polling(server: FakeTelegram, tmp_path: Path) -> None:
+    env = {**os.environ, "BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": server.base_url}
+    log = tmp_path / "bot.log"
+    with log.open("wb") as sink:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", SUBPROCESS_BOT, env=env, stdout=sink, stderr=sink
+        )
+        try:
+            await server.wait_for(lambda: server.active_polls, 10, message=f"polling ({log})")
+            server.start_bot(BORIS)
+            await server.wait_for(lambda: server.last_bot_message(BORIS), timeout=5)
+            proc.send_signal(signal.SIGINT)  # run_polling stops cleanly on SIGINT
+            assert await asyncio.wait_for(proc.wait(), 10) == 0, log.read_text()
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+    assert server.transcript(BORIS) == ["Boris: /start", "@koloda_test_bot: hello from a process"]
+    assert [c.method for c in server.calls][:2] == ["getMe", "deleteWebhook"]
+    assert server.calls[-1].params["timeout"] == "0"  # the confirming poll at shutdown
+    assert server.pending_updates == []
 
 
 # --------------------------------------------------------------------- refusals
@@ -217,6 +260,9 @@ async def test_migrated_group_raises_chat_migrated(server: FakeTelegram, bot: Bo
 
 async def test_callback_queries_are_answered_once(server: FakeTelegram, bot: Bot) -> None:
     sent = await bot.send_message(GROUP, "Bid?", reply_markup=keyboard([("Pass", "p")]))
+    shown = server.last_bot_message(GROUP)
+    assert shown is not None
+    assert shown.callback_data("pas") == "p"
     with pytest.raises(ValueError, match="no button"):
         server.press(BORIS, GROUP, sent.message_id, "steal")
     forged = server.press(BORIS, GROUP, sent.message_id, "steal", forged=True)

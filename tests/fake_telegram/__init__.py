@@ -6,6 +6,19 @@ The real bot (python-telegram-bot) talks to it over HTTP on 127.0.0.1; tests act
 methods), ``server`` (HTTP, long polling, waiting), ``formatting`` (HTML parse_mode),
 ``keyboard`` (reply_markup), ``params`` (request decoding), ``models``, ``errors``,
 ``ptb`` (running a python-telegram-bot Application against it).
+
+    async with FakeTelegram() as server:  # 127.0.0.1, a free port
+        server.add_user(101, "Anna", started=True)
+        server.add_group(-1001, "Durak night", creator=101)
+        app = application_builder(server).build()  # token, base_url, base_file_url set
+        app.add_handler(...)
+        async with polling(app):  # initialize, start, start_polling ... and back
+            server.send(101, -1001, "/newgame")
+            await server.wait_idle()
+        assert "Durak" in server.last_bot_message(-1001).text
+
+Everything runs in the test's event loop; a bot in a subprocess works as well (pass
+``server.base_url`` as its API base URL). The server keeps no state between instances.
 """
 
 from .errors import ApiError

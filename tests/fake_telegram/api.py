@@ -154,7 +154,8 @@ def delete_webhook(api: BotApi, p: Params) -> bool:
 
 @method("getWebhookInfo")
 def get_webhook_info(api: BotApi, p: Params) -> JsonDict:
-    return {"url": "", "has_custom_certificate": False, "pending_update_count": 0}
+    pending = len(api.world.pending_updates)
+    return {"url": "", "has_custom_certificate": False, "pending_update_count": pending}
 
 
 @method("close")
