@@ -121,7 +121,7 @@ _DECKS: dict[int, tuple[Card, ...]] = {size: tuple(deck(size)) for size in (24, 
 
 def _cards(items: Iterable[Card | str] | str) -> list[Card]:
     if isinstance(items, str):
-        return parse_cards(items)
+        return parse_cards(items.replace(" ", ""))
     return [c if isinstance(c, Card) else Card.parse(c) for c in items]
 
 
@@ -285,7 +285,7 @@ class Durak(Game[DurakRules, DurakAction]):
         """A position at the start of a bout, for tests and puzzles.
 
         ``hands[seat]`` are the cards in each hand (``Card`` objects, codes, or
-        one string of codes such as ``"6s7hAd"``); ``stock`` is drawn first to
+        one string of codes such as ``"6s 7h Ad"``); ``stock`` is drawn first to
         last, then ``trump_card`` (which lies under the stock; ``None`` means it
         has been drawn already, and ``trump`` names the suit).  Every other card
         of the deck is in the discard pile.  ``attacker`` leads the bout against
@@ -315,8 +315,9 @@ class Durak(Game[DurakRules, DurakAction]):
         if tcard is not None:
             listed.append(tcard)
         full = set(deck(rules.deck_size))
-        if len(set(listed)) != len(listed) or not set(listed) <= full:
-            raise ValueError("cards must be distinct cards of the deck")
+        bad = sorted({c for c in listed if listed.count(c) > 1 or c not in full})
+        if bad:
+            raise ValueError(f"repeated or not in the deck: {' '.join(c.code for c in bad)}")
         game = cls._blank(rules, seats, suit)
         game._trump_card = (tcard or min(c for c in full if c.suit is suit)).order
         game._trump_in_stock = tcard is not None

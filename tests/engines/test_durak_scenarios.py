@@ -1,0 +1,487 @@
+"""Durak rules, one scripted position per rule (docs/rules/durak.md)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from games.cards import Card, deck
+from games.core import Event, IllegalAction, Outcome
+from games.durak import Durak, DurakRules, FirstAttack
+
+PODKIDNOY = DurakRules()
+PEREVODNOY = DurakRules(transfer=True)
+
+
+def position(
+    rules: DurakRules, hands: Sequence[str], *, attacker: int = 0, **options: object
+) -> Durak:
+    """A bout about to start; unless given, the stock is six cards nobody
+    holds, the ace of hearts is the trump card under it."""
+    options.setdefault("trump_card", "Ah")
+    if "stock" not in options:
+        used = [*" ".join(hands).split(), str(options["trump_card"])]
+        options["stock"] = [c for c in deck(36) if c.code not in used][:6]
+    return Durak.from_position(rules, hands, attacker=attacker, **options)  # type: ignore[arg-type]
+
+
+def play(game: Durak, *moves: str) -> list[Event]:
+    """Apply moves written ``"seat:code"``; return all their events."""
+    events: list[Event] = []
+    for move in moves:
+        seat, code = move.split(":")
+        events += game.apply(int(seat), Durak.decode_action(code))
+    return events
+
+
+def legal(game: Durak, seat: int) -> set[str]:
+    return {a.encode() for a in game.legal_actions(seat)}
+
+
+def hand(game: Durak, seat: int) -> set[str]:
+    return {c.code for c in game.hand(seat)}
+
+
+def refused(game: Durak, seat: int, code: str) -> str:
+    """Apply an illegal move: it must raise and change nothing; return the reason."""
+    before = game.dump()
+    with pytest.raises(IllegalAction) as caught:
+        game.apply(seat, Durak.decode_action(code))
+    assert game.dump() == before
+    return caught.value.reason
+
+
+def kinds(events: list[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+def pack_for(
+    hands: Sequence[str], trump_card: str, first_stock: str = "", dealer: int = 0
+) -> list[Card]:
+    """A 36-card pack that deals exactly ``hands`` (``dealer`` dealing), turns
+    up ``trump_card``, and has ``first_stock`` on top of the stock."""
+    n = len(hands)
+    chosen = [[Card.parse(c) for c in h.split()] for h in hands]
+    pack: list[Card] = []
+    for j in range(6):
+        for k in range(n):
+            pack.append(chosen[(dealer + 1 + k) % n][j])
+    pack.append(Card.parse(trump_card))
+    pack += [Card.parse(c) for c in first_stock.split()]
+    pack += [c for c in deck(36) if c not in pack]
+    return pack
+
+
+# --------------------------------------------------------------- beating
+
+
+def test_a_higher_card_of_the_suit_or_any_trump_beats_a_non_trump() -> None:
+    g = position(PODKIDNOY, ["7s 9c", "6s 8s Ks 6h 9d Tc"])
+    play(g, "0:a7s")
+    assert legal(g, 1) == {"b7s8s", "b7sKs", "b7s6h", "k"}
+    for wrong in ("b7s6s", "b7s9d", "b7sTc"):
+        assert refused(g, 1, wrong) == "illegal.cannot_beat"
+    events = play(g, "1:b7s6h")
+    assert events[0] == Event("beat", 1, (Card.parse("7s"), Card.parse("6h")))
+    assert "bout_beaten" in kinds(events)
+
+
+def test_a_trump_is_beaten_only_by_a_higher_trump() -> None:
+    g = position(PODKIDNOY, ["9h 7c", "Th 6h As Ac"])
+    play(g, "0:a9h")
+    assert legal(g, 1) == {"b9hTh", "k"}
+    assert refused(g, 1, "b9hAs") == "illegal.cannot_beat"
+    assert refused(g, 1, "b9h6h") == "illegal.cannot_beat"
+
+
+def test_only_the_defender_beats_and_only_cards_on_the_table() -> None:
+    g = position(PODKIDNOY, ["7s 8s", "9s Ts Js"])
+    play(g, "0:a7s")
+    assert refused(g, 0, "b7s8s") == "illegal.not_defender"
+    assert refused(g, 1, "b8s9s") == "illegal.not_on_table"
+    assert refused(g, 1, "b7sQs") == "illegal.not_in_hand"
+
+
+# ------------------------------------------------------------------- cap
+
+
+def test_the_cap_is_the_defenders_hand_at_bout_start() -> None:
+    g = position(PODKIDNOY, ["7s 7c 7d 7h 8c", "8s 9s Ts"])
+    assert g.public_view()["cap"] == 3
+    leads = legal(g, 0)
+    assert "a7s7c7d" in leads
+    assert "a7s7c7d7h" not in leads
+    assert len(leads) == 4 + 6 + 4 + 1  # sevens in sets of one to three, and the 8
+    assert refused(g, 0, "a7s7c7d7h") == "illegal.over_cap"
+
+
+def test_the_cap_does_not_shrink_as_the_defender_beats() -> None:
+    g = position(PODKIDNOY, ["7s 7c 7d 7h 8h", "8s 8c 8d Jh"])
+    play(g, "0:a7s", "1:b7s8s", "0:t7c", "1:b7c8c", "0:t7d", "1:b7d8d")
+    assert g.hand_size(1) == 1
+    play(g, "0:t7h")  # the fourth attack card against a one-card hand: cap 4
+    assert g.public_view()["cap"] == 4
+    assert legal(g, 0) == set()
+    assert refused(g, 0, "t8h") == "illegal.cap_reached"
+    events = play(g, "1:b7hJh")
+    assert "bout_beaten" in kinds(events)
+
+
+def test_first_bout_five_limits_only_the_first_bout() -> None:
+    five = DurakRules(first_bout_five=True)
+    hands = ["7s 7c 7d 7h 8d 8c", "8s Tc Td Th Jh Qh"]
+    g = position(five, hands, attacker=0, first_bout=True)
+    assert g.public_view()["cap"] == 5
+    play(g, "0:a7s7c7d7h", "1:b7s8s", "1:b7cTc", "1:b7dTd", "1:b7hTh", "0:t8d")
+    assert legal(g, 0) == set()
+    assert refused(g, 0, "t8c") == "illegal.cap_reached"
+    play(g, "1:b8dJh")
+    view = g.public_view()
+    assert view["table"] == []
+    assert view["attacker"] == 1
+    assert view["cap"] == 6
+
+    plain = position(PODKIDNOY, hands, attacker=0, first_bout=True)
+    assert plain.public_view()["cap"] == 6
+
+
+def test_a_fresh_deal_applies_the_five_card_first_bout() -> None:
+    five = DurakRules(first_bout_five=True)
+    assert Durak.new(five, 2, random.Random(3)).public_view()["cap"] == 5
+    assert Durak.new(PODKIDNOY, 2, random.Random(3)).public_view()["cap"] == 6
+
+
+# -------------------------------------------------------------- throw-in
+
+
+def test_throw_in_on_the_rank_of_a_defence_card() -> None:
+    g = position(PODKIDNOY, ["7s Tc 9d", "8s Ts 6d"])
+    play(g, "0:a7s", "1:b7sTs")
+    assert legal(g, 0) == {"tTc", "p"}
+    assert refused(g, 0, "t9d") == "illegal.rank_not_on_table"
+    play(g, "0:tTc")
+    assert g.public_view()["table"] == [
+        {"attack": "7s", "defense": "Ts"},
+        {"attack": "Tc", "defense": None},
+    ]
+
+
+def test_throw_in_after_take_and_the_taken_cards_become_known() -> None:
+    g = position(PODKIDNOY, ["7s 7c 9d", "8d 6s Kd"])
+    play(g, "0:a7s")
+    assert legal(g, 1) == {"k"}
+    play(g, "1:k")
+    assert g.public_view()["taking"] is True
+    assert g.to_move() == {0}
+    assert legal(g, 0) == {"t7c", "p"}
+    events = play(g, "0:t7c")  # nothing more to throw: the bout closes at once
+    taken = next(e for e in events if e.kind == "bout_taken")
+    assert taken.seat == 1
+    assert {c.code for c in taken.cards} == {"7s", "7c"}
+    assert {"7s", "7c"} <= hand(g, 1)
+    assert {c.code for c in g.known_cards(0)[1]} == {"7s", "7c"}
+    assert g.known_cards(1) == {}
+    view = g.public_view()
+    assert view["attacker"] == 0
+    assert view["defender"] == 1
+
+
+def test_a_new_card_reopens_the_passes() -> None:
+    g = position(PODKIDNOY, ["7s 7c Kd", "8s 9c Qd Js", "8c Jd Qs"])
+    play(g, "0:a7s", "1:b7s8s")
+    assert g.to_move() == {0, 2}
+    assert legal(g, 0) == {"t7c", "p"}
+    play(g, "0:p")
+    assert g.to_move() == {2}
+    assert g.public_view()["passed"] == [0]
+    assert refused(g, 0, "t7c") == "illegal.already_passed"
+    play(g, "2:t8c")
+    assert g.public_view()["passed"] == []
+    play(g, "1:b8c9c")
+    assert g.to_move() == {0}  # must answer again: the table changed
+    events = play(g, "0:p")
+    assert "bout_beaten" in kinds(events)
+
+
+def test_while_the_defence_is_open_throwers_may_throw_but_not_pass() -> None:
+    g = position(PODKIDNOY, ["7s 7c Kd", "8s 9c Qd"])
+    play(g, "0:a7s")
+    assert g.to_move() == {0, 1}
+    assert legal(g, 0) == {"t7c"}
+    assert refused(g, 0, "p") == "illegal.defence_in_progress"
+
+
+# ---------------------------------------------------------------- refill
+
+
+def test_refill_attacker_first_then_clockwise_defender_last() -> None:
+    g = Durak.from_position(
+        PODKIDNOY,
+        ["7s Jd Qd Kd Ac", "8s Jc Qc Kc 9d", "Js Qs Ks As Td", "Th Jh Qh Kh Tc"],
+        attacker=0,
+        trump_card="Ah",
+        stock="6c 6d 9c",
+    )
+    events = play(g, "0:a7s", "1:b7s8s")
+    draws = [(e.seat, e.value) for e in events if e.kind == "draw"]
+    assert draws == [(0, 2), (2, 1), (3, 1)]  # defender 1 gets nothing: stock gone
+    assert {"6c", "6d"} <= hand(g, 0)
+    assert "9c" in hand(g, 2)
+    assert "Ah" in hand(g, 3)  # the trump card is drawn last
+    assert g.hand_size(1) == 4
+    view = g.public_view()
+    assert view["stock"] == 0
+    assert view["trump_card"] is None
+    assert view["trump"] == "h"
+    assert view["active"] == [0, 1, 2, 3]
+    assert all(e.cards == () for e in events if e.kind == "draw")
+
+
+def test_the_trump_card_is_drawn_last_and_known() -> None:
+    hands = ["7s 9d Jd Qd Kd Ad", "8s Td Tc Jc Qc"]
+    g = Durak.from_position(PODKIDNOY, hands, attacker=0, trump_card="Ah", stock="6c")
+    assert g.public_view()["stock"] == 2
+    assert g.public_view()["trump_card"] == "Ah"
+    events = play(g, "0:a7s", "1:b7s8s")
+    assert [(e.seat, e.value) for e in events if e.kind == "draw"] == [(0, 1), (1, 1)]
+    assert "6c" in hand(g, 0)
+    assert "Ah" in hand(g, 1)
+    assert {c.code for c in g.known_cards(0)[1]} == {"Ah"}
+    assert g.public_view()["known"] == [[], ["Ah"]]
+    assert g.view(1)["known"] == [[], []]  # a seat's own cards are listed in "hand"
+
+
+def test_an_empty_hand_with_stock_left_is_refilled_not_out() -> None:
+    g = position(PODKIDNOY, ["7s", "8s 9s 9d"])
+    events = play(g, "0:a7s", "1:b7s8s")
+    assert "out" not in kinds(events)
+    assert g.hand_size(0) == 6
+    assert g.public_view()["active"] == [0, 1]
+
+
+# ----------------------------------------------------------- who starts
+
+
+def test_the_lowest_trump_leads_the_first_bout() -> None:
+    hands = ["6s 7s 8s 9s Ts Js", "9h 6c 7c 8c 9c Tc", "7h Jc Qc Kc 6d 7d"]
+    g = Durak.deal(PODKIDNOY, 3, pack_for(hands, "Ah"))
+    assert [hand(g, s) for s in range(3)] == [set(h.split()) for h in hands]
+    view = g.public_view()
+    assert view["trump"] == "h"
+    assert view["trump_card"] == "Ah"
+    assert view["dealer"] == 0
+    assert (view["attacker"], view["defender"]) == (2, 0)
+
+
+def test_without_trumps_the_lowest_card_leads_ties_by_seat() -> None:
+    hands = ["7s 8s 9s Ts Js Qs", "Ks 6c 7c 8c 9c Tc", "As 6d 7d 8d 9d Td"]
+    g = Durak.deal(PODKIDNOY, 3, pack_for(hands, "Ah"))
+    view = g.public_view()
+    assert (view["attacker"], view["defender"]) == (1, 2)
+
+
+def test_later_games_start_with_the_lowest_trump_by_default_and_the_loser_deals() -> None:
+    hands = ["6s 6c Qs Qc Ks 8d", "7s 8s 9s Ts Js As", "7c 8c 9c Tc Jc Ac"]
+    previous = Outcome(((0,), (1,), (2,)), frozenset({0, 1}), frozenset({2}))
+    g = Durak.deal(PODKIDNOY, 3, pack_for(hands, "7h", dealer=2), previous=previous)
+    view = g.public_view()
+    assert view["dealer"] == 2
+    assert [hand(g, s) for s in range(3)] == [set(h.split()) for h in hands]
+    assert (view["attacker"], view["defender"]) == (0, 1)  # nobody holds a trump: the 6s
+
+
+def test_under_the_loser_and_its_first_cards_cannot_be_transferred() -> None:
+    rules = DurakRules(transfer=True, later_first_attack=FirstAttack.UNDER_LOSER)
+    hands = ["6s 6c Qs Qc Ks 8d", "7s 8s 9s Ts Js As", "7c 8c 9c Tc Jc Ac"]
+    previous = Outcome(((0,), (1,), (2,)), frozenset({0, 1}), frozenset({2}))
+    pack = pack_for(hands, "6h", first_stock="7d", dealer=2)
+    g = Durak.deal(rules, 3, pack, previous=previous)
+    view = g.public_view()
+    assert view["dealer"] == 2
+    assert (view["attacker"], view["defender"]) == (1, 2)  # the loser's right attacks him
+    play(g, "1:a7s")
+    assert legal(g, 2) == {"k"}
+    assert refused(g, 2, "x7c") == "illegal.transfer_locked"
+    play(g, "2:k")
+    view = g.public_view()
+    assert (view["attacker"], view["defender"]) == (0, 1)
+    assert "7d" in hand(g, 1)
+    play(g, "0:a8d")
+    assert "x8s" in legal(g, 1)  # later bouts may be transferred again
+
+
+def test_under_the_loser_falls_back_to_the_lowest_trump_after_a_draw() -> None:
+    rules = DurakRules(later_first_attack=FirstAttack.UNDER_LOSER)
+    hands = ["6s 6c Qs Qc Ks 8d", "7s 8s 9s Ts Js As", "7c 8c 9c Tc Jc Ac"]
+    drawn = Outcome(((0, 1, 2),), frozenset(), frozenset(), draw=True)
+    g = Durak.deal(rules, 3, pack_for(hands, "7h"), previous=drawn)
+    view = g.public_view()
+    assert view["dealer"] == 0
+    assert (view["attacker"], view["defender"]) == (0, 1)
+
+
+# ------------------------------------------------------------- transfer
+
+
+def test_transfer_chain_passes_the_attack_round_the_table() -> None:
+    g = position(PEREVODNOY, ["7s 7d 9c 9d", "7c Ts Js", "7h 8h 9h Qs"])
+    play(g, "0:a7s")
+    assert "x7c" in legal(g, 1)
+    events = play(g, "1:x7c")
+    assert events == [Event("transfer", 1, (Card.parse("7c"),), 2)]
+    view = g.public_view()
+    assert (view["attacker"], view["defender"], view["cap"]) == (1, 2, 4)
+    play(g, "2:x7h")
+    view = g.public_view()
+    assert (view["attacker"], view["defender"], view["cap"]) == (2, 0, 3)
+    assert [row["attack"] for row in view["table"]] == ["7s", "7c", "7h"]
+    # Seat 0 holds 7d but seat 1 has two cards: four attack cards are too many.
+    assert not any(code.startswith("x") for code in legal(g, 0))
+    assert refused(g, 0, "x7d") == "illegal.transfer_too_many"
+    events = play(g, "0:k")
+    assert "bout_taken" in kinds(events)
+    view = g.public_view()
+    assert (view["attacker"], view["defender"]) == (1, 2)
+
+
+def test_transfer_needs_enough_cards_in_the_next_hand() -> None:
+    hands = ["7s 7c 9d", "7d 8s 8c", "Ts Js"]
+    g = position(PEREVODNOY, hands)
+    play(g, "0:a7s7c")
+    assert not any(code.startswith("x") for code in legal(g, 1))
+    assert refused(g, 1, "x7d") == "illegal.transfer_too_many"
+
+    roomy = position(PEREVODNOY, [*hands[:2], "Ts Js Qs"])
+    play(roomy, "0:a7s7c")
+    assert "x7d" in legal(roomy, 1)
+
+
+def test_no_transfer_once_a_card_is_beaten() -> None:
+    g = position(PEREVODNOY, ["7s 7c Qd Jd As", "8s 7d 9s Kd"])
+    play(g, "0:a7s7c")
+    assert "x7d" in legal(g, 1)
+    play(g, "1:b7s8s")
+    assert not any(code.startswith("x") for code in legal(g, 1))
+    assert refused(g, 1, "x7d") == "illegal.transfer_after_beat"
+
+
+def test_transfer_needs_the_attack_rank_and_the_perevodnoy_rules() -> None:
+    hands = ["7s 7c", "8s 7d 8d Kd"]
+    g = position(PEREVODNOY, hands)
+    play(g, "0:a7s")
+    assert refused(g, 1, "x8d") == "illegal.wrong_rank"
+    podkidnoy = position(PODKIDNOY, hands)
+    play(podkidnoy, "0:a7s")
+    assert refused(podkidnoy, 1, "x7d") == "illegal.no_transfer"
+
+
+# ------------------------------------------------- next attacker, going out
+
+
+def test_after_a_beaten_bout_the_defender_attacks() -> None:
+    g = position(PODKIDNOY, ["7s 9d Jd", "8s Tc Qc", "Kd Ks Qs"])
+    play(g, "0:a7s", "1:b7s8s")
+    view = g.public_view()
+    assert (view["attacker"], view["defender"]) == (1, 2)
+
+
+def test_after_a_take_the_player_left_of_the_defender_attacks() -> None:
+    g = position(PODKIDNOY, ["7s 9d Jd", "8s Tc Qc", "Kd Ks Qs"])
+    play(g, "0:a7s", "1:k")
+    view = g.public_view()
+    assert (view["attacker"], view["defender"]) == (2, 0)
+
+
+def test_players_leave_when_empty_after_the_stock_is_gone() -> None:
+    g = Durak.from_position(PODKIDNOY, ["7s", "8s 9d", "Kd Qd Jd"], attacker=0, trump="h")
+    play(g, "0:a7s")
+    assert g.public_view()["active"] == [1, 2]  # out at once, placed when the bout ends
+    events = play(g, "1:b7s8s")
+    assert [(e.kind, e.seat, e.value) for e in events if e.kind == "out"] == [("out", 0, 1)]
+    view = g.public_view()
+    assert view["out_order"] == [[0]]
+    assert (view["attacker"], view["defender"]) == (1, 2)
+    events = play(g, "1:a9d", "2:b9dJd")
+    assert events[-1] == Event("game_over", 2, value="durak")
+    outcome = g.outcome()
+    assert outcome == Outcome(((0,), (1,), (2,)), frozenset({0, 1}), frozenset({2}))
+    assert g.public_view()["durak"] == 2
+    assert g.to_move() == frozenset()
+
+
+def test_an_out_player_is_skipped_as_defender() -> None:
+    g = Durak.from_position(
+        PODKIDNOY, ["9d Td", "Kd", "8c Jc"], attacker=1, trump="h", out_order=()
+    )
+    assert (g.public_view()["attacker"], g.public_view()["defender"]) == (1, 2)
+    play(g, "1:aKd", "2:k")  # seat 1 went out leading his last card
+    view = g.public_view()
+    assert view["out_order"] == [[1]]
+    assert (view["attacker"], view["defender"]) == (0, 2)
+
+
+def test_the_durak_is_the_last_player_holding_cards() -> None:
+    g = Durak.from_position(PODKIDNOY, ["7s", "6s 6d"], attacker=0, trump="h")
+    play(g, "0:a7s")
+    assert legal(g, 1) == {"k"}
+    events = play(g, "1:k")
+    assert kinds(events)[-2:] == ["out", "game_over"]
+    outcome = g.outcome()
+    assert outcome is not None
+    assert outcome.losers == {1}
+    assert outcome.winners == {0}
+    assert not outcome.draw
+    assert outcome.places == ((0,), (1,))
+
+
+def test_a_draw_when_the_last_bout_empties_everyone() -> None:
+    g = Durak.from_position(PODKIDNOY, ["7s", "8s"], attacker=0, trump="h")
+    events = play(g, "0:a7s", "1:b7s8s")
+    assert [e.seat for e in events if e.kind == "out"] == [0, 1]
+    assert events[-1] == Event("game_over", value="draw")
+    outcome = g.outcome()
+    assert outcome == Outcome(((0, 1),), frozenset(), frozenset(), draw=True)
+    view = g.public_view()
+    assert view["draw"] is True
+    assert view["durak"] is None
+    assert view["phase"] == "over"
+
+
+def test_after_the_end_nothing_applies() -> None:
+    g = Durak.from_position(PODKIDNOY, ["7s", "8s"], attacker=0, trump="h")
+    play(g, "0:a7s", "1:b7s8s")
+    assert g.legal_actions(0) == []
+    assert g.legal_actions(1) == []
+    assert refused(g, 0, "p") == "illegal.game_over"
+
+
+# --------------------------------------------------------- six with 36
+
+
+def test_six_players_with_36_cards_the_dealers_last_card_shows_trump() -> None:
+    pack = deck(36)
+    random.Random(7).shuffle(pack)
+    g = Durak.deal(PODKIDNOY, 6, pack)
+    last = pack[35]
+    assert last in g.hand(0)  # seat 0 dealt, his last card
+    view = g.public_view()
+    assert view["stock"] == 0
+    assert view["trump_card"] is None
+    assert view["trump"] == last.code[1]
+    assert view["hands"] == [6] * 6
+    assert g.known_cards(3) == {0: [last]}
+    assert view["known"][0] == [last.code]
+    zones = {z.name: z.cards for z in g.zones()}
+    assert zones["trump"] == ()
+    assert zones["stock"] == ()
+    trumps = [c for c in pack if c.suit is last.suit]
+    lowest = min(trumps, key=lambda c: c.rank)
+    assert lowest in g.hand(view["attacker"])
+
+
+def test_four_players_with_24_cards_also_deal_everything() -> None:
+    g = Durak.new(DurakRules(deck_size=24), 4, random.Random(1))
+    assert g.public_view()["stock"] == 0
+    assert sum(g.public_view()["hands"]) == 24
