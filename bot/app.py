@@ -12,6 +12,7 @@ from telegram.ext import (
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
+    ContextTypes,
     MessageHandler,
     filters,
 )
@@ -43,7 +44,9 @@ def build_application(config: Config) -> Application:  # type: ignore[type-arg]
         )
         app.bot_data[KEY] = Koloda(services, publisher)
         await _register_commands(app)
-        app.create_task(_resume(app), name="resume-tables")
+        # The job queue starts with the application, right after this hook.
+        assert app.job_queue is not None
+        app.job_queue.run_once(_resume, when=0, name="resume-tables")
 
     async def post_stop(app: Application) -> None:  # type: ignore[type-arg]
         koloda = app.bot_data.get(KEY)
@@ -94,9 +97,9 @@ async def _register_commands(app: Application) -> None:  # type: ignore[type-arg
         )
 
 
-async def _resume(app: Application) -> None:  # type: ignore[type-arg]
+async def _resume(context: ContextTypes.DEFAULT_TYPE) -> None:
     """Re-render every unfinished table: what was on screen may be stale."""
-    koloda = app.bot_data[KEY]
+    koloda = context.bot_data[KEY]
     assert isinstance(koloda, Koloda)
     tables = await koloda.services.lobby.open_tables()
     log.info("resuming %d open tables", len(tables))

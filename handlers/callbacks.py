@@ -68,8 +68,7 @@ async def _move(app: Koloda, query: CallbackQuery, button: cd.MoveButton, lang: 
             button.table_id,
             query.from_user.id,
             button.action,
-            keyboard=None if button.group else button.version,
-            moves_seen=button.version if button.group else None,
+            made_at=button.version,
         )
         await _answer(query)
         app.publisher.table_changed(result.table.id)
@@ -80,12 +79,9 @@ async def _move(app: Koloda, query: CallbackQuery, button: cd.MoveButton, lang: 
 
 async def _menu(app: Koloda, query: CallbackQuery, button: cd.MenuButton) -> None:
     async with app.publisher.table_lock(button.table_id):
-        table = await app.services.lobby.table(button.table_id)
-        seat = table.seat_of(query.from_user.id)
-        if seat is None:
-            raise ServiceError("error.not_your_table")
-        if table.status != "playing" or table.seats[seat].keyboard != button.keyboard:
-            raise ServiceError("error.stale_button")
+        table, seat = await app.services.moves.button_seat(
+            button.table_id, query.from_user.id, button.keyboard
+        )
         await _answer(query)
         focus = None if button.focus == "back" else button.focus
         await app.publisher.refresh_hands(table, focus=(seat, focus) if focus else None)

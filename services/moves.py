@@ -38,31 +38,19 @@ class Moves:
         user_id: int,
         action_code: str,
         *,
-        keyboard: int | None = None,
-        moves_seen: int | None = None,
+        made_at: int,
     ) -> MoveResult:
-        """Apply one move by ``user_id``.
+        """Apply one move by ``user_id`` from a button made when the table had
+        ``made_at`` moves.
 
-        A button proves it is current either by ``keyboard`` (the version the
-        presser's own hand keyboard was made at) or by ``moves_seen`` (the move
-        count a group button was made at).  Anything stale, doubled, forged or
-        illegal is refused with a :class:`ServiceError` and changes nothing.
+        A button made before the presser's own last move is stale: that is an
+        old keyboard, or the second of two quick presses.  A newer button whose
+        move is still legal is accepted even if others moved meanwhile.
+        Anything stale, forged or illegal is refused with a
+        :class:`ServiceError` and changes nothing.
         """
         async with self._db.transaction() as tx:
-            table = await tx.get_table(table_id)
-            if table is None:
-                raise ServiceError("error.no_table")
-            if table.status != "playing":
-                raise ServiceError("error.game_not_running")
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise ServiceError("error.not_your_table")
-            if keyboard is not None and table.seats[seat].keyboard != keyboard:
-                raise ServiceError("error.stale_button")
-            if moves_seen is not None and table.moves != moves_seen:
-                raise ServiceError("error.stale_button")
-            if keyboard is None and moves_seen is None:
-                raise ServiceError("error.stale_button")
+            table, seat = await self._checked_seat(tx, table_id, user_id, made_at)
             game = load_game(table)
             try:
                 action = type(game).decode_action(action_code)
@@ -88,6 +76,27 @@ class Moves:
             table = await tx.get_table(table.id)
             assert table is not None
         return MoveResult(table, game, seat, events, outcome)
+
+    async def button_seat(self, table_id: int, user_id: int, made_at: int) -> tuple[TableRow, int]:
+        """The presser's seat, if a button made at ``made_at`` is still his to
+        press (same checks as :meth:`play`, for buttons that only open menus)."""
+        async with self._db.transaction() as tx:
+            return await self._checked_seat(tx, table_id, user_id, made_at)
+
+    async def _checked_seat(
+        self, tx: Tx, table_id: int, user_id: int, made_at: int
+    ) -> tuple[TableRow, int]:
+        table = await tx.get_table(table_id)
+        if table is None:
+            raise ServiceError("error.no_table")
+        if table.status != "playing":
+            raise ServiceError("error.game_not_running")
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise ServiceError("error.not_your_table")
+        if not await tx.last_move_of(table.id, seat) <= made_at <= table.moves:
+            raise ServiceError("error.stale_button")
+        return table, seat
 
     async def _finish(self, tx: Tx, table: TableRow, outcome: Outcome) -> None:
         await tx.record_result(table.id, table.chat_id, table.game, outcome.to_json())

@@ -440,6 +440,15 @@ class Tx:
         )
         return [MoveRow(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in reversed(rows)]
 
+    async def last_move_of(self, table_id: int, seat: int) -> int:
+        """The number of the seat's latest move (0 if it has not moved)."""
+        row = await self._one(
+            "SELECT COALESCE(MAX(n), 0) FROM moves WHERE table_id = ? AND seat = ?",
+            (table_id, seat),
+        )
+        assert row is not None
+        return int(row[0])
+
     async def all_moves(self, table_id: int) -> list[MoveRow]:
         rows = await self._all(
             "SELECT n, seat, action, events, at FROM moves WHERE table_id = ? ORDER BY n",

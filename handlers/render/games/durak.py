@@ -97,20 +97,19 @@ class DurakUI:
         cards = " ".join(
             f"<b>{face(c)}</b>" if c[1] == trump else face(c) for c in hand_codes
         ) or t(lang, "durak.no_cards")
-        lines = [
-            _trump_line(lang, view) + " · " + t(lang, "durak.stock_short", stock=view["stock"]),
-            t(lang, "durak.your_cards", cards=cards),
-        ]
+        # A waiting seat's message shows only what changes with its own hand,
+        # so other players' moves cost no edit of it.
+        lines = [_trump_line(lang, view), t(lang, "durak.your_cards", cards=cards)]
         if not actions:
             if view.get("durak") is not None or view.get("draw"):
                 lines.append(t(lang, "durak.game_over"))
             elif view["seat"] not in view["active"]:
                 lines.append(t(lang, "durak.you_are_out"))
             else:
-                waiting = ", ".join(names[s] for s in view.get("to_move", []))
-                lines.append(t(lang, "durak.waiting", names=waiting))
+                lines.append(t(lang, "durak.wait"))
             return Hand("\n".join(lines))
-        if view["table"]:
+        lines.append(t(lang, "durak.stock_short", stock=view["stock"]))
+        if view["table"] and view["seat"] == view.get("defender"):
             lines.append(t(lang, "durak.on_table", cards=_table_cards(view)))
         lines.append(f"<i>{self._prompt(lang, view, actions, names)}</i>")
         return Hand("\n".join(lines), self._keys(lang, view, actions, focus))
