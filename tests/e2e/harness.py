@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
 import re
+import sqlite3
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bot.app import build_application
 from bot.config import Config
+from games import registry
+from tests.engines.playout import cards_in
 from tests.fake_telegram import FakeTelegram, SentMessage
 
 GROUP_ID = -1001
@@ -55,6 +60,27 @@ async def running_bot(config: Config) -> AsyncIterator[Any]:
         await application.post_shutdown(application)
 
 
+async def settle(server: FakeTelegram, application: Any | None) -> None:
+    """Wait until the bot has fetched and fully handled every update.
+
+    In-process, the application itself tells whether an update is still being
+    handled; for a bot in another process only the server's quiet time can."""
+    if application is None:
+        await server.wait_idle(quiet=0.25)
+        return
+
+    def idle() -> bool:
+        return (
+            server.unfetched_count == 0
+            and application.update_queue.empty()
+            and application.update_processor.current_concurrent_updates == 0
+        )
+
+    for _ in range(2):  # twice, a moment apart: an update may be between queue and handler
+        await server.wait_for(idle, message="the bot to handle every update")
+        await asyncio.sleep(0.005)
+
+
 @dataclass
 class Table:
     """A group with players, and helpers to act as them."""
@@ -62,6 +88,7 @@ class Table:
     server: FakeTelegram
     group_id: int
     players: list[int]
+    application: Any | None = None
     rng: random.Random = field(default_factory=lambda: random.Random(7))
 
     def hand(self, user_id: int) -> SentMessage | None:
@@ -84,12 +111,12 @@ class Table:
 
     async def command(self, user_id: int, text: str, chat_id: int | None = None) -> None:
         self.server.send(user_id, self.group_id if chat_id is None else chat_id, text)
-        await self.server.wait_idle(quiet=0.05)
+        await settle(self.server, self.application)
 
     async def press(self, user_id: int, message: SentMessage, data: str) -> dict[str, Any]:
         query = self.server.press(user_id, message.chat_id, message.message_id, data)
         answer = await self.server.answered(query)
-        await self.server.wait_idle(quiet=0.05)
+        await settle(self.server, self.application)
         return answer
 
     async def press_text(self, user_id: int, message: SentMessage, text: str) -> dict[str, Any]:
@@ -98,38 +125,110 @@ class Table:
     async def open_and_start(self, game: str = "durak", preset: str | None = None) -> None:
         for user_id in self.players:
             self.server.start_bot(user_id)
-        await self.server.wait_idle(quiet=0.05)
+        await settle(self.server, self.application)
         creator = self.players[0]
         await self.command(creator, f"/newgame {game} {preset or ''}".strip())
         for user_id in self.players[1:]:
             await self.press(user_id, self.lobby(), self.lobby().callback_data("🙋"))
         await self.press(creator, self.lobby(), self.lobby().callback_data("▶️"))
 
-    async def play_random_move(self) -> bool:
-        """One random legal button press by some player who can act."""
+    async def play_random_move(self) -> str | None:
+        """One random button press by some player who can act; returns the
+        callback data pressed (None when nobody can act)."""
         options = [(u, m) for u in self.players if (m := self.hand(u)) is not None]
         if not options:
-            return False
+            return None
         user_id, message = self.rng.choice(options)
-        datas = [d for d in message.callback_datas if MOVE_DATA.match(d)]
-        answer = await self.press(user_id, message, self.rng.choice(datas))
+        data = self.rng.choice([d for d in message.callback_datas if MOVE_DATA.match(d)])
+        answer = await self.press(user_id, message, data)
         assert not answer.get("show_alert"), f"a legal button was refused: {answer}"
-        return True
+        return data
 
-    async def play_to_the_end(self, max_moves: int = 2000) -> int:
+    async def play_to_the_end(self, max_moves: int = 2000, probe: Probe | None = None) -> int:
+        """Random legal presses until nobody has buttons; with a ``probe``, check
+        after every move that the group saw no hidden card."""
         moves = 0
         while moves < max_moves:
-            if not await self.play_random_move():
+            pressed = await self.play_random_move()
+            if pressed is None:
                 return moves
-            moves += 1
+            moves += pressed.startswith("m:")  # "u:" only opens a sub-menu
+            if probe is not None:
+                check_no_hidden_cards(self, probe)
         raise AssertionError("the game did not end")
 
 
-async def seat_players(server: FakeTelegram, names: list[str], group_id: int = GROUP_ID) -> Table:
+def seat_players(
+    server: FakeTelegram,
+    names: list[str],
+    application: Any | None = None,
+    *,
+    group_id: int = GROUP_ID,
+    supergroup: bool = True,
+) -> Table:
     players = []
     for i, name in enumerate(names):
         user_id = 100 + i
         server.add_user(user_id, name)
         players.append(user_id)
-    server.add_group(group_id, "Friends", supergroup=True, creator=players[0])
-    return Table(server, group_id, players)
+    server.add_group(group_id, "Friends", supergroup=supergroup, creator=players[0])
+    return Table(server, group_id, players, application)
+
+
+FACE = re.compile(r"(?:10|[2-9JQKA])[♠♣♦♥]")
+FACE_TO_CODE = {
+    **{f"{r}{s}": f"{r}{c}" for r in "23456789JQKA" for s, c in zip("♠♣♦♥", "scdh", strict=True)},
+    **{f"10{s}": f"T{c}" for s, c in zip("♠♣♦♥", "scdh", strict=True)},
+}
+
+
+def faces_in(text: str) -> set[str]:
+    """Card codes of every card face in a text."""
+    return {FACE_TO_CODE[f] for f in FACE.findall(text)}
+
+
+class Probe:
+    """Reads the bot's database from the test, as a second connection would."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with closing(sqlite3.connect(self.path)) as conn:
+            return list(conn.execute(sql, params).fetchall())
+
+    def table(self, table_id: int = 1) -> tuple[str, int]:
+        ((status, moves),) = self._query(
+            "SELECT status, moves FROM tables WHERE id = ?", (table_id,)
+        )
+        return str(status), int(moves)
+
+    def public_cards(self, table_id: int = 1) -> set[str]:
+        """Every card the table has publicly seen: cards in events so far and
+        cards in the current public view."""
+        seen: set[str] = set()
+        for (events,) in self._query("SELECT events FROM moves WHERE table_id = ?", (table_id,)):
+            for event in json.loads(events):
+                seen.update(event.get("cards", ()))
+        ((game, state),) = self._query("SELECT game, state FROM tables WHERE id = ?", (table_id,))
+        if state is not None:
+            view = registry.get(game).game.load(json.loads(state)).public_view()
+            seen.update(card.code for card in cards_in(view))
+        return seen
+
+    def scores(self) -> list[tuple[int, str, int, int, int]]:
+        return [
+            (int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]))
+            for r in self._query(
+                "SELECT chat_id, game, user_id, played, wins FROM scores ORDER BY user_id"
+            )
+        ]
+
+
+def check_no_hidden_cards(table: Table, probe: Probe, table_id: int = 1) -> None:
+    """No group message shows a card the table has not seen played."""
+    public = probe.public_cards(table_id)
+    for message in table.group_messages():
+        shown = faces_in(message.text)
+        leaked = shown - public
+        assert not leaked, f"group message shows unplayed cards {sorted(leaked)}:\n{message.text}"
