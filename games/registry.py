@@ -4,6 +4,7 @@ one line in ``_ALL`` below."""
 from __future__ import annotations
 
 from games.durak import SPEC as DURAK
+from games.hundred_one import SPEC as HUNDRED_ONE
 from games.spec import GameSpec
 
 __all__ = ["GAMES", "UnknownGame", "get"]
@@ -13,7 +14,7 @@ class UnknownGame(KeyError):
     pass
 
 
-_ALL: tuple[GameSpec, ...] = (DURAK,)
+_ALL: tuple[GameSpec, ...] = (DURAK, HUNDRED_ONE)
 
 GAMES: dict[str, GameSpec] = {spec.key: spec for spec in _ALL}
 

@@ -1,0 +1,1029 @@
+"""The 101 engine: a whole match, round after round, until one player is left.
+
+The rules are in ``docs/rules/101.md``; this docstring describes the data the
+bot renders from.
+
+Phases
+------
+``play``
+    ``turn`` lays a card, draws or passes.  Only ``turn`` may act.
+``order``
+    ``turn`` has just laid the master card (or, in English durak, a card of an
+    ace's suit on the ace) and orders a suit.  Only ``turn`` may act.
+``round_over``
+    The round has been scored; the hands left are shown to everybody.  Every
+    remaining (not eliminated) player may act with "next round"; the first such
+    action deals the next round, led by the last round's winner.
+``over``
+    The match is decided.  Nobody acts.
+
+Actions (see :mod:`games.hundred_one.actions`): ``p<card>`` play, ``o<suit>``
+order, ``d`` draw, ``x`` pass, ``n`` next round.
+
+Public view (``public_view()``), all JSON; card codes appear only as ``top``
+and in ``revealed``; suits are one-letter strings (``"s"``, ``"c"``, ``"d"``,
+``"h"``), never card codes::
+
+    {
+      "game": "101",
+      "phase": "play" | "order" | "round_over" | "over",
+      "round": 1,                  # round number, from 1
+      "leader": 0,                 # who led this round
+      "to_move": [2],              # seats that may act now
+      "top": "7h" | null,          # top card of the discard pile
+      "ordered": "s" | null,       # suit ordered by the master card / English ace
+      "follow": "s" | null,        # English durak: the ace's player must add this suit
+      "pending": null | {          # an effect not yet carried out
+          "seat": 3,               #   the player it will hit
+          "draw": 2,               #   cards he will draw
+          "skip": true,            #   he will miss his turn
+          "again": false,          #   (order phase) the orderer moves again after
+          "answer": true           #   he is on move and may answer it with an ace
+      },
+      "hands": [5, 4, 0, 7],       # cards held, per seat
+      "stock": 12,                 # cards in the stock
+      "discard": 6,                # cards in the discard pile, top included
+      "totals": [10, 0, 45, 99],   # penalty points, per seat
+      "eliminated": [1],           # eliminated seats, in order of elimination
+      "last_round": null | {       # the last scored round
+          "winner": 0,
+          "penalties": [-20, null, 14, 3],  # per seat; null = not in that round;
+                                            # the winner's entry is his bonus (<= 0)
+          "doubled": false,        # jack variant: he finished on a jack
+          "reset": [3],            # seats whose total hit the ceiling exactly -> 0
+          "eliminated": [2]        # seats eliminated by that round
+      },
+      "revealed": null | {"2": ["7h", "As"], ...}  # round_over/over: hands left
+    }
+
+Seat view (``view(seat)``) adds::
+
+      "seat": 2,
+      "hand": ["6s", "Qh", ...],   # own cards, sorted by rank then suit
+      "playable": [1]              # indices into "hand" of the cards he may lay now
+
+A view names each card at most once (the conformance suite counts every code
+a view contains), hence ``playable`` holds indices and the seat's own hand is
+left out of his ``revealed``.  The rules (ceiling, master card ...), the legal
+actions (for buttons) and the outcome come from the game object itself.
+
+Zones: ``stock`` (nobody), ``discard_top`` and ``discard`` (the cards under it;
+everybody, they were all seen being played), ``hand<seat>`` (its owner; everybody
+in the ``round_over``/``over`` phases, when hands are shown for counting).
+
+Events (``event.101.<kind>``): ``deal`` (seat = leader, value = round), ``play``
+(seat, cards), ``order`` (seat, value = suit), ``draw`` (seat, value = count;
+never the cards), ``pass`` (seat), ``skip`` (seat that misses his turn),
+``again`` (seat that moves again), ``penalty_draw`` (seat that draws, value =
+count), ``reshuffle`` (value = cards turned into the new stock), ``round_over``
+(one per player of the round: seat, target = the round's winner, value = his
+points for the round, cards = his hand shown), ``reset`` (seat, total hit the
+ceiling exactly), ``eliminated`` (seat, value = total), ``match_over`` (seat =
+winner).
+
+Illegal actions raise :class:`~games.core.IllegalAction` with one of the
+reasons ``illegal.game_over``, ``illegal.not_your_turn``,
+``illegal.wrong_phase``, ``illegal.no_such_card``, ``illegal.card_does_not_fit``,
+``illegal.must_play`` (drawing or passing while a card fits),
+``illegal.nothing_to_draw``, ``illegal.cannot_pass``, ``illegal.suit_not_allowed``.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Self
+
+from games.cards import SUITS, Card, CardParseError, Rank, Suit, deck, parse_cards
+from games.core import (
+    JSON,
+    Event,
+    Game,
+    IllegalAction,
+    Outcome,
+    RulesError,
+    StateFormatError,
+    Zone,
+    check_format,
+)
+from games.hundred_one.actions import (
+    DRAW,
+    NEXT_ROUND,
+    ORDERS,
+    PASS,
+    Draw,
+    HundredOneAction,
+    NextRound,
+    Order,
+    Pass,
+    Play,
+    decode,
+    play_of,
+)
+from games.hundred_one.rules import (
+    AceMode,
+    DrawMode,
+    HundredOneRules,
+    Master,
+    NineMode,
+    Scoring,
+    SmallDeck,
+    seat_range,
+)
+
+__all__ = ["HundredOne", "card_points", "effect"]
+
+PLAY = "play"
+ORDER = "order"
+ROUND_OVER = "round_over"
+OVER = "over"
+_PHASES = (PLAY, ORDER, ROUND_OVER, OVER)
+
+_SUIT_BY_CHAR = {s.value: s for s in SUITS}
+_NO_EFFECT = (0, False, False, False)
+
+_CLASSIC_POINTS = {
+    Rank.TWO: 2,
+    Rank.THREE: 3,
+    Rank.FOUR: 4,
+    Rank.FIVE: 5,
+    Rank.SIX: 6,
+    Rank.SEVEN: 7,
+    Rank.EIGHT: 8,
+    Rank.NINE: 0,
+    Rank.TEN: 10,
+    Rank.JACK: 2,
+    Rank.QUEEN: 3,
+    Rank.KING: 4,
+    Rank.ACE: 11,
+}
+_PENTAGON_POINTS = dict.fromkeys(_CLASSIC_POINTS, 0) | {
+    Rank.TEN: 10,
+    Rank.JACK: 2,
+    Rank.QUEEN: 20,
+    Rank.KING: 4,
+    Rank.ACE: 11,
+}
+
+
+def card_points(rules: HundredOneRules, card: Card) -> int:
+    """Penalty points of one card left in hand (before the queens bonus)."""
+    table = _PENTAGON_POINTS if rules.scoring is Scoring.PENTAGON else _CLASSIC_POINTS
+    return table[card.rank]
+
+
+def effect(rules: HundredOneRules, card: Card) -> tuple[int, bool, bool, bool]:
+    """``(draw, skip, again, answerable)`` of ``card`` on the next player.
+
+    ``draw``: cards the next player draws; ``skip``: he misses his turn;
+    ``again``: the player who laid it moves again; ``answerable``: the next
+    player misses his turn unless he answers with an ace.  The master card's
+    order and the English ace are handled by the engine, not here.
+    """
+    return _effects(rules)[card]
+
+
+@functools.cache
+def _effects(rules: HundredOneRules) -> dict[Card, tuple[int, bool, bool, bool]]:
+    table: dict[Card, tuple[int, bool, bool, bool]] = {}
+    small = rules.deck == 32
+    for card in deck(rules.deck):
+        rank = card.rank
+        fx = _NO_EFFECT
+        if rank is Rank.SIX:
+            fx = (1, True, False, False)
+        elif rank is Rank.SEVEN:
+            skip_mode = small and rules.small_deck is SmallDeck.SKIP
+            fx = (1, True, False, False) if skip_mode else (2, False, False, False)
+        elif rank is Rank.EIGHT and small:
+            skip_mode = rules.small_deck is SmallDeck.SKIP
+            fx = (0, True, False, False) if skip_mode else (1, True, False, False)
+        elif rank is Rank.NINE:
+            if rules.nine is NineMode.AGAIN:
+                fx = (0, False, True, False)
+            elif rules.nine is NineMode.DRAW:
+                fx = (1, False, False, False)
+        elif rank is Rank.ACE:
+            if rules.ace is AceMode.ANSWER:
+                fx = (0, False, False, True)
+            elif rules.ace is AceMode.SKIP:
+                fx = (0, True, False, False)
+        elif rank is Rank.KING:
+            if card.suit is Suit.SPADES:
+                fx = (rules.king_spades, True, False, False)
+            elif card.suit is Suit.HEARTS and rules.crocodile:
+                fx = (5, True, False, False)
+        if rank is _master_rank(rules):
+            fx = _NO_EFFECT
+        table[card] = fx
+    return table
+
+
+def _master_rank(rules: HundredOneRules) -> Rank:
+    return Rank.JACK if rules.master is Master.JACK else Rank.QUEEN
+
+
+_ORDER = operator.attrgetter("order")
+_CARD_BY_CODE = {c.code: c for c in deck(52)}
+
+
+@functools.cache
+def _deck_orders(size: int) -> list[int]:
+    return sorted(c.order for c in deck(size))
+
+
+@functools.cache
+def _rules_json(rules: HundredOneRules) -> dict[str, JSON]:
+    return rules.to_json()
+
+
+_RULES_SEEN: dict[tuple[tuple[str, Any], ...], HundredOneRules] = {}
+
+
+def _rules_from_json(data: Any) -> HundredOneRules:
+    """``HundredOneRules.from_json`` with a cache (loads happen often)."""
+    key = None
+    if isinstance(data, dict) and all(
+        isinstance(v, str | int | bool) and not isinstance(v, float) for v in data.values()
+    ):
+        key = tuple(sorted((k, (type(v).__name__, v)) for k, v in data.items()))
+        cached = _RULES_SEEN.get(key)
+        if cached is not None:
+            return cached
+    rules = HundredOneRules.from_json(data)
+    if key is not None and len(_RULES_SEEN) < 1024:
+        _RULES_SEEN[key] = rules
+    return rules
+
+
+def _copy_last(last: dict[str, JSON] | None) -> dict[str, JSON] | None:
+    """A copy of a last-round summary (its values are ints, bools and lists)."""
+    if last is None:
+        return None
+    return {k: (v[:] if isinstance(v, list) else v) for k, v in last.items()}
+
+
+def _cards(value: str | Iterable[Card]) -> list[Card]:
+    return parse_cards(value) if isinstance(value, str) else list(value)
+
+
+class HundredOne(Game[HundredOneRules, HundredOneAction]):
+    """A 101 match.  See the module docstring for views, zones and events."""
+
+    key: ClassVar[str] = "101"
+    FORMAT: ClassVar[int] = 1
+
+    __slots__ = (
+        "_after",
+        "_answer",
+        "_discard",
+        "_english",
+        "_excl",
+        "_follow",
+        "_fx",
+        "_hands",
+        "_last",
+        "_last_winner",
+        "_leader",
+        "_master",
+        "_n",
+        "_ordered",
+        "_out",
+        "_phase",
+        "_round",
+        "_seed",
+        "_shuffles",
+        "_stock",
+        "_totals",
+        "_turn",
+        "_zc",
+        "rules",
+    )
+
+    rules: HundredOneRules
+    _n: int
+    _seed: int
+    _shuffles: int
+    _round: int
+    _phase: str
+    _turn: int
+    _leader: int
+    _hands: list[list[Card]]
+    _stock: list[Card]  # the last card is drawn first
+    _discard: list[Card]  # the last card is the top
+    _ordered: Suit | None
+    _excl: Suit | None
+    _follow: Suit | None
+    _answer: bool
+    _after: tuple[int, bool, bool]
+    _totals: list[int]
+    _out: list[int]  # round of elimination, 0 while in the match
+    _last: dict[str, JSON] | None
+    _last_winner: int
+    _fx: dict[Card, tuple[int, bool, bool, bool]]
+    _master: Rank
+    _english: bool
+    _zc: list[Zone] | None  # zones() of the current state, dropped on every change
+
+    # ----------------------------------------------------------------- creation
+
+    def _init(self, rules: HundredOneRules, seats: int, seed: int) -> None:
+        if seats not in seat_range(rules):
+            raise RulesError(f"101 with these rules takes {seat_range(rules)} players")
+        self.rules = rules
+        self._n = seats
+        self._seed = seed
+        self._shuffles = 0
+        self._round = 1
+        self._phase = PLAY
+        self._turn = 0
+        self._leader = 0
+        self._hands = [[] for _ in range(seats)]
+        self._stock = []
+        self._discard = []
+        self._ordered = None
+        self._excl = None
+        self._follow = None
+        self._answer = False
+        self._after = (0, False, False)
+        self._totals = [0] * seats
+        self._out = [0] * seats
+        self._last = None
+        self._last_winner = 0
+        self._prepare()
+
+    def _prepare(self) -> None:
+        self._zc = None
+        self._fx = _effects(self.rules)
+        self._master = _master_rank(self.rules)
+        self._english = self.rules.ace is AceMode.ENGLISH
+
+    @classmethod
+    def new(
+        cls,
+        rules: HundredOneRules,
+        seats: int,
+        rng: random.Random,
+        *,
+        previous: Outcome | None = None,
+    ) -> Self:
+        """Deal the first round.  Its leader is the previous match's winner when
+        ``previous`` names exactly one winner among these seats, else drawn from
+        ``rng``."""
+        rules.validate()
+        game = cls.__new__(cls)
+        game._init(rules, seats, rng.getrandbits(64))
+        leader = rng.randrange(seats)
+        if previous is not None and len(previous.winners) == 1:
+            (winner,) = previous.winners
+            if 0 <= winner < seats:
+                leader = winner
+        game._deal(leader, [])
+        return game
+
+    @classmethod
+    def position(
+        cls,
+        rules: HundredOneRules,
+        hands: Sequence[str | Iterable[Card]],
+        *,
+        stock: str | Iterable[Card] = (),
+        discard: str | Iterable[Card] = (),
+        turn: int = 0,
+        rest: str = "stock",
+        ordered: Suit | None = None,
+        totals: Sequence[int] | None = None,
+        eliminated: Mapping[int, int] | None = None,
+        round_number: int = 1,
+        seed: int = 0,
+    ) -> Self:
+        """Build a play-phase position with explicit cards, for tests and puzzles.
+
+        ``hands[seat]`` and the piles take card lists or concatenated codes
+        (``"QsTh"``).  ``stock`` lists the cards in the order they will be drawn;
+        ``discard`` runs bottom to top (its last card is the top card).  Deck
+        cards mentioned nowhere go under the stock (``rest="stock"``) or under
+        the discard pile (``rest="discard"``), so the deck stays complete.
+        ``eliminated`` maps eliminated seats (which must hold no cards) to the
+        round they went out in.  ``seed`` drives later shuffles.
+        """
+        seats = len(hands)
+        rules.validate()
+        game = cls.__new__(cls)
+        game._init(rules, seats, seed)
+        full = deck(rules.deck)
+        hand_lists = [_cards(h) for h in hands]
+        stock_list = _cards(stock)
+        discard_list = _cards(discard)
+        used = [c for h in hand_lists for c in h] + stock_list + discard_list
+        if len(set(used)) != len(used):
+            raise ValueError("a card is given twice")
+        strangers = set(used) - set(full)
+        if strangers:
+            raise ValueError(f"not in the {rules.deck}-card deck: {sorted(strangers)}")
+        remaining = [c for c in full if c not in set(used)]
+        if rest == "stock":
+            stock_list = stock_list + remaining
+        elif rest == "discard":
+            discard_list = remaining + discard_list
+        else:
+            raise ValueError(f"rest must be 'stock' or 'discard', not {rest!r}")
+        game._hands = hand_lists
+        game._stock = stock_list[::-1]
+        game._discard = discard_list
+        game._turn = turn
+        game._leader = turn
+        game._ordered = ordered
+        game._round = round_number
+        if totals is not None:
+            game._totals = list(totals)
+        for seat, out_round in (eliminated or {}).items():
+            if hand_lists[seat]:
+                raise ValueError(f"eliminated seat {seat} holds cards")
+            game._out[seat] = out_round
+        if game._out[turn]:
+            raise ValueError("the seat on move is eliminated")
+        return game
+
+    # ------------------------------------------------------------ the contract
+
+    @property
+    def seats(self) -> int:
+        return self._n
+
+    def to_move(self) -> frozenset[int]:
+        phase = self._phase
+        if phase is PLAY or phase is ORDER:
+            return frozenset((self._turn,))
+        if phase is ROUND_OVER:
+            return frozenset(s for s in range(self._n) if not self._out[s])
+        return frozenset()
+
+    def legal_actions(self, seat: int) -> list[HundredOneAction]:
+        phase = self._phase
+        if phase is PLAY:
+            if seat != self._turn:
+                return []
+            actions: list[HundredOneAction] = [play_of(c) for c in self._playable()]
+            if self._answer:
+                actions.append(PASS)
+            elif not actions:
+                actions.append(DRAW if self._drawable() else PASS)
+            return actions
+        if phase is ORDER:
+            if seat != self._turn:
+                return []
+            return [ORDERS[s] for s in SUITS if s is not self._excl]
+        if phase is ROUND_OVER and 0 <= seat < self._n and not self._out[seat]:
+            return [NEXT_ROUND]
+        return []
+
+    def apply(self, seat: int, action: HundredOneAction) -> list[Event]:
+        self._zc = None
+        phase = self._phase
+        if phase is OVER:
+            raise IllegalAction("illegal.game_over")
+        if not 0 <= seat < self._n or self._out[seat]:
+            raise IllegalAction("illegal.not_your_turn")
+        events: list[Event] = []
+        if phase is ROUND_OVER:
+            if not isinstance(action, NextRound):
+                raise IllegalAction("illegal.wrong_phase")
+            self._round += 1
+            self._deal(self._last_winner, events)
+            return events
+        if seat != self._turn:
+            raise IllegalAction("illegal.not_your_turn")
+        if phase is ORDER:
+            if not isinstance(action, Order):
+                raise IllegalAction("illegal.wrong_phase")
+            if action.suit is self._excl:
+                raise IllegalAction("illegal.suit_not_allowed", suit=action.suit.value)
+            self._order(seat, action.suit, events)
+            return events
+        # play phase
+        if isinstance(action, Play):
+            card = action.card
+            if card not in self._hands[seat]:
+                raise IllegalAction("illegal.no_such_card", card=card.code)
+            if not self._allowed(card):
+                raise IllegalAction("illegal.card_does_not_fit", card=card.code)
+            self._play(seat, card, events)
+        elif isinstance(action, Draw):
+            if self._answer or self._playable():
+                raise IllegalAction("illegal.must_play")
+            if not self._drawable():
+                raise IllegalAction("illegal.nothing_to_draw")
+            self._draw(seat, events)
+        elif isinstance(action, Pass):
+            if self._answer:
+                self._answer = False
+                events.append(Event("skip", seat=seat))
+                self._turn = self._next(seat)
+            elif self._playable() or self._drawable():
+                raise IllegalAction("illegal.cannot_pass")
+            else:
+                events.append(Event("pass", seat=seat))
+                self._follow = None
+                self._turn = self._next(seat)
+        else:
+            raise IllegalAction("illegal.wrong_phase")
+        return events
+
+    def outcome(self) -> Outcome | None:
+        if self._phase is not OVER:
+            return None
+        winner = next(s for s in range(self._n) if not self._out[s])
+        gone = sorted(
+            (s for s in range(self._n) if self._out[s]),
+            key=lambda s: (-self._out[s], self._totals[s]),
+        )
+        places: list[tuple[int, ...]] = [(winner,)]
+        previous: tuple[int, int] | None = None
+        for s in gone:
+            key = (self._out[s], self._totals[s])
+            if key == previous:
+                places[-1] = (*places[-1], s)
+            else:
+                places.append((s,))
+            previous = key
+        first_out = min(self._out[s] for s in gone)
+        return Outcome(
+            places=tuple(places),
+            winners=frozenset((winner,)),
+            losers=frozenset(s for s in gone if self._out[s] == first_out),
+            scores=tuple(self._totals),
+        )
+
+    def zones(self) -> list[Zone]:
+        zones = self._zc
+        if zones is None:
+            shown = self._phase is ROUND_OVER or self._phase is OVER
+            discard = self._discard
+            zones = [
+                Zone("stock", tuple(self._stock), frozenset()),
+                Zone("discard_top", tuple(discard[-1:]), None),
+                Zone("discard", tuple(discard[:-1]), None),
+            ]
+            for seat, hand in enumerate(self._hands):
+                seen = None if shown else frozenset((seat,))
+                zones.append(Zone(f"hand{seat}", tuple(hand), seen))
+            self._zc = zones
+        return zones[:]
+
+    def hand_size(self, seat: int) -> int:
+        return len(self._hands[seat])
+
+    def known_cards(self, observer: int) -> dict[int, list[Card]]:
+        """Nobody knows another's cards during a round; between rounds (and at
+        the end) the hands left are shown to everybody."""
+        if self._phase is not ROUND_OVER and self._phase is not OVER:
+            return {}
+        return {s: list(h) for s, h in enumerate(self._hands) if s != observer and h}
+
+    def public_view(self) -> dict[str, JSON]:
+        phase = self._phase
+        shown = phase is ROUND_OVER or phase is OVER
+        discard = self._discard
+        pending: dict[str, JSON] | None = None
+        if phase is ORDER:
+            draw, skip, again = self._after
+            pending = {
+                "seat": self._turn if again else self._next(self._turn),
+                "draw": draw,
+                "skip": skip,
+                "again": again,
+                "answer": False,
+            }
+        elif phase is PLAY and self._answer:
+            pending = {"seat": self._turn, "draw": 0, "skip": True, "again": False, "answer": True}
+        eliminated = sorted((s for s in range(self._n) if self._out[s]), key=self._out.__getitem__)
+        return {
+            "game": self.key,
+            "phase": phase,
+            "round": self._round,
+            "leader": self._leader,
+            "to_move": sorted(self.to_move()),
+            "top": discard[-1].code if discard else None,
+            "ordered": self._ordered.value if self._ordered else None,
+            "follow": self._follow.value if self._follow else None,
+            "pending": pending,
+            "hands": [len(h) for h in self._hands],
+            "stock": len(self._stock),
+            "discard": len(discard),
+            "totals": list(self._totals),
+            "eliminated": eliminated,
+            "last_round": _copy_last(self._last),
+            "revealed": (
+                {str(s): [c.code for c in h] for s, h in enumerate(self._hands) if h}
+                if shown
+                else None
+            ),
+        }
+
+    def view(self, seat: int) -> dict[str, JSON]:
+        out = self.public_view()
+        hand = sorted(self._hands[seat], key=_ORDER)
+        revealed = out["revealed"]
+        if revealed:
+            revealed.pop(str(seat), None)
+        out["seat"] = seat
+        out["hand"] = [c.code for c in hand]
+        if self._phase is PLAY and seat == self._turn:
+            playable = set(self._playable())
+            out["playable"] = [i for i, c in enumerate(hand) if c in playable]
+        else:
+            out["playable"] = []
+        return out
+
+    # ------------------------------------------------------------- persistence
+
+    def dump(self) -> dict[str, JSON]:
+        return {
+            "game": self.key,
+            "format": self.FORMAT,
+            "rules": dict(_rules_json(self.rules)),
+            "seats": self._n,
+            "seed": self._seed,
+            "shuffles": self._shuffles,
+            "round": self._round,
+            "phase": self._phase,
+            "turn": self._turn,
+            "leader": self._leader,
+            "hands": [[c.code for c in h] for h in self._hands],
+            "stock": [c.code for c in self._stock],
+            "discard": [c.code for c in self._discard],
+            "ordered": self._ordered.value if self._ordered else None,
+            "excluded": self._excl.value if self._excl else None,
+            "follow": self._follow.value if self._follow else None,
+            "answer": self._answer,
+            "after": list(self._after),
+            "totals": list(self._totals),
+            "out": list(self._out),
+            "last": _copy_last(self._last),
+            "last_winner": self._last_winner,
+        }
+
+    @classmethod
+    def load(cls, data: Mapping[str, JSON]) -> Self:
+        check_format(cls, data)
+        try:
+            return cls._load(data)
+        except StateFormatError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, CardParseError, RulesError) as exc:
+            raise StateFormatError(f"bad 101 state: {exc}") from exc
+
+    @classmethod
+    def _load(cls, data: Mapping[str, JSON]) -> Self:
+        def integer(value: Any) -> int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise StateFormatError(f"expected an integer, got {value!r}")
+            return value
+
+        def suit(value: Any) -> Suit | None:
+            if value is None:
+                return None
+            return _SUIT_BY_CHAR[value]
+
+        def codes(value: Any) -> list[Card]:
+            if not isinstance(value, list):
+                raise StateFormatError("expected a list of cards")
+            try:
+                return [_CARD_BY_CODE[c] for c in value]
+            except (KeyError, TypeError):
+                raise StateFormatError(f"bad card codes {value!r}") from None
+
+        rules = _rules_from_json(data["rules"])
+        seats = integer(data["seats"])
+        game = cls.__new__(cls)
+        game._init(rules, seats, integer(data["seed"]))
+        game._shuffles = integer(data["shuffles"])
+        game._round = integer(data["round"])
+        phase = data["phase"]
+        if phase not in _PHASES:
+            raise StateFormatError(f"unknown phase {phase!r}")
+        game._phase = _PHASES[_PHASES.index(phase)]
+        game._turn = integer(data["turn"])
+        game._leader = integer(data["leader"])
+        hands = data["hands"]
+        if not isinstance(hands, list) or len(hands) != seats:
+            raise StateFormatError("one hand per seat expected")
+        game._hands = [codes(h) for h in hands]
+        game._stock = codes(data["stock"])
+        game._discard = codes(data["discard"])
+        every = [c for h in game._hands for c in h] + game._stock + game._discard
+        if sorted([c.order for c in every]) != _deck_orders(rules.deck):
+            raise StateFormatError("the cards are not exactly one deck")
+        game._ordered = suit(data["ordered"])
+        game._excl = suit(data["excluded"])
+        game._follow = suit(data["follow"])
+        answer = data["answer"]
+        if not isinstance(answer, bool):
+            raise StateFormatError("answer must be a boolean")
+        game._answer = answer
+        after = data["after"]
+        if not (isinstance(after, list) and len(after) == 3):
+            raise StateFormatError("after must be [draw, skip, again]")
+        game._after = (integer(after[0]), bool(after[1]), bool(after[2]))
+        totals = data["totals"]
+        out = data["out"]
+        if not (isinstance(totals, list) and isinstance(out, list)):
+            raise StateFormatError("totals and out must be lists")
+        if len(totals) != seats or len(out) != seats:
+            raise StateFormatError("one total and one elimination round per seat")
+        game._totals = [integer(t) for t in totals]
+        game._out = [integer(o) for o in out]
+        last = data["last"]
+        if last is not None and not isinstance(last, dict):
+            raise StateFormatError("last must be an object")
+        game._last = _copy_last(last)
+        game._last_winner = integer(data["last_winner"])
+        for seat in (game._turn, game._leader, game._last_winner):
+            if not 0 <= seat < seats:
+                raise StateFormatError(f"seat {seat} out of range")
+        return game
+
+    def clone(self) -> Self:
+        other = self.__class__.__new__(self.__class__)
+        other.rules = self.rules
+        other._n = self._n
+        other._seed = self._seed
+        other._shuffles = self._shuffles
+        other._round = self._round
+        other._phase = self._phase
+        other._turn = self._turn
+        other._leader = self._leader
+        other._hands = [h[:] for h in self._hands]
+        other._stock = self._stock[:]
+        other._discard = self._discard[:]
+        other._ordered = self._ordered
+        other._excl = self._excl
+        other._follow = self._follow
+        other._answer = self._answer
+        other._after = self._after
+        other._totals = self._totals[:]
+        other._out = self._out[:]
+        other._last = self._last  # never mutated, only replaced
+        other._last_winner = self._last_winner
+        other._fx = self._fx
+        other._master = self._master
+        other._english = self._english
+        other._zc = self._zc
+        return other
+
+    @classmethod
+    def decode_action(cls, text: str) -> HundredOneAction:
+        return decode(text)
+
+    # ---------------------------------------------------------------- queries
+
+    def _next(self, seat: int) -> int:
+        """The next seat clockwise still in the match."""
+        n = self._n
+        out = self._out
+        s = (seat + 1) % n
+        while out[s]:
+            s = (s + 1) % n
+        return s
+
+    def _drawable(self) -> bool:
+        return bool(self._stock) or len(self._discard) > 1
+
+    def _fits(self, card: Card) -> bool:
+        """Whether ``card`` may be laid in an ordinary turn now."""
+        discard = self._discard
+        if not discard:
+            return True
+        if card.rank is self._master:
+            return True
+        if self._ordered is not None:
+            return card.suit is self._ordered
+        top = discard[-1]
+        if top.rank is Rank.QUEEN and self._master is Rank.JACK:
+            return card.rank is Rank.KING and card.suit is top.suit
+        if card.suit is top.suit:
+            return True
+        if self.rules.suit_only:
+            return top.rank is Rank.SIX and card.rank is Rank.SIX
+        return card.rank is top.rank
+
+    def _allowed(self, card: Card) -> bool:
+        if self._answer:
+            return card.rank is Rank.ACE
+        if self._follow is not None:
+            return card.suit is self._follow
+        return self._fits(card)
+
+    def _playable(self) -> list[Card]:
+        hand = self._hands[self._turn]
+        if self._answer:
+            return [c for c in hand if c.rank is Rank.ACE]
+        follow = self._follow
+        if follow is not None:
+            return [c for c in hand if c.suit is follow]
+        return [c for c in hand if self._fits(c)]
+
+    # ----------------------------------------------------------------- moves
+
+    def _rng(self) -> random.Random:
+        rng = random.Random(self._seed + (self._shuffles << 64))
+        self._shuffles += 1
+        return rng
+
+    def _deal(self, leader: int, events: list[Event]) -> None:
+        """Deal a round: one card at a time from the leader's left, the leader
+        (who acts as dealer) last."""
+        self._zc = None
+        cards = deck(self.rules.deck)
+        self._rng().shuffle(cards)
+        n = self._n
+        order = [(leader + i) % n for i in range(1, n + 1)]
+        order = [s for s in order if not self._out[s]]
+        self._hands = [[] for _ in range(n)]
+        for _ in range(self.rules.hand):
+            for s in order:
+                self._hands[s].append(cards.pop())
+        self._stock = cards
+        self._discard = []
+        self._phase = PLAY
+        self._turn = leader
+        self._leader = leader
+        self._ordered = None
+        self._excl = None
+        self._follow = None
+        self._answer = False
+        self._after = (0, False, False)
+        events.append(Event("deal", seat=leader, value=self._round))
+        if self.rules.dealer_upcard:
+            self._play(leader, self._hands[leader][-1], events)
+
+    def _take(self, events: list[Event]) -> Card | None:
+        """Take the stock's top card, turning the discard pile (all but its top
+        card) into a new stock first when the stock is empty."""
+        if not self._stock:
+            discard = self._discard
+            if len(discard) <= 1:
+                return None
+            pile = discard[:-1]
+            del discard[:-1]
+            self._rng().shuffle(pile)
+            self._stock = pile
+            events.append(Event("reshuffle", value=len(pile)))
+        return self._stock.pop()
+
+    def _penalty(self, seat: int, count: int, events: list[Event]) -> None:
+        hand = self._hands[seat]
+        got = 0
+        for _ in range(count):
+            card = self._take(events)
+            if card is None:
+                break
+            hand.append(card)
+            got += 1
+        events.append(Event("penalty_draw", seat=seat, value=got))
+
+    def _advance(
+        self, seat: int, draw: int, skip: bool, again: bool, answer: bool, events: list[Event]
+    ) -> None:
+        """Carry out a laid card's effect on the next player and pass the turn."""
+        target = self._next(seat)
+        if draw:
+            self._penalty(target, draw, events)
+        if again:
+            events.append(Event("again", seat=seat))
+            self._turn = seat
+        elif skip:
+            events.append(Event("skip", seat=target))
+            self._turn = self._next(target)
+        else:
+            self._turn = target
+            self._answer = answer
+
+    def _play(self, seat: int, card: Card, events: list[Event]) -> None:
+        hand = self._hands[seat]
+        top = self._discard[-1] if self._discard else None
+        hand.remove(card)
+        self._discard.append(card)
+        events.append(Event("play", seat=seat, cards=(card,)))
+        self._ordered = None
+        self._follow = None
+        self._answer = False
+        draw, skip, again, answer = self._fx[card]
+        if not hand:
+            self._end_round(seat, card, draw, events)
+        elif card.rank is self._master:
+            self._phase = ORDER
+            self._excl = None
+            self._after = (0, self.rules.order_skip, False)
+        elif self._english and top is not None and top.rank is Rank.ACE and card.suit is top.suit:
+            self._phase = ORDER
+            self._excl = top.suit
+            self._after = (draw, skip, again)
+        elif self._english and card.rank is Rank.ACE:
+            self._follow = card.suit
+        else:
+            self._advance(seat, draw, skip, again, answer, events)
+
+    def _order(self, seat: int, suit: Suit, events: list[Event]) -> None:
+        events.append(Event("order", seat=seat, value=suit.value))
+        self._phase = PLAY
+        self._ordered = suit
+        self._excl = None
+        draw, skip, again = self._after
+        self._after = (0, False, False)
+        self._advance(seat, draw, skip, again, False, events)
+
+    def _draw(self, seat: int, events: list[Event]) -> None:
+        hand = self._hands[seat]
+        follow = self._follow
+        count = 0
+        fits = False
+        if follow is not None or self.rules.draw is DrawMode.ONE:
+            card = self._take(events)
+            if card is not None:
+                hand.append(card)
+                count = 1
+                fits = card.suit is follow if follow is not None else self._fits(card)
+        else:
+            while True:
+                card = self._take(events)
+                if card is None:
+                    break
+                hand.append(card)
+                count += 1
+                if self._fits(card):
+                    fits = True
+                    break
+        events.append(Event("draw", seat=seat, value=count))
+        if not fits:
+            events.append(Event("pass", seat=seat))
+            self._follow = None
+            self._turn = self._next(seat)
+
+    # ---------------------------------------------------------------- scoring
+
+    def _end_round(self, winner: int, card: Card, draw: int, events: list[Event]) -> None:
+        rules = self.rules
+        if draw and rules.finish_draw:
+            self._penalty(self._next(winner), draw, events)
+        self._phase = ROUND_OVER
+        self._ordered = None
+        self._excl = None
+        self._follow = None
+        self._answer = False
+        self._after = (0, False, False)
+        self._last_winner = winner
+        players = [s for s in range(self._n) if not self._out[s]]
+        queen_master = self._master is Rank.QUEEN
+        pharaoh = rules.scoring is Scoring.PHARAOH
+        doubled = self._master is Rank.JACK and card.rank is Rank.JACK
+        bonus = 0
+        if queen_master and card.rank is Rank.QUEEN:
+            bonus = -30 if pharaoh else (-40 if card.suit is Suit.SPADES else -20)
+        penalties: list[int | None] = [None] * self._n
+        jacked: list[int] = []
+        for s in players:
+            hand = self._hands[s]
+            if s == winner:
+                points = bonus
+            elif queen_master and all(c.rank is Rank.QUEEN for c in hand):
+                points = len(hand) * (30 if pharaoh else 20)
+            else:
+                points = sum(card_points(rules, c) for c in hand)
+                if doubled:
+                    points *= 2
+                if self._master is Rank.JACK and any(c.rank is Rank.JACK for c in hand):
+                    jacked.append(s)
+            penalties[s] = points
+            events.append(
+                Event("round_over", seat=s, target=winner, cards=tuple(hand), value=points)
+            )
+        reset: list[int] = []
+        gone: list[int] = []
+        for s in players:
+            total = self._totals[s] + (penalties[s] or 0)
+            if (rules.exact_reset and total == rules.ceiling) or (
+                rules.minus_reset and total == -rules.ceiling
+            ):
+                total = 0
+                reset.append(s)
+                events.append(Event("reset", seat=s, value=0))
+            self._totals[s] = total
+            if total >= rules.ceiling or s in jacked:
+                gone.append(s)
+        for s in gone:
+            self._out[s] = self._round
+            events.append(Event("eliminated", seat=s, value=self._totals[s]))
+        self._last = {
+            "winner": winner,
+            "penalties": penalties,
+            "doubled": doubled,
+            "reset": reset,
+            "eliminated": gone,
+        }
+        if len(players) - len(gone) <= 1:
+            self._phase = OVER
+            events.append(Event("match_over", seat=winner))
