@@ -1,0 +1,490 @@
+"""101: scoring, the ceiling, elimination, rounds, the outcome, views, actions
+and persistence; plus property tests over whole random matches."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.cards import Card
+from games.core import ActionParseError, Event, IllegalAction, Outcome, StateFormatError
+from games.hundred_one import (
+    PRESETS,
+    SPEC,
+    HundredOne,
+    HundredOneRules,
+    Master,
+    Scoring,
+)
+from games.registry import GAMES
+from tests.engines.playout import cards_in
+
+CLASSIC = HundredOneRules()
+
+
+def pos(hands: list[str], rules: HundredOneRules = CLASSIC, **kw: Any) -> HundredOne:
+    return HundredOne.position(rules, hands, **kw)
+
+
+def act(game: HundredOne, seat: int, code: str) -> list[Event]:
+    return game.apply(seat, HundredOne.decode_action(code))
+
+
+def scores(events: list[Event]) -> dict[int, int | str | None]:
+    return {e.seat: e.value for e in events if e.kind == "round_over" and e.seat is not None}
+
+
+def refused(game: HundredOne, seat: int, code: str, reason: str) -> None:
+    before = game.dump()
+    with pytest.raises(IllegalAction) as info:
+        act(game, seat, code)
+    assert info.value.reason == reason
+    assert game.dump() == before
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def test_a_round_ends_when_a_hand_is_empty_and_cards_left_are_counted() -> None:
+    game = pos(["8h", "AsKd9cJdTh", "7s6d"], discard="8d")
+    events = act(game, 0, "p8h")
+    assert [e.kind for e in events] == ["play", "round_over", "round_over", "round_over"]
+    assert scores(events) == {0: 0, 1: 11 + 4 + 0 + 2 + 10, 2: 7 + 6}
+    shown = {e.seat: e.cards for e in events if e.kind == "round_over"}
+    assert shown[1] == tuple(Card.parse(c) for c in ("As", "Kd", "9c", "Jd", "Th"))
+    assert all(e.target == 0 for e in events[1:])
+    view = game.public_view()
+    assert view["phase"] == "round_over"
+    assert view["totals"] == [0, 27, 13]
+    assert view["last_round"] == {
+        "winner": 0,
+        "penalties": [0, 27, 13],
+        "doubled": False,
+        "reset": [],
+        "eliminated": [],
+    }
+    assert view["revealed"] == {"1": ["As", "Kd", "9c", "Jd", "Th"], "2": ["7s", "6d"]}
+    assert "1" not in game.view(1)["revealed"]
+    assert game.to_move() == {0, 1, 2}
+    assert all(z.visible_to is None for z in game.zones() if z.name.startswith("hand"))
+    assert set(game.known_cards(0)) == {1, 2}
+    assert game.outcome() is None
+
+
+@pytest.mark.parametrize(("card", "bonus"), [("Qh", -20), ("Qs", -40)])
+def test_finishing_on_a_queen_takes_points_off(card: str, bonus: int) -> None:
+    game = pos([card, "7c"], discard="7s" if card == "Qh" else "7h", totals=[30, 0])
+    events = act(game, 0, "p" + card)
+    assert scores(events) == {0: bonus, 1: 7}
+    assert game.public_view()["totals"] == [30 + bonus, 7]
+
+
+def test_a_hand_of_only_queens_scores_twenty_per_queen() -> None:
+    game = pos(["8h", "QsQd", "QhAs", "Qc"], discard="8d")
+    assert scores(act(game, 0, "p8h")) == {0: 0, 1: 40, 2: 3 + 11, 3: 20}
+
+
+def test_a_finishing_card_still_makes_the_next_player_draw() -> None:
+    game = pos(["7h", "As"], discard="Th", stock="Kc6d")
+    events = act(game, 0, "p7h")
+    assert [(e.kind, e.seat, e.value) for e in events[:2]] == [
+        ("play", 0, None),
+        ("penalty_draw", 1, 2),
+    ]
+    assert scores(events) == {0: 0, 1: 11 + 4 + 6}
+
+
+def test_a_finishing_six_draws_but_its_skip_lapses() -> None:
+    game = pos(["6h", "As", "7s"], discard="Th", stock="Kc")
+    events = act(game, 0, "p6h")
+    assert [e.kind for e in events] == ["play", "penalty_draw", *["round_over"] * 3]
+    assert scores(events) == {0: 0, 1: 15, 2: 7}
+
+
+def test_without_finish_draw_the_finishing_card_has_no_effect() -> None:
+    game = pos(["7h", "As"], CLASSIC.replace(finish_draw=False), discard="Th", stock="Kc6d")
+    events = act(game, 0, "p7h")
+    assert [e.kind for e in events] == ["play", "round_over", "round_over"]
+    assert scores(events) == {0: 0, 1: 11}
+
+
+def test_exactly_the_ceiling_resets_the_total_to_zero() -> None:
+    game = pos(["8h", "As"], discard="8d", totals=[0, 90])
+    events = act(game, 0, "p8h")
+    assert ("reset", 1, 0) in [(e.kind, e.seat, e.value) for e in events]
+    view = game.public_view()
+    assert view["totals"] == [0, 0]
+    assert view["phase"] == "round_over"
+    assert view["last_round"]["reset"] == [1]
+
+
+def test_without_the_reset_reaching_the_ceiling_eliminates() -> None:
+    rules = CLASSIC.replace(exact_reset=False)
+    game = pos(["8h", "As"], rules, discard="8d", totals=[0, 90])
+    events = act(game, 0, "p8h")
+    assert [e.kind for e in events][-2:] == ["eliminated", "match_over"]
+    assert game.public_view()["totals"] == [0, 101]
+    assert game.is_over
+
+
+@pytest.mark.parametrize(("minus_reset", "total"), [(True, 0), (False, -101)])
+def test_minus_the_ceiling_resets_only_with_the_option(minus_reset: bool, total: int) -> None:
+    rules = CLASSIC.replace(minus_reset=minus_reset)
+    game = pos(["Qs", "7c"], rules, discard="7s", totals=[-61, 0])
+    act(game, 0, "pQs")
+    assert game.public_view()["totals"] == [total, 7]
+
+
+def test_other_ceilings() -> None:
+    game = pos(["8h", "As"], CLASSIC.replace(ceiling=201), discard="8d", totals=[0, 195])
+    act(game, 0, "p8h")
+    assert game.is_over
+    game = pos(["8h", "As"], CLASSIC.replace(ceiling=201), discard="8d", totals=[0, 150])
+    act(game, 0, "p8h")
+    assert not game.is_over
+
+
+# ------------------------------------------------------- rounds and match
+
+
+def test_over_the_ceiling_eliminates_and_the_last_player_left_wins() -> None:
+    game = pos(["8h", "As"], discard="8d", totals=[0, 95])
+    events = act(game, 0, "p8h")
+    assert [(e.kind, e.seat, e.value) for e in events][-2:] == [
+        ("eliminated", 1, 106),
+        ("match_over", 0, None),
+    ]
+    assert game.outcome() == Outcome(
+        places=((0,), (1,)),
+        winners=frozenset({0}),
+        losers=frozenset({1}),
+        scores=(0, 106),
+    )
+    assert game.to_move() == frozenset()
+    assert game.legal_actions(0) == game.legal_actions(1) == []
+    refused(game, 0, "n", "illegal.game_over")
+    assert game.public_view()["phase"] == "over"
+
+
+def test_play_goes_on_without_the_eliminated_and_the_winner_leads_next() -> None:
+    game = pos(["7s", "As", "8h"], discard="8d", totals=[0, 95, 50], turn=2)
+    act(game, 2, "p8h")
+    view = game.public_view()
+    assert view["eliminated"] == [1]
+    assert view["totals"] == [7, 106, 50]
+    assert game.to_move() == {0, 2}
+    assert game.legal_actions(1) == []
+    refused(game, 1, "n", "illegal.not_your_turn")
+    refused(game, 0, "p7s", "illegal.wrong_phase")
+    events = act(game, 0, "n")
+    assert [(e.kind, e.seat, e.value) for e in events] == [("deal", 2, 2)]
+    view = game.public_view()
+    assert view["round"] == 2
+    assert view["leader"] == 2
+    assert game.to_move() == {2}
+    assert view["hands"] == [5, 0, 5]
+    assert view["stock"] == 26
+    assert view["discard"] == 0
+    assert view["totals"] == [7, 106, 50]
+    assert view["last_round"]["winner"] == 2
+
+
+def test_places_follow_elimination_order_and_lower_totals_in_one_round() -> None:
+    game = pos(
+        ["8h", "", "AsAc", "Ah", "Ad"],
+        discard="8d",
+        totals=[0, 130, 95, 95, 60],
+        eliminated={1: 2},
+        round_number=4,
+    )
+    act(game, 0, "p8h")
+    assert game.outcome() is None
+    assert game.public_view()["eliminated"] == [1, 2, 3]
+    assert game.to_move() == {0, 4}
+    game = pos(
+        ["8h", "", "AsAc", "Ah", "Ad"],
+        discard="8d",
+        totals=[0, 130, 95, 95, 95],
+        eliminated={1: 2},
+        round_number=4,
+    )
+    act(game, 0, "p8h")
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.places == ((0,), (3, 4), (2,), (1,))
+    assert outcome.winners == frozenset({0})
+    assert outcome.losers == frozenset({1})
+    assert outcome.scores == (0, 130, 117, 106, 106)
+
+
+def test_the_first_leader_is_drawn_from_the_rng_and_later_the_previous_winner() -> None:
+    leaders = {
+        SPEC.game.new(CLASSIC, 3, random.Random(seed)).public_view()["leader"] for seed in range(40)
+    }
+    assert leaders == {0, 1, 2}
+    previous = Outcome(places=((2,), (0,), (1,)), winners=frozenset({2}), losers=frozenset({1}))
+    for seed in range(5):
+        game = HundredOne.new(CLASSIC, 3, random.Random(seed), previous=previous)
+        assert game.to_move() == {2}
+
+
+def test_the_deal_gives_each_player_his_cards_and_leaves_a_stock() -> None:
+    game = HundredOne.new(CLASSIC, 4, random.Random(3))
+    view = game.public_view()
+    assert view["hands"] == [5, 5, 5, 5]
+    assert view["stock"] == 16
+    assert view["top"] is None
+    assert view["round"] == 1
+
+
+def test_the_dealer_may_turn_up_his_last_card_as_his_play() -> None:
+    rules = CLASSIC.replace(dealer_upcard=True)
+    for seed in range(10):
+        game = HundredOne.new(rules, 3, random.Random(seed))
+        view = game.public_view()
+        leader = view["leader"]
+        assert isinstance(leader, int)
+        assert view["discard"] == 1
+        assert view["hands"][leader] == 4
+        assert view["top"] not in game.view(leader)["hand"]
+    game = pos(["8h", "As", "7c"], rules, discard="8d")
+    act(game, 0, "p8h")
+    events = act(game, 1, "n")
+    assert [e.kind for e in events][:2] == ["deal", "play"]
+    assert events[1].seat == 0
+    assert events[1].cards == (Card.parse(str(game.public_view()["top"])),)
+
+
+# ------------------------------------------------------------------ views
+
+
+def test_views_show_only_what_the_seat_may_see() -> None:
+    game = pos(["8h7s9cQd", "6s6c", "AhAd"], discard="Th7h")
+    public = game.public_view()
+    assert set(cards_in(public)) == {Card.parse("7h")}
+    assert public["game"] == "101"
+    assert public["phase"] == "play"
+    assert public["to_move"] == [0]
+    assert public["hands"] == [4, 2, 2]
+    assert public["discard"] == 2
+    assert public["stock"] == 36 - 8 - 2
+    assert public["pending"] is None
+    view = game.view(0)
+    assert view["seat"] == 0
+    assert view["hand"] == ["7s", "8h", "9c", "Qd"]
+    playable = view["playable"]
+    assert isinstance(playable, list)
+    assert {view["hand"][i] for i in playable} == {"7s", "8h", "Qd"}
+    assert game.view(1)["playable"] == []
+    assert set(cards_in(game.view(1))) == {Card.parse(c) for c in ("7h", "6s", "6c")}
+    json.dumps(game.view(2))
+
+
+def test_the_order_phase_shows_the_pending_effect() -> None:
+    rules = CLASSIC.replace(order_skip=True)
+    game = pos(["Qd8s", "7c", "9c"], rules, discard="7h")
+    act(game, 0, "pQd")
+    assert game.public_view()["pending"] == {
+        "seat": 1,
+        "draw": 0,
+        "skip": True,
+        "again": False,
+        "answer": False,
+    }
+
+
+# ---------------------------------------------------------------- actions
+
+
+def test_action_codes_round_trip() -> None:
+    for code in ["pQs", "pTh", "p6c", "p2d", "os", "oc", "od", "oh", "d", "x", "n"]:
+        action = HundredOne.decode_action(code)
+        assert action.encode() == code
+        assert HundredOne.decode_action(action.encode()) == action
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["", "p", "pQ", "pQsx", "pX1", "p1s", "o", "oz", "ohh", "D", " d", "n ", "xx", "pqs", "ps"],
+)
+def test_garbled_action_codes_are_refused(code: str) -> None:
+    with pytest.raises(ActionParseError):
+        HundredOne.decode_action(code)
+
+
+def test_an_action_for_a_card_outside_the_deck_is_illegal() -> None:
+    game = pos(["8h7s", "6s6c"], discard="7h")
+    refused(game, 0, "p2h", "illegal.no_such_card")
+
+
+# ------------------------------------------------------------ persistence
+
+
+def test_dump_load_and_clone_round_trip_and_are_independent() -> None:
+    game = HundredOne.new(CLASSIC, 3, random.Random(8))
+    chooser = random.Random(1)
+    for _ in range(25):
+        seat = min(game.to_move())
+        game.apply(seat, chooser.choice(game.legal_actions(seat)))
+    dumped = game.dump()
+    assert dumped["game"] == "101"
+    assert dumped["format"] == 1
+    loaded = HundredOne.load(json.loads(json.dumps(dumped)))
+    assert loaded.dump() == dumped
+    copy = game.clone()
+    seat = min(copy.to_move())
+    copy.apply(seat, copy.legal_actions(seat)[0])
+    assert game.dump() == dumped
+    assert copy.dump() != dumped
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"game": "durak"},
+        {"format": 2},
+        {"phase": "bidding"},
+        {"seats": 9},
+        {"hands": [["Qs", "Qs"], [], []]},
+        {"stock": ["Zz"]},
+        {"rules": {"deck": 40}},
+        {"totals": [0]},
+        {"turn": 7},
+        {"answer": "yes"},
+        {"seed": "x"},
+    ],
+)
+def test_load_refuses_bad_states(change: dict[str, Any]) -> None:
+    data = HundredOne.new(CLASSIC, 3, random.Random(8)).dump() | change
+    with pytest.raises(StateFormatError):
+        HundredOne.load(data)
+
+
+def test_load_refuses_a_missing_field() -> None:
+    data = HundredOne.new(CLASSIC, 3, random.Random(8)).dump()
+    del data["stock"]
+    with pytest.raises(StateFormatError):
+        HundredOne.load(data)
+
+
+def test_the_game_is_registered() -> None:
+    assert GAMES["101"] is SPEC
+    assert SPEC.name_key == "game.101"
+    assert list(SPEC.presets) == list(PRESETS)
+
+
+# ------------------------------------------------- properties of a match
+
+_VALUES = dict(zip("23456789TJQKA", (2, 3, 4, 5, 6, 7, 8, 0, 10, 2, 3, 4, 11), strict=True))
+_PENTAGON = dict.fromkeys("23456789", 0) | {"T": 10, "J": 2, "Q": 20, "K": 4, "A": 11}
+
+
+def expected_points(rules: HundredOneRules, hand: tuple[Card, ...], finish: Card) -> int:
+    """The penalty of a hand left, written independently of the engine."""
+    table = _PENTAGON if rules.scoring is Scoring.PENTAGON else _VALUES
+    ranks = [c.code[0] for c in hand]
+    if rules.master is Master.QUEEN and all(r == "Q" for r in ranks):
+        return len(ranks) * (30 if rules.scoring is Scoring.PHARAOH else 20)
+    points = sum(table[r] for r in ranks)
+    if rules.master is Master.JACK and finish.code[0] == "J":
+        points *= 2
+    return points
+
+
+def expected_bonus(rules: HundredOneRules, finish: Card) -> int:
+    if rules.master is not Master.QUEEN or finish.code[0] != "Q":
+        return 0
+    if rules.scoring is Scoring.PHARAOH:
+        return -30
+    return -40 if finish.code == "Qs" else -20
+
+
+def check_match(rules: HundredOneRules, seats: int, seed: int) -> None:
+    game = HundredOne.new(rules, seats, random.Random(seed))
+    chooser = random.Random(seed + 1)
+    last_play: Card | None = None
+    round_winner: int | None = None
+    out: set[int] = set()
+    for _ in range(50_000):
+        movers = game.to_move()
+        if not movers:
+            break
+        assert not movers & out
+        view = game.view(min(movers))
+        if view["phase"] != "round_over":  # eliminated hands are shown until the deal
+            assert all(game.hand_size(seat) == 0 for seat in out)
+        if view["phase"] == "play":
+            plays = {a.encode()[1:] for a in game.legal_actions(min(movers))}
+            playable = {view["hand"][i] for i in view["playable"]}
+            assert playable == plays - {""}
+        totals_before = list(game.public_view()["totals"])
+        seat = chooser.choice(sorted(movers))
+        events = game.apply(seat, chooser.choice(game.legal_actions(seat)))
+        for event in events:
+            if event.kind == "play":
+                last_play = event.cards[0]
+            if event.kind == "deal":
+                assert event.seat == round_winner
+        ended = [e for e in events if e.kind == "round_over"]
+        if not ended:
+            continue
+        assert last_play is not None
+        winner = ended[0].target
+        assert winner == seat
+        assert game.hand_size(winner) == 0
+        round_winner = winner
+        resets = {e.seat for e in events if e.kind == "reset"}
+        gone = {e.seat for e in events if e.kind == "eliminated"}
+        totals = game.public_view()["totals"]
+        assert isinstance(totals, list)
+        for event in ended:
+            s = event.seat
+            assert s is not None
+            if s == winner:
+                assert event.value == expected_bonus(rules, last_play)
+            else:
+                assert event.value == expected_points(rules, event.cards, last_play)
+            raw = totals_before[s] + int(str(event.value))
+            assert totals[s] == (0 if s in resets else raw)
+            jack = rules.master is Master.JACK and any(c.code[0] == "J" for c in event.cards)
+            over = totals[s] > rules.ceiling or (
+                totals[s] == rules.ceiling and not rules.exact_reset
+            )
+            assert (s in gone) == (over or jack)
+        out |= {s for s in gone if s is not None}
+    else:
+        raise AssertionError("the match did not end")
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.winners == {round_winner}
+    assert len(out) == seats - 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    preset=st.sampled_from(sorted(PRESETS)),
+    seats=st.integers(min_value=2, max_value=6),
+    seed=st.integers(min_value=0, max_value=2**32),
+)
+def test_random_matches_score_every_round_by_the_rules(preset: str, seats: int, seed: int) -> None:
+    check_match(PRESETS[preset], seats, seed)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    deck_size=st.sampled_from([32, 36, 52]),
+    hand=st.integers(min_value=3, max_value=6),
+    upcard=st.booleans(),
+    seed=st.integers(min_value=0, max_value=2**32),
+)
+def test_random_matches_with_other_decks_and_hands(
+    deck_size: int, hand: int, upcard: bool, seed: int
+) -> None:
+    rules = CLASSIC.replace(deck=deck_size, hand=hand, dealer_upcard=upcard)
+    seats = SPEC.max_seats(rules)
+    check_match(rules, seats, seed)
