@@ -110,12 +110,12 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(app, update, t(lang, "error.bad_link"))
     else:
         await reply(app, update, t(lang, "start.welcome") + "\n\n" + common.help_text(lang))
-    # Whatever brought him here, a returning player gets his hands back.
-    for table in await app.services.lobby.tables_of(user.id):
-        if table.status == "playing" and not (payload and payload[1:] == str(table.id)):
-            async with app.publisher.table_lock(table.id):
-                fresh = await app.services.lobby.table(table.id)
-                await app.publisher.refresh_hands(fresh, fresh_for=user.id)
+        # A player coming back (he had blocked the bot) gets his hands again.
+        for table in await app.services.lobby.tables_of(user.id):
+            if table.status == "playing":
+                async with app.publisher.table_lock(table.id):
+                    fresh = await app.services.lobby.table(table.id)
+                    await app.publisher.refresh_hands(fresh, fresh_for=user.id)
 
 
 async def _join_by_link(app: Koloda, update: Update, table_id: int, lang: str) -> None:

@@ -66,7 +66,7 @@ async def settle(server: FakeTelegram, application: Any | None) -> None:
     In-process, the application itself tells whether an update is still being
     handled; for a bot in another process only the server's quiet time can."""
     if application is None:
-        await server.wait_idle(quiet=0.25)
+        await server.wait_idle(quiet=0.15)
         return
 
     def idle() -> bool:

@@ -1,0 +1,161 @@
+"""Nothing lost: a killed bot, a blocked player, a group upgraded to a
+supergroup, and the group's message budget."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.e2e.harness import Probe, bot_config, running_bot, seat_players, settle
+from tests.fake_telegram import FakeTelegram
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_bot_process(
+    server: FakeTelegram, db_path: Path, workdir: Path, log: Path
+) -> subprocess.Popen[bytes]:
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": str(ROOT),
+        "BOT_TOKEN": server.token,
+        "TELEGRAM_API_BASE_URL": server.base_url,
+        "TELEGRAM_FILE_BASE_URL": server.base_file_url,
+        "DATABASE_PATH": str(db_path),
+        "GROUP_EDITS_PER_MINUTE": "60",
+        "TELEGRAM_MAX_RATE": "10000",
+        "LOG_LEVEL": "WARNING",
+    }
+    with log.open("ab") as stderr:  # the child keeps its own copy of the handle
+        return subprocess.Popen(
+            [sys.executable, "-m", "bot"],
+            cwd=workdir,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
+
+
+async def wait_exit(process: subprocess.Popen[bytes], timeout: float) -> int:  # noqa: ASYNC109
+    """Wait for the process without blocking the loop the fake server runs in."""
+    return await asyncio.wait_for(asyncio.to_thread(process.wait), timeout)
+
+
+async def test_a_killed_bot_resumes_the_game_from_the_database(
+    server: FakeTelegram, db_path: Path, tmp_path: Path
+) -> None:
+    probe = Probe(db_path)
+    log = tmp_path / "bot.log"
+    table = seat_players(server, ["Anna", "Boris", "Vera"])
+    process = start_bot_process(server, db_path, tmp_path, log)
+    try:
+        await server.wait_for(lambda: server.active_polls, timeout=30)
+        await table.open_and_start("durak")
+        for _ in range(12):
+            assert await table.play_random_move() is not None
+        _, before = probe.table()
+        assert before >= 10
+
+        process.send_signal(signal.SIGKILL)
+        assert await wait_exit(process, 10) == -signal.SIGKILL
+        assert probe.table() == ("playing", before)
+
+        process = start_bot_process(server, db_path, tmp_path, log)
+        await server.wait_for(lambda: server.active_polls, timeout=30)
+        await settle(server, None)
+        # Whoever was on move has working buttons again.
+        assert any(table.hand(u) is not None for u in table.players)
+        moves = await table.play_to_the_end(probe=probe)
+        status, total = probe.table()
+        assert status == "finished"
+        assert total == before + moves
+        await server.wait_for(lambda: any("🏁" in m.text for m in table.group_messages()))
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                await wait_exit(process, 15)
+            except TimeoutError:
+                process.kill()
+                await wait_exit(process, 5)
+    errors = log.read_text(encoding="utf-8")
+    assert "Traceback" not in errors, errors
+
+
+async def test_a_player_who_blocks_the_bot_can_come_back(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("durak")
+        waiting = next(u for u in table.players if table.hand(u) is None)
+        server.block(waiting)
+        await settle(server, app)
+        while await table.play_random_move() is not None:
+            pass  # until the blocked player is the one to move
+        notice = await server.wait_for(
+            lambda: next((m for m in table.group_messages() if "не получает карты" in m.text), None)
+        )
+        assert notice.rows[0][0][1].endswith("?start=h1")
+        assert Probe(db_path).table()[0] == "playing"
+
+        server.unblock(waiting)
+        await settle(server, app)
+        assert table.hand(waiting) is not None
+        await table.play_to_the_end()
+        assert Probe(db_path).table()[0] == "finished"
+
+
+async def test_a_group_upgraded_to_a_supergroup_keeps_tables_and_scores(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app, group_id=-500, supergroup=False)
+        await table.open_and_start("durak")
+        await table.play_to_the_end()
+        await table.command(table.players[0], "/newgame durak perevodnoy")
+
+        server.migrate(-500, -1000500)
+        await settle(server, app)
+        table.group_id = -1000500
+        await table.command(table.players[0], "/scores")
+        board = server.last_bot_message(table.group_id)
+        assert board is not None
+        assert "Anna" in board.text
+        assert "Boris" in board.text
+        await table.command(table.players[1], "/join")
+        await table.command(table.players[0], "/startgame")
+        assert Probe(db_path).table(2)[0] == "playing"
+        await table.play_to_the_end()
+        assert Probe(db_path).table(2)[0] == "finished"
+        assert {s[0] for s in Probe(db_path).scores()} == {-1000500}
+
+
+async def test_the_group_never_gets_more_than_its_budget(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    per_minute = 30
+    config = bot_config(server, db_path, group_edits_per_minute=per_minute)
+    async with running_bot(config) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("durak")
+        moves = await table.play_to_the_end()
+        await server.wait_for(
+            lambda: any("🏁" in m.text for m in table.group_messages()), timeout=30
+        )
+        await asyncio.sleep(0.1)
+    sent = sorted(
+        c.at
+        for c in server.calls
+        if c.chat_id == table.group_id and c.method != "answerCallbackQuery"
+    )
+    assert moves > 20
+    assert len(sent) < moves  # edits were coalesced, not one per move
+    gaps = [b - a for a, b in zip(sent, sent[1:], strict=False)]
+    assert min(gaps) >= 60 / per_minute - 0.05
+    for i, start in enumerate(sent):
+        assert sum(1 for t in sent[i:] if t < start + 60) <= per_minute
