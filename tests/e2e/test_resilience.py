@@ -4,6 +4,7 @@ supergroup, and the group's message budget."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import signal
 import subprocess
@@ -155,7 +156,7 @@ async def test_the_group_never_gets_more_than_its_budget(
     )
     assert moves > 20
     assert len(sent) < moves  # edits were coalesced, not one per move
-    gaps = [b - a for a, b in zip(sent, sent[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(sent)]
     assert min(gaps) >= 60 / per_minute - 0.05
     for i, start in enumerate(sent):
         assert sum(1 for t in sent[i:] if t < start + 60) <= per_minute
