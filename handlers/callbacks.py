@@ -11,8 +11,9 @@ from telegram.ext import ContextTypes
 
 from games import registry
 from handlers import callback_data as cd
-from handlers.commands import begin, is_admin
+from handlers.commands import is_admin
 from handlers.context import Koloda, chat_info, koloda, language_for, person, thread_of
+from handlers.flows import begin, play_move
 from i18n import t
 from services import ServiceError
 
@@ -48,7 +49,7 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     try:
         match button:
             case cd.MoveButton():
-                await _move(app, query, button, lang)
+                await _move(app, query, button)
             case cd.MenuButton():
                 await _menu(app, query, button)
             case cd.LobbyButton():
@@ -62,19 +63,15 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         await _answer(query, t(lang, exc.key, **exc.params), alert=True)
 
 
-async def _move(app: Koloda, query: CallbackQuery, button: cd.MoveButton, lang: str) -> None:
-    async with app.publisher.table_lock(button.table_id):
-        result = await app.services.moves.play(
-            button.table_id,
-            query.from_user.id,
-            button.action,
-            made_at=button.version,
-        )
-        await _answer(query)
-        app.publisher.table_changed(result.table.id)
-        await app.publisher.refresh_hands(result.table)
-        if result.outcome is not None:
-            await app.publisher.post_result(result.table, result.game)
+async def _move(app: Koloda, query: CallbackQuery, button: cd.MoveButton) -> None:
+    await play_move(
+        app,
+        button.table_id,
+        query.from_user.id,
+        button.action,
+        made_at=button.version,
+        answer=lambda: _answer(query),
+    )
 
 
 async def _menu(app: Koloda, query: CallbackQuery, button: cd.MenuButton) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -14,13 +14,16 @@ from telegram.ext import ContextTypes
 from games import registry
 from handlers import callback_data as cd
 from handlers.context import Koloda, chat_info, koloda, language_for, person, thread_of
+from handlers.flows import begin, play_move
 from handlers.render import common
+from handlers.render.games import ui_for
 from i18n import LANGUAGES, t
-from services import Person, ServiceError
+from services import ServiceError
 from services.lobby import load_rules
+from services.moves import load_game
 from storage import TableRow
 
-__all__ = ["COMMANDS", "begin", "is_admin", "reply"]
+__all__ = ["COMMANDS", "is_admin", "reply"]
 
 log = logging.getLogger(__name__)
 
@@ -234,26 +237,15 @@ async def startgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = update.effective_user
     assert user is not None
     table = await _open_table(app, update)
+    if table.status == "playing":
+        # A running game may have something to start, e.g. 101's next round.
+        code = ui_for(table.game).continue_action(load_game(table).public_view())
+        if code is None:
+            raise ServiceError("error.already_started")
+        await play_move(app, table.id, user.id, code, made_at=table.moves)
+        return
     admin = user.id != table.creator_id and await is_admin(update, context)
     await begin(app, table.id, person(user), is_admin=admin)
-
-
-async def begin(
-    app: Koloda,
-    table_id: int,
-    who: Person,
-    *,
-    is_admin: bool,
-    answer: Callable[[], Awaitable[None]] | None = None,
-) -> None:
-    """Start a table and put its first state on screen (shared with the
-    button, whose ``answer`` is called as soon as the start succeeded)."""
-    async with app.publisher.table_lock(table_id):
-        table = await app.services.lobby.start(table_id, who, is_admin=is_admin)
-        if answer is not None:
-            await answer()
-        app.publisher.table_changed(table.id)
-        await app.publisher.refresh_hands(table)
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

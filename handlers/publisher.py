@@ -25,7 +25,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from games import registry
-from games.core import Game
+from games.core import Event, Game
 from handlers import callback_data as cd
 from handlers.render import common
 from handlers.render.base import GameUI, Key
@@ -246,6 +246,17 @@ class Publisher:
         fresh = await self.services.lobby.table(table.id)
         await self.io.send(fresh.chat_id, text, markup, thread_id=fresh.thread_id)
 
+    async def announce(self, table: TableRow, game: Game[Any, Any], events: list[Event]) -> None:
+        """Post what the game's renderer wants said after a move (score sheets)."""
+        lang = await self.group_language(table)
+        texts = ui_for(table.game).announcements(
+            lang, events, game.public_view(), common.names_of(table)
+        )
+        for text in texts:
+            await self.pacer.turn(table.chat_id)
+            fresh = await self.services.lobby.table(table.id)
+            await self.io.send(fresh.chat_id, text, thread_id=fresh.thread_id)
+
     async def notice(self, table: TableRow, text: str, payload: str | None = None) -> None:
         """A short paced message to the group, with an "open the bot" link."""
         lang = await self.group_language(table)
@@ -304,7 +315,7 @@ class Publisher:
             table=table.id,
         )
         text = f"{header}\n{hand.text}"
-        acting = bool(actions)
+        acting = bool(hand.rows)
         markup = keyboard(hand.rows, table.id, table.moves) if acting else None
         digest = _digest(text, hand.rows if acting else [])
         if (

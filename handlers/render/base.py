@@ -52,6 +52,15 @@ class GameUI(Protocol):
         """Buttons under the group table message, for actions any seated player
         takes there (e.g. "next round"); usually none."""
 
+    def continue_action(self, view: dict[str, Any]) -> str | None:
+        """The action ``/startgame`` takes on a running table (e.g. dealing
+        the next round), or None."""
+
+    def announcements(
+        self, lang: str, events: Sequence[Event], view: dict[str, Any], names: Sequence[str]
+    ) -> list[str]:
+        """Extra group messages a move calls for (e.g. a round's score sheet)."""
+
     def result(
         self, lang: str, outcome: Outcome, view: dict[str, Any], names: Sequence[str]
     ) -> str:

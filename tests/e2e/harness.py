@@ -20,7 +20,7 @@ from tests.engines.playout import cards_in
 from tests.fake_telegram import FakeTelegram, SentMessage
 
 GROUP_ID = -1001
-MOVE_DATA = re.compile(r"^[mu]:")
+MOVE_DATA = re.compile(r"^[mug]:")
 
 
 def bot_config(server: FakeTelegram, db_path: Path, **overrides: Any) -> Config:
@@ -96,7 +96,14 @@ class Table:
         for message in reversed(self.server.chat_messages(user_id)):
             if message.deleted:
                 continue
-            if any(MOVE_DATA.match(d) for d in message.callback_datas):
+            if any(d.startswith(("m:", "u:")) for d in message.callback_datas):
+                return message
+        return None
+
+    def group_move(self) -> SentMessage | None:
+        """The group message with move buttons (e.g. 101's next round), if any."""
+        for message in reversed(self.group_messages()):
+            if any(d.startswith("g:") for d in message.callback_datas):
                 return message
         return None
 
@@ -137,7 +144,10 @@ class Table:
         callback data pressed (None when nobody can act)."""
         options = [(u, m) for u in self.players if (m := self.hand(u)) is not None]
         if not options:
-            return None
+            group = self.group_move()
+            if group is None:
+                return None
+            options = [(u, group) for u in self.players]
         user_id, message = self.rng.choice(options)
         data = self.rng.choice([d for d in message.callback_datas if MOVE_DATA.match(d)])
         answer = await self.press(user_id, message, data)
@@ -152,7 +162,7 @@ class Table:
             pressed = await self.play_random_move()
             if pressed is None:
                 return moves
-            moves += pressed.startswith("m:")  # "u:" only opens a sub-menu
+            moves += not pressed.startswith("u:")  # "u:" only opens a sub-menu
             if probe is not None:
                 check_no_hidden_cards(self, probe)
         raise AssertionError("the game did not end")

@@ -213,6 +213,14 @@ class DurakUI:
     def group_keys(self, lang: str, view: dict[str, Any]) -> list[list[Key]]:
         return []
 
+    def continue_action(self, view: dict[str, Any]) -> str | None:
+        return None
+
+    def announcements(
+        self, lang: str, events: Sequence[Event], view: dict[str, Any], names: Sequence[str]
+    ) -> list[str]:
+        return []
+
     def result(
         self, lang: str, outcome: Outcome, view: dict[str, Any], names: Sequence[str]
     ) -> str:

@@ -1,0 +1,205 @@
+"""101 on screen: top card and ordered suit, hands, the score sheet."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games.core import Action, Event, Outcome
+from games.hundred_one.actions import Draw, Order, Pass, Play
+from handlers.render.base import Hand, Key
+from handlers.render.games.cards import face, faces, suit_symbol
+from i18n import t, tn
+
+__all__ = ["HundredOneUI"]
+
+CARDS_PER_ROW = 4
+
+
+def _chunk(keys: list[Key], size: int = CARDS_PER_ROW) -> list[list[Key]]:
+    return [keys[i : i + size] for i in range(0, len(keys), size)]
+
+
+def _top_line(lang: str, view: dict[str, Any]) -> str:
+    if view["top"] is None:
+        return t(lang, "101.top_none")
+    line = t(lang, "101.top", card=face(view["top"]))
+    if view["ordered"]:
+        line += " · " + t(lang, "101.ordered", suit=suit_symbol(view["ordered"]))
+    return line
+
+
+def _pending_line(lang: str, view: dict[str, Any], names: Sequence[str]) -> str | None:
+    pending = view.get("pending")
+    if not pending:
+        return None
+    name = names[pending["seat"]]
+    if pending.get("answer"):
+        return t(lang, "101.pending_answer", name=name)
+    parts = []
+    if pending.get("draw"):
+        parts.append(tn(lang, "101.pending_draw", pending["draw"], name=name))
+    if pending.get("skip"):
+        parts.append(t(lang, "101.pending_skip", name=name))
+    return " ".join(parts) or None
+
+
+class HundredOneUI:
+    def table(self, lang: str, view: dict[str, Any], names: Sequence[str]) -> str:
+        lines = [
+            t(lang, "101.round", round=view["round"])
+            + " · "
+            + t(lang, "101.stock", stock=view["stock"]),
+            _top_line(lang, view),
+        ]
+        pending = _pending_line(lang, view, names)
+        if pending:
+            lines.append(f"⚡ {pending}")
+        lines.append("")
+        eliminated = set(view["eliminated"])
+        to_move = set(view["to_move"])
+        playing = view["phase"] in ("play", "order")
+        for seat, name in enumerate(names):
+            total = tn(lang, "101.points", view["totals"][seat])
+            if seat in eliminated:
+                lines.append(f"✗ <s>{name}</s> — {t(lang, '101.eliminated', total=total)}")
+                continue
+            line = f"{name} — {tn(lang, '101.n_cards', view['hands'][seat])} · {total}"
+            line = f"▶️ <b>{line}</b>" if playing and seat in to_move else f"• {line}"
+            lines.append(line)
+        if view["phase"] == "round_over":
+            lines += ["", t(lang, "101.next_round_hint")]
+        return "\n".join(lines)
+
+    def hand(
+        self,
+        lang: str,
+        view: dict[str, Any],
+        actions: Sequence[Action],
+        names: Sequence[str],
+        focus: str | None,
+    ) -> Hand:
+        hand_codes: list[str] = view["hand"]
+        cards = faces(hand_codes) or t(lang, "101.no_cards")
+        lines = [
+            _top_line(lang, view),
+            t(lang, "101.your_cards", cards=cards),
+            t(lang, "101.your_total", total=tn(lang, "101.points", view["totals"][view["seat"]])),
+        ]
+        keys = self._keys(lang, actions)
+        if not keys:
+            if view["phase"] == "over":
+                lines.append(t(lang, "101.match_over"))
+            elif view["phase"] == "round_over":
+                lines.append(t(lang, "101.round_over_dm"))
+            elif view["seat"] in view["eliminated"]:
+                lines.append(t(lang, "101.you_are_out"))
+            else:
+                lines.append(t(lang, "101.wait"))
+            return Hand("\n".join(lines))
+        pending = _pending_line(lang, view, names)
+        if pending and view.get("pending", {}).get("seat") == view["seat"]:
+            lines.append(f"⚡ {pending}")
+        if any(isinstance(a, Order) for a in actions):
+            prompt = t(lang, "101.prompt_order")
+        elif view.get("follow"):
+            prompt = t(lang, "101.prompt_follow", suit=suit_symbol(view["follow"]))
+        else:
+            prompt = t(lang, "101.prompt_play")
+        lines.append(f"<i>{prompt}</i>")
+        return Hand("\n".join(lines), keys)
+
+    def _keys(self, lang: str, actions: Sequence[Action]) -> list[list[Key]]:
+        cards = [Key(a.card.face, action=a.encode()) for a in actions if isinstance(a, Play)]
+        suits = [
+            Key(f"{a.suit.symbol} {t(lang, f'suit.{a.suit.value}')}", action=a.encode())
+            for a in actions
+            if isinstance(a, Order)
+        ]
+        last: list[Key] = []
+        for a in actions:
+            if isinstance(a, Draw):
+                last.append(Key(t(lang, "101.btn_draw"), action=a.encode()))
+            elif isinstance(a, Pass):
+                last.append(Key(t(lang, "101.btn_pass"), action=a.encode()))
+        rows = _chunk(cards) + _chunk(suits, 2)
+        if last:
+            rows.append(last)
+        return rows
+
+    def event(self, lang: str, event: Event, names: Sequence[str]) -> str | None:
+        name = names[event.seat] if event.seat is not None else ""
+        match event.kind:
+            case "deal":
+                return t(lang, "101.ev_deal", round=event.value, name=name)
+            case "play":
+                return t(lang, "101.ev_play", name=name, cards=faces(c.code for c in event.cards))
+            case "order" if isinstance(event.value, str):
+                return t(lang, "101.ev_order", name=name, suit=suit_symbol(event.value))
+            case "draw" if isinstance(event.value, int):
+                return tn(lang, "101.ev_draw", event.value, name=name)
+            case "penalty_draw" if isinstance(event.value, int):
+                return tn(lang, "101.ev_penalty_draw", event.value, name=name)
+            case "pass":
+                return t(lang, "101.ev_pass", name=name)
+            case "skip":
+                return t(lang, "101.ev_skip", name=name)
+            case "again":
+                return t(lang, "101.ev_again", name=name)
+            case "reshuffle":
+                return t(lang, "101.ev_reshuffle")
+            case "reset":
+                return t(lang, "101.ev_reset", name=name)
+            case "eliminated":
+                return t(lang, "101.ev_eliminated", name=name)
+        return None
+
+    def group_keys(self, lang: str, view: dict[str, Any]) -> list[list[Key]]:
+        if view["phase"] == "round_over":
+            return [[Key(t(lang, "101.btn_next_round"), action="n")]]
+        return []
+
+    def continue_action(self, view: dict[str, Any]) -> str | None:
+        return "n" if view["phase"] == "round_over" else None
+
+    def announcements(
+        self, lang: str, events: Sequence[Event], view: dict[str, Any], names: Sequence[str]
+    ) -> list[str]:
+        """The score sheet after each round (not after the last: the result
+        message has the final totals)."""
+        if view["phase"] != "round_over" or not any(e.kind == "round_over" for e in events):
+            return []
+        return [self._score_sheet(lang, view, names)]
+
+    def _score_sheet(self, lang: str, view: dict[str, Any], names: Sequence[str]) -> str:
+        last = view["last_round"]
+        lines = [t(lang, "101.sheet_title", round=view["round"], name=names[last["winner"]])]
+        if last.get("doubled"):
+            lines.append(t(lang, "101.sheet_doubled"))
+        revealed = view.get("revealed") or {}
+        for seat, name in enumerate(names):
+            penalty = last["penalties"][seat]
+            if penalty is None:
+                continue
+            total = view["totals"][seat]
+            line = f"{name}: {penalty:+d} → {total}"
+            shown = revealed.get(str(seat))
+            if shown:
+                line += f"  ({faces(shown)})"
+            if seat in last.get("reset", []):
+                line += " · " + t(lang, "101.sheet_reset")
+            if seat in last.get("eliminated", []):
+                line += " · " + t(lang, "101.sheet_eliminated")
+            lines.append(line)
+        return "\n".join(lines)
+
+    def result(
+        self, lang: str, outcome: Outcome, view: dict[str, Any], names: Sequence[str]
+    ) -> str:
+        winner = next(iter(outcome.winners), None)
+        lines = [t(lang, "101.result", name=names[winner] if winner is not None else "—")]
+        totals = outcome.scores or tuple(view["totals"])
+        for group in outcome.places:
+            for seat in group:
+                lines.append(f"{names[seat]}: {tn(lang, '101.points', totals[seat])}")
+        return "\n".join(lines)

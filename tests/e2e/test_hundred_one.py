@@ -1,0 +1,77 @@
+"""101 played by buttons: a whole match, queen orders, round score sheets, and
+the six's rule in a two-player game."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+from tests.e2e.harness import Probe, bot_config, running_bot, seat_players
+from tests.fake_telegram import FakeTelegram
+
+
+def move_log(db_path: Path) -> list[tuple[int, str, list[dict[str, object]]]]:
+    with closing(sqlite3.connect(db_path)) as conn:
+        rows = conn.execute("SELECT seat, action, events FROM moves ORDER BY n").fetchall()
+    return [(int(seat), str(action), json.loads(events)) for seat, action, events in rows]
+
+
+async def test_a_three_player_match_to_its_winner(server: FakeTelegram, db_path: Path) -> None:
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris", "Vera"], app)
+        await table.open_and_start("101")
+        # Round one is played; then the next round is dealt with /startgame.
+        while (await table.play_random_move()) is not None and table.group_move() is None:
+            pass
+        assert table.group_move() is not None
+        sheet = next(m for m in table.group_messages() if "📋" in m.text)
+        assert "Кон 1" in sheet.text
+        await table.command(table.players[1], "/startgame")
+        assert move_log(db_path)[-1][1] == "n"  # /startgame dealt round two
+        assert any(table.hand(u) is not None for u in table.players)
+        await table.play_to_the_end(max_moves=5000, probe=probe)
+
+        assert probe.table()[0] == "finished"
+        result = await server.wait_for(
+            lambda: next((m for m in table.group_messages() if "🏁" in m.text), None)
+        )
+        assert "Победитель" in result.text
+        actions = [a for _, a, _ in move_log(db_path)]
+        assert any(a.startswith("o") for a in actions), "a queen ordered a suit"
+        assert actions.count("n") >= 1
+        sheets = [m for m in table.group_messages() if "📋" in m.text]
+        assert len(sheets) >= 2
+        scores = probe.scores()
+        assert [s[3] for s in scores] == [1, 1, 1]
+        assert sum(s[4] for s in scores) == 1  # one winner
+
+
+async def test_a_six_keeps_the_turn_in_a_two_player_game(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("101")
+        sixes = 0
+        for _ in range(600):
+            if await table.play_random_move() is None:
+                break
+            log = move_log(db_path)
+            sixes = sum(1 for _, a, _ in log[:-1] if a.startswith("p6"))
+            if sixes >= 3:
+                break
+        log = move_log(db_path)
+        checked = 0
+        for (seat, action, events), (next_seat, next_action, _) in itertools.pairwise(log):
+            ended = any(e["kind"] == "round_over" for e in events)
+            if action.startswith("p6") and not ended and next_action != "n":
+                assert next_seat == seat, f"after {action} seat {next_seat} moved, not {seat}"
+                assert any(e["kind"] == "skip" for e in events)
+                checked += 1
+        assert checked >= 1
+        # The group table names the six's effect on the skipped player.
+        assert any("пропускает ход" in m.text for m in table.group_messages())
