@@ -88,15 +88,26 @@ def _same_rank_lists(table: Mapping[int, DurakAction]) -> list[tuple[DurakAction
 _ATTACK_LISTS = _same_rank_lists(ATTACKS)
 _TRANSFER_LISTS = _same_rank_lists(TRANSFERS)
 
-_SEAT_SETS: dict[int, frozenset[int]] = {}
+_LEAD_BASES = {24: (9, 12), 36: (6, 9, 12), 52: (2, 5, 8, 11, 14)}
+"""The lowest rank of each group of three ranks in a deck."""
+_LEADS: dict[int, tuple[DurakAction, ...]] = {}
+"""Leads by ``(bits << 7) | (base << 3) | most``: the attacks from the cards of
+ranks ``base .. base + 2`` (12 bits of the hand mask), at most ``most`` cards."""
 
 
-def _seat_set(mask: int) -> frozenset[int]:
-    found = _SEAT_SETS.get(mask)
-    if found is None:
-        found = frozenset(s for s in range(mask.bit_length()) if mask >> s & 1)
-        _SEAT_SETS[mask] = found
-    return found
+def _leads(bits: int, base: int, most: int) -> tuple[DurakAction, ...]:
+    out: list[DurakAction] = []
+    for i in range(3):
+        rank = base + i
+        if rank <= 14:
+            out.extend(_ATTACK_LISTS[(((rank << 4) | ((bits >> (i * 4)) & 15)) << 3) | most])
+    return tuple(out)
+
+
+_SEAT_SETS: tuple[frozenset[int], ...] = tuple(
+    frozenset(s for s in range(6) if mask >> s & 1) for mask in range(64)
+)
+"""``_SEAT_SETS[mask]``: the seats whose bits are set."""
 
 
 def _refill_orders(seats: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -157,7 +168,8 @@ class Durak(Game[DurakRules, DurakAction]):
     _hands: list[int]
     _known: list[int]
     _discard: int
-    _beaten: list[int]  # the bout just beaten off, attack/defence pairs flat
+    _beaten: list[int]  # the bout just beaten off: its attack cards, then their covers
+    _beaten_mask: int
     _att: list[int]
     _dfn: list[int]  # _NOBODY where the attack card is unbeaten
     _unbeaten: int
@@ -179,6 +191,7 @@ class Durak(Game[DurakRules, DurakAction]):
     _thrower_table: tuple[tuple[int, ...], ...]
     _refill_table: tuple[tuple[tuple[int, ...], ...], ...]
     _transfers: bool
+    _lead_bases: tuple[int, ...]
 
     # ------------------------------------------------------------------ setup
 
@@ -358,6 +371,7 @@ class Durak(Game[DurakRules, DurakAction]):
         game._known = [0] * seats
         game._discard = 0
         game._beaten = []
+        game._beaten_mask = 0
         game._att = []
         game._dfn = []
         game._unbeaten = 0
@@ -379,6 +393,7 @@ class Durak(Game[DurakRules, DurakAction]):
         game._thrower_table = game._throwers_by_defender()
         game._refill_table = _REFILL[seats]
         game._transfers = rules.transfer
+        game._lead_bases = _LEAD_BASES[rules.deck_size]
         return game
 
     # ------------------------------------------------------------- queries
@@ -439,10 +454,10 @@ class Durak(Game[DurakRules, DurakAction]):
 
     def _compute_to_move(self) -> frozenset[int]:
         if self._over:
-            return _seat_set(0)
+            return _SEAT_SETS[0]
         att = self._att
         if not att:
-            return _seat_set(1 << self._attacker)
+            return _SEAT_SETS[1 << self._attacker]
         settled = self._taking or not self._unbeaten
         acc = 0 if settled else 1 << self._defender
         if len(att) < self._cap:
@@ -452,7 +467,7 @@ class Durak(Game[DurakRules, DurakAction]):
             for s in self._thrower_table[self._defender]:
                 if hands[s] & ranks and not passed >> s & 1:
                     acc |= 1 << s
-        return _seat_set(acc)
+        return _SEAT_SETS[acc]
 
     def legal_actions(self, seat: int) -> list[DurakAction]:
         if self._over or not 0 <= seat < self._n:
@@ -466,7 +481,7 @@ class Durak(Game[DurakRules, DurakAction]):
                 return out
             hand = self._hands[seat]
             table = self._beaters
-            for a, c in zip(att, self._dfn, strict=True):
+            for a, c in zip(att, self._dfn, strict=False):
                 if c < 0:
                     m = hand & table[a]
                     row = a << 6
@@ -497,13 +512,17 @@ class Durak(Game[DurakRules, DurakAction]):
         return out
 
     def _lead_actions(self) -> list[DurakAction]:
-        hand = m = self._hands[self._attacker]
+        hand = self._hands[self._attacker]
         most = min(self._cap, 4)
         out: list[DurakAction] = []
-        while m:
-            rank = (m & -m).bit_length() - 1 >> 2
-            out.extend(_ATTACK_LISTS[(((rank << 4) | ((hand >> (rank * 4)) & 15)) << 3) | most])
-            m &= ~RANK_BITS[rank]
+        for base in self._lead_bases:
+            bits = (hand >> (base << 2)) & 0xFFF
+            if bits:
+                key = (bits << 7) | (base << 3) | most
+                leads = _LEADS.get(key)
+                if leads is None:
+                    leads = _LEADS[key] = _leads(bits, base, most)
+                out.extend(leads)
         return out
 
     # -------------------------------------------------------------- moves
@@ -539,33 +558,35 @@ class Durak(Game[DurakRules, DurakAction]):
             raise IllegalAction("illegal.bout_in_progress")
         if seat != self._attacker:
             raise IllegalAction("illegal.not_your_turn")
-        mask, rank = self._same_rank_mask(action.cards)
+        cards = action.cards
+        if len(cards) == 1:
+            o = cards[0].order
+            mask, rank = 1 << o, o >> 2
+        else:
+            mask, rank = self._same_rank_mask(cards)
         hand = self._hands[seat]
         if hand & mask != mask:
             raise IllegalAction("illegal.not_in_hand")
-        if len(action.cards) > self._cap:
+        if len(cards) > self._cap:
             raise IllegalAction("illegal.over_cap", cap=self._cap)
         hand ^= mask
         self._hands[seat] = hand
         self._known[seat] &= hand
-        orders = [c.order for c in action.cards]
-        self._att.extend(orders)
-        self._dfn.extend([_NOBODY] * len(orders))
-        self._unbeaten = len(orders)
+        self._att = [c.order for c in cards]
+        self._dfn = [_NOBODY] * len(cards)
+        self._unbeaten = len(cards)
         self._table_ranks = RANK_BITS[rank]
         if self._beaten:
-            discard = self._discard
-            for o in self._beaten:
-                discard |= 1 << o
-            self._discard = discard
+            self._discard |= self._beaten_mask
             self._beaten = []
+            self._beaten_mask = 0
         self._passed = 0
         if not hand:
             self._check_out(seat)
         key = (mask << 6) | (seat << 3) | self._defender
         event = _ATTACK_EVENTS.get(key)
         if event is None:
-            event = _ATTACK_EVENTS[key] = Event("attack", seat, action.cards, self._defender)
+            event = _ATTACK_EVENTS[key] = Event("attack", seat, cards, self._defender)
         return [event]
 
     def _throw(self, seat: int, action: Throw) -> list[Event]:
@@ -747,15 +768,9 @@ class Durak(Game[DurakRules, DurakAction]):
             self._known[d] |= mask
             events.append(Event("bout_taken", d, tuple(shown)))
         else:
-            if self._beaten:
-                discard = self._discard
-                for o in self._beaten:
-                    discard |= 1 << o
-                self._discard = discard
-            beaten: list[int] = []
-            for pair in zip(att, dfn, strict=True):
-                beaten.extend(pair)
-            self._beaten = beaten
+            self._discard |= self._beaten_mask
+            self._beaten = att + dfn
+            self._beaten_mask = mask
             events.append(Event("bout_beaten", d, tuple(shown)))
         self._att = []
         self._dfn = []

@@ -7,7 +7,7 @@ and known cards are sorted by ``Card.order``)::
      "trump": "h", "trump_card": "9h", "trump_in_stock": true,
      "stock": [next card drawn first ...], "hands": [[...], ...],
      "known": [[cards other players know to be in that hand], ...],
-     "discard": [...], "beaten": [attack, defense, attack, defense ...],
+     "discard": [...], "beaten": [attack cards ..., then their covers ...],
      "table": [["7s", "Ts"], ["7d", null]],
      "dealer": 0, "attacker": 0, "defender": 1, "taking": false,
      "passed": [seats], "cap": 6, "first_bout": true, "transfer_locked": false,
@@ -157,8 +157,9 @@ def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
     game._discard = _mask(_cards(data["discard"], "discard"), "discard")
     beaten = _cards(data["beaten"], "beaten")
     if len(beaten) % 2:
-        raise StateFormatError("beaten: expected attack/defense pairs")
+        raise StateFormatError("beaten: expected attack cards, then their covers")
     game._beaten = [c.order for c in beaten]
+    game._beaten_mask = _mask(beaten, "beaten")
     for pair in _list(data["table"], "table"):
         pair = _list(pair, "table")
         if len(pair) != 2:

@@ -89,6 +89,8 @@ def _sorted(mask: int, key: dict[int, int]) -> list[Card]:
 def public_view(game: Durak) -> dict[str, JSON]:
     n = game.seats
     key = _SORT_KEYS[game._trump]
+    beaten = game._beaten
+    half = len(beaten) // 2
     over = game._over
     return {
         "game": "durak",
@@ -99,7 +101,7 @@ def public_view(game: Durak) -> dict[str, JSON]:
         "discard": game._discard.bit_count() + len(game._beaten),
         "beaten": [
             {"attack": CARD_BY_ORDER[a].code, "defense": CARD_BY_ORDER[d].code}
-            for a, d in zip(game._beaten[::2], game._beaten[1::2], strict=True)
+            for a, d in zip(beaten[:half], beaten[half:], strict=True)
         ],
         "hands": [h.bit_count() for h in game._hands],
         "known": [[c.code for c in _sorted(k, key)] for k in game._known],
