@@ -143,16 +143,22 @@ class Table:
         """One random button press by some player who can act; returns the
         callback data pressed (None when nobody can act)."""
         options = [(u, m) for u in self.players if (m := self.hand(u)) is not None]
-        if not options:
-            group = self.group_move()
-            if group is None:
-                return None
-            options = [(u, group) for u in self.players]
-        user_id, message = self.rng.choice(options)
-        data = self.rng.choice([d for d in message.callback_datas if MOVE_DATA.match(d)])
-        answer = await self.press(user_id, message, data)
-        assert not answer.get("show_alert"), f"a legal button was refused: {answer}"
-        return data
+        if options:
+            user_id, message = self.rng.choice(options)
+            data = self.rng.choice([d for d in message.callback_datas if MOVE_DATA.match(d)])
+            answer = await self.press(user_id, message, data)
+            assert not answer.get("show_alert"), f"a legal button was refused: {answer}"
+            return data
+        group = self.group_move()
+        if group is None:
+            return None
+        # A group button may be pressed by anybody; players who are out of
+        # the match are refused, so somebody else presses it.
+        data = self.rng.choice([d for d in group.callback_datas if d.startswith("g:")])
+        for user_id in self.rng.sample(self.players, len(self.players)):
+            if not (await self.press(user_id, group, data)).get("show_alert"):
+                return data
+        raise AssertionError(f"nobody could press {data}")
 
     async def play_to_the_end(self, max_moves: int = 2000, probe: Probe | None = None) -> int:
         """Random legal presses until nobody has buttons; with a ``probe``, check
