@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.engines import main as bench_main
 from games.cards import Card, CardParseError, deck
 from games.core import ActionParseError, IllegalAction, Outcome, StateFormatError
 from games.durak import SPEC, Durak, DurakAction, DurakRules, FirstAttack
@@ -137,7 +138,7 @@ def candidates(game: Durak, seat: int) -> list[DurakAction]:
     return out
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=RULES, data=st.data(), seed=st.integers(0, 2**32))
 def test_apply_accepts_exactly_the_legal_actions(
     rules: DurakRules, data: st.DataObject, seed: int
@@ -328,3 +329,10 @@ def test_the_whole_deck_is_dealt_or_in_the_stock() -> None:
         game = Durak.new(DurakRules(deck_size=size), seats, random.Random(size))
         cards = Counter(c for z in game.zones() for c in z.cards)
         assert cards == Counter(deck(size))
+
+
+def test_the_benchmark_runs_for_durak(capsys: pytest.CaptureFixture[str]) -> None:
+    results = bench_main(["--seconds", "0.02", "--games", "durak"])
+    assert [(r.preset, r.seats) for r in results] == [("podkidnoy", 2), ("podkidnoy", 6)]
+    assert all(r.games_per_second > 0 and r.apply_us > 0 for r in results)
+    assert "durak" in capsys.readouterr().out
