@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import Config, ConfigError
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "123456789:AAExampleTokenExampleTokenExample"
+
+
+def test_defaults_and_overrides(tmp_path: Path) -> None:
+    config = Config.from_env({"BOT_TOKEN": TOKEN}, dotenv=tmp_path / "none")
+    assert config.api_base_url == "https://api.telegram.org/bot"
+    assert config.database_path == Path("data/koloda.sqlite3")
+    assert config.default_language == "ru"
+    assert config.webhook_url is None
+    custom = Config.from_env(
+        {
+            "BOT_TOKEN": TOKEN,
+            "TELEGRAM_API_BASE_URL": "http://127.0.0.1:9/bot",
+            "DATABASE_PATH": str(tmp_path / "x.db"),
+            "DEFAULT_LANGUAGE": "EN",
+            "GROUP_EDITS_PER_MINUTE": "10",
+        },
+        dotenv=tmp_path / "none",
+    )
+    assert custom.api_base_url == "http://127.0.0.1:9/bot"
+    assert custom.default_language == "en"
+    assert custom.group_edits_per_minute == 10
+
+
+def test_dotenv_is_read_and_the_environment_wins(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text(f"BOT_TOKEN={TOKEN}\nLOG_LEVEL=debug\n", encoding="utf-8")
+    assert Config.from_env({}, dotenv=dotenv).log_level == "DEBUG"
+    assert Config.from_env({"LOG_LEVEL": "ERROR"}, dotenv=dotenv).log_level == "ERROR"
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({}, "BOT_TOKEN is not set"),
+        ({"BOT_TOKEN": "nonsense"}, "does not look like a bot token"),
+        ({"BOT_TOKEN": TOKEN, "DEFAULT_LANGUAGE": "de"}, "DEFAULT_LANGUAGE"),
+        ({"BOT_TOKEN": TOKEN, "GROUP_EDITS_PER_MINUTE": "x"}, "whole number"),
+        ({"BOT_TOKEN": TOKEN, "GROUP_EDITS_PER_MINUTE": "0"}, "between"),
+        ({"BOT_TOKEN": TOKEN, "LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
+    ],
+)
+def test_bad_settings_are_explained(tmp_path: Path, env: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        Config.from_env(env, dotenv=tmp_path / "none")
+
+
+def test_the_token_never_appears_in_repr() -> None:
+    assert TOKEN not in repr(Config(token=TOKEN))
+
+
+def test_a_missing_token_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(ROOT), "PATH": ""},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "@BotFather" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
