@@ -20,6 +20,7 @@ import platform
 import random
 import sys
 import time
+import timeit
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -115,6 +116,12 @@ def measure(spec: GameSpec, preset: str, seats: int, seconds: float, seed: int =
     return Result(spec.key, preset, seats, rate, steps, legal_us, apply_us)
 
 
+def _reference_us() -> float:
+    """A fixed pure-Python workload, to compare figures across machines and loads."""
+    best = min(timeit.repeat("sum(range(1000))", number=2000, repeat=5))
+    return best / 2000 * 1e6
+
+
 def _seat_counts(spec: GameSpec, rules: Rules) -> list[int]:
     allowed = spec.seat_range(rules)
     wanted = {allowed[0], allowed[-1]}
@@ -139,6 +146,7 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
 
     where = f"Python {platform.python_version()} on {platform.machine()}"
     print(f"{where}, one core, {seconds:g} s per line")
+    print(f"reference: sum(range(1000)) takes {_reference_us():.1f} µs on this core now")
     header = (
         f"{'game':<10} {'preset':<12} {'seats':>5} {'games/s':>9} {'moves/game':>10} "
         f"{'µs/legal':>9} {'µs/apply':>9}"
