@@ -50,6 +50,8 @@ and in ``revealed``; suits are one-letter strings (``"s"``, ``"c"``, ``"d"``,
           "penalties": [-20, null, 14, 3],  # per seat; null = not in that round;
                                             # the winner's entry is his bonus (<= 0)
           "doubled": false,        # jack variant: he finished on a jack
+          "blocked": false,        # the round was blocked (see the docs); the
+                                   # winner is then the lowest hand
           "reset": [3],            # seats whose total hit the ceiling exactly -> 0
           "eliminated": [2]        # seats eliminated by that round
       },
@@ -75,22 +77,26 @@ Events (``event.101.<kind>``): ``deal`` (seat = leader, value = round), ``play``
 (seat, cards), ``order`` (seat, value = suit), ``draw`` (seat, value = count;
 never the cards), ``pass`` (seat), ``skip`` (seat that misses his turn),
 ``again`` (seat that moves again), ``penalty_draw`` (seat that draws, value =
-count), ``reshuffle`` (value = cards turned into the new stock), ``round_over``
-(one per player of the round: seat, target = the round's winner, value = his
-points for the round, cards = his hand shown), ``reset`` (seat, total hit the
-ceiling exactly), ``eliminated`` (seat, value = total), ``match_over`` (seat =
-winner).
+count), ``reshuffle`` (value = cards turned into the new stock), ``blocked``
+(the round cannot end and is stopped, see the docs; seat = who was on move),
+``round_over`` (one per player of the round: seat, target = the round's winner,
+who leads the next one, value = his points for the round, cards = his hand
+shown), ``reset`` (seat, total hit the ceiling exactly), ``eliminated`` (seat,
+value = total), ``match_over`` (seat = winner).
 
 Illegal actions raise :class:`~games.core.IllegalAction` with one of the
 reasons ``illegal.game_over``, ``illegal.not_your_turn``,
 ``illegal.wrong_phase``, ``illegal.no_such_card``, ``illegal.card_does_not_fit``,
-``illegal.must_play`` (drawing or passing while a card fits),
-``illegal.nothing_to_draw``, ``illegal.cannot_pass``, ``illegal.suit_not_allowed``.
+``illegal.must_play`` (drawing while a card fits, or facing an ace),
+``illegal.nothing_to_draw``, ``illegal.cannot_pass`` (passing while a card fits
+or something can be drawn), ``illegal.suit_not_allowed`` (English durak: the
+ace's suit may not be ordered).
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import operator
 import random
 from collections.abc import Iterable, Mapping, Sequence
@@ -239,22 +245,25 @@ def _rules_json(rules: HundredOneRules) -> dict[str, JSON]:
     return rules.to_json()
 
 
-_RULES_SEEN: dict[tuple[tuple[str, Any], ...], HundredOneRules] = {}
+_RULES_SEEN: dict[tuple[object, ...], HundredOneRules] = {}
+_PLAIN = (str, int, bool)
 
 
 def _rules_from_json(data: Any) -> HundredOneRules:
-    """``HundredOneRules.from_json`` with a cache (loads happen often)."""
-    key = None
-    if isinstance(data, dict) and all(
-        isinstance(v, str | int | bool) and not isinstance(v, float) for v in data.values()
-    ):
-        key = tuple(sorted((k, (type(v).__name__, v)) for k, v in data.items()))
-        cached = _RULES_SEEN.get(key)
-        if cached is not None:
-            return cached
-    rules = HundredOneRules.from_json(data)
-    if key is not None and len(_RULES_SEEN) < 1024:
-        _RULES_SEEN[key] = rules
+    """``HundredOneRules.from_json`` with a cache (loads happen often).  The key
+    holds the value types too, so ``1`` is never taken for ``True``."""
+    if not isinstance(data, dict):
+        return HundredOneRules.from_json(data)
+    values = tuple(data.values())
+    types = tuple(map(type, values))
+    if not all(t in _PLAIN for t in types):
+        return HundredOneRules.from_json(data)
+    key = (tuple(data), values, types)
+    rules = _RULES_SEEN.get(key)
+    if rules is None:
+        rules = HundredOneRules.from_json(data)
+        if len(_RULES_SEEN) < 1024:
+            _RULES_SEEN[key] = rules
     return rules
 
 
@@ -262,7 +271,14 @@ def _copy_last(last: dict[str, JSON] | None) -> dict[str, JSON] | None:
     """A copy of a last-round summary (its values are ints, bools and lists)."""
     if last is None:
         return None
-    return {k: (v[:] if isinstance(v, list) else v) for k, v in last.items()}
+    return {
+        "winner": last["winner"],
+        "penalties": list(last["penalties"]),
+        "doubled": last["doubled"],
+        "blocked": last["blocked"],
+        "reset": list(last["reset"]),
+        "eliminated": list(last["eliminated"]),
+    }
 
 
 def _cards(value: str | Iterable[Card]) -> list[Card]:
@@ -294,8 +310,11 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         "_phase",
         "_round",
         "_seed",
+        "_seen",
         "_shuffles",
+        "_stalled",
         "_stock",
+        "_top_by",
         "_totals",
         "_turn",
         "_zc",
@@ -322,6 +341,9 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
     _out: list[int]  # round of elimination, 0 while in the match
     _last: dict[str, JSON] | None
     _last_winner: int
+    _top_by: int  # who laid the top card (-1: nobody in particular)
+    _seen: list[int]  # positions at which the pile was turned this round
+    _stalled: bool  # during apply(): a position came back a third time
     _fx: dict[Card, tuple[int, bool, bool, bool]]
     _master: Rank
     _english: bool
@@ -352,6 +374,9 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         self._out = [0] * seats
         self._last = None
         self._last_winner = 0
+        self._top_by = -1
+        self._seen = []
+        self._stalled = False
         self._prepare()
 
     def _prepare(self) -> None:
@@ -470,7 +495,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             if self._answer:
                 actions.append(PASS)
             elif not actions:
-                actions.append(DRAW if self._drawable() else PASS)
+                actions.append(DRAW if self._drawable(seat) else PASS)
             return actions
         if phase is ORDER:
             if seat != self._turn:
@@ -482,6 +507,19 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
 
     def apply(self, seat: int, action: HundredOneAction) -> list[Event]:
         self._zc = None
+        self._stalled = False
+        events = self._apply(seat, action)
+        if self._stalled:
+            # A position came back a third time when the pile was to be turned:
+            # the round would never end.  (Nobody can be stuck otherwise: when
+            # nothing can be drawn, every card but the top one is in the hands,
+            # so some player holds a card that fits, a master card at least.)
+            self._stalled = False
+            if self._phase is PLAY or self._phase is ORDER:
+                self._end_blocked(events)
+        return events
+
+    def _apply(self, seat: int, action: HundredOneAction) -> list[Event]:
         phase = self._phase
         if phase is OVER:
             raise IllegalAction("illegal.game_over")
@@ -514,7 +552,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         elif isinstance(action, Draw):
             if self._answer or self._playable():
                 raise IllegalAction("illegal.must_play")
-            if not self._drawable():
+            if not self._drawable(seat):
                 raise IllegalAction("illegal.nothing_to_draw")
             self._draw(seat, events)
         elif isinstance(action, Pass):
@@ -522,7 +560,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
                 self._answer = False
                 events.append(Event("skip", seat=seat))
                 self._turn = self._next(seat)
-            elif self._playable() or self._drawable():
+            elif self._playable() or self._drawable(seat):
                 raise IllegalAction("illegal.cannot_pass")
             else:
                 events.append(Event("pass", seat=seat))
@@ -664,6 +702,8 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             "out": list(self._out),
             "last": _copy_last(self._last),
             "last_winner": self._last_winner,
+            "top_by": self._top_by,
+            "seen": list(self._seen),
         }
 
     @classmethod
@@ -741,6 +781,13 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             raise StateFormatError("last must be an object")
         game._last = _copy_last(last)
         game._last_winner = integer(data["last_winner"])
+        game._top_by = integer(data["top_by"])
+        seen = data["seen"]
+        if not isinstance(seen, list):
+            raise StateFormatError("seen must be a list")
+        game._seen = [integer(h) for h in seen]
+        if not -1 <= game._top_by < seats:
+            raise StateFormatError("top_by out of range")
         for seat in (game._turn, game._leader, game._last_winner):
             if not 0 <= seat < seats:
                 raise StateFormatError(f"seat {seat} out of range")
@@ -768,6 +815,9 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         other._out = self._out[:]
         other._last = self._last  # never mutated, only replaced
         other._last_winner = self._last_winner
+        other._top_by = self._top_by
+        other._seen = self._seen[:]
+        other._stalled = False
         other._fx = self._fx
         other._master = self._master
         other._english = self._english
@@ -789,8 +839,9 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             s = (s + 1) % n
         return s
 
-    def _drawable(self) -> bool:
-        return bool(self._stock) or len(self._discard) > 1
+    def _drawable(self, seat: int) -> bool:
+        """Whether ``seat`` could draw a card now (see :meth:`_take`)."""
+        return bool(self._stock) or (len(self._discard) > 1 and self._top_by != seat)
 
     def _fits(self, card: Card) -> bool:
         """Whether ``card`` may be laid in an ordinary turn now."""
@@ -848,6 +899,8 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
                 self._hands[s].append(cards.pop())
         self._stock = cards
         self._discard = []
+        self._top_by = -1
+        self._seen = []
         self._phase = PLAY
         self._turn = leader
         self._leader = leader
@@ -860,19 +913,40 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         if self.rules.dealer_upcard:
             self._play(leader, self._hands[leader][-1], events)
 
-    def _take(self, events: list[Event]) -> Card | None:
+    def _take(self, events: list[Event], seat: int | None = None) -> Card | None:
         """Take the stock's top card, turning the discard pile (all but its top
-        card) into a new stock first when the stock is empty."""
+        card) into a new stock first when the stock is empty.
+
+        ``seat`` draws because he cannot follow: the pile is not turned for him
+        while the top card is his own (he moves again after a nine, or every
+        other player was skipped), else he could draw back and lay again his
+        own cards for ever once nearly every card is in the hands.
+        """
         if not self._stock:
             discard = self._discard
-            if len(discard) <= 1:
+            if len(discard) <= 1 or (seat is not None and seat == self._top_by):
                 return None
+            position = self._position_key()
+            if self._seen.count(position) >= 2:
+                self._stalled = True
+                return None
+            self._seen.append(position)
             pile = discard[:-1]
             del discard[:-1]
             self._rng().shuffle(pile)
             self._stock = pile
             events.append(Event("reshuffle", value=len(pile)))
         return self._stock.pop()
+
+    def _position_key(self) -> int:
+        """A stable fingerprint of the position when the pile is to be turned:
+        who holds which cards, the pile, the top card and whose move it is."""
+        parts = ["".join(sorted(c.code for c in h)) for h in self._hands]
+        parts.append("".join(sorted(c.code for c in self._discard[:-1])))
+        parts.append(self._discard[-1].code)
+        parts.append(f"{self._turn}{self._phase}{self._ordered}{self._follow}{self._answer}")
+        digest = hashlib.blake2b("/".join(parts).encode(), digest_size=6).digest()
+        return int.from_bytes(digest, "big")
 
     def _penalty(self, seat: int, count: int, events: list[Event]) -> None:
         hand = self._hands[seat]
@@ -907,6 +981,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         top = self._discard[-1] if self._discard else None
         hand.remove(card)
         self._discard.append(card)
+        self._top_by = seat
         events.append(Event("play", seat=seat, cards=(card,)))
         self._ordered = None
         self._follow = None
@@ -942,14 +1017,14 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         count = 0
         fits = False
         if follow is not None or self.rules.draw is DrawMode.ONE:
-            card = self._take(events)
+            card = self._take(events, seat)
             if card is not None:
                 hand.append(card)
                 count = 1
                 fits = card.suit is follow if follow is not None else self._fits(card)
         else:
             while True:
-                card = self._take(events)
+                card = self._take(events, seat)
                 if card is None:
                     break
                 hand.append(card)
@@ -966,9 +1041,58 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
     # ---------------------------------------------------------------- scoring
 
     def _end_round(self, winner: int, card: Card, draw: int, events: list[Event]) -> None:
+        """``winner`` has laid his last card, ``card``."""
         rules = self.rules
         if draw and rules.finish_draw:
             self._penalty(self._next(winner), draw, events)
+        bonus = 0
+        if self._master is Rank.QUEEN and card.rank is Rank.QUEEN:
+            if rules.scoring is Scoring.PHARAOH:
+                bonus = -30
+            else:
+                bonus = -40 if card.suit is Suit.SPADES else -20
+        doubled = self._master is Rank.JACK and card.rank is Rank.JACK
+        points = {s: self._hand_points(s) * (2 if doubled else 1) for s in self._players()}
+        points[winner] = bonus
+        self._score(winner, {winner}, points, doubled, False, events)
+
+    def _end_blocked(self, events: list[Event]) -> None:
+        """Nobody can go on (see the docs): the lowest hands win the round."""
+        events.append(Event("blocked", seat=self._turn))
+        points = {s: self._hand_points(s) for s in self._players()}
+        low = min(points.values())
+        winners = {s for s, p in points.items() if p == low}
+        leader = self._turn
+        while leader not in winners:
+            leader = self._next(leader)
+        for s in winners:
+            points[s] = 0
+        self._score(leader, winners, points, False, True, events)
+
+    def _players(self) -> list[int]:
+        return [s for s in range(self._n) if not self._out[s]]
+
+    def _hand_points(self, seat: int) -> int:
+        """Penalty points of the cards ``seat`` holds (queens bonus included)."""
+        hand = self._hands[seat]
+        rules = self.rules
+        if hand and self._master is Rank.QUEEN and all(c.rank is Rank.QUEEN for c in hand):
+            return len(hand) * (30 if rules.scoring is Scoring.PHARAOH else 20)
+        return sum(card_points(rules, c) for c in hand)
+
+    def _score(
+        self,
+        winner: int,
+        winners: set[int],
+        points: dict[int, int],
+        doubled: bool,
+        blocked: bool,
+        events: list[Event],
+    ) -> None:
+        """Close the round: record ``points``, reset or eliminate, and either
+        wait for the next round (led by ``winner``) or end the match.
+        ``winners`` (who score nothing) are never eliminated."""
+        rules = self.rules
         self._phase = ROUND_OVER
         self._ordered = None
         self._excl = None
@@ -976,35 +1100,16 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         self._answer = False
         self._after = (0, False, False)
         self._last_winner = winner
-        players = [s for s in range(self._n) if not self._out[s]]
-        queen_master = self._master is Rank.QUEEN
-        pharaoh = rules.scoring is Scoring.PHARAOH
-        doubled = self._master is Rank.JACK and card.rank is Rank.JACK
-        bonus = 0
-        if queen_master and card.rank is Rank.QUEEN:
-            bonus = -30 if pharaoh else (-40 if card.suit is Suit.SPADES else -20)
+        players = self._players()
         penalties: list[int | None] = [None] * self._n
-        jacked: list[int] = []
         for s in players:
-            hand = self._hands[s]
-            if s == winner:
-                points = bonus
-            elif queen_master and all(c.rank is Rank.QUEEN for c in hand):
-                points = len(hand) * (30 if pharaoh else 20)
-            else:
-                points = sum(card_points(rules, c) for c in hand)
-                if doubled:
-                    points *= 2
-                if self._master is Rank.JACK and any(c.rank is Rank.JACK for c in hand):
-                    jacked.append(s)
-            penalties[s] = points
-            events.append(
-                Event("round_over", seat=s, target=winner, cards=tuple(hand), value=points)
-            )
+            penalties[s] = points[s]
+            hand = tuple(self._hands[s])
+            events.append(Event("round_over", seat=s, target=winner, cards=hand, value=points[s]))
         reset: list[int] = []
         gone: list[int] = []
         for s in players:
-            total = self._totals[s] + (penalties[s] or 0)
+            total = self._totals[s] + points[s]
             if (rules.exact_reset and total == rules.ceiling) or (
                 rules.minus_reset and total == -rules.ceiling
             ):
@@ -1012,7 +1117,10 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
                 reset.append(s)
                 events.append(Event("reset", seat=s, value=0))
             self._totals[s] = total
-            if total >= rules.ceiling or s in jacked:
+            if s in winners:
+                continue
+            jack = self._master is Rank.JACK and any(c.rank is Rank.JACK for c in self._hands[s])
+            if total >= rules.ceiling or jack:
                 gone.append(s)
         for s in gone:
             self._out[s] = self._round
@@ -1021,6 +1129,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             "winner": winner,
             "penalties": penalties,
             "doubled": doubled,
+            "blocked": blocked,
             "reset": reset,
             "eliminated": gone,
         }

@@ -20,6 +20,7 @@ from games.hundred_one import (
     HundredOneRules,
     Master,
     Scoring,
+    card_points,
 )
 from games.registry import GAMES
 from tests.engines.playout import cards_in
@@ -65,6 +66,7 @@ def test_a_round_ends_when_a_hand_is_empty_and_cards_left_are_counted() -> None:
         "winner": 0,
         "penalties": [0, 27, 13],
         "doubled": False,
+        "blocked": False,
         "reset": [],
         "eliminated": [],
     }
@@ -260,6 +262,41 @@ def test_the_dealer_may_turn_up_his_last_card_as_his_play() -> None:
     assert events[1].cards == (Card.parse(str(game.public_view()["top"])),)
 
 
+@pytest.mark.parametrize("pick", [0, -1])
+def test_a_round_whose_position_keeps_coming_back_is_blocked(pick: int) -> None:
+    # Found by a random playout (pentagon with the jack as master): seat 5
+    # lays the seven of clubs, seat 1 draws back the clubs and lays them,
+    # seat 3 cannot play and misses his turns, seat 5 draws them back ... for
+    # ever.  The third time the same position is met when the pile is to be
+    # turned, the round is blocked and the lowest hand wins it.
+    rules = PRESETS["pentagon"].replace(master=Master.JACK)
+    game = pos(
+        ["", "9h8h7h9cAh8s9s7s", "", "TcThQh8cTsKcQc6h6c6dJd6sQsJcKhJsJh", "", "Td7cAd9d7d8dKd"],
+        rules,
+        stock="Qd",
+        discard="KsAsAc",
+        turn=5,
+        totals=[59, 75, 48, 22, 141, 90],
+        eliminated={0: 1, 2: 2, 4: 3},
+        round_number=4,
+    )
+    events: list[Event] = []
+    for _ in range(100):
+        (seat,) = game.to_move()
+        events = game.apply(seat, game.legal_actions(seat)[pick])
+        if game.public_view()["phase"] not in ("play", "order"):
+            break
+    kinds = [e.kind for e in events]
+    assert "blocked" in kinds
+    ended = {e.seat: e for e in events if e.kind == "round_over"}
+    assert set(ended) == {1, 3, 5}
+    points = {s: sum(card_points(rules, c) for c in e.cards) for s, e in ended.items()}
+    low = min(points.values())
+    assert all(e.value == (0 if points[s] == low else points[s]) for s, e in ended.items())
+    assert ended[1].target == min(points, key=points.__getitem__)
+    assert game.public_view()["last_round"]["blocked"] is True
+
+
 # ------------------------------------------------------------------ views
 
 
@@ -384,14 +421,14 @@ _VALUES = dict(zip("23456789TJQKA", (2, 3, 4, 5, 6, 7, 8, 0, 10, 2, 3, 4, 11), s
 _PENTAGON = dict.fromkeys("23456789", 0) | {"T": 10, "J": 2, "Q": 20, "K": 4, "A": 11}
 
 
-def expected_points(rules: HundredOneRules, hand: tuple[Card, ...], finish: Card) -> int:
+def expected_points(rules: HundredOneRules, hand: tuple[Card, ...], finish: Card | None) -> int:
     """The penalty of a hand left, written independently of the engine."""
     table = _PENTAGON if rules.scoring is Scoring.PENTAGON else _VALUES
     ranks = [c.code[0] for c in hand]
     if rules.master is Master.QUEEN and all(r == "Q" for r in ranks):
         return len(ranks) * (30 if rules.scoring is Scoring.PHARAOH else 20)
     points = sum(table[r] for r in ranks)
-    if rules.master is Master.JACK and finish.code[0] == "J":
+    if rules.master is Master.JACK and finish is not None and finish.code[0] == "J":
         points *= 2
     return points
 
@@ -404,7 +441,10 @@ def expected_bonus(rules: HundredOneRules, finish: Card) -> int:
     return -40 if finish.code == "Qs" else -20
 
 
-def check_match(rules: HundredOneRules, seats: int, seed: int) -> None:
+def check_match(rules: HundredOneRules, seats: int, seed: int) -> list[int]:
+    """Play a random match, checking every round's score; return the winners
+    of the rounds that were blocked."""
+    blocked_rounds: list[int] = []
     game = HundredOne.new(rules, seats, random.Random(seed))
     chooser = random.Random(seed + 1)
     last_play: Card | None = None
@@ -435,8 +475,29 @@ def check_match(rules: HundredOneRules, seats: int, seed: int) -> None:
             continue
         assert last_play is not None
         winner = ended[0].target
-        assert winner == seat
-        assert game.hand_size(winner) == 0
+        assert winner is not None
+        blocked = any(e.kind == "blocked" for e in events)
+        players = {e.seat for e in ended}
+        if blocked:
+            blocked_rounds.append(winner)
+            points = {e.seat: expected_points(rules, e.cards, None) for e in ended}
+            low = min(points.values())
+            winners = {s for s, p in points.items() if p == low}
+            assert winner in winners
+            expected = {s: 0 if s in winners else p for s, p in points.items()}
+        else:
+            assert winner == seat
+            assert game.hand_size(winner) == 0
+            winners = {winner}
+            expected = {
+                s: expected_bonus(rules, last_play)
+                if s == winner
+                else expected_points(rules, e.cards, last_play)
+                for e in ended
+                for s in (e.seat,)
+            }
+        assert {e.seat: e.value for e in ended} == expected
+        assert players == set(range(seats)) - out
         round_winner = winner
         resets = {e.seat for e in events if e.kind == "reset"}
         gone = {e.seat for e in events if e.kind == "eliminated"}
@@ -445,17 +506,13 @@ def check_match(rules: HundredOneRules, seats: int, seed: int) -> None:
         for event in ended:
             s = event.seat
             assert s is not None
-            if s == winner:
-                assert event.value == expected_bonus(rules, last_play)
-            else:
-                assert event.value == expected_points(rules, event.cards, last_play)
             raw = totals_before[s] + int(str(event.value))
             assert totals[s] == (0 if s in resets else raw)
             jack = rules.master is Master.JACK and any(c.code[0] == "J" for c in event.cards)
             over = totals[s] > rules.ceiling or (
                 totals[s] == rules.ceiling and not rules.exact_reset
             )
-            assert (s in gone) == (over or jack)
+            assert (s in gone) == ((over or jack) and s not in winners)
         out |= {s for s in gone if s is not None}
     else:
         raise AssertionError("the match did not end")
@@ -463,6 +520,7 @@ def check_match(rules: HundredOneRules, seats: int, seed: int) -> None:
     assert outcome is not None
     assert outcome.winners == {round_winner}
     assert len(out) == seats - 1
+    return blocked_rounds
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

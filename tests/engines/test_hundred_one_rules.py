@@ -206,6 +206,22 @@ def test_the_reshuffle_is_seeded_and_replays_identically() -> None:
     assert len({tuple(stock_after(s)) for s in range(5)}) > 1
 
 
+def test_the_pile_is_not_turned_for_a_player_whose_own_card_is_on_top() -> None:
+    # Nearly every card is in the hands.  Without the rule, seat 0 would draw
+    # back the nine of clubs, lay it (it fits), move again, draw back the nine
+    # of hearts, and so on for ever.
+    mine = "9h6s7s8sTsJsKsAs6d7d8dTdJdKdAd"
+    used = {mine[i : i + 2] for i in range(0, len(mine), 2)} | {"9c"}
+    rest = "".join(c.code for c in deck(36) if c.code not in used)
+    game = pos([mine, rest], discard="9c")
+    assert summary(act(game, 0, "p9h")) == [("play", 0, None), ("again", 0, None)]
+    assert game.public_view()["discard"] == 2
+    assert codes(game, 0) == {"x"}
+    refused(game, 0, "d", "illegal.nothing_to_draw")
+    assert summary(act(game, 0, "x")) == [("pass", 0, None)]
+    assert game.to_move() == {1}
+
+
 def test_penalty_draws_renew_the_stock_too() -> None:
     game = pos(["7h8s", "9c", "Tc"], discard="Th", stock="Kc", rest="discard")
     events = act(game, 0, "p7h")
