@@ -20,7 +20,7 @@ from telegram.ext import (
 from bot.config import Config
 from handlers import membership
 from handlers.callbacks import on_callback
-from handlers.commands import COMMANDS
+from handlers.commands import COMMANDS, unknown
 from handlers.context import KEY, Koloda
 from handlers.errors import on_error
 from handlers.publisher import GroupPacer, Publisher
@@ -78,6 +78,8 @@ def build_application(config: Config) -> Application:  # type: ignore[type-arg]
     )
     for name, handler in COMMANDS.items():
         application.add_handler(CommandHandler(name, handler))
+    # After the commands: in a group the first matching handler wins.
+    application.add_handler(MessageHandler(filters.COMMAND & filters.ChatType.PRIVATE, unknown))
     application.add_handler(CallbackQueryHandler(on_callback))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, membership.on_migrate))
     application.add_handler(

@@ -23,7 +23,7 @@ from services.lobby import load_rules
 from services.moves import load_game
 from storage import TableRow
 
-__all__ = ["COMMANDS", "is_admin", "reply"]
+__all__ = ["COMMANDS", "is_admin", "reply", "unknown"]
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +136,7 @@ async def _join_by_link(app: Koloda, update: Update, table_id: int, lang: str) -
         result = await app.services.lobby.join(table_id, person(user), dm_ok=True)
         await app.publisher.show_lobby(result.table)
     chat = await app.services.directory.chat_title(result.table.chat_id)
-    await reply(app, update, t(lang, "start.joined", chat=chat))
+    await reply(app, update, t(lang, "start.joined", chat=html.escape(chat)))
 
 
 async def _resend_hand(app: Koloda, update: Update, table_id: int, lang: str) -> None:
@@ -329,6 +329,13 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     new = args[0].lower() if args else LANGUAGES[(LANGUAGES.index(current) + 1) % len(LANGUAGES)]
     await app.services.directory.set_language(chat_info(chat), user.id, new)
     await reply(app, update, t(new, "language.set"))
+
+
+async def unknown(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A command this bot does not have, in a private chat (in groups it may
+    be another bot's, so it is left alone)."""
+    app = koloda(context)
+    await reply(app, update, t(await language_for(app, update), "error.unknown_command"))
 
 
 COMMANDS: dict[str, Handler] = {

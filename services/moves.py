@@ -73,9 +73,9 @@ class Moves:
             await tx.invalidate_keyboard(table.id, seat)
             if outcome is not None:
                 await self._finish(tx, table, outcome)
-            table = await tx.get_table(table.id)
-            assert table is not None
-        return MoveResult(table, game, seat, events, outcome)
+            after = await tx.get_table(table.id)
+            assert after is not None
+        return MoveResult(after, game, seat, events, outcome)
 
     async def button_seat(self, table_id: int, user_id: int, made_at: int) -> tuple[TableRow, int]:
         """The presser's seat, if a button made at ``made_at`` is still his to

@@ -47,6 +47,8 @@ class Directory:
                 await tx.upsert_chat(chat.id, chat.kind, chat.title)
                 if chat.kind == "private" and person is not None and person.id == chat.id:
                     await tx.set_dm_ok(person.id, True)
+        if len(self._written) > 50_000:  # a cache, not a registry: keep it bounded
+            self._written.clear()
         self._written.update(x for x in (person, chat) if x is not None)
 
     async def set_dm_ok(self, user_id: int, ok: bool) -> bool:

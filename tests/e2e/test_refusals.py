@@ -125,6 +125,15 @@ async def test_bad_commands_get_a_clear_translated_answer(
         dm = server.last_bot_message(anna)
         assert dm is not None
         assert "работает в группе" in dm.text
+        await table.command(anna, "/frobnicate", chat_id=anna)
+        dm = server.last_bot_message(anna)
+        assert dm is not None
+        assert "Такой команды нет" in dm.text
+        await table.command(anna, "/help", chat_id=anna)
+        dm = server.last_bot_message(anna)
+        assert dm is not None
+        assert "Команды" in dm.text  # a known command is not also "unknown"
+        assert not any("Такой команды нет" in m.text for m in server.chat_messages(anna)[-1:])
 
         # English after /language en (Anna created the group: she is its owner).
         assert "Language: English" in await group_reply("/language en")
