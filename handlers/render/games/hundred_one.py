@@ -81,12 +81,13 @@ class HundredOneUI:
     ) -> Hand:
         hand_codes: list[str] = view["hand"]
         cards = faces(hand_codes) or t(lang, "101.no_cards")
+        # A waiting seat's message shows only its own hand and score, so other
+        # players' moves cost no edit of it.
         lines = [
-            _top_line(lang, view),
             t(lang, "101.your_cards", cards=cards),
             t(lang, "101.your_total", total=tn(lang, "101.points", view["totals"][view["seat"]])),
         ]
-        keys = self._keys(lang, actions)
+        keys = self._keys(lang, actions, hand_codes)
         if not keys:
             if view["phase"] == "over":
                 lines.append(t(lang, "101.match_over"))
@@ -97,6 +98,7 @@ class HundredOneUI:
             else:
                 lines.append(t(lang, "101.wait"))
             return Hand("\n".join(lines))
+        lines.insert(0, _top_line(lang, view))
         pending = _pending_line(lang, view, names)
         if pending and view.get("pending", {}).get("seat") == view["seat"]:
             lines.append(f"⚡ {pending}")
@@ -109,8 +111,14 @@ class HundredOneUI:
         lines.append(f"<i>{prompt}</i>")
         return Hand("\n".join(lines), keys)
 
-    def _keys(self, lang: str, actions: Sequence[Action]) -> list[list[Key]]:
-        cards = [Key(a.card.face, action=a.encode()) for a in actions if isinstance(a, Play)]
+    def _keys(
+        self, lang: str, actions: Sequence[Action], hand_codes: Sequence[str]
+    ) -> list[list[Key]]:
+        order = {code: i for i, code in enumerate(hand_codes)}
+        plays = sorted(
+            (a for a in actions if isinstance(a, Play)), key=lambda a: order.get(a.card.code, 99)
+        )
+        cards = [Key(a.card.face, action=a.encode()) for a in plays]
         suits = [
             Key(f"{a.suit.symbol} {t(lang, f'suit.{a.suit.value}')}", action=a.encode())
             for a in actions
