@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from urllib.parse import urlparse
 
 from telegram import Update
 
@@ -29,6 +30,8 @@ def main() -> int:
         application.run_webhook(
             listen=config.webhook_listen,
             port=config.webhook_port,
+            # Telegram posts to WEBHOOK_URL; the local server must serve its path.
+            url_path=urlparse(config.webhook_url).path.lstrip("/"),
             webhook_url=config.webhook_url,
             secret_token=config.webhook_secret,
             allowed_updates=Update.ALL_TYPES,
