@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import re
 import sqlite3
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, closing
 from dataclasses import dataclass, field
@@ -19,6 +22,7 @@ from games import registry
 from tests.engines.playout import cards_in
 from tests.fake_telegram import FakeTelegram, SentMessage
 
+ROOT = Path(__file__).resolve().parents[2]
 GROUP_ID = -1001
 MOVE_DATA = re.compile(r"^[mug]:")
 
@@ -248,3 +252,21 @@ def check_no_hidden_cards(table: Table, probe: Probe, table_id: int = 1) -> None
         shown = faces_in(message.text)
         leaked = shown - public
         assert not leaked, f"group message shows unplayed cards {sorted(leaked)}:\n{message.text}"
+
+
+def spawn_bot(env: dict[str, str], workdir: Path, log: Path) -> subprocess.Popen[bytes]:
+    """``python -m bot`` in another process, with only the given settings."""
+    full = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT), **env}
+    with log.open("ab") as stderr:  # the child keeps its own copy of the handle
+        return subprocess.Popen(
+            [sys.executable, "-m", "bot"],
+            cwd=workdir,
+            env=full,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
+
+
+async def wait_exit(process: subprocess.Popen[bytes], timeout: float) -> int:  # noqa: ASYNC109
+    """Wait for the process without blocking the loop the fake server runs in."""
+    return await asyncio.wait_for(asyncio.to_thread(process.wait), timeout)

@@ -5,24 +5,26 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
-from tests.e2e.harness import Probe, bot_config, running_bot, seat_players, settle
+from tests.e2e.harness import (
+    Probe,
+    bot_config,
+    running_bot,
+    seat_players,
+    settle,
+    spawn_bot,
+    wait_exit,
+)
 from tests.fake_telegram import FakeTelegram
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def start_bot_process(
     server: FakeTelegram, db_path: Path, workdir: Path, log: Path
 ) -> subprocess.Popen[bytes]:
     env = {
-        "PATH": os.environ.get("PATH", ""),
-        "PYTHONPATH": str(ROOT),
         "BOT_TOKEN": server.token,
         "TELEGRAM_API_BASE_URL": server.base_url,
         "TELEGRAM_FILE_BASE_URL": server.base_file_url,
@@ -31,19 +33,7 @@ def start_bot_process(
         "TELEGRAM_MAX_RATE": "10000",
         "LOG_LEVEL": "WARNING",
     }
-    with log.open("ab") as stderr:  # the child keeps its own copy of the handle
-        return subprocess.Popen(
-            [sys.executable, "-m", "bot"],
-            cwd=workdir,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=stderr,
-        )
-
-
-async def wait_exit(process: subprocess.Popen[bytes], timeout: float) -> int:  # noqa: ASYNC109
-    """Wait for the process without blocking the loop the fake server runs in."""
-    return await asyncio.wait_for(asyncio.to_thread(process.wait), timeout)
+    return spawn_bot(env, workdir, log)
 
 
 async def test_a_killed_bot_resumes_the_game_from_the_database(

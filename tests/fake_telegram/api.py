@@ -145,8 +145,21 @@ def get_me(api: BotApi, p: Params) -> JsonDict:
     }
 
 
+@method("setWebhook")
+def set_webhook(api: BotApi, p: Params) -> bool:
+    """Recorded, not acted on: a test posts updates to the webhook itself."""
+    url = p.string("url")
+    if url and not url.startswith(("https://", "http://127.0.0.1")):
+        raise bad_request("bad webhook: HTTPS url must be provided for webhook")
+    api.world.webhook = {"url": url, "secret_token": p.opt_string("secret_token") or ""}
+    if p.flag("drop_pending_updates"):
+        api.world.drop_pending_updates()
+    return True
+
+
 @method("deleteWebhook")
 def delete_webhook(api: BotApi, p: Params) -> bool:
+    api.world.webhook = None
     if p.flag("drop_pending_updates"):
         api.world.drop_pending_updates()
     return True
@@ -155,7 +168,8 @@ def delete_webhook(api: BotApi, p: Params) -> bool:
 @method("getWebhookInfo")
 def get_webhook_info(api: BotApi, p: Params) -> JsonDict:
     pending = len(api.world.pending_updates)
-    return {"url": "", "has_custom_certificate": False, "pending_update_count": pending}
+    url = api.world.webhook["url"] if api.world.webhook else ""
+    return {"url": url, "has_custom_certificate": False, "pending_update_count": pending}
 
 
 @method("close")

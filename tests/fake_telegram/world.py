@@ -71,6 +71,7 @@ class TelegramWorld:
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.commands: dict[tuple[str, str], list[JsonDict]] = {}
+        self.webhook: dict[str, str] | None = None  # what setWebhook was given
         self.bot_texts: dict[tuple[str, str], str] = {}  # (kind, language_code) -> text
         self.menu_buttons: dict[int | None, JsonDict] = {}
         self.allowed_updates: frozenset[str] = DEFAULT_UPDATE_TYPES
