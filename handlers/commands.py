@@ -103,7 +103,6 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat.type != Chat.PRIVATE:
         await reply(app, update, common.help_text(lang))
         return
-    app.publisher.user_returned(user.id)
     payload = context.args[0] if context.args else ""
     if payload.startswith("j") and payload[1:].isdigit():
         await _join_by_link(app, update, int(payload[1:]), lang)
@@ -113,24 +112,28 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(app, update, t(lang, "error.bad_link"))
     else:
         await reply(app, update, t(lang, "start.welcome") + "\n\n" + common.help_text(lang))
-        # A player coming back (he had blocked the bot) gets his hands again.
-        for table in await app.services.lobby.tables_of(user.id):
-            if table.status == "playing":
-                async with app.publisher.table_lock(table.id):
-                    fresh = await app.services.lobby.table(table.id)
-                    await app.publisher.refresh_hands(fresh, fresh_for=user.id)
+        await app.publisher.welcome_back(user.id)
+
+
+async def _linked_table(
+    app: Koloda, update: Update, table_id: int, lang: str, *, usable: Callable[[TableRow], bool]
+) -> TableRow | None:
+    """The table a deep link names, or None after telling the user why not."""
+    try:
+        table = await app.services.lobby.table(table_id)
+    except ServiceError:
+        await reply(app, update, t(lang, "error.bad_link"))
+        return None
+    if not usable(table):
+        await reply(app, update, t(lang, "error.link_expired"))
+        return None
+    return table
 
 
 async def _join_by_link(app: Koloda, update: Update, table_id: int, lang: str) -> None:
     user = update.effective_user
     assert user is not None
-    try:
-        table = await app.services.lobby.table(table_id)
-    except ServiceError:
-        await reply(app, update, t(lang, "error.bad_link"))
-        return
-    if table.status != "lobby":
-        await reply(app, update, t(lang, "error.link_expired"))
+    if not await _linked_table(app, update, table_id, lang, usable=lambda t: t.status == "lobby"):
         return
     async with app.publisher.table_lock(table_id):
         result = await app.services.lobby.join(table_id, person(user), dm_ok=True)
@@ -142,18 +145,14 @@ async def _join_by_link(app: Koloda, update: Update, table_id: int, lang: str) -
 async def _resend_hand(app: Koloda, update: Update, table_id: int, lang: str) -> None:
     user = update.effective_user
     assert user is not None
-    try:
-        table = await app.services.lobby.table(table_id)
-    except ServiceError:
-        await reply(app, update, t(lang, "error.bad_link"))
-        return
-    if table.seat_of(user.id) is None or table.status != "playing":
-        await reply(app, update, t(lang, "error.link_expired"))
-        return
-    async with app.publisher.table_lock(table_id):
-        await app.publisher.refresh_hands(
-            await app.services.lobby.table(table_id), fresh_for=user.id
-        )
+
+    def seated_and_playing(table: TableRow) -> bool:
+        return table.status == "playing" and table.seat_of(user.id) is not None
+
+    if await _linked_table(app, update, table_id, lang, usable=seated_and_playing):
+        async with app.publisher.table_lock(table_id):
+            fresh = await app.services.lobby.table(table_id)
+            await app.publisher.refresh_hands(fresh, fresh_for=user.id)
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -39,9 +39,4 @@ async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     ok = status not in (ChatMember.BANNED, ChatMember.LEFT)
     await app.services.directory.set_dm_ok(change.chat.id, ok)
     if ok:
-        app.publisher.user_returned(change.chat.id)
-        for table in await app.services.lobby.tables_of(change.chat.id):
-            if table.status == "playing":
-                async with app.publisher.table_lock(table.id):
-                    fresh = await app.services.lobby.table(table.id)
-                    await app.publisher.refresh_hands(fresh, fresh_for=change.chat.id)
+        await app.publisher.welcome_back(change.chat.id)

@@ -368,8 +368,15 @@ class Publisher:
         text = t(lang, "table.unreachable", name=html.escape(seat.first_name))
         await self.notice(table, text, payload=f"h{table.id}")
 
-    def user_returned(self, user_id: int) -> None:
+    async def welcome_back(self, user_id: int) -> None:
+        """A player who could not be messaged (blocked the bot) is back: send
+        him fresh hands of every game he is playing."""
         self._warned = {k for k in self._warned if k[1] != user_id}
+        for table in await self.services.lobby.tables_of(user_id):
+            if table.status == "playing":
+                async with self.table_lock(table.id):
+                    fresh = await self.services.lobby.table(table.id)
+                    await self.refresh_hands(fresh, fresh_for=user_id)
 
 
 def _digest(text: str, rows: Sequence[Sequence[Key]]) -> str:
