@@ -1,5 +1,6 @@
-"""How fast the rules engines play: complete random games per second on one
-core, and microseconds per ``legal_actions`` and per ``apply``.
+"""How fast the rules engines play: complete random games (and, for matches of
+several deals like 101, rounds) per second on one core, and microseconds per
+``legal_actions`` and per ``apply``.
 
 Every game in :data:`games.registry.GAMES` is measured, with its default preset
 (``--all-presets``: every preset) at its smallest seat count, two seats and its
@@ -41,6 +42,7 @@ class Result:
     preset: str
     seats: int
     games_per_second: float
+    rounds_per_second: float
     steps_per_game: float
     legal_us: float
     apply_us: float
@@ -68,19 +70,22 @@ def play_random_game(
 
 def _games_per_second(
     spec: GameSpec, rules: Rules, seats: int, seconds: float, seed: int
-) -> tuple[float, float]:
+) -> tuple[float, float, float]:
+    """Games per second, rounds (deals) per second, moves per game.  A game
+    that is a match of rounds (101) says how many in its view's ``round``."""
     rng = random.Random(seed)
     play_random_game(spec, rules, seats, rng)  # warm up
-    games = steps = 0
+    games = steps = rounds = 0
     clock = time.perf_counter
     start = clock()
     while True:
-        _, n = play_random_game(spec, rules, seats, rng)
+        game, n = play_random_game(spec, rules, seats, rng)
         games += 1
         steps += n
+        rounds += int(game.public_view().get("round", 1))
         elapsed = clock() - start
         if elapsed >= seconds:
-            return games / elapsed, steps / games
+            return games / elapsed, rounds / elapsed, steps / games
 
 
 def _call_costs(
@@ -111,9 +116,9 @@ def _call_costs(
 
 def measure(spec: GameSpec, preset: str, seats: int, seconds: float, seed: int = 1) -> Result:
     rules = spec.preset(preset)
-    rate, steps = _games_per_second(spec, rules, seats, seconds, seed)
+    rate, rounds, steps = _games_per_second(spec, rules, seats, seconds, seed)
     legal_us, apply_us = _call_costs(spec, rules, seats, seconds / 2, seed)
-    return Result(spec.key, preset, seats, rate, steps, legal_us, apply_us)
+    return Result(spec.key, preset, seats, rate, rounds, steps, legal_us, apply_us)
 
 
 def _reference_us() -> float:
@@ -148,8 +153,8 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
     print(f"{where}, one core, {seconds:g} s per line")
     print(f"reference: sum(range(1000)) takes {_reference_us():.1f} µs on this core now")
     header = (
-        f"{'game':<10} {'preset':<12} {'seats':>5} {'games/s':>9} {'moves/game':>10} "
-        f"{'µs/legal':>9} {'µs/apply':>9}"
+        f"{'game':<10} {'preset':<12} {'seats':>5} {'games/s':>9} {'rounds/s':>9} "
+        f"{'moves/game':>10} {'µs/legal':>9} {'µs/apply':>9}"
     )
     print(header)
     print("-" * len(header))
@@ -163,6 +168,7 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
                 results.append(r)
                 print(
                     f"{r.game:<10} {r.preset:<12} {r.seats:>5} {r.games_per_second:>9.0f} "
+                    f"{r.rounds_per_second:>9.0f} "
                     f"{r.steps_per_game:>10.1f} {r.legal_us:>9.2f} {r.apply_us:>9.2f}",
                     flush=True,
                 )

@@ -11,11 +11,14 @@ import random
 from collections import Counter
 from typing import Any
 
-from games.cards import Card, CardParseError
+from games.cards import Card, deck
 from games.core import ActionParseError, Game, IllegalAction, Outcome, Rules
 from games.spec import GameSpec
 
 MAX_STEPS = 20_000
+
+
+_BY_CODE = {c.code: c for c in deck(52, jokers=2)}
 
 
 def cards_in(value: Any) -> Counter[Card]:
@@ -25,8 +28,9 @@ def cards_in(value: Any) -> Counter[Card]:
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            with contextlib.suppress(CardParseError):
-                found[Card.parse(item)] += 1
+            card = _BY_CODE.get(item)
+            if card is not None:
+                found[card] += 1
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())

@@ -184,6 +184,8 @@ class HundredOneUI:
         lines = [t(lang, "101.sheet_title", round=view["round"], name=names[last["winner"]])]
         if last.get("doubled"):
             lines.append(t(lang, "101.sheet_doubled"))
+        if last.get("blocked"):
+            lines.append(t(lang, "101.sheet_blocked"))
         revealed = view.get("revealed") or {}
         for seat, name in enumerate(names):
             penalty = last["penalties"][seat]
