@@ -18,7 +18,7 @@ import hashlib
 import html
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -70,7 +70,7 @@ class Publisher:
         self.services = services
         self.pacer = pacer
         self.bot_username = bot_username
-        self._table_locks: dict[int, asyncio.Lock] = {}
+        self._table_locks: dict[int, tuple[asyncio.Lock, int]] = {}
         self._dirty: set[int] = set()
         self._flushers: dict[int, asyncio.Task[None]] = {}
         self._warned: set[tuple[int, int]] = set()
@@ -78,11 +78,20 @@ class Publisher:
     # --- plumbing ---------------------------------------------------------------
 
     @asynccontextmanager
-    async def table_lock(self, table_id: int) -> Any:
-        """Serializes moves and renders of one table inside this process."""
-        lock = self._table_locks.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            yield
+    async def table_lock(self, table_id: int) -> AsyncIterator[None]:
+        """Serializes moves and renders of one table inside this process.
+        Locks live only while somebody holds or awaits them."""
+        lock, users = self._table_locks.get(table_id, (asyncio.Lock(), 0))
+        self._table_locks[table_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._table_locks[table_id]
+            if users == 1:
+                del self._table_locks[table_id]
+            else:
+                self._table_locks[table_id] = (lock, users - 1)
 
     def deep_link(self, payload: str) -> str:
         return f"https://t.me/{self.bot_username}?start={payload}"
