@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import sys
 from urllib.parse import urlparse
 
@@ -10,6 +9,7 @@ from telegram import Update
 
 from bot.app import build_application
 from bot.config import Config, ConfigError
+from bot.logs import setup_logging
 
 
 def main() -> int:
@@ -18,13 +18,7 @@ def main() -> int:
     except ConfigError as exc:
         print(f"koloda: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=config.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    # Bot API URLs contain the token: keep the HTTP client's request log quiet.
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    logging.getLogger("httpcore").setLevel(logging.WARNING)
+    setup_logging(config.log_level, config.token)
     application = build_application(config)
     if config.webhook_url:
         application.run_webhook(
