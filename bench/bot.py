@@ -46,7 +46,10 @@ What it prints (targets beside the figures)
   of finished games; when none finished (a random two-player game is ~90 moves), an
   estimate from bytes per logged move times the mean length of random engine games;
 * refused presses (answered with ``show_alert``), which should be ~0;
-* CPU used by the bot and by this process, to tell which side was the limit.
+* details: calls by method split by DM / group (and edits that remove buttons),
+  CPU used by the bot (its event-loop thread apart) and by this process, to tell
+  which side was the limit, and CPU used by other processes: on a busy machine
+  the bot is starved and the report says its figures understate it.
 
 Linux only (``/proc``).  Everything the run creates lives in the temporary
 directory; the bot is always stopped (SIGINT, then SIGKILL).
@@ -114,6 +117,7 @@ class CallRecord:
     at: float
     ok: bool
     error: str | None
+    where: str  # "DM", "group" or "" (no chat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +178,12 @@ class BenchTelegram(FakeTelegram):
         super()._record(name, params, arrived, result=result, error=error)
         call = self._calls.pop()
         reason = None if call.ok else f"{call.error_code} {call.description}"
-        self.call_log.append(CallRecord(call.method, call.at, call.ok, reason))
+        where = ""
+        if isinstance(call.chat_id, int):
+            where = "DM" if call.chat_id > 0 else "group"
+            if call.method == "editMessageText" and "reply_markup" not in call.params:
+                where += ", no buttons"
+        self.call_log.append(CallRecord(call.method, call.at, call.ok, reason, where))
         if isinstance(call.chat_id, int):
             table = self.watchers.get(call.chat_id)
             if table is not None:
@@ -262,10 +271,11 @@ def proc_status_kb(pid: int, key: str) -> int | None:
     return None
 
 
-def proc_cpu_seconds(pid: int) -> float | None:
-    """utime + stime of a process, in seconds."""
+def proc_cpu_seconds(pid: int, tid: int | None = None) -> float | None:
+    """utime + stime of a process (or of one of its threads), in seconds."""
+    path = f"/proc/{pid}/stat" if tid is None else f"/proc/{pid}/task/{tid}/stat"
     try:
-        raw = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
+        raw = Path(path).read_text(encoding="ascii")
     except OSError:
         return None
     fields = raw.rsplit(")", 1)[1].split()
@@ -542,6 +552,7 @@ class Measured:
     stopped: str = "not started"
     moves_per_game: float | None = None
     bot_cpu_wait: float | None = None
+    bot_loop_cpu: float | None = None
     machine_busy: float | None = None
     others_cpu: float | None = None
     db_moves: int = 0
@@ -570,6 +581,7 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
     calls = [c for c in server.call_log if inside(c.at)]
     bot_calls = [c for c in calls if c.method != "getUpdates"]
     by_method = Counter(c.method for c in bot_calls)
+    by_place = Counter((c.method, c.where) for c in bot_calls)
     failed = Counter(f"{c.method} {c.error}" for c in calls if not c.ok)
     polls = sum(1 for c in calls if c.method == "getUpdates")
 
@@ -676,6 +688,11 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
     for method, count in by_method.most_common():
         share = count / len(moves) if moves else float("nan")
         add(f"    {method:<28}{count:>8}   {share:6.2f} per move")
+        places = sorted((w, n) for (name, w), n in by_place.items() if name == method and w)
+        if len(places) > 1:
+            for where, n in places:
+                part = n / len(moves) if moves else float("nan")
+                add(f"      {'in ' + where:<26}{n:>8}   {part:6.2f}")
     if failed:
         add("  failed calls:")
         for what, count in failed.most_common(8):
@@ -706,6 +723,11 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
             f"  CPU in the measured period: bot {m.bot_cpu:.1f} s ({m.bot_cpu / span:.0%} of a "
             f"core), benchmark + fake server {m.bench_cpu:.1f} s ({m.bench_cpu / span:.0%}); "
             f"{os.cpu_count()} CPUs"
+        )
+    if m.bot_cpu is not None and m.bot_loop_cpu is not None:
+        add(
+            f"    of the bot's CPU: event-loop thread {m.bot_loop_cpu:.1f} s, other threads "
+            f"(aiosqlite's) {m.bot_cpu - m.bot_loop_cpu:.1f} s"
         )
     busy = False
     if m.others_cpu is not None:
@@ -842,6 +864,7 @@ async def measure(
     with cancelling(tasks):
         profiler = start_profiler(options, process.pid, workdir=log.parent)
         cpu_before = proc_cpu_seconds(process.pid)
+        loop_before = proc_cpu_seconds(process.pid, process.pid)
         bench_before = time.process_time()
         bot_wait = proc_cpu_wait_seconds(process.pid)
         busy_before = machine_busy_seconds()
@@ -857,6 +880,9 @@ async def measure(
                 raise BenchError(f"the bot exited with {process.returncode}:\n{log_tail(log)}")
         measured.ended = time.monotonic()
         cpu_after = proc_cpu_seconds(process.pid)
+        loop_after = proc_cpu_seconds(process.pid, process.pid)
+        if loop_before is not None and loop_after is not None:
+            measured.bot_loop_cpu = loop_after - loop_before
         measured.bench_cpu = time.process_time() - bench_before
         bot_wait_after = proc_cpu_wait_seconds(process.pid)
         busy_after = machine_busy_seconds()
