@@ -683,7 +683,7 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
     if move_ms:
         mean = sum(move_ms) / len(move_ms)
         add(f"  slowest applied move: {max(move_ms):.1f} ms; mean {mean:.1f} ms")
-    add(f"  games ended in the measured period: {m.games_over}")
+    add(f"  result messages posted in the measured period: {m.games_over}")
     add(f"  Bot API calls: {len(bot_calls)} ({len(bot_calls) / span:.0f}/s) + {polls} getUpdates")
     for method, count in by_method.most_common():
         share = count / len(moves) if moves else float("nan")
