@@ -71,6 +71,8 @@ def build_application(config: Config) -> Application:  # type: ignore[type-arg]
             )
         )
         .concurrent_updates(64)
+        # Several connections, so that one move's messages go out side by side.
+        .connection_pool_size(16)
         .post_init(post_init)
         .post_stop(post_stop)
         .post_shutdown(post_shutdown)
@@ -112,7 +114,7 @@ async def _resume(context: ContextTypes.DEFAULT_TYPE) -> None:
                 if fresh.status == "lobby":
                     await koloda.publisher.show_lobby(fresh)
                 else:
-                    koloda.publisher.table_changed(fresh.id)
+                    koloda.publisher.table_changed(fresh)
                     await koloda.publisher.refresh_hands(fresh)
         except Exception:
             log.exception("could not resume table %s", table.id)

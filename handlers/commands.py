@@ -20,7 +20,6 @@ from handlers.render.games import ui_for
 from i18n import LANGUAGES, t
 from services import ServiceError
 from services.lobby import load_rules
-from services.moves import load_game
 from storage import TableRow
 
 __all__ = ["COMMANDS", "is_admin", "reply", "unknown"]
@@ -238,7 +237,7 @@ async def startgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     table = await _open_table(app, update)
     if table.status == "playing":
         # A running game may have something to start, e.g. 101's next round.
-        code = ui_for(table.game).continue_action(load_game(table).public_view())
+        code = ui_for(table.game).continue_action(app.services.moves.games.get(table).public_view())
         if code is None:
             raise ServiceError("error.already_started")
         await play_move(app, table.id, user.id, code, made_at=table.moves)
@@ -255,7 +254,7 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     admin = user.id != table.creator_id and await is_admin(update, context)
     async with app.publisher.table_lock(table.id):
         table = await app.services.lobby.cancel(table.id, person(user), is_admin=admin)
-        app.publisher.table_changed(table.id)
+        app.publisher.table_changed(table)
         await app.publisher.refresh_hands(table)
 
 

@@ -26,7 +26,7 @@ async def begin(
         table = await app.services.lobby.start(table_id, who, is_admin=is_admin)
         if answer is not None:
             await answer()
-        app.publisher.table_changed(table.id)
+        app.publisher.table_changed(table)
         await app.publisher.refresh_hands(table)
 
 
@@ -46,8 +46,8 @@ async def play_move(
         result = await app.services.moves.play(table_id, user_id, action, made_at=made_at)
         if answer is not None:
             await answer()
-        publisher.table_changed(result.table.id)
-        await publisher.refresh_hands(result.table)
+        publisher.table_changed(result.table)
+        await publisher.refresh_hands(result.table, result.game)
         await publisher.announce(result.table, result.game, result.events)
         if result.outcome is not None:
             await publisher.post_result(result.table, result.game)

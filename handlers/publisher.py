@@ -33,8 +33,8 @@ from handlers.render.games import ui_for
 from handlers.telegram_io import Outcome, TelegramIO, keyboard
 from i18n import t
 from services import Services
+from services.hands import HandRecord
 from services.lobby import load_rules
-from services.moves import load_game
 from storage import SeatRow, TableRow
 
 __all__ = ["GroupPacer", "Publisher"]
@@ -110,18 +110,19 @@ class Publisher:
 
     # --- the group message ------------------------------------------------------
 
-    def table_changed(self, table_id: int) -> None:
+    def table_changed(self, table: TableRow) -> None:
         """Mark the group message stale; a flusher renders it when paced."""
-        self._dirty.add(table_id)
-        if table_id not in self._flushers:
-            task = asyncio.get_running_loop().create_task(self._flush(table_id))
-            self._flushers[table_id] = task
+        self._dirty.add(table.id)
+        if table.id not in self._flushers:
+            flush = self._flush(table.id, table.chat_id)
+            self._flushers[table.id] = asyncio.get_running_loop().create_task(flush)
 
-    async def _flush(self, table_id: int) -> None:
+    async def _flush(self, table_id: int, chat_id: int) -> None:
         try:
             while table_id in self._dirty:
-                table = await self.services.lobby.table(table_id)
-                await self.pacer.turn(table.chat_id)
+                await self.pacer.turn(chat_id)
+                # Read after the wait: render the latest state, not the one
+                # that asked for this edit.
                 self._dirty.discard(table_id)
                 await self._render_group(await self.services.lobby.table(table_id))
         except Exception:
@@ -164,7 +165,7 @@ class Publisher:
             return self._lobby_message(lang, table)
         spec = registry.get(table.game)
         ui = ui_for(table.game)
-        game = load_game(table)
+        game = self.services.moves.games.get(table)
         names = common.names_of(table)
         view = game.public_view()
         lines = [f"🃏 {common.game_title(lang, spec, load_rules(table))}", ""]
@@ -281,26 +282,41 @@ class Publisher:
     # --- hands ------------------------------------------------------------------
 
     async def refresh_hands(
-        self, table: TableRow, *, fresh_for: int | None = None, focus: tuple[int, str] | None = None
+        self,
+        table: TableRow,
+        game: Game[Any, Any] | None = None,
+        *,
+        fresh_for: int | None = None,
+        focus: tuple[int, str] | None = None,
     ) -> None:
-        """Bring every seat's DM in line with the table.  ``fresh_for`` forces a
-        new message for that user; ``focus`` opens a sub-menu for one seat.
-        Call with :meth:`table_lock` held."""
+        """Bring every seat's DM in line with the table (``game`` is its state,
+        if already loaded).  ``fresh_for`` forces a new message for that user;
+        ``focus`` opens a sub-menu for one seat.  Call with :meth:`table_lock`
+        held."""
         if table.state is None:
             return
-        game = load_game(table)
+        if game is None:
+            game = self.services.moves.games.get(table)
         ui = ui_for(table.game)
         names = common.names_of(table)
-        group_lang: str | None = None
-        for seat in table.seats:
-            lang = seat.language
-            if lang is None:
-                group_lang = group_lang or await self.group_language(table)
-                lang = group_lang
-            seat_focus = focus[1] if focus is not None and focus[0] == seat.seat else None
-            await self._render_hand(
-                table, game, ui, names, seat, lang, seat_focus, fresh=fresh_for == seat.user_id
+        group_lang = await self.group_language(table)
+        # Seats are independent: their messages go out side by side.
+        records = await asyncio.gather(
+            *(
+                self._render_hand(
+                    table,
+                    game,
+                    ui,
+                    names,
+                    seat,
+                    seat.language or group_lang,
+                    focus[1] if focus is not None and focus[0] == seat.seat else None,
+                    fresh=fresh_for == seat.user_id,
+                )
+                for seat in table.seats
             )
+        )
+        await self.services.hands.record(table.id, [r for r in records if r is not None])
 
     async def _render_hand(
         self,
@@ -313,7 +329,9 @@ class Publisher:
         focus: str | None,
         *,
         fresh: bool,
-    ) -> None:
+    ) -> HandRecord | None:
+        """Render one seat's DM; returns what it now shows, or None if nothing
+        was sent."""
         playing = table.status == "playing"
         actions = game.legal_actions(seat.seat) if playing else []
         hand = ui.hand(lang, game.view(seat.seat), actions, names, focus)
@@ -333,10 +351,10 @@ class Publisher:
             and seat.hand_digest == digest
             and (seat.keyboard is not None or not acting)
         ):
-            return  # the message already shows exactly this
+            return None  # the message already shows exactly this
         if not seat.dm_ok and not fresh:
             await self._warn_unreachable(table, seat)
-            return
+            return None
         message_id = seat.hand_message_id
         new_message = fresh or message_id is None or (acting and not seat.acting)
         if not new_message and message_id is not None:
@@ -345,9 +363,9 @@ class Publisher:
                 new_message = True
             elif result is Outcome.FORBIDDEN:
                 await self._warn_unreachable(table, seat)
-                return
+                return None
             elif result is Outcome.FAILED:
-                return
+                return None
         if new_message:
             if message_id is not None and seat.keyboard is not None:
                 # The old message still has buttons: take them away.
@@ -355,13 +373,12 @@ class Publisher:
             result, message_id = await self.io.send(seat.user_id, text, markup, notify=acting)
             if result is Outcome.FORBIDDEN:
                 await self._warn_unreachable(table, seat)
-                return
+                return None
             if result is not Outcome.OK:
-                return
+                return None
             self._warned.discard((table.id, seat.user_id))
-        await self.services.hands.record(
-            table.id,
-            seat.seat,
+        return HandRecord(
+            seat=seat.seat,
             message_id=message_id,
             digest=digest,
             keyboard=table.moves if acting else None,

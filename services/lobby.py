@@ -39,22 +39,22 @@ class Lobby:
     # --- reading ----------------------------------------------------------------
 
     async def table(self, table_id: int) -> TableRow:
-        async with self._db.transaction() as tx:
+        async with self._db.read() as tx:
             table = await tx.get_table(table_id)
         if table is None:
             raise ServiceError("error.no_table")
         return table
 
     async def open_table(self, chat_id: int, thread_id: int) -> TableRow | None:
-        async with self._db.transaction() as tx:
+        async with self._db.read() as tx:
             return await tx.open_table(chat_id, thread_id)
 
     async def open_tables(self) -> list[TableRow]:
-        async with self._db.transaction() as tx:
+        async with self._db.read() as tx:
             return await tx.open_tables()
 
     async def tables_of(self, user_id: int) -> list[TableRow]:
-        async with self._db.transaction() as tx:
+        async with self._db.read() as tx:
             return await tx.open_tables_of_user(user_id)
 
     # --- creating ---------------------------------------------------------------

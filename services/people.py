@@ -36,6 +36,8 @@ class Directory:
         # What was last written, so that the common update (a known user in a
         # known chat) costs no write at all.
         self._written: set[Person | ChatInfo] = set()
+        self._chat_languages: dict[int, str] = {}
+        self._user_languages: dict[int, str] = {}
 
     async def seen(self, person: Person | None, chat: ChatInfo | None) -> None:
         if (person is None or person in self._written) and (chat is None or chat in self._written):
@@ -47,8 +49,10 @@ class Directory:
                 await tx.upsert_chat(chat.id, chat.kind, chat.title)
                 if chat.kind == "private" and person is not None and person.id == chat.id:
                     await tx.set_dm_ok(person.id, True)
-        if len(self._written) > 50_000:  # a cache, not a registry: keep it bounded
+        if len(self._written) > 50_000:  # caches, not registries: keep them bounded
             self._written.clear()
+            self._chat_languages.clear()
+            self._user_languages.clear()
         self._written.update(x for x in (person, chat) if x is not None)
 
     async def set_dm_ok(self, user_id: int, ok: bool) -> bool:
@@ -59,32 +63,47 @@ class Directory:
             return await tx.set_dm_ok(user_id, ok)
 
     async def dm_ok(self, user_id: int) -> bool:
-        async with self._db.transaction() as tx:
+        async with self._db.read() as tx:
             user = await tx.get_user(user_id)
         return user is not None and user.dm_ok
 
     async def chat_language(self, chat_id: int) -> str:
-        async with self._db.transaction() as tx:
-            chat = await tx.get_chat(chat_id)
-        return (chat.language if chat else None) or self.default_language
+        """Asked for on nearly every render, changed only by /language: cached."""
+        cached = self._chat_languages.get(chat_id)
+        if cached is None:
+            async with self._db.read() as tx:
+                chat = await tx.get_chat(chat_id)
+            cached = (chat.language if chat else None) or self.default_language
+            self._chat_languages[chat_id] = cached
+        return cached
 
     async def chat_title(self, chat_id: int) -> str:
-        async with self._db.transaction() as tx:
+        async with self._db.read() as tx:
             chat = await tx.get_chat(chat_id)
         return (chat.title if chat else None) or "?"
 
     async def user_language(self, user_id: int) -> str:
-        async with self._db.transaction() as tx:
-            user = await tx.get_user(user_id)
-        return (user.language if user else None) or self.default_language
+        """The language of the user's DM (his own choice, else the default)."""
+        cached = self._user_languages.get(user_id)
+        if cached is None:
+            async with self._db.read() as tx:
+                user = await tx.get_user(user_id)
+            cached = (user.language if user else None) or self.default_language
+            self._user_languages[user_id] = cached
+        return cached
 
     async def set_language(self, chat: ChatInfo, user_id: int, language: str) -> None:
         async with self._db.transaction() as tx:
             if chat.kind == "private":
                 await tx.set_user_language(user_id, language)
+                self._user_languages.pop(user_id, None)
             else:
                 await tx.set_chat_language(chat.id, language)
+                self._chat_languages.pop(chat.id, None)
 
     async def migrate_chat(self, old_id: int, new_id: int) -> bool:
         async with self._db.transaction() as tx:
-            return await tx.migrate_chat(old_id, new_id)
+            moved = await tx.migrate_chat(old_id, new_id)
+        self._chat_languages.pop(old_id, None)
+        self._chat_languages.pop(new_id, None)
+        return moved

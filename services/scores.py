@@ -13,7 +13,7 @@ class Scores:
 
     async def leaderboard(self, chat_id: int) -> dict[str, list[ScoreRow]]:
         """Per game key, the chat's players best first."""
-        async with self._db.transaction() as tx:
+        async with self._db.read() as tx:
             rows = await tx.leaderboard(chat_id)
         board: dict[str, list[ScoreRow]] = {}
         for row in rows:
@@ -21,5 +21,5 @@ class Scores:
         return board
 
     async def stats(self, user_id: int, chat_id: int | None = None) -> list[ScoreRow]:
-        async with self._db.transaction() as tx:
+        async with self._db.read() as tx:
             return await tx.user_stats(user_id, chat_id)

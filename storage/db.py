@@ -99,6 +99,14 @@ class Database:
                 raise
 
     @asynccontextmanager
+    async def read(self) -> AsyncIterator[Tx]:
+        """Queries that change nothing.  No transaction is opened: holding the
+        connection's lock already keeps this process's writers out, and other
+        processes only ever see committed states."""
+        async with self._lock:
+            yield Tx(self._conn)
+
+    @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
         """One atomic unit of work; rolled back if the block raises."""
         async with self._lock:

@@ -46,10 +46,9 @@ async def test_a_killed_bot_resumes_the_game_from_the_database(
     try:
         await server.wait_for(lambda: server.active_polls, timeout=30)
         await table.open_and_start("durak")
-        for _ in range(12):
+        while probe.table()[1] < 10:  # sub-menu presses are not moves
             assert await table.play_random_move() is not None
         _, before = probe.table()
-        assert before >= 10
 
         process.send_signal(signal.SIGKILL)
         assert await wait_exit(process, 10) == -signal.SIGKILL

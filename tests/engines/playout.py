@@ -144,6 +144,11 @@ def playout(
             if outsider not in actors:
                 try_illegal(game, outsider, sorted(pool), chooser)
         action = chooser.choice(game.legal_actions(seat))
+        if deep:  # a clone is independent: playing on it leaves the original alone
+            before = game.dump()
+            twin = game.clone()
+            twin.apply(seat, action)
+            assert game.dump() == before, "applying on a clone changed the original"
         public_before = visible_cards(game, None)
         events = game.apply(seat, action)
         public_after = visible_cards(game, None)
