@@ -223,6 +223,10 @@ class Probe:
         )
         return str(status), int(moves)
 
+    def public_view(self, table_id: int = 1) -> dict[str, Any]:
+        ((game, state),) = self._query("SELECT game, state FROM tables WHERE id = ?", (table_id,))
+        return dict(registry.get(game).game.load(json.loads(state)).public_view())
+
     def public_cards(self, table_id: int = 1) -> set[str]:
         """Every card the table has publicly seen: cards in events so far and
         cards in the current public view."""

@@ -1,0 +1,103 @@
+"""The lobby by buttons: choosing a game, changing options, and the other
+group commands around a table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.e2e.harness import Probe, bot_config, running_bot, seat_players
+from tests.fake_telegram import FakeTelegram
+
+
+async def test_newgame_without_arguments_chooses_by_buttons(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        server.start_bot(table.players[0])
+        await table.command(table.players[0], "/newgame")
+        chooser = server.last_bot_message(table.group_id)
+        assert chooser is not None
+        assert chooser.button_texts == ["Дурак", "101"]
+        await table.press_text(table.players[0], chooser, "Дурак")
+        presets = server.bot_message(table.group_id, chooser.message_id)
+        assert presets.button_texts == ["подкидной", "переводной"]
+        await table.press_text(table.players[0], presets, "переводной")
+        lobby = server.bot_message(table.group_id, chooser.message_id)  # same message
+        assert "переводной" in lobby.text
+        assert "Перевод: да" in lobby.text
+        assert "1. Anna" in lobby.text
+        assert Probe(db_path).table() == ("lobby", 0)
+
+
+async def test_the_creator_changes_options_and_nobody_else_can(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        anna, boris = table.players
+        for user_id in table.players:
+            server.start_bot(user_id)
+        await table.command(anna, "/newgame durak")
+        answer = await table.press_text(boris, table.lobby(), "Настройки")
+        assert answer["show_alert"]
+        assert "открыл стол" in answer["text"]
+
+        await table.press_text(anna, table.lobby(), "Настройки")
+        menu = table.lobby()
+        assert menu.has_button("Колода: 36")
+        await table.press_text(anna, menu, "Колода: 36")
+        await table.press_text(anna, table.lobby(), "Колода: 52")  # 36 -> 52 -> 24
+        await table.press_text(anna, table.lobby(), "Перевод: нет")
+        menu = table.lobby()
+        assert menu.has_button("Колода: 24")
+        assert menu.has_button("Перевод: да")
+        assert "свои настройки" in menu.text  # no longer a named preset
+        answer = await table.press_text(boris, menu, "Колода: 24")
+        assert answer["show_alert"]
+        await table.press_text(anna, table.lobby(), "Назад")
+        lobby = table.lobby()
+        assert lobby.has_button("Сесть")
+        assert "• Колода: 24" in lobby.text
+        await table.press_text(boris, lobby, "Сесть")
+        await table.press_text(anna, table.lobby(), "Начать")
+        assert Probe(db_path).table() == ("playing", 0)
+        # The game really uses the options: 24 cards, 12 dealt, 12 in the stock.
+        view = Probe(db_path).public_view()
+        assert view["stock"] == 12
+        assert view["hands"] == [6, 6]
+
+
+async def test_rules_stats_and_table_commands(server: FakeTelegram, db_path: Path) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        anna = table.players[0]
+        await table.command(anna, "/rules")
+        usage = server.last_bot_message(table.group_id)
+        assert usage is not None
+        assert "/rules" in usage.text
+        await table.command(anna, "/rules 101")
+        rules = server.last_bot_message(table.group_id)
+        assert rules is not None
+        assert "101" in rules.text
+        assert "Дама" in rules.text or "дама" in rules.text
+
+        await table.open_and_start("durak")
+        await table.command(anna, "/rules")
+        rules = server.last_bot_message(table.group_id)
+        assert rules is not None
+        assert "Настройки этого стола" in rules.text
+        before = len(table.group_messages())
+        await table.command(anna, "/table")
+        await server.wait_for(lambda: len(table.group_messages()) > before)
+        copy = table.group_messages()[-1]
+        assert "Козырь" in copy.text
+        await table.play_to_the_end()
+        await table.command(anna, "/stats")
+        stats = server.last_bot_message(table.group_id)
+        assert stats is not None
+        assert "Дурак: игр 1" in stats.text
+        await table.command(anna, "/stats", chat_id=anna)
+        private = server.last_bot_message(anna)
+        assert private is not None
+        assert "Дурак: игр 1" in private.text
