@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 
 from telegram import Chat, Update, User
@@ -12,7 +11,7 @@ from handlers.publisher import Publisher
 from i18n import normalize
 from services import ChatInfo, Person, Services
 
-__all__ = ["Koloda", "chat_info", "koloda", "person", "thread_of"]
+__all__ = ["Koloda", "chat_info", "koloda", "language_for", "person", "thread_of"]
 
 KEY = "koloda"
 
@@ -53,7 +52,3 @@ async def language_for(app: Koloda, update: Update) -> str:
     if user is not None:
         return normalize(await app.services.directory.user_language(user.id))
     return app.services.directory.default_language
-
-
-def mention(user: User) -> str:
-    return html.escape(user.first_name or user.username or str(user.id))

@@ -348,14 +348,6 @@ class Tx:
         """Where the group message is; not game state, so no version bump."""
         await self._run("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
 
-    async def move_table(self, table_id: int, chat_id: int, thread_id: int) -> None:
-        await self._run(
-            "UPDATE tables SET chat_id = ?, thread_id = ? WHERE id = ?",
-            (chat_id, thread_id, table_id),
-        )
-
-    # --- seats -----------------------------------------------------------------
-
     async def add_seat(self, table_id: int, user_id: int) -> int:
         """Seat the user at the next free place; returns the seat number."""
         row = await self._one(
@@ -387,17 +379,6 @@ class Tx:
                 (seat - 1, table_id, seat),
             )
         return True
-
-    async def set_seat_order(self, table_id: int, user_ids: Sequence[int]) -> None:
-        """Reseat the players in the given order (e.g. partners apart)."""
-        for offset, user_id in enumerate(user_ids):
-            await self._run(
-                "UPDATE seats SET seat = ? WHERE table_id = ? AND user_id = ?",
-                (1000 + offset, table_id, user_id),
-            )
-        await self._run(
-            "UPDATE seats SET seat = seat - 1000 WHERE table_id = ? AND seat >= 1000", (table_id,)
-        )
 
     async def set_hand(
         self,
@@ -448,15 +429,6 @@ class Tx:
         )
         assert row is not None
         return int(row[0])
-
-    async def all_moves(self, table_id: int) -> list[MoveRow]:
-        rows = await self._all(
-            "SELECT n, seat, action, events, at FROM moves WHERE table_id = ? ORDER BY n",
-            (table_id,),
-        )
-        return [MoveRow(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]
-
-    # --- results and scores ----------------------------------------------------
 
     async def record_result(
         self, table_id: int, chat_id: int, game: str, outcome: dict[str, Any]
