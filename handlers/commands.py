@@ -13,7 +13,15 @@ from telegram.ext import ContextTypes
 
 from games import registry
 from handlers import callback_data as cd
-from handlers.context import Koloda, chat_info, koloda, language_for, person, thread_of
+from handlers.context import (
+    Koloda,
+    chat_info,
+    koloda,
+    language_for,
+    person,
+    sender,
+    thread_of,
+)
 from handlers.flows import begin, play_move
 from handlers.render import common
 from handlers.render.games import ui_for
@@ -34,8 +42,7 @@ async def reply(
 ) -> None:
     """Answer in the chat (and topic) the command came from; group replies are
     paced like every other group message."""
-    chat = update.effective_chat
-    assert chat is not None
+    _, chat = sender(update)
     if chat.type != Chat.PRIVATE:
         await app.publisher.pacer.turn(chat.id)
     await app.publisher.io.send(chat.id, text, markup, thread_id=thread_of(update))
@@ -82,8 +89,7 @@ def _refusing(handler: Handler) -> Handler:
 
 
 async def _open_table(app: Koloda, update: Update) -> TableRow:
-    chat = update.effective_chat
-    assert chat is not None
+    _, chat = sender(update)
     table = await app.services.lobby.open_table(chat.id, thread_of(update))
     if table is None:
         raise ServiceError("error.no_open_table")
@@ -95,9 +101,7 @@ async def _open_table(app: Koloda, update: Update) -> TableRow:
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app = koloda(context)
-    user, chat = update.effective_user, update.effective_chat
-    assert user is not None
-    assert chat is not None
+    user, chat = sender(update)
     lang = await language_for(app, update)
     if chat.type != Chat.PRIVATE:
         await reply(app, update, common.help_text(lang))
@@ -130,8 +134,7 @@ async def _linked_table(
 
 
 async def _join_by_link(app: Koloda, update: Update, table_id: int, lang: str) -> None:
-    user = update.effective_user
-    assert user is not None
+    user, _ = sender(update)
     if not await _linked_table(app, update, table_id, lang, usable=lambda t: t.status == "lobby"):
         return
     async with app.publisher.table_lock(table_id):
@@ -142,8 +145,7 @@ async def _join_by_link(app: Koloda, update: Update, table_id: int, lang: str) -
 
 
 async def _resend_hand(app: Koloda, update: Update, table_id: int, lang: str) -> None:
-    user = update.effective_user
-    assert user is not None
+    user, _ = sender(update)
 
     def seated_and_playing(table: TableRow) -> bool:
         return table.status == "playing" and table.seat_of(user.id) is not None
@@ -164,9 +166,7 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app = koloda(context)
-    user, chat = update.effective_user, update.effective_chat
-    assert user is not None
-    assert chat is not None
+    user, chat = sender(update)
     lang = await language_for(app, update)
     args = context.args or []
     if len(args) > 2:
@@ -200,16 +200,14 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def _send_to_bot(app: Koloda, update: Update, table_id: int, lang: str) -> None:
     link = app.publisher.deep_link(f"j{table_id}")
     markup = InlineKeyboardMarkup([[InlineKeyboardButton(t(lang, "common.open_bot"), url=link)]])
-    user = update.effective_user
-    assert user is not None
+    user, _ = sender(update)
     text = t(lang, "lobby.open_bot_first", name=html.escape(user.first_name))
     await reply(app, update, text, markup)
 
 
 async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app = koloda(context)
-    user = update.effective_user
-    assert user is not None
+    user, _ = sender(update)
     table = await _open_table(app, update)
     lang = await language_for(app, update)
     dm_ok = await app.services.directory.dm_ok(user.id)
@@ -223,8 +221,7 @@ async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app = koloda(context)
-    user = update.effective_user
-    assert user is not None
+    user, _ = sender(update)
     table = await _open_table(app, update)
     async with app.publisher.table_lock(table.id):
         await app.publisher.show_lobby(await app.services.lobby.leave(table.id, person(user)))
@@ -232,8 +229,7 @@ async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def startgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app = koloda(context)
-    user = update.effective_user
-    assert user is not None
+    user, _ = sender(update)
     table = await _open_table(app, update)
     if table.status == "playing":
         # A running game may have something to start, e.g. 101's next round.
@@ -248,8 +244,7 @@ async def startgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app = koloda(context)
-    user = update.effective_user
-    assert user is not None
+    user, _ = sender(update)
     table = await _open_table(app, update)
     admin = user.id != table.creator_id and await is_admin(update, context)
     async with app.publisher.table_lock(table.id):
@@ -270,8 +265,7 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
 
 async def scores(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app = koloda(context)
-    chat = update.effective_chat
-    assert chat is not None
+    _, chat = sender(update)
     lang = await language_for(app, update)
     board = await app.services.scores.leaderboard(chat.id)
     await reply(app, update, common.scores_text(lang, board))
@@ -279,9 +273,7 @@ async def scores(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app = koloda(context)
-    user, chat = update.effective_user, update.effective_chat
-    assert user is not None
-    assert chat is not None
+    user, chat = sender(update)
     lang = await language_for(app, update)
     in_chat = None if chat.type == Chat.PRIVATE else chat.id
     rows = await app.services.scores.stats(user.id, in_chat)
@@ -290,8 +282,7 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app = koloda(context)
-    chat = update.effective_chat
-    assert chat is not None
+    _, chat = sender(update)
     lang = await language_for(app, update)
     args = context.args or []
     table = None
@@ -315,9 +306,7 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app = koloda(context)
-    user, chat = update.effective_user, update.effective_chat
-    assert user is not None
-    assert chat is not None
+    user, chat = sender(update)
     current = await language_for(app, update)
     args = context.args or []
     if len(args) > 1 or (args and args[0].lower() not in LANGUAGES):

@@ -11,7 +11,7 @@ from handlers.publisher import Publisher
 from i18n import normalize
 from services import ChatInfo, Person, Services
 
-__all__ = ["Koloda", "chat_info", "koloda", "language_for", "person", "thread_of"]
+__all__ = ["Koloda", "chat_info", "koloda", "language_for", "person", "sender", "thread_of"]
 
 KEY = "koloda"
 
@@ -26,6 +26,14 @@ def koloda(context: ContextTypes.DEFAULT_TYPE) -> Koloda:
     app = context.bot_data[KEY]
     assert isinstance(app, Koloda)
     return app
+
+
+def sender(update: Update) -> tuple[User, Chat]:
+    """Who sent an update and where (every command handler has both)."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        raise RuntimeError("a command update without a user or chat")
+    return user, chat
 
 
 def person(user: User) -> Person:

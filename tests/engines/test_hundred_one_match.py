@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.cards import Card
-from games.core import ActionParseError, Event, IllegalAction, Outcome, StateFormatError
+from games.core import ActionParseError, Event, Outcome, StateFormatError
 from games.hundred_one import (
     PRESETS,
     SPEC,
@@ -23,30 +23,8 @@ from games.hundred_one import (
     card_points,
 )
 from games.registry import GAMES
+from tests.engines.hundred_one_helpers import CLASSIC, act, pos, refused, scores
 from tests.engines.playout import cards_in
-
-CLASSIC = HundredOneRules()
-
-
-def pos(hands: list[str], rules: HundredOneRules = CLASSIC, **kw: Any) -> HundredOne:
-    return HundredOne.position(rules, hands, **kw)
-
-
-def act(game: HundredOne, seat: int, code: str) -> list[Event]:
-    return game.apply(seat, HundredOne.decode_action(code))
-
-
-def scores(events: list[Event]) -> dict[int, int | str | None]:
-    return {e.seat: e.value for e in events if e.kind == "round_over" and e.seat is not None}
-
-
-def refused(game: HundredOne, seat: int, code: str, reason: str) -> None:
-    before = game.dump()
-    with pytest.raises(IllegalAction) as info:
-        act(game, seat, code)
-    assert info.value.reason == reason
-    assert game.dump() == before
-
 
 # ---------------------------------------------------------------- scoring
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
 from games.cards import deck
-from games.core import Event, IllegalAction, RulesError
+from games.core import RulesError
 from games.hundred_one import (
     PRESETS,
     SPEC,
@@ -21,6 +20,7 @@ from games.hundred_one import (
     SmallDeck,
     card_points,
 )
+from tests.engines.hundred_one_helpers import act, codes, pos, refused, scores, summary
 
 CLASSIC = PRESETS["classic"]
 CROCODILE = PRESETS["crocodile"]
@@ -29,34 +29,6 @@ JACK = PRESETS["jack"]
 ENGLISH = PRESETS["english"]
 PHARAOH = PRESETS["pharaoh"]
 PENTAGON = PRESETS["pentagon"]
-
-
-def pos(hands: list[str], rules: HundredOneRules, **kw: Any) -> HundredOne:
-    return HundredOne.position(rules, hands, **kw)
-
-
-def act(game: HundredOne, seat: int, code: str) -> list[Event]:
-    return game.apply(seat, HundredOne.decode_action(code))
-
-
-def codes(game: HundredOne, seat: int) -> set[str]:
-    return {a.encode() for a in game.legal_actions(seat)}
-
-
-def summary(events: list[Event]) -> list[tuple[str, int | None, int | str | None]]:
-    return [(e.kind, e.seat, e.value) for e in events]
-
-
-def scores(events: list[Event]) -> dict[int, int | str | None]:
-    return {e.seat: e.value for e in events if e.kind == "round_over" and e.seat is not None}
-
-
-def refused(game: HundredOne, seat: int, code: str, reason: str) -> None:
-    before = game.dump()
-    with pytest.raises(IllegalAction) as info:
-        act(game, seat, code)
-    assert info.value.reason == reason
-    assert game.dump() == before
 
 
 # ------------------------------------------------------------ the presets

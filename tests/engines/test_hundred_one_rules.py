@@ -3,49 +3,20 @@ special card with each of its options."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from games.cards import Card, deck, parse_cards
-from games.core import Event, IllegalAction
 from games.hundred_one import (
     AceMode,
     DrawMode,
     HundredOne,
-    HundredOneRules,
     NineMode,
 )
-
-CLASSIC = HundredOneRules()
-
-
-def pos(hands: list[str], rules: HundredOneRules = CLASSIC, **kw: Any) -> HundredOne:
-    return HundredOne.position(rules, hands, **kw)
-
-
-def act(game: HundredOne, seat: int, code: str) -> list[Event]:
-    return game.apply(seat, HundredOne.decode_action(code))
-
-
-def codes(game: HundredOne, seat: int) -> set[str]:
-    return {a.encode() for a in game.legal_actions(seat)}
-
-
-def summary(events: list[Event]) -> list[tuple[str, int | None, int | str | None]]:
-    return [(e.kind, e.seat, e.value) for e in events]
+from tests.engines.hundred_one_helpers import CLASSIC, act, codes, pos, refused, summary
 
 
 def hand(game: HundredOne, seat: int) -> list[str]:
     return [str(code) for code in game.view(seat)["hand"]]
-
-
-def refused(game: HundredOne, seat: int, code: str, reason: str) -> None:
-    before = game.dump()
-    with pytest.raises(IllegalAction) as info:
-        act(game, seat, code)
-    assert info.value.reason == reason
-    assert game.dump() == before
 
 
 # --------------------------------------------------------------- following
