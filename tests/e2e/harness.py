@@ -133,10 +133,14 @@ class Table:
     async def press_text(self, user_id: int, message: SentMessage, text: str) -> dict[str, Any]:
         return await self.press(user_id, message, message.callback_data(text))
 
-    async def open_and_start(self, game: str = "durak", preset: str | None = None) -> None:
+    async def start_bots(self) -> None:
+        """Every player opens the bot's DM and presses Start."""
         for user_id in self.players:
             self.server.start_bot(user_id)
         await settle(self.server, self.application)
+
+    async def open_and_start(self, game: str = "durak", preset: str | None = None) -> None:
+        await self.start_bots()
         creator = self.players[0]
         await self.command(creator, f"/newgame {game} {preset or ''}".strip())
         for user_id in self.players[1:]:

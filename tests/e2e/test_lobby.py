@@ -36,8 +36,7 @@ async def test_the_creator_changes_options_and_nobody_else_can(
     async with running_bot(bot_config(server, db_path)) as app:
         table = seat_players(server, ["Anna", "Boris"], app)
         anna, boris = table.players
-        for user_id in table.players:
-            server.start_bot(user_id)
+        await table.start_bots()
         await table.command(anna, "/newgame durak")
         answer = await table.press_text(boris, table.lobby(), "Настройки")
         assert answer["show_alert"]

@@ -102,8 +102,7 @@ async def test_bad_commands_get_a_clear_translated_answer(
     async with running_bot(bot_config(server, db_path)) as app:
         table = seat_players(server, ["Anna", "Boris"], app)
         anna, boris = table.players
-        for user_id in table.players:
-            server.start_bot(user_id)
+        await table.start_bots()
 
         async def group_reply(text: str, user_id: int = anna) -> str:
             await table.command(user_id, text)
