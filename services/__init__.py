@@ -1,36 +1,91 @@
-"""Use cases: lobby, moves, scores, people.  No Telegram types in here."""
+"""Use cases: tables, lobby, moderation, timers, computers, scores, people.
+No Telegram types in here."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from games.spec import GameSpec
+from players.base import Player
+from services.background import Background
+from services.clock import Clock, SystemClock
+from services.computers import PAUSE, Computers
+from services.directory import ChatInfo, Directory, Person
 from services.errors import ServiceError
-from services.hands import Hands
-from services.lobby import Lobby
-from services.moves import Moves
-from services.people import ChatInfo, Directory, Person
+from services.lobby import JoinResult, Lobby, Setting
+from services.moderation import Moderation
 from services.scores import Scores
+from services.tables import LoggedEvent, Snapshot, TableObserver, Tables
+from services.timers import Timers
 from storage import Database
 
-__all__ = ["ChatInfo", "Directory", "Person", "ServiceError", "Services"]
+__all__ = [
+    "Background",
+    "ChatInfo",
+    "Clock",
+    "JoinResult",
+    "LoggedEvent",
+    "Person",
+    "ServiceError",
+    "Services",
+    "Setting",
+    "Snapshot",
+    "SystemClock",
+    "TableObserver",
+]
 
 
 @dataclass(frozen=True)
 class Services:
     db: Database
+    clock: Clock
+    background: Background
     directory: Directory
+    tables: Tables
     lobby: Lobby
-    moves: Moves
+    moderation: Moderation
+    timers: Timers
+    computers: Computers
     scores: Scores
-    hands: Hands
 
     @classmethod
-    def create(cls, db: Database, default_language: str) -> Services:
+    def create(
+        cls,
+        db: Database,
+        *,
+        games: Mapping[str, GameSpec],
+        players: Mapping[str, Player],
+        clock: Clock,
+        default_language: str,
+        heartbeat: float = 1.0,
+        pause: tuple[float, float] = PAUSE,
+    ) -> Services:
+        background = Background()
+        tables = Tables(db, games, clock)
+        timers = Timers(db, tables, clock, background, heartbeat=heartbeat)
+        computers = Computers(tables, players, clock, background, pause=pause)
+        tables.observe(timers)
+        tables.observe(computers)
         return cls(
             db=db,
+            clock=clock,
+            background=background,
             directory=Directory(db, default_language),
-            lobby=Lobby(db),
-            moves=Moves(db),
+            tables=tables,
+            lobby=Lobby(db, tables),
+            moderation=Moderation(db, tables),
+            timers=timers,
+            computers=computers,
             scores=Scores(db),
-            hands=Hands(db),
         )
+
+    async def start(self) -> None:
+        """Run the deadlines (after a restart: with the time lost added) and let
+        computers whose turn it is move."""
+        await self.timers.start()
+        await self.computers.resume()
+
+    async def stop(self) -> None:
+        await self.computers.stop()
+        await self.timers.stop()

@@ -1,61 +1,72 @@
-"""Opening a table, seating players, options, starting, cancelling, rematches."""
+"""Opening a table, seating people and computers, options, starting, rematches.
+
+Every change goes through the table service's lock and ends with its observers
+told (the Telegram layer repaints the lobby).  A lobby nobody touches for
+:data:`~services.tables.LOBBY_TIMEOUT` closes by itself.
+"""
 
 from __future__ import annotations
 
+import enum
 import random
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from games import registry
 from games.core import Outcome, Rules, RulesError
 from games.spec import GameSpec, UnknownPreset
+from services.directory import Person
 from services.errors import ServiceError
-from services.people import Person
-from storage import Database, TableExistsError, TableRow, Tx
+from services.tables import Snapshot, Tables
+from storage import (
+    Database,
+    EndReason,
+    OnAbsence,
+    SeatRow,
+    Status,
+    TableExistsError,
+    TableRow,
+    Tx,
+)
 
-__all__ = ["JoinResult", "Lobby", "load_rules"]
+__all__ = [
+    "COMPUTER_NAMES",
+    "TURN_SECONDS",
+    "JoinResult",
+    "Lobby",
+    "Setting",
+]
+
+TURN_SECONDS = (60, 0, 30, 120, 300)
+"""Turn time choices in the lobby, the default first (0: no timer)."""
+COMPUTER_NAMES = 8
+"""Computer players are named by number (1..8), each name a text of the catalogs."""
+
+
+class Setting(enum.StrEnum):
+    """The table's own lobby settings, beside the game's options."""
+
+    TURN = "turn"
+    ABSENCE = "absence"
 
 
 @dataclass(frozen=True, slots=True)
 class JoinResult:
-    table: TableRow
+    snapshot: Snapshot
     needs_dm: bool
     """The user cannot be messaged yet: send him to the bot by deep link."""
 
 
-def spec_of(table: TableRow) -> GameSpec:
-    return registry.get(table.game)
-
-
-def load_rules(table: TableRow) -> Rules:
-    return spec_of(table).rules.from_json(table.rules)
+def _next(choices: tuple[Any, ...], current: Any) -> Any:
+    position = choices.index(current) if current in choices else -1
+    return choices[(position + 1) % len(choices)]
 
 
 class Lobby:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, tables: Tables) -> None:
         self._db = db
-
-    # --- reading ----------------------------------------------------------------
-
-    async def table(self, table_id: int) -> TableRow:
-        async with self._db.read() as tx:
-            table = await tx.get_table(table_id)
-        if table is None:
-            raise ServiceError("error.no_table")
-        return table
-
-    async def open_table(self, chat_id: int, thread_id: int) -> TableRow | None:
-        async with self._db.read() as tx:
-            return await tx.open_table(chat_id, thread_id)
-
-    async def open_tables(self) -> list[TableRow]:
-        async with self._db.read() as tx:
-            return await tx.open_tables()
-
-    async def tables_of(self, user_id: int) -> list[TableRow]:
-        async with self._db.read() as tx:
-            return await tx.open_tables_of_user(user_id)
+        self._tables = tables
 
     # --- creating ---------------------------------------------------------------
 
@@ -68,196 +79,276 @@ class Lobby:
         preset: str | None = None,
         *,
         creator_dm_ok: bool,
-    ) -> TableRow:
-        """Open a lobby; the creator is seated if the bot can message him."""
-        try:
-            spec = registry.get(game_key)
-        except registry.UnknownGame:
-            raise ServiceError("error.unknown_game", game=game_key) from None
+    ) -> Snapshot:
+        """Open a lobby; the creator is seated if he can play from here."""
+        spec = self._tables.spec(game_key)
         try:
             rules = spec.preset(preset)
         except UnknownPreset:
             raise ServiceError("error.unknown_preset", preset=preset or "", game=game_key) from None
         async with self._db.transaction() as tx:
             try:
-                table_id = await tx.create_table(
-                    chat_id, thread_id, spec.key, rules.to_json(), creator.id
+                table_id = await tx.tables.create(
+                    chat_id,
+                    thread_id,
+                    spec.key,
+                    rules.to_json(),
+                    creator.id,
+                    turn_seconds=TURN_SECONDS[0],
+                    on_absence=OnAbsence.COMPUTER,
                 )
             except TableExistsError:
                 raise ServiceError("error.table_exists") from None
-            if creator_dm_ok:
-                await tx.add_seat(table_id, creator.id)
-            return await self._get(tx, table_id)
+            if creator_dm_ok or not spec.private_hands:
+                await tx.tables.add_seat(table_id, user_id=creator.id)
+            await self._rearm(tx, table_id)
+        return await self._tables.changed(table_id)
 
-    async def rematch(self, table_id: int, person: Person) -> TableRow:
-        """A new lobby with the same game, options and players."""
+    async def rematch(self, table_id: int, person: Person) -> Snapshot:
+        """A new lobby with the same game, options, settings and players."""
         async with self._db.transaction() as tx:
-            old = await self._get(tx, table_id)
-            if old.status != "finished":
+            old = await self._tables.get(tx, table_id)
+            if old.status is not Status.FINISHED:
                 raise ServiceError("error.not_finished")
             if old.seat_of(person.id) is None:
                 raise ServiceError("error.not_seated")
+            private = self._tables.spec(old.game).private_hands
             try:
-                new_id = await tx.create_table(
-                    old.chat_id, old.thread_id, old.game, old.rules, person.id, previous_id=old.id
+                new_id = await tx.tables.create(
+                    old.chat_id,
+                    old.thread_id,
+                    old.game,
+                    old.rules,
+                    person.id,
+                    turn_seconds=old.turn_seconds,
+                    on_absence=old.on_absence,
+                    previous_id=old.id,
                 )
             except TableExistsError:
                 raise ServiceError("error.table_exists") from None
             for seat in old.seats:
-                if seat.dm_ok:
-                    await tx.add_seat(new_id, seat.user_id)
-            return await self._get(tx, new_id)
+                if seat.user_id is None:
+                    await tx.tables.add_seat(new_id, computer=seat.computer)
+                elif seat.dm_ok or not private:
+                    await tx.tables.add_seat(new_id, user_id=seat.user_id)
+            await self._rearm(tx, new_id)
+        return await self._tables.changed(new_id)
 
     # --- seating ----------------------------------------------------------------
 
     async def join(self, table_id: int, person: Person, *, dm_ok: bool) -> JoinResult:
-        async with self._db.transaction() as tx:
-            table = await self._get(tx, table_id)
-            if table.status != "lobby":
-                raise ServiceError("error.not_in_lobby")
+        needs_dm = False
+
+        async def work(tx: Tx, table: TableRow) -> None:
+            nonlocal needs_dm
+            self._in_lobby(table)
             if table.seat_of(person.id) is not None:
                 raise ServiceError("error.already_seated")
-            if not dm_ok:
-                return JoinResult(table, needs_dm=True)
-            rules = load_rules(table)
-            if len(table.seats) >= spec_of(table).max_seats(rules):
-                raise ServiceError("error.table_full", n=spec_of(table).max_seats(rules))
-            await tx.add_seat(table_id, person.id)
-            await tx.update_table(table_id, table.version)
-            return JoinResult(await self._get(tx, table_id), needs_dm=False)
+            if not dm_ok and self._tables.spec(table.game).private_hands:
+                needs_dm = True
+                return
+            self._room_for_one_more(table)
+            await tx.tables.add_seat(table.id, user_id=person.id)
+            await tx.tables.update(table.id, table.version)
 
-    async def leave(self, table_id: int, person: Person) -> TableRow:
-        async with self._db.transaction() as tx:
-            table = await self._get(tx, table_id)
-            if table.status != "lobby":
+        snapshot = await self._change(table_id, work)
+        return JoinResult(snapshot, needs_dm)
+
+    async def leave(self, table_id: int, person: Person) -> Snapshot:
+        """Leave a lobby.  A leaving creator hands the table to the next person
+        seated; a lobby left with no person in it closes."""
+
+        async def work(tx: Tx, table: TableRow) -> None:
+            if table.status is not Status.LOBBY:
                 raise ServiceError("error.leave_after_start")
-            if not await tx.remove_seat(table_id, person.id):
+            seat = table.seat_of(person.id)
+            if seat is None:
                 raise ServiceError("error.not_seated")
-            await tx.update_table(table_id, table.version)
-            return await self._get(tx, table_id)
+            await tx.tables.remove_seat(table.id, seat)
+            people = [s for s in table.seats if s.user_id is not None and s.seat != seat]
+            if not people:
+                await self._tables.close(tx, table, EndReason.CANCELLED)
+                return
+            creator = table.creator_id
+            if creator == person.id:
+                creator = people[0].user_id  # type: ignore[assignment]
+            await tx.tables.update(table.id, table.version, creator_id=creator)
+
+        return await self._change(table_id, work)
+
+    async def add_computer(self, table_id: int, person: Person) -> Snapshot:
+        async def work(tx: Tx, table: TableRow) -> None:
+            self._creator_lobby(table, person)
+            self._room_for_one_more(table)
+            taken = {s.computer for s in table.seats}
+            name = next(n for n in range(1, COMPUTER_NAMES + 1) if n not in taken)
+            await tx.tables.add_seat(table.id, computer=name)
+            await tx.tables.update(table.id, table.version)
+
+        return await self._change(table_id, work)
+
+    async def remove_computer(self, table_id: int, person: Person) -> Snapshot:
+        """Remove the computer seated last."""
+
+        async def work(tx: Tx, table: TableRow) -> None:
+            self._creator_lobby(table, person)
+            computers = [s for s in table.seats if s.user_id is None]
+            if not computers:
+                raise ServiceError("error.no_computer")
+            await tx.tables.remove_seat(table.id, computers[-1].seat)
+            await tx.tables.update(table.id, table.version)
+
+        return await self._change(table_id, work)
 
     # --- options ----------------------------------------------------------------
 
-    async def cycle_option(self, table_id: int, person: Person, index: int) -> TableRow:
-        """Move option number ``index`` to its next allowed value."""
-        async with self._db.transaction() as tx:
-            table = await self._creator_lobby(tx, table_id, person)
-            spec = spec_of(table)
-            options = spec.rules.options()
-            if not 0 <= index < len(options):
+    async def cycle_option(self, table_id: int, person: Person, name: str) -> Snapshot:
+        """Move the game option ``name`` to its next value that the rest allow."""
+
+        async def work(tx: Tx, table: TableRow) -> None:
+            self._creator_lobby(table, person)
+            spec = self._tables.spec(table.game)
+            choices = dict(spec.rules.options()).get(name)
+            if choices is None:
                 raise ServiceError("error.bad_button")
-            name, choices = options[index]
-            rules = load_rules(table)
+            rules = self._tables.rules_of(table)
             current = getattr(rules, name)
-            position = choices.index(current) if current in choices else -1
-            for step in range(1, len(choices) + 1):
-                candidate = choices[(position + step) % len(choices)]
+            for _ in choices:
+                current = _next(choices, current)
                 try:
-                    new_rules = rules.replace(**{name: candidate})
+                    new_rules = rules.replace(**{name: current})
                 except RulesError:
                     continue
                 break
             else:
                 raise ServiceError("error.bad_button")
-            return await self._save_rules(tx, table, spec, new_rules)
+            await self._save_rules(tx, table, spec, new_rules)
 
-    async def cycle_preset(self, table_id: int, person: Person) -> TableRow:
-        async with self._db.transaction() as tx:
-            table = await self._creator_lobby(tx, table_id, person)
-            spec = spec_of(table)
+        return await self._change(table_id, work)
+
+    async def cycle_preset(self, table_id: int, person: Person) -> Snapshot:
+        async def work(tx: Tx, table: TableRow) -> None:
+            self._creator_lobby(table, person)
+            spec = self._tables.spec(table.game)
             names = list(spec.presets)
-            current = spec.preset_name(load_rules(table))
-            position = names.index(current) if current in names else -1
-            rules = spec.presets[names[(position + 1) % len(names)]]
-            return await self._save_rules(tx, table, spec, rules)
+            current = spec.preset_name(self._tables.rules_of(table))
+            await self._save_rules(tx, table, spec, spec.presets[_next(tuple(names), current)])
 
-    async def _save_rules(self, tx: Tx, table: TableRow, spec: GameSpec, rules: Rules) -> TableRow:
+        return await self._change(table_id, work)
+
+    async def cycle_setting(self, table_id: int, person: Person, setting: Setting) -> Snapshot:
+        async def work(tx: Tx, table: TableRow) -> None:
+            self._creator_lobby(table, person)
+            if setting is Setting.TURN:
+                turn = _next(TURN_SECONDS, table.turn_seconds)
+                await tx.tables.update(table.id, table.version, turn_seconds=turn)
+            else:
+                absence = _next(tuple(OnAbsence), table.on_absence)
+                await tx.tables.update(table.id, table.version, on_absence=absence)
+
+        return await self._change(table_id, work)
+
+    async def _save_rules(self, tx: Tx, table: TableRow, spec: GameSpec, rules: Rules) -> None:
         seats = spec.seat_range(rules)
         if len(table.seats) > seats[-1]:
             raise ServiceError("error.too_many_for_option", n=seats[-1])
-        await tx.update_table(table.id, table.version, rules=rules.to_json())
-        return await self._get(tx, table.id)
+        await tx.tables.update(table.id, table.version, rules=rules.to_json())
 
-    # --- starting and cancelling ------------------------------------------------
+    # --- starting ---------------------------------------------------------------
 
-    async def start(self, table_id: int, person: Person, *, is_admin: bool) -> TableRow:
-        async with self._db.transaction() as tx:
-            table = await self._get(tx, table_id)
-            if table.status != "lobby":
-                raise ServiceError("error.not_in_lobby")
-            if person.id != table.creator_id and not is_admin:
-                raise ServiceError("error.only_creator_starts")
-            spec = spec_of(table)
-            rules = load_rules(table)
-            seats = spec.seat_range(rules)
-            if len(table.seats) < seats.start:
-                raise ServiceError("error.not_enough_players", n=seats.start)
-            if len(table.seats) > seats[-1]:
-                raise ServiceError("error.too_many_for_option", n=seats[-1])
-            seed = secrets.randbits(63)
-            previous = await self._previous_outcome(tx, table)
-            game = spec.game.new(rules, len(table.seats), random.Random(seed), previous=previous)
-            await tx.update_table(
-                table_id, table.version, status="playing", seed=seed, state=game.dump(), moves=0
-            )
-            return await self._get(tx, table_id)
-
-    async def cancel(self, table_id: int, person: Person, *, is_admin: bool) -> TableRow:
-        async with self._db.transaction() as tx:
-            table = await self._get(tx, table_id)
-            if not table.is_open:
-                raise ServiceError("error.no_table")
-            if person.id != table.creator_id and not is_admin:
-                raise ServiceError("error.only_creator_cancels")
-            await tx.update_table(table_id, table.version, status="cancelled")
-            return await self._get(tx, table_id)
-
-    async def set_message(self, table_id: int, message_id: int | None) -> None:
-        async with self._db.transaction() as tx:
-            await tx.set_table_message(table_id, message_id)
+    async def start(self, table_id: int, person: Person, *, is_admin: bool) -> Snapshot:
+        async with self._tables.lock(table_id):
+            async with self._db.transaction() as tx:
+                table = await self._tables.get(tx, table_id)
+                if table.status is not Status.LOBBY:
+                    raise ServiceError("error.not_in_lobby")
+                if person.id != table.creator_id and not is_admin:
+                    raise ServiceError("error.only_creator_starts")
+                spec = self._tables.spec(table.game)
+                rules = self._tables.rules_of(table)
+                seats = spec.seat_range(rules)
+                if len(table.seats) < seats.start:
+                    raise ServiceError("error.not_enough_players", n=seats.start)
+                if len(table.seats) > seats[-1]:
+                    raise ServiceError("error.too_many_for_option", n=seats[-1])
+                if not any(s.user_id is not None for s in table.seats):
+                    raise ServiceError("error.no_people")
+                seed = secrets.randbits(63)
+                previous = await self._previous_outcome(tx, table)
+                game = spec.game.new(
+                    rules, len(table.seats), random.Random(seed), previous=previous
+                )
+                version = await tx.tables.update(
+                    table_id,
+                    table.version,
+                    status=Status.PLAYING,
+                    seed=seed,
+                    state=game.dump(),
+                    moves=0,
+                )
+                started = await self._tables.get(tx, table_id)
+                assert started.version == version
+                await tx.deadlines.replace(table_id, self._tables.deadlines(started, game))
+            self._tables.remember(table_id, 0, game)
+        return await self._tables.changed(table_id)
 
     # --- helpers ----------------------------------------------------------------
 
-    async def _get(self, tx: Tx, table_id: int) -> TableRow:
-        table = await tx.get_table(table_id)
-        if table is None:
-            raise ServiceError("error.no_table")
-        return table
+    async def _change(
+        self, table_id: int, work: Callable[[Tx, TableRow], Awaitable[None]]
+    ) -> Snapshot:
+        async with self._tables.lock(table_id), self._db.transaction() as tx:
+            await work(tx, await self._tables.get(tx, table_id))
+            await self._rearm(tx, table_id)
+        return await self._tables.changed(table_id)
 
-    async def _creator_lobby(self, tx: Tx, table_id: int, person: Person) -> TableRow:
-        table = await self._get(tx, table_id)
-        if table.status != "lobby":
+    async def _rearm(self, tx: Tx, table_id: int) -> None:
+        """A changed lobby expires later; a closed one not at all."""
+        table = await self._tables.get(tx, table_id)
+        await tx.deadlines.replace(table_id, self._tables.deadlines(table, None))
+
+    @staticmethod
+    def _in_lobby(table: TableRow) -> None:
+        if table.status is not Status.LOBBY:
             raise ServiceError("error.not_in_lobby")
+
+    def _room_for_one_more(self, table: TableRow) -> None:
+        most = self._tables.spec(table.game).seat_range(self._tables.rules_of(table))[-1]
+        if len(table.seats) >= most:
+            raise ServiceError("error.table_full", n=most)
+
+    def _creator_lobby(self, table: TableRow, person: Person) -> None:
+        self._in_lobby(table)
         if person.id != table.creator_id:
             raise ServiceError("error.only_creator_options")
-        return table
 
     async def _previous_outcome(self, tx: Tx, table: TableRow) -> Outcome | None:
         """The previous game's outcome, re-expressed in this table's seats; None
         when a player of that game is missing (who dealt no longer matters)."""
         if table.previous_id is None:
             return None
-        previous = await tx.get_table(table.previous_id)
-        raw = await tx.get_result(table.previous_id)
-        if previous is None or raw is None:
+        previous = await tx.tables.get(table.previous_id)
+        raw = await tx.scores.result(table.previous_id)
+        if previous is None or raw is None or len(previous.seats) != len(table.seats):
+            return None
+        now = {_identity(s): s.seat for s in table.seats}
+        try:
+            new_seat = {s.seat: now[_identity(s)] for s in previous.seats}
+        except KeyError:
             return None
         old = Outcome.from_json(raw)
-        new_seat: dict[int, int] = {}
-        for seat in previous.seats:
-            now = table.seat_of(seat.user_id)
-            if now is None:
-                return None
-            new_seat[seat.seat] = now
-        if len(new_seat) != len(table.seats):
-            return None
-
-        def remap(seats: Any) -> frozenset[int]:
-            return frozenset(new_seat[s] for s in seats)
-
         return Outcome(
             places=tuple(tuple(new_seat[s] for s in group) for group in old.places),
-            winners=remap(old.winners),
-            losers=remap(old.losers),
+            winners=frozenset(new_seat[s] for s in old.winners),
+            losers=frozenset(new_seat[s] for s in old.losers),
             draw=old.draw,
             scores=None,
         )
+
+
+def _identity(seat: SeatRow) -> tuple[str, int]:
+    """Who sits in a seat, across tables: a person, or a computer by its name."""
+    if seat.user_id is not None:
+        return ("user", seat.user_id)
+    assert seat.computer is not None
+    return ("computer", seat.computer)

@@ -12,14 +12,15 @@ class Scores:
         self._db = db
 
     async def leaderboard(self, chat_id: int) -> dict[str, list[ScoreRow]]:
-        """Per game key, the chat's players best first."""
+        """Per game key, the chat's players best first, by games among people."""
         async with self._db.read() as tx:
-            rows = await tx.leaderboard(chat_id)
+            rows = await tx.scores.leaderboard(chat_id)
         board: dict[str, list[ScoreRow]] = {}
         for row in rows:
             board.setdefault(row.game, []).append(row)
         return board
 
     async def stats(self, user_id: int, chat_id: int | None = None) -> list[ScoreRow]:
+        """Per game, games among people and games with computers apart."""
         async with self._db.read() as tx:
-            return await tx.user_stats(user_id, chat_id)
+            return await tx.scores.user_stats(user_id, chat_id)

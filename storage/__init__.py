@@ -1,29 +1,40 @@
-"""SQLite persistence: migrations, transactions and queries.  No Telegram here."""
+"""SQLite persistence: migrations, transactions and queries by area.  No Telegram here."""
 
-from storage.db import Database, DatabaseTooNewError
-from storage.repo import (
-    ChatRow,
+from storage.db import Database, DatabaseTooNewError, Tx
+from storage.deadlines import LOBBY_SEAT, DeadlineRow
+from storage.messages import HandMessageRow, TableMessageRow
+from storage.people import ChatRow, UserRow
+from storage.scores import ScoreDelta, ScoreRow
+from storage.tables import (
+    Actor,
+    EndReason,
     MoveRow,
-    ScoreDelta,
-    ScoreRow,
+    OnAbsence,
     SeatRow,
     StaleVersionError,
+    Status,
     TableExistsError,
     TableRow,
-    Tx,
-    UserRow,
 )
 
 __all__ = [
+    "LOBBY_SEAT",
+    "Actor",
     "ChatRow",
     "Database",
     "DatabaseTooNewError",
+    "DeadlineRow",
+    "EndReason",
+    "HandMessageRow",
     "MoveRow",
+    "OnAbsence",
     "ScoreDelta",
     "ScoreRow",
     "SeatRow",
     "StaleVersionError",
+    "Status",
     "TableExistsError",
+    "TableMessageRow",
     "TableRow",
     "Tx",
     "UserRow",

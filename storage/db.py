@@ -10,16 +10,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
 
 import aiosqlite
 
-from storage.repo import Tx
+from storage.deadlines import Deadlines
+from storage.messages import Messages
+from storage.people import People
+from storage.scores import Scores
+from storage.tables import Tables
 
-__all__ = ["Database", "DatabaseTooNewError", "migrations"]
+__all__ = ["Database", "DatabaseTooNewError", "Tx", "migrations"]
 
 log = logging.getLogger(__name__)
 
@@ -44,14 +49,27 @@ def migrations() -> list[tuple[int, str]]:
     return found
 
 
+class Tx:
+    """The queries of one unit of work, by area; they share its connection."""
+
+    def __init__(self, conn: aiosqlite.Connection, now: Callable[[], float]) -> None:
+        self.people = People(conn, now)
+        self.tables = Tables(conn, now)
+        self.deadlines = Deadlines(conn, now)
+        self.scores = Scores(conn, now)
+        self.messages = Messages(conn, now)
+
+
 class Database:
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection, now: Callable[[], float]) -> None:
         self._conn = conn
+        self._now = now
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path) -> Database:
-        """Open (creating file and folder if needed) and migrate to the latest schema."""
+    async def open(cls, path: str | Path, *, now: Callable[[], float] = time.time) -> Database:
+        """Open (creating file and folder if needed) and migrate to the latest schema.
+        ``now`` gives the time stamped on rows (the bot's clock)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(path, isolation_level=None)
@@ -60,7 +78,7 @@ class Database:
             await conn.execute("PRAGMA synchronous = NORMAL")
             await conn.execute("PRAGMA foreign_keys = ON")
             await conn.execute("PRAGMA busy_timeout = 5000")
-            db = cls(conn)
+            db = cls(conn, now)
             await db._migrate()
         except BaseException:
             await conn.close()
@@ -104,7 +122,7 @@ class Database:
         connection's lock already keeps this process's writers out, and other
         processes only ever see committed states."""
         async with self._lock:
-            yield Tx(self._conn)
+            yield Tx(self._conn, self._now)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
@@ -112,7 +130,7 @@ class Database:
         async with self._lock:
             await self._conn.execute("BEGIN IMMEDIATE")
             try:
-                yield Tx(self._conn)
+                yield Tx(self._conn, self._now)
             except BaseException:
                 await self._conn.execute("ROLLBACK")
                 raise

@@ -1,4 +1,4 @@
-"""Users and chats as the services see them (no Telegram types)."""
+"""Who and where: users and chats as the services see them (no Telegram types)."""
 
 from __future__ import annotations
 
@@ -22,10 +22,6 @@ class ChatInfo:
     kind: str  # "private", "group", "supergroup", "channel"
     title: str | None = None
 
-    @property
-    def is_group(self) -> bool:
-        return self.kind in ("group", "supergroup")
-
 
 class Directory:
     """Remembers who and where; answers language questions."""
@@ -44,11 +40,11 @@ class Directory:
             return
         async with self._db.transaction() as tx:
             if person is not None:
-                await tx.upsert_user(person.id, person.first_name, person.username)
+                await tx.people.upsert_user(person.id, person.first_name, person.username)
             if chat is not None and chat.kind != "channel":
-                await tx.upsert_chat(chat.id, chat.kind, chat.title)
+                await tx.people.upsert_chat(chat.id, chat.kind, chat.title)
                 if chat.kind == "private" and person is not None and person.id == chat.id:
-                    await tx.set_dm_ok(person.id, True)
+                    await tx.people.set_dm_ok(person.id, True)
         if len(self._written) > 50_000:  # caches, not registries: keep them bounded
             self._written.clear()
             self._chat_languages.clear()
@@ -60,11 +56,11 @@ class Directory:
         # A private chat seen again must write dm_ok again.
         self._written = {x for x in self._written if x.id != user_id}
         async with self._db.transaction() as tx:
-            return await tx.set_dm_ok(user_id, ok)
+            return await tx.people.set_dm_ok(user_id, ok)
 
     async def dm_ok(self, user_id: int) -> bool:
         async with self._db.read() as tx:
-            user = await tx.get_user(user_id)
+            user = await tx.people.get_user(user_id)
         return user is not None and user.dm_ok
 
     async def chat_language(self, chat_id: int) -> str:
@@ -72,14 +68,14 @@ class Directory:
         cached = self._chat_languages.get(chat_id)
         if cached is None:
             async with self._db.read() as tx:
-                chat = await tx.get_chat(chat_id)
+                chat = await tx.people.get_chat(chat_id)
             cached = (chat.language if chat else None) or self.default_language
             self._chat_languages[chat_id] = cached
         return cached
 
     async def chat_title(self, chat_id: int) -> str:
         async with self._db.read() as tx:
-            chat = await tx.get_chat(chat_id)
+            chat = await tx.people.get_chat(chat_id)
         return (chat.title if chat else None) or "?"
 
     async def user_language(self, user_id: int) -> str:
@@ -87,7 +83,7 @@ class Directory:
         cached = self._user_languages.get(user_id)
         if cached is None:
             async with self._db.read() as tx:
-                user = await tx.get_user(user_id)
+                user = await tx.people.get_user(user_id)
             cached = (user.language if user else None) or self.default_language
             self._user_languages[user_id] = cached
         return cached
@@ -95,15 +91,15 @@ class Directory:
     async def set_language(self, chat: ChatInfo, user_id: int, language: str) -> None:
         async with self._db.transaction() as tx:
             if chat.kind == "private":
-                await tx.set_user_language(user_id, language)
+                await tx.people.set_user_language(user_id, language)
                 self._user_languages.pop(user_id, None)
             else:
-                await tx.set_chat_language(chat.id, language)
+                await tx.people.set_chat_language(chat.id, language)
                 self._chat_languages.pop(chat.id, None)
 
     async def migrate_chat(self, old_id: int, new_id: int) -> bool:
         async with self._db.transaction() as tx:
-            moved = await tx.migrate_chat(old_id, new_id)
+            moved = await tx.people.migrate_chat(old_id, new_id)
         self._chat_languages.pop(old_id, None)
         self._chat_languages.pop(new_id, None)
         return moved

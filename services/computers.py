@@ -1,0 +1,157 @@
+"""Computer seats: a computer player moves its seat (and an absent player's, where
+the table lets a computer stand in) through the same path as everybody else.
+
+A computer waits a short human-like pause first, then looks at the table again
+and chooses from its seat's view and legal actions only.  Its choice is seeded
+by the table's seed and move count, so a replay chooses the same.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from games.core import Place
+from players.base import Player
+from services.background import Background
+from services.clock import Clock
+from services.errors import ServiceError
+from services.tables import Snapshot, Tables
+from storage import Actor, Status
+
+__all__ = ["Computers"]
+
+log = logging.getLogger(__name__)
+
+PAUSE = (0.7, 1.5)
+"""Seconds a computer waits before its move, at random in this range."""
+
+
+@dataclass(slots=True)
+class _Turn:
+    moves: int
+    task: asyncio.Task[None]
+    acting: bool = False
+
+
+class Computers:
+    def __init__(
+        self,
+        tables: Tables,
+        players: Mapping[str, Player],
+        clock: Clock,
+        background: Background,
+        *,
+        pause: tuple[float, float] = PAUSE,
+    ) -> None:
+        self._tables = tables
+        self._players = players
+        self._clock = clock
+        self._background = background
+        self._pause = pause
+        self._pauses = random.Random()
+        self._turns: dict[int, _Turn] = {}
+        self._latest: dict[int, Snapshot] = {}
+
+    async def resume(self) -> None:
+        """After a start: computers whose turn it was move again."""
+        for table in await self._tables.open_tables():
+            if table.status is Status.PLAYING:
+                self.table_changed(await self._tables.snapshot(table.id))
+
+    async def stop(self) -> None:
+        turns = list(self._turns.values())
+        self._turns.clear()
+        for turn in turns:
+            turn.task.cancel()
+        for turn in turns:
+            with contextlib.suppress(asyncio.CancelledError):
+                await turn.task
+
+    # --- observer -------------------------------------------------------------
+
+    def table_changed(self, snapshot: Snapshot) -> None:
+        table_id = snapshot.table.id
+        latest = self._latest.get(table_id)
+        if latest is not None and latest.table.version > snapshot.table.version:
+            return
+        self._latest[table_id] = snapshot
+        turn = self._turns.get(table_id)
+        if turn is not None:
+            if turn.acting or turn.moves == snapshot.table.moves:
+                return  # it will look again when done / it already waits for this
+            turn.task.cancel()
+            del self._turns[table_id]
+        if self._next_seat(snapshot) is None:
+            if snapshot.table.status is not Status.PLAYING:
+                self._latest.pop(table_id, None)
+            return
+        task = self._background.spawn(self._play(snapshot), f"computer-{table_id}")
+        self._turns[table_id] = _Turn(snapshot.table.moves, task)
+
+    def seat_warned(self, snapshot: Snapshot, seat: int) -> None:
+        """Computers need no warning."""
+
+    # --- playing --------------------------------------------------------------
+
+    def _next_seat(self, snapshot: Snapshot) -> int | None:
+        """The first seat waited on that a computer moves now, if any."""
+        waits = snapshot.waits()
+        for seat in sorted(waits):
+            if snapshot.acts_for(seat) and self._may_act(snapshot, seat, waits):
+                return seat
+        return None
+
+    @staticmethod
+    def _may_act(snapshot: Snapshot, seat: int, waits: Mapping[int, object]) -> bool:
+        """Moves made on the table for everybody ("next round") are left to the
+        people there, so that nobody is hurried past a score sheet."""
+        legal = snapshot.legal(seat)
+        if any(a.place is Place.HAND for a in legal):
+            return True
+        return not any(
+            not snapshot.acts_for(other)
+            and any(a.place is Place.TABLE for a in snapshot.legal(other))
+            for other in waits
+            if other != seat
+        )
+
+    async def _play(self, seen: Snapshot) -> None:
+        table_id = seen.table.id
+        await self._background.wait(self._clock.sleep(self._pauses.uniform(*self._pause)))
+        turn = self._turns.get(table_id)
+        if turn is None:
+            return
+        turn.acting = True
+        try:
+            await self._move(table_id)
+        except Exception:
+            log.exception("a computer's move at table %s failed", table_id)
+        finally:
+            if self._turns.get(table_id) is turn:
+                del self._turns[table_id]
+        latest = self._latest.get(table_id)
+        if latest is not None and latest.table.moves != turn.moves:
+            self.table_changed(latest)
+
+    async def _move(self, table_id: int) -> None:
+        snapshot = await self._tables.snapshot(table_id)
+        self._latest[table_id] = snapshot
+        seat = self._next_seat(snapshot)
+        if seat is None:
+            return
+        table = snapshot.table
+        player = self._players[table.game]
+        rng = random.Random(f"{table.seed}:{table.moves}:{seat}")
+        action = player.choose(snapshot.rules, snapshot.view(seat), snapshot.legal(seat), rng)
+        try:
+            await self._tables.act(
+                table_id, seat, action.encode(), actor=Actor.COMPUTER, expected_moves=table.moves
+            )
+        except ServiceError as exc:
+            # Somebody moved first (a thrower's card, the timer): look again.
+            log.debug("computer move at table %s refused: %s", table_id, exc.key)

@@ -1,0 +1,158 @@
+"""Turn timers: warn a player whose time runs out, play for him when it has,
+and close lobbies nobody started.
+
+Deadlines live in SQLite in absolute time (the table service writes them with
+every change), so they survive a restart.  The bot writes a heartbeat while it
+runs; at start the time it was down is added to every running deadline, and so
+is any time a chat's messages were held back by Telegram's flood limits, so
+that nobody times out because of the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import logging
+from collections.abc import Iterable, Mapping
+
+from services.background import Background
+from services.clock import Clock
+from services.tables import Snapshot, Tables
+from storage import Database, DeadlineRow
+
+__all__ = ["Timers"]
+
+log = logging.getLogger(__name__)
+
+WARN, DUE = 0, 1
+
+
+class Timers:
+    def __init__(
+        self,
+        db: Database,
+        tables: Tables,
+        clock: Clock,
+        background: Background,
+        *,
+        heartbeat: float = 1.0,
+    ) -> None:
+        self._db = db
+        self._tables = tables
+        self._clock = clock
+        self._background = background
+        self._heartbeat = heartbeat
+        self._current: dict[int, Mapping[int, DeadlineRow]] = {}
+        self._queue: list[tuple[float, int, int, int]] = []  # (when, WARN/DUE, table, seat)
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        """Add the time the bot was down to the deadlines, then run them."""
+        async with self._db.transaction() as tx:
+            alive = await tx.deadlines.alive_at()
+            now = self._clock.now()
+            if alive is not None and now > alive:
+                await tx.deadlines.postpone(now - alive)
+                log.info("the bot was down %.1f s: deadlines postponed", now - alive)
+            await tx.deadlines.set_alive_at(now)
+            rows = await tx.deadlines.all()
+        by_table: dict[int, dict[int, DeadlineRow]] = {}
+        for row in rows:
+            by_table.setdefault(row.table_id, {})[row.seat] = row
+        for table_id, deadlines in by_table.items():
+            self._arm(table_id, deadlines)
+        self._tasks = [
+            self._background.spawn(self._run(), "deadlines"),
+            self._background.spawn(self._beat(), "heartbeat"),
+        ]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+        async with self._db.transaction() as tx:
+            await tx.deadlines.set_alive_at(self._clock.now())
+
+    async def postpone(self, table_ids: Iterable[int], seconds: float) -> None:
+        """The tables' messages were held back (a flood wait): their players get
+        that time back."""
+        ids = sorted(set(table_ids))
+        if not ids or seconds <= 0:
+            return
+        async with self._db.transaction() as tx:
+            await tx.deadlines.postpone(seconds, ids)
+            rows = {t: await tx.deadlines.of_table(t) for t in ids}
+        for table_id, deadlines in rows.items():
+            self._arm(table_id, {d.seat: d for d in deadlines})
+
+    # --- observer -------------------------------------------------------------
+
+    def table_changed(self, snapshot: Snapshot) -> None:
+        self._arm(snapshot.table.id, snapshot.deadlines)
+
+    def seat_warned(self, snapshot: Snapshot, seat: int) -> None:
+        """Nothing to do: the warning was this service's own."""
+
+    # --- running --------------------------------------------------------------
+
+    def _arm(self, table_id: int, deadlines: Mapping[int, DeadlineRow]) -> None:
+        self._current[table_id] = deadlines
+        if not deadlines:
+            del self._current[table_id]
+        for row in deadlines.values():
+            heapq.heappush(self._queue, (row.due_at, DUE, table_id, row.seat))
+            if row.warn_at is not None:
+                heapq.heappush(self._queue, (row.warn_at, WARN, table_id, row.seat))
+        self._wake.set()
+
+    def _still_due(self, when: float, kind: int, table_id: int, seat: int) -> bool:
+        """Queue entries are never removed, only outdated: check against the
+        deadline as it now stands."""
+        row = self._current.get(table_id, {}).get(seat)
+        if row is None:
+            return False
+        return (row.due_at if kind == DUE else row.warn_at) == when
+
+    async def _run(self) -> None:
+        while True:
+            now = self._clock.now()
+            while self._queue and self._queue[0][0] <= now:
+                when, kind, table_id, seat = heapq.heappop(self._queue)
+                if self._still_due(when, kind, table_id, seat):
+                    await self._fire(kind, table_id, seat)
+            await self._sleep(self._queue[0][0] - now if self._queue else None)
+
+    async def _fire(self, kind: int, table_id: int, seat: int) -> None:
+        try:
+            if kind == WARN:
+                await self._tables.warn(table_id, seat)
+            else:
+                await self._tables.timeout(table_id, seat)
+        except Exception:
+            log.exception("deadline of table %s seat %s failed", table_id, seat)
+
+    async def _sleep(self, seconds: float | None) -> None:
+        """Until the next deadline, or until the deadlines change."""
+        self._wake.clear()
+        waits: list[asyncio.Future[object]] = [asyncio.ensure_future(self._wake.wait())]
+        if seconds is not None:
+            waits.append(asyncio.ensure_future(self._clock.sleep(seconds)))
+        try:
+            await self._background.wait(asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED))
+        finally:
+            for wait in waits:
+                wait.cancel()
+
+    async def _beat(self) -> None:
+        while True:
+            await self._background.wait(self._clock.sleep(self._heartbeat))
+            try:
+                async with self._db.transaction() as tx:
+                    await tx.deadlines.set_alive_at(self._clock.now())
+            except Exception:
+                log.exception("writing the heartbeat failed")

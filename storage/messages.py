@@ -1,0 +1,96 @@
+"""The Telegram layer's bookkeeping: which message shows a table or a hand, and what.
+
+Owned by the bot's Telegram side (``handlers``); the game tables know nothing of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from storage.sql import Queries
+
+__all__ = ["HandMessageRow", "Messages", "TableMessageRow"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableMessageRow:
+    table_id: int
+    message_id: int | None
+    kind: str
+    """``text`` or ``photo``: a text message cannot be edited into a photo."""
+    digest: str | None
+    announced: int
+    """Moves whose announcements (score sheets, the result) were posted."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandMessageRow:
+    table_id: int
+    seat: int
+    chat_id: int
+    message_id: int
+    digest: str | None
+    at_move: int | None
+    """The move count its buttons were drawn at; None: no buttons."""
+    acting: bool
+    """Drawn while the seat could act."""
+
+
+class Messages(Queries):
+    async def table_message(self, table_id: int) -> TableMessageRow:
+        row = await self._one(
+            "SELECT table_id, message_id, kind, digest, announced FROM table_messages"
+            " WHERE table_id = ?",
+            (table_id,),
+        )
+        if row is None:
+            return TableMessageRow(table_id, None, "text", None, 0)
+        return TableMessageRow(row[0], row[1], row[2], row[3], row[4])
+
+    async def set_table_message(
+        self, table_id: int, message_id: int | None, kind: str, digest: str | None
+    ) -> None:
+        await self._run(
+            "INSERT INTO table_messages (table_id, message_id, kind, digest) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (table_id) DO UPDATE SET message_id = excluded.message_id,"
+            " kind = excluded.kind, digest = excluded.digest",
+            (table_id, message_id, kind, digest),
+        )
+
+    async def set_announced(self, table_id: int, moves: int) -> None:
+        await self._run(
+            "INSERT INTO table_messages (table_id, announced) VALUES (?, ?)"
+            " ON CONFLICT (table_id) DO UPDATE SET announced = MAX(announced, excluded.announced)",
+            (table_id, moves),
+        )
+
+    async def hands(self, table_id: int) -> dict[int, HandMessageRow]:
+        rows = await self._all(
+            "SELECT table_id, seat, chat_id, message_id, digest, at_move, acting"
+            " FROM hand_messages WHERE table_id = ?",
+            (table_id,),
+        )
+        return {r[1]: HandMessageRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6])) for r in rows}
+
+    async def set_hand(self, row: HandMessageRow) -> None:
+        await self._run(
+            "INSERT INTO hand_messages (table_id, seat, chat_id, message_id, digest, at_move,"
+            " acting) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (table_id, seat) DO UPDATE SET chat_id = excluded.chat_id,"
+            " message_id = excluded.message_id, digest = excluded.digest,"
+            " at_move = excluded.at_move, acting = excluded.acting",
+            (
+                row.table_id,
+                row.seat,
+                row.chat_id,
+                row.message_id,
+                row.digest,
+                row.at_move,
+                int(row.acting),
+            ),
+        )
+
+    async def forget_hand(self, table_id: int, seat: int) -> None:
+        await self._run(
+            "DELETE FROM hand_messages WHERE table_id = ? AND seat = ?", (table_id, seat)
+        )

@@ -1,0 +1,103 @@
+"""Users and chats, and a group's upgrade to a supergroup."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from storage.sql import Queries
+
+__all__ = ["ChatRow", "People", "UserRow"]
+
+
+@dataclass(frozen=True, slots=True)
+class UserRow:
+    id: int
+    first_name: str
+    username: str | None
+    language: str | None
+    dm_ok: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    id: int
+    kind: str
+    title: str | None
+    language: str | None
+
+
+class People(Queries):
+    async def upsert_user(self, user_id: int, first_name: str, username: str | None) -> None:
+        await self._run(
+            "INSERT INTO users (id, first_name, username, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (id) DO UPDATE SET first_name = excluded.first_name,"
+            " username = excluded.username, updated_at = excluded.updated_at",
+            (user_id, first_name, username, self._now()),
+        )
+
+    async def get_user(self, user_id: int) -> UserRow | None:
+        row = await self._one(
+            "SELECT id, first_name, username, language, dm_ok FROM users WHERE id = ?", (user_id,)
+        )
+        return None if row is None else UserRow(row[0], row[1], row[2], row[3], bool(row[4]))
+
+    async def set_dm_ok(self, user_id: int, ok: bool) -> bool:
+        """Record whether the DM works; True if that changed."""
+        changed = await self._run(
+            "UPDATE users SET dm_ok = ? WHERE id = ? AND dm_ok != ?", (int(ok), user_id, int(ok))
+        )
+        return changed > 0
+
+    async def set_user_language(self, user_id: int, language: str) -> None:
+        await self._run("UPDATE users SET language = ? WHERE id = ?", (language, user_id))
+
+    async def upsert_chat(self, chat_id: int, kind: str, title: str | None) -> None:
+        await self._run(
+            "INSERT INTO chats (id, kind, title, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, title = excluded.title,"
+            " updated_at = excluded.updated_at",
+            (chat_id, kind, title, self._now()),
+        )
+
+    async def get_chat(self, chat_id: int) -> ChatRow | None:
+        row = await self._one(
+            "SELECT id, kind, title, language FROM chats WHERE id = ?", (chat_id,)
+        )
+        return None if row is None else ChatRow(row[0], row[1], row[2], row[3])
+
+    async def set_chat_language(self, chat_id: int, language: str) -> None:
+        await self._run("UPDATE chats SET language = ? WHERE id = ?", (language, chat_id))
+
+    async def migrate_chat(self, old_id: int, new_id: int) -> bool:
+        """A group became a supergroup: move its tables, results and scores.
+
+        Returns False when there was nothing to move (already migrated)."""
+        old = await self.get_chat(old_id)
+        if old is None:
+            return False
+        if await self.get_chat(new_id) is None:
+            # Renaming the key cascades to tables, results and scores.
+            await self._run(
+                "UPDATE chats SET id = ?, kind = 'supergroup', updated_at = ? WHERE id = ?",
+                (new_id, self._now(), old_id),
+            )
+            return True
+        # The supergroup already exists (it spoke first): merge into it.
+        await self._run(
+            "UPDATE chats SET language = COALESCE(language, ?) WHERE id = ?",
+            (old.language, new_id),
+        )
+        for table in ("tables", "results"):
+            await self._run(f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+        await self._run(
+            "INSERT INTO scores (chat_id, game, user_id, with_computers, played, wins, losses,"
+            " draws) SELECT ?, game, user_id, with_computers, played, wins, losses, draws"
+            " FROM scores WHERE chat_id = ?"
+            " ON CONFLICT (chat_id, game, user_id, with_computers) DO UPDATE SET"
+            " played = played + excluded.played, wins = wins + excluded.wins,"
+            " losses = losses + excluded.losses, draws = draws + excluded.draws",
+            (new_id, old_id),
+        )
+        await self._run("DELETE FROM scores WHERE chat_id = ?", (old_id,))
+        await self._run("DELETE FROM chats WHERE id = ?", (old_id,))
+        return True

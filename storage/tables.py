@@ -1,0 +1,397 @@
+"""Tables, their seats and the append-only move log.
+
+Every change to a table bumps its ``version`` (optimistic concurrency: an
+update names the version it read and fails if somebody got there first).
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from storage.sql import Queries
+
+__all__ = [
+    "Actor",
+    "EndReason",
+    "MoveRow",
+    "OnAbsence",
+    "SeatRow",
+    "StaleVersionError",
+    "Status",
+    "TableExistsError",
+    "TableRow",
+    "Tables",
+]
+
+
+class Status(enum.StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+OPEN = (Status.LOBBY, Status.PLAYING)
+
+
+class EndReason(enum.StrEnum):
+    """Why a table ended without a result."""
+
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+    """A lobby nobody started in time."""
+    BOT_REMOVED = "bot_removed"
+
+
+class OnAbsence(enum.StrEnum):
+    """What happens to a player marked absent."""
+
+    COMPUTER = "computer"
+    """A computer plays his seat until he presses a button again."""
+    REMOVE = "remove"
+    """He leaves the game as its rules require."""
+
+
+class Actor(enum.StrEnum):
+    """Who made a move."""
+
+    PLAYER = "player"
+    COMPUTER = "computer"
+    TIMER = "timer"
+    ADMIN = "admin"
+
+
+class StaleVersionError(RuntimeError):
+    """Someone changed the table since it was read."""
+
+
+class TableExistsError(RuntimeError):
+    """The chat (or forum topic) already has an open table."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    user_id: int | None
+    """The human player; None for a computer."""
+    computer: int | None
+    """A computer player's name number; None for a human."""
+    first_name: str | None
+    """The human's name (None for a computer)."""
+    dm_ok: bool
+    language: str | None
+    timeouts: int
+    absent: bool
+
+    @property
+    def is_human(self) -> bool:
+        return self.user_id is not None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: int
+    chat_id: int
+    thread_id: int
+    game: str
+    rules: dict[str, Any]
+    status: Status
+    creator_id: int
+    seed: int | None
+    state: dict[str, Any] | None
+    version: int
+    moves: int
+    previous_id: int | None
+    turn_seconds: int
+    on_absence: OnAbsence
+    end_reason: EndReason | None
+    seats: tuple[SeatRow, ...]
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    @property
+    def has_computers(self) -> bool:
+        return any(not s.is_human for s in self.seats)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRow:
+    n: int
+    seat: int
+    action: str
+    events: list[dict[str, Any]]
+    actor: Actor
+    at: float
+
+
+_COLUMNS = (
+    "id",
+    "chat_id",
+    "thread_id",
+    "game",
+    "rules",
+    "status",
+    "creator_id",
+    "seed",
+    "state",
+    "version",
+    "moves",
+    "previous_id",
+    "turn_seconds",
+    "on_absence",
+    "end_reason",
+)
+_SELECT = "SELECT " + ", ".join(f"t.{c}" for c in _COLUMNS) + " FROM tables t"
+_SEATS = (
+    "SELECT s.table_id, s.seat, s.user_id, s.computer, u.first_name, COALESCE(u.dm_ok, 0),"
+    " u.language, s.timeouts, s.absent FROM seats s LEFT JOIN users u ON u.id = s.user_id"
+)
+
+
+class Tables(Queries):
+    # --- reading ---------------------------------------------------------------
+
+    async def get(self, table_id: int) -> TableRow | None:
+        rows = await self._tables(f"{_SELECT} WHERE t.id = ?", (table_id,))
+        return rows[0] if rows else None
+
+    async def open_in(self, chat_id: int, thread_id: int) -> TableRow | None:
+        """The chat's (or forum topic's) open table."""
+        rows = await self._tables(
+            f"{_SELECT} WHERE t.chat_id = ? AND t.thread_id = ?"
+            " AND t.status IN ('lobby', 'playing')",
+            (chat_id, thread_id),
+        )
+        return rows[0] if rows else None
+
+    async def all_open(self) -> list[TableRow]:
+        return await self._tables(f"{_SELECT} WHERE t.status IN ('lobby', 'playing') ORDER BY t.id")
+
+    async def open_in_chat(self, chat_id: int) -> list[TableRow]:
+        """Every open table of a chat, in all its forum topics."""
+        return await self._tables(
+            f"{_SELECT} WHERE t.chat_id = ? AND t.status IN ('lobby', 'playing') ORDER BY t.id",
+            (chat_id,),
+        )
+
+    async def open_of_user(self, user_id: int) -> list[TableRow]:
+        return await self._tables(
+            f"{_SELECT} JOIN seats s ON s.table_id = t.id"
+            " WHERE s.user_id = ? AND t.status IN ('lobby', 'playing') ORDER BY t.id",
+            (user_id,),
+        )
+
+    async def _tables(self, sql: str, params: Sequence[Any] = ()) -> list[TableRow]:
+        rows = await self._all(sql, params)
+        if not rows:
+            return []
+        ids = [r[0] for r in rows]
+        marks = ", ".join("?" * len(ids))
+        seats: dict[int, list[SeatRow]] = {i: [] for i in ids}
+        for s in await self._all(
+            f"{_SEATS} WHERE s.table_id IN ({marks}) ORDER BY s.table_id, s.seat", ids
+        ):
+            seats[s[0]].append(SeatRow(s[1], s[2], s[3], s[4], bool(s[5]), s[6], s[7], bool(s[8])))
+        return [
+            TableRow(
+                id=r[0],
+                chat_id=r[1],
+                thread_id=r[2],
+                game=r[3],
+                rules=json.loads(r[4]),
+                status=Status(r[5]),
+                creator_id=r[6],
+                seed=r[7],
+                state=None if r[8] is None else json.loads(r[8]),
+                version=r[9],
+                moves=r[10],
+                previous_id=r[11],
+                turn_seconds=r[12],
+                on_absence=OnAbsence(r[13]),
+                end_reason=None if r[14] is None else EndReason(r[14]),
+                seats=tuple(seats[r[0]]),
+            )
+            for r in rows
+        ]
+
+    # --- writing ---------------------------------------------------------------
+
+    async def create(
+        self,
+        chat_id: int,
+        thread_id: int,
+        game: str,
+        rules: dict[str, Any],
+        creator_id: int,
+        *,
+        turn_seconds: int,
+        on_absence: OnAbsence,
+        previous_id: int | None = None,
+    ) -> int:
+        now = self._now()
+        try:
+            async with self._conn.execute(
+                "INSERT INTO tables (chat_id, thread_id, game, rules, status, creator_id,"
+                " previous_id, turn_seconds, on_absence, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                (
+                    chat_id,
+                    thread_id,
+                    game,
+                    json.dumps(rules),
+                    creator_id,
+                    previous_id,
+                    turn_seconds,
+                    on_absence.value,
+                    now,
+                    now,
+                ),
+            ) as cur:
+                table_id = cur.lastrowid
+        except sqlite3.IntegrityError as exc:
+            if "UNIQUE" in str(exc):
+                raise TableExistsError(chat_id) from exc
+            raise
+        assert table_id is not None
+        return table_id
+
+    async def update(
+        self,
+        table_id: int,
+        expected_version: int,
+        *,
+        status: Status | None = None,
+        rules: dict[str, Any] | None = None,
+        seed: int | None = None,
+        state: dict[str, Any] | None = None,
+        moves: int | None = None,
+        turn_seconds: int | None = None,
+        on_absence: OnAbsence | None = None,
+        end_reason: EndReason | None = None,
+        creator_id: int | None = None,
+    ) -> int:
+        """Change a table if nobody changed it since ``expected_version``;
+        returns the new version or raises :class:`StaleVersionError`."""
+        sets = ["version = version + 1", "updated_at = ?"]
+        params: list[Any] = [self._now()]
+        for column, value in (
+            ("status", status),
+            ("rules", None if rules is None else json.dumps(rules)),
+            ("seed", seed),
+            ("state", None if state is None else json.dumps(state, separators=(",", ":"))),
+            ("moves", moves),
+            ("turn_seconds", turn_seconds),
+            ("on_absence", on_absence),
+            ("end_reason", end_reason),
+            ("creator_id", creator_id),
+        ):
+            if value is not None:
+                sets.append(f"{column} = ?")
+                params.append(value)
+        params += [table_id, expected_version]
+        changed = await self._run(
+            f"UPDATE tables SET {', '.join(sets)} WHERE id = ? AND version = ?", params
+        )
+        if changed != 1:
+            raise StaleVersionError(table_id)
+        return expected_version + 1
+
+    async def add_seat(
+        self, table_id: int, *, user_id: int | None = None, computer: int | None = None
+    ) -> int:
+        """Seat a human or a computer at the next free place; returns the seat."""
+        row = await self._one(
+            "SELECT COALESCE(MAX(seat) + 1, 0) FROM seats WHERE table_id = ?", (table_id,)
+        )
+        assert row is not None
+        seat = int(row[0])
+        await self._run(
+            "INSERT INTO seats (table_id, seat, user_id, computer) VALUES (?, ?, ?, ?)",
+            (table_id, seat, user_id, computer),
+        )
+        return seat
+
+    async def remove_seat(self, table_id: int, seat: int) -> None:
+        """Unseat ``seat`` and close the gap so seats stay 0..n-1 (lobbies only)."""
+        await self._run("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+        rest = await self._all(
+            "SELECT seat FROM seats WHERE table_id = ? AND seat > ? ORDER BY seat",
+            (table_id, seat),
+        )
+        for (later,) in rest:
+            await self._run(
+                "UPDATE seats SET seat = ? WHERE table_id = ? AND seat = ?",
+                (later - 1, table_id, later),
+            )
+
+    async def set_presence(self, table_id: int, seat: int, *, timeouts: int, absent: bool) -> None:
+        await self._run(
+            "UPDATE seats SET timeouts = ?, absent = ? WHERE table_id = ? AND seat = ?",
+            (timeouts, int(absent), table_id, seat),
+        )
+
+    # --- the move log ----------------------------------------------------------
+
+    async def append_move(
+        self,
+        table_id: int,
+        n: int,
+        seat: int,
+        action: str,
+        events: list[dict[str, Any]],
+        actor: Actor,
+    ) -> None:
+        await self._run(
+            "INSERT INTO moves (table_id, n, seat, action, events, actor, at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                table_id,
+                n,
+                seat,
+                action,
+                json.dumps(events, separators=(",", ":")),
+                actor.value,
+                self._now(),
+            ),
+        )
+
+    async def moves_after(self, table_id: int, after: int, limit: int) -> list[MoveRow]:
+        """Up to ``limit`` moves numbered above ``after``, oldest first."""
+        rows = await self._all(
+            "SELECT n, seat, action, events, actor, at FROM moves WHERE table_id = ? AND n > ?"
+            " ORDER BY n LIMIT ?",
+            (table_id, after, limit),
+        )
+        return [_move(r) for r in rows]
+
+    async def last_moves(self, table_id: int, limit: int) -> list[MoveRow]:
+        """The latest ``limit`` moves, oldest first."""
+        rows = await self._all(
+            "SELECT n, seat, action, events, actor, at FROM moves WHERE table_id = ?"
+            " ORDER BY n DESC LIMIT ?",
+            (table_id, limit),
+        )
+        return [_move(r) for r in reversed(rows)]
+
+    async def last_move_of(self, table_id: int, seat: int) -> int:
+        """The number of the seat's latest move (0 if it has not moved)."""
+        row = await self._one(
+            "SELECT COALESCE(MAX(n), 0) FROM moves WHERE table_id = ? AND seat = ?",
+            (table_id, seat),
+        )
+        assert row is not None
+        return int(row[0])
+
+
+def _move(row: Any) -> MoveRow:
+    return MoveRow(row[0], row[1], row[2], json.loads(row[3]), Actor(row[4]), row[5])
