@@ -17,32 +17,51 @@ from telegram.ext import (
     filters,
 )
 
+from bot.catalog import CATALOG
 from bot.config import Config
 from handlers import membership
 from handlers.callbacks import on_callback
 from handlers.commands import COMMANDS, unknown
 from handlers.context import KEY, Koloda
 from handlers.errors import on_error
-from handlers.publisher import GroupPacer, Publisher
+from handlers.ledger import Ledger
+from handlers.pacing import GroupWindow
+from handlers.publisher import Publisher
 from handlers.telegram_io import TelegramIO
 from i18n import LANGUAGES, t
-from services import Services
+from services import Clock, Services, SystemClock
 from storage import Database
 
 __all__ = ["build_application"]
 
 log = logging.getLogger(__name__)
 
+DRAIN_SECONDS = 5.0
+"""At a stop, how long deliveries in hand may take to finish."""
 
-def build_application(config: Config) -> Application:  # type: ignore[type-arg]
+
+def build_application(
+    config: Config, *, clock: Clock | None = None, heartbeat: float = 1.0
+) -> Application:  # type: ignore[type-arg]
+    """The bot.  ``clock`` and ``heartbeat`` are for tests that drive time."""
+    clock = clock or SystemClock()
+
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
-        db = await Database.open(config.database_path)
-        services = Services.create(db, config.default_language)
-        io = TelegramIO(app.bot, services)
-        publisher = Publisher(
-            io, services, GroupPacer(config.group_edits_per_minute), app.bot.username
+        db = await Database.open(config.database_path, now=clock.now)
+        services = Services.create(
+            db,
+            games=CATALOG.specs,
+            players=CATALOG.players,
+            clock=clock,
+            default_language=config.default_language,
+            heartbeat=heartbeat,
         )
-        app.bot_data[KEY] = Koloda(services, publisher)
+        pacer = GroupWindow(clock, services.background, config.group_edits_per_minute)
+        publisher = Publisher(
+            TelegramIO(app.bot), services, CATALOG.screens, pacer, Ledger(db), app.bot.username
+        )
+        services.tables.observe(publisher)
+        app.bot_data[KEY] = Koloda(services, publisher, CATALOG.specs, CATALOG.screens)
         await _register_commands(app)
         # The job queue starts with the application, right after this hook.
         assert app.job_queue is not None
@@ -51,7 +70,8 @@ def build_application(config: Config) -> Application:  # type: ignore[type-arg]
     async def post_stop(app: Application) -> None:  # type: ignore[type-arg]
         koloda = app.bot_data.get(KEY)
         if isinstance(koloda, Koloda):
-            await koloda.publisher.close()
+            await koloda.publisher.drain(DRAIN_SECONDS)
+            await koloda.services.stop()
 
     async def post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
         koloda = app.bot_data.pop(KEY, None)
@@ -64,11 +84,10 @@ def build_application(config: Config) -> Application:  # type: ignore[type-arg]
         .base_url(config.api_base_url)
         .base_file_url(config.file_base_url)
         .rate_limiter(
-            AIORateLimiter(
-                overall_max_rate=config.overall_rate,
-                group_max_rate=config.group_edits_per_minute,
-                max_retries=3,
-            )
+            # The overall rate only: each group's budget is the publisher's, and
+            # so are flood waits (it retries them itself and gives the players
+            # of the table that time back), so the limiter never retries.
+            AIORateLimiter(overall_max_rate=config.overall_rate, group_max_rate=0, max_retries=0)
         )
         .concurrent_updates(64)
         # Several connections, so that one move's messages go out side by side.
@@ -88,6 +107,9 @@ def build_application(config: Config) -> Application:  # type: ignore[type-arg]
         ChatMemberHandler(membership.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER)
     )
     application.add_error_handler(on_error)
+    # The limiter reports a flood wait it does not retry as an error; the
+    # publisher retries it, so that report is noise.
+    logging.getLogger("telegram.ext.AIORateLimiter").setLevel(logging.CRITICAL)
     return application
 
 
@@ -102,19 +124,9 @@ async def _register_commands(app: Application) -> None:  # type: ignore[type-arg
 
 
 async def _resume(context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Re-render every unfinished table: what was on screen may be stale."""
+    """Run the deadlines (with the time the bot was down given back), let
+    computers whose turn it is move, and paint every table that may be behind."""
     koloda = context.bot_data[KEY]
     assert isinstance(koloda, Koloda)
-    tables = await koloda.services.lobby.open_tables()
-    log.info("resuming %d open tables", len(tables))
-    for table in tables:
-        try:
-            async with koloda.publisher.table_lock(table.id):
-                fresh = await koloda.services.lobby.table(table.id)
-                if fresh.status == "lobby":
-                    await koloda.publisher.show_lobby(fresh)
-                else:
-                    koloda.publisher.table_changed(fresh)
-                    await koloda.publisher.refresh_hands(fresh)
-        except Exception:
-            log.exception("could not resume table %s", table.id)
+    await koloda.services.start()
+    await koloda.publisher.resume()

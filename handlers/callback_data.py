@@ -2,14 +2,15 @@
 
 Forms (integers in base 36)::
 
-    m:<table>:<keyboard>:<action>   a move from a DM hand keyboard
-    g:<table>:<moves>:<action>      a move from the group's table message
-    u:<table>:<keyboard>:<focus>    a DM sub-menu (e.g. which card to beat)
-    l:<table>:<command>             a lobby button (j, v, s, o, c, b, p, t<n>)
-    n:<game>[:<preset>]             choosing a game for /newgame
-    r:<table>                       rematch
+    m:<table>:<at_move>:<action>   a move (from a DM hand or the group's table message)
+    u:<table>:<at_move>:<focus>    a sub-menu of one's own screen ("back" closes it)
+    l:<table>:<command>[:<arg>]    a lobby button (see LOBBY_COMMANDS)
+    n:<game>[:<preset>]            choosing a game for /newgame
+    r:<table>                      rematch
 
-Everything is validated on the way in: callback data can be forged.
+``at_move`` is the table's move count when the buttons were drawn: a button
+drawn before its presser's own last move is stale.  Everything is validated on
+the way in: callback data can be forged.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
+    "LOBBY_COMMANDS",
+    "Button",
     "CallbackDataError",
     "LobbyButton",
     "MenuButton",
@@ -31,7 +34,20 @@ __all__ = [
 MAX_BYTES = 64
 _TOKEN = re.compile(r"^[A-Za-z0-9_]{1,24}$")
 _B36 = re.compile(r"^[0-9a-z]{1,10}$")
-LOBBY_COMMANDS = ("j", "v", "s", "o", "c", "b", "p")
+LOBBY_COMMANDS = {
+    "j": False,  # join
+    "v": False,  # leave
+    "s": False,  # start
+    "c": False,  # cancel
+    "o": False,  # show the options
+    "b": False,  # back from the options
+    "p": False,  # next preset
+    "a": False,  # add a computer
+    "x": False,  # remove a computer
+    "t": True,  # next value of the game option named by the argument
+    "g": True,  # next value of the table setting named by the argument
+}
+"""Lobby commands, and whether each takes an argument."""
 
 
 class CallbackDataError(ValueError):
@@ -41,15 +57,14 @@ class CallbackDataError(ValueError):
 @dataclass(frozen=True, slots=True)
 class MoveButton:
     table_id: int
-    version: int
+    at_move: int
     action: str
-    group: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class MenuButton:
     table_id: int
-    keyboard: int
+    at_move: int
     focus: str
 
 
@@ -57,7 +72,7 @@ class MenuButton:
 class LobbyButton:
     table_id: int
     command: str
-    option: int | None = None
+    arg: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,17 +115,14 @@ def _token(text: str) -> str:
 
 def pack(button: Button) -> str:
     match button:
-        case MoveButton(table_id, version, action, group):
-            text = f"{'g' if group else 'm'}:{_b36(table_id)}:{_b36(version)}:{_token(action)}"
-        case MenuButton(table_id, keyboard, focus):
-            text = f"u:{_b36(table_id)}:{_b36(keyboard)}:{_token(focus)}"
-        case LobbyButton(table_id, command, option):
-            if command == "t" and option is not None:
-                text = f"l:{_b36(table_id)}:t{_b36(option)}"
-            elif command in LOBBY_COMMANDS and option is None:
-                text = f"l:{_b36(table_id)}:{command}"
-            else:
-                raise ValueError(f"bad lobby command {command!r}")
+        case MoveButton(table_id, at_move, action):
+            text = f"m:{_b36(table_id)}:{_b36(at_move)}:{_token(action)}"
+        case MenuButton(table_id, at_move, focus):
+            text = f"u:{_b36(table_id)}:{_b36(at_move)}:{_token(focus)}"
+        case LobbyButton(table_id, command, arg):
+            if LOBBY_COMMANDS.get(command) is not (arg is not None):
+                raise ValueError(f"bad lobby command {command!r} {arg!r}")
+            text = f"l:{_b36(table_id)}:{command}" + ("" if arg is None else f":{_token(arg)}")
         case NewGameButton(game, preset):
             text = f"n:{_token(game)}" + ("" if preset is None else f":{_token(preset)}")
         case RematchButton(table_id):
@@ -123,19 +135,16 @@ def pack(button: Button) -> str:
 def parse(data: str | None) -> Button:
     if not isinstance(data, str) or not data or len(data.encode()) > MAX_BYTES:
         raise CallbackDataError("empty or oversized")
-    parts = data.split(":")
-    kind, args = parts[0], parts[1:]
-    if kind in ("m", "g") and len(args) == 3:
-        return MoveButton(_int(args[0]), _int(args[1]), _token(args[2]), group=kind == "g")
+    kind, *args = data.split(":")
+    if kind == "m" and len(args) == 3:
+        return MoveButton(_int(args[0]), _int(args[1]), _token(args[2]))
     if kind == "u" and len(args) == 3:
         return MenuButton(_int(args[0]), _int(args[1]), _token(args[2]))
-    if kind == "l" and len(args) == 2:
-        command = args[1]
-        if command in LOBBY_COMMANDS:
-            return LobbyButton(_int(args[0]), command)
-        if command.startswith("t") and len(command) > 1:
-            return LobbyButton(_int(args[0]), "t", _int(command[1:]))
-        raise CallbackDataError("bad lobby command")
+    if kind == "l" and len(args) in (2, 3):
+        command, arg = args[1], (_token(args[2]) if len(args) == 3 else None)
+        if command not in LOBBY_COMMANDS or LOBBY_COMMANDS[command] is not (arg is not None):
+            raise CallbackDataError("bad lobby command")
+        return LobbyButton(_int(args[0]), command, arg)
     if kind == "n" and len(args) in (1, 2):
         return NewGameButton(_token(args[0]), _token(args[1]) if len(args) == 2 else None)
     if kind == "r" and len(args) == 1:

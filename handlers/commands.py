@@ -1,4 +1,9 @@
-"""Slash commands: parse, call a service, render, reply."""
+"""Slash commands: parse, call a service, reply.
+
+Replies in groups go through the publisher (within the group's message budget,
+so a handler never waits for the group's next slot); in private chats they go
+out at once.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +12,11 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Chat, InlineKeyboardMarkup, Update
 from telegram.constants import ChatMemberStatus
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from games import registry
 from handlers import callback_data as cd
 from handlers.context import (
     Koloda,
@@ -22,13 +27,11 @@ from handlers.context import (
     sender,
     thread_of,
 )
-from handlers.flows import begin, play_move
-from handlers.render import common
-from handlers.render.games import ui_for
+from handlers.keyboards import button, markup, url_button
+from handlers.screens import common
 from i18n import LANGUAGES, t
-from services import ServiceError
-from services.lobby import load_rules
-from storage import TableRow
+from services import ServiceError, Snapshot
+from storage import Status
 
 __all__ = ["COMMANDS", "is_admin", "reply", "unknown"]
 
@@ -40,19 +43,24 @@ Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None
 async def reply(
     app: Koloda, update: Update, text: str, markup: InlineKeyboardMarkup | None = None
 ) -> None:
-    """Answer in the chat (and topic) the command came from; group replies are
-    paced like every other group message."""
+    """Answer in the chat (and topic) the command came from."""
     _, chat = sender(update)
-    if chat.type != Chat.PRIVATE:
-        await app.publisher.pacer.turn(chat.id)
-    await app.publisher.io.send(chat.id, text, markup, thread_id=thread_of(update))
+    if chat.type == Chat.PRIVATE:
+        await app.publisher.io.send(chat.id, text, markup)
+    else:
+        app.publisher.say(chat.id, text, markup, thread_id=thread_of(update))
 
 
 async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+    """The sender administers the group (False if Telegram cannot tell now)."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None or chat.type == Chat.PRIVATE:
         return False
-    member = await context.bot.get_chat_member(chat.id, user.id)
+    try:
+        member = await context.bot.get_chat_member(chat.id, user.id)
+    except TelegramError as exc:
+        log.warning("getChatMember %s/%s failed: %s", chat.id, user.id, exc)
+        return False
     return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 
 
@@ -68,8 +76,8 @@ def _group_only(handler: Handler) -> Handler:
     return wrapped
 
 
-def _refusing(handler: Handler) -> Handler:
-    """Every command: remember who and where, and turn a ServiceError into a
+def _recorded(handler: Handler) -> Handler:
+    """Every command: remember who and where, and turn a refusal into a
     translated reply."""
 
     async def wrapped(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -88,12 +96,19 @@ def _refusing(handler: Handler) -> Handler:
     return wrapped
 
 
-async def _open_table(app: Koloda, update: Update) -> TableRow:
+async def _open_table(app: Koloda, update: Update) -> Snapshot:
     _, chat = sender(update)
-    table = await app.services.lobby.open_table(chat.id, thread_of(update))
-    if table is None:
+    snapshot = await app.services.tables.snapshot_in(chat.id, thread_of(update))
+    if snapshot is None:
         raise ServiceError("error.no_open_table")
-    return table
+    return snapshot
+
+
+async def _admin_unless_creator(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, snapshot: Snapshot
+) -> bool:
+    user, _ = sender(update)
+    return user.id != snapshot.table.creator_id and await is_admin(update, context)
 
 
 # --- /start, /help ---------------------------------------------------------------
@@ -104,7 +119,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user, chat = sender(update)
     lang = await language_for(app, update)
     if chat.type != Chat.PRIVATE:
-        await reply(app, update, common.help_text(lang))
+        await reply(app, update, common.help_text(lang, app.games.values()))
         return
     payload = context.args[0] if context.args else ""
     if payload.startswith("j") and payload[1:].isdigit():
@@ -114,51 +129,56 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     elif payload:
         await reply(app, update, t(lang, "error.bad_link"))
     else:
-        await reply(app, update, t(lang, "start.welcome") + "\n\n" + common.help_text(lang))
+        help_text = common.help_text(lang, app.games.values())
+        await reply(app, update, t(lang, "start.welcome") + "\n\n" + help_text)
         await app.publisher.welcome_back(user.id)
 
 
 async def _linked_table(
-    app: Koloda, update: Update, table_id: int, lang: str, *, usable: Callable[[TableRow], bool]
-) -> TableRow | None:
+    app: Koloda, update: Update, table_id: int, lang: str, *, usable: Callable[[Snapshot], bool]
+) -> Snapshot | None:
     """The table a deep link names, or None after telling the user why not."""
     try:
-        table = await app.services.lobby.table(table_id)
+        snapshot = await app.services.tables.snapshot(table_id)
     except ServiceError:
         await reply(app, update, t(lang, "error.bad_link"))
         return None
-    if not usable(table):
+    if not usable(snapshot):
         await reply(app, update, t(lang, "error.link_expired"))
         return None
-    return table
+    return snapshot
 
 
 async def _join_by_link(app: Koloda, update: Update, table_id: int, lang: str) -> None:
     user, _ = sender(update)
-    if not await _linked_table(app, update, table_id, lang, usable=lambda t: t.status == "lobby"):
+
+    def in_lobby(snapshot: Snapshot) -> bool:
+        return snapshot.table.status is Status.LOBBY
+
+    if not await _linked_table(app, update, table_id, lang, usable=in_lobby):
         return
-    async with app.publisher.table_lock(table_id):
-        result = await app.services.lobby.join(table_id, person(user), dm_ok=True)
-        await app.publisher.show_lobby(result.table)
-    chat = await app.services.directory.chat_title(result.table.chat_id)
+    joined = await app.services.lobby.join(table_id, person(user), dm_ok=True)
+    chat = await app.services.directory.chat_title(joined.snapshot.table.chat_id)
     await reply(app, update, t(lang, "start.joined", chat=html.escape(chat)))
 
 
 async def _resend_hand(app: Koloda, update: Update, table_id: int, lang: str) -> None:
     user, _ = sender(update)
 
-    def seated_and_playing(table: TableRow) -> bool:
-        return table.status == "playing" and table.seat_of(user.id) is not None
+    def seated_and_playing(snapshot: Snapshot) -> bool:
+        return (
+            snapshot.table.status is Status.PLAYING and snapshot.table.seat_of(user.id) is not None
+        )
 
-    if await _linked_table(app, update, table_id, lang, usable=seated_and_playing):
-        async with app.publisher.table_lock(table_id):
-            fresh = await app.services.lobby.table(table_id)
-            await app.publisher.refresh_hands(fresh, fresh_for=user.id)
+    snapshot = await _linked_table(app, update, table_id, lang, usable=seated_and_playing)
+    if snapshot is not None:
+        app.publisher.resend_hand(snapshot, user.id)
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app = koloda(context)
-    await reply(app, update, common.help_text(await language_for(app, update)))
+    lang = await language_for(app, update)
+    await reply(app, update, common.help_text(lang, app.games.values()))
 
 
 # --- the lobby ---------------------------------------------------------------------
@@ -172,92 +192,89 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if len(args) > 2:
         raise ServiceError("error.newgame_usage")
     if not args:
-        if await app.services.lobby.open_table(chat.id, thread_of(update)) is not None:
+        if await app.services.tables.snapshot_in(chat.id, thread_of(update)) is not None:
             raise ServiceError("error.table_exists")
-        markup = InlineKeyboardMarkup(
-            [
-                [
-                    InlineKeyboardButton(
-                        t(lang, spec.name_key), callback_data=cd.pack(cd.NewGameButton(spec.key))
-                    )
-                ]
-                for spec in registry.GAMES.values()
-            ]
-        )
-        await reply(app, update, t(lang, "newgame.choose"), markup)
+        rows = [
+            [button(t(lang, spec.name_key), cd.NewGameButton(spec.key))]
+            for spec in app.games.values()
+        ]
+        await reply(app, update, t(lang, "newgame.choose"), markup(rows))
         return
     game = args[0].lower()
     preset = args[1].lower() if len(args) == 2 else None
     dm_ok = await app.services.directory.dm_ok(user.id)
-    table = await app.services.lobby.create(
+    snapshot = await app.services.lobby.create(
         chat.id, thread_of(update), person(user), game, preset, creator_dm_ok=dm_ok
     )
-    await app.publisher.show_lobby(table)
-    if not dm_ok:
-        await _send_to_bot(app, update, table.id, lang)
+    if snapshot.table.seat_of(user.id) is None:
+        await _send_to_bot(app, update, snapshot.table.id, lang)
 
 
 async def _send_to_bot(app: Koloda, update: Update, table_id: int, lang: str) -> None:
     link = app.publisher.deep_link(f"j{table_id}")
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton(t(lang, "common.open_bot"), url=link)]])
     user, _ = sender(update)
     text = t(lang, "lobby.open_bot_first", name=html.escape(user.first_name))
-    await reply(app, update, text, markup)
+    await reply(app, update, text, markup([[url_button(t(lang, "common.open_bot"), link)]]))
 
 
 async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app = koloda(context)
     user, _ = sender(update)
-    table = await _open_table(app, update)
+    snapshot = await _open_table(app, update)
     lang = await language_for(app, update)
     dm_ok = await app.services.directory.dm_ok(user.id)
-    async with app.publisher.table_lock(table.id):
-        result = await app.services.lobby.join(table.id, person(user), dm_ok=dm_ok)
-        if not result.needs_dm:
-            await app.publisher.show_lobby(result.table)
-    if result.needs_dm:
-        await _send_to_bot(app, update, table.id, lang)
+    joined = await app.services.lobby.join(snapshot.table.id, person(user), dm_ok=dm_ok)
+    if joined.needs_dm:
+        await _send_to_bot(app, update, snapshot.table.id, lang)
 
 
 async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app = koloda(context)
     user, _ = sender(update)
-    table = await _open_table(app, update)
-    async with app.publisher.table_lock(table.id):
-        await app.publisher.show_lobby(await app.services.lobby.leave(table.id, person(user)))
+    snapshot = await _open_table(app, update)
+    await app.services.lobby.leave(snapshot.table.id, person(user))
 
 
 async def startgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app = koloda(context)
     user, _ = sender(update)
-    table = await _open_table(app, update)
-    if table.status == "playing":
-        # A running game may have something to start, e.g. 101's next round.
-        code = ui_for(table.game).continue_action(app.services.moves.games.get(table).public_view())
-        if code is None:
-            raise ServiceError("error.already_started")
-        await play_move(app, table.id, user.id, code, made_at=table.moves)
+    snapshot = await _open_table(app, update)
+    if snapshot.table.status is Status.PLAYING:
+        # A running game may have a move made on the table, e.g. 101's next round.
+        await app.services.tables.table_move(snapshot.table.id, user.id)
         return
-    admin = user.id != table.creator_id and await is_admin(update, context)
-    await begin(app, table.id, person(user), is_admin=admin)
+    admin = await _admin_unless_creator(update, context, snapshot)
+    await app.services.lobby.start(snapshot.table.id, person(user), is_admin=admin)
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app = koloda(context)
     user, _ = sender(update)
-    table = await _open_table(app, update)
-    admin = user.id != table.creator_id and await is_admin(update, context)
-    async with app.publisher.table_lock(table.id):
-        table = await app.services.lobby.cancel(table.id, person(user), is_admin=admin)
-        app.publisher.table_changed(table)
-        await app.publisher.refresh_hands(table)
+    snapshot = await _open_table(app, update)
+    admin = await _admin_unless_creator(update, context, snapshot)
+    await app.services.moderation.cancel(snapshot.table.id, person(user), is_admin=admin)
+
+
+async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/kick`` in reply to a player's message: remove him from the table."""
+    app = koloda(context)
+    user, _ = sender(update)
+    message = update.effective_message
+    target = (
+        None
+        if message is None or message.reply_to_message is None
+        else (message.reply_to_message.from_user)
+    )
+    if target is None:
+        raise ServiceError("error.kick_usage")
+    snapshot = await _open_table(app, update)
+    admin = await _admin_unless_creator(update, context, snapshot)
+    await app.services.moderation.kick(snapshot.table.id, target.id, person(user), is_admin=admin)
 
 
 async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app = koloda(context)
-    table = await _open_table(app, update)
-    async with app.publisher.table_lock(table.id):
-        await app.publisher.repost(table)
+    app.publisher.repost(await _open_table(app, update))
 
 
 # --- scores, rules, language ---------------------------------------------------------
@@ -268,7 +285,7 @@ async def scores(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     _, chat = sender(update)
     lang = await language_for(app, update)
     board = await app.services.scores.leaderboard(chat.id)
-    await reply(app, update, common.scores_text(lang, board))
+    await reply(app, update, common.scores_text(lang, board, app.games))
 
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -277,7 +294,7 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await language_for(app, update)
     in_chat = None if chat.type == Chat.PRIVATE else chat.id
     rows = await app.services.scores.stats(user.id, in_chat)
-    await reply(app, update, common.stats_text(lang, user.first_name, rows))
+    await reply(app, update, common.stats_text(lang, user.first_name, rows, app.games))
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -285,22 +302,22 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     _, chat = sender(update)
     lang = await language_for(app, update)
     args = context.args or []
-    table = None
+    snapshot = None
     if chat.type != Chat.PRIVATE:
-        table = await app.services.lobby.open_table(chat.id, thread_of(update))
+        snapshot = await app.services.tables.snapshot_in(chat.id, thread_of(update))
     if args:
         key = args[0].lower()
-        if key not in registry.GAMES:
+        if key not in app.games:
             raise ServiceError("error.unknown_game", game=key)
-    elif table is not None:
-        key = table.game
+    elif snapshot is not None:
+        key = snapshot.table.game
     else:
-        raise ServiceError("error.rules_usage", games=", ".join(registry.GAMES))
-    spec = registry.get(key)
+        raise ServiceError("error.rules_usage", games=", ".join(app.games))
+    spec = app.games[key]
     text = f"<b>{t(lang, spec.name_key)}</b>\n\n{t(lang, f'rules.{key}')}"
-    if table is not None and table.game == key:
+    if snapshot is not None and snapshot.table.game == key:
         text += "\n\n" + t(lang, "rules.this_table") + "\n"
-        text += common.options_summary(lang, spec, load_rules(table))
+        text += common.options_summary(lang, spec, snapshot.rules, snapshot.table)
     await reply(app, update, text)
 
 
@@ -326,17 +343,18 @@ async def unknown(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 COMMANDS: dict[str, Handler] = {
-    "start": _refusing(start),
-    "help": _refusing(help_command),
-    "newgame": _refusing(_group_only(newgame)),
-    "join": _refusing(_group_only(join)),
-    "leave": _refusing(_group_only(leave)),
-    "startgame": _refusing(_group_only(startgame)),
-    "cancel": _refusing(_group_only(cancel)),
-    "table": _refusing(_group_only(table_command)),
-    "scores": _refusing(_group_only(scores)),
-    "stats": _refusing(stats),
-    "rules": _refusing(rules),
-    "language": _refusing(language),
+    "start": _recorded(start),
+    "help": _recorded(help_command),
+    "newgame": _recorded(_group_only(newgame)),
+    "join": _recorded(_group_only(join)),
+    "leave": _recorded(_group_only(leave)),
+    "startgame": _recorded(_group_only(startgame)),
+    "cancel": _recorded(_group_only(cancel)),
+    "kick": _recorded(_group_only(kick)),
+    "table": _recorded(_group_only(table_command)),
+    "scores": _recorded(_group_only(scores)),
+    "stats": _recorded(stats),
+    "rules": _recorded(rules),
+    "language": _recorded(language),
 }
 """Every command, in the order ``setMyCommands`` lists them."""

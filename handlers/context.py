@@ -1,13 +1,16 @@
-"""What every handler reaches through ``context.bot_data``."""
+"""What every handler reaches: the services, the publisher and the games' screens."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from telegram import Chat, Update, User
 from telegram.ext import ContextTypes
 
+from games.spec import GameSpec
 from handlers.publisher import Publisher
+from handlers.screens.base import GameScreens
 from i18n import normalize
 from services import ChatInfo, Person, Services
 
@@ -20,6 +23,8 @@ KEY = "koloda"
 class Koloda:
     services: Services
     publisher: Publisher
+    games: Mapping[str, GameSpec]
+    screens: Mapping[str, GameScreens]
 
 
 def koloda(context: ContextTypes.DEFAULT_TYPE) -> Koloda:

@@ -1,10 +1,11 @@
-"""Chats changing under us: group upgrades, users blocking or unblocking the bot."""
+"""Chats changing under us: group upgrades, the bot added to or removed from a
+group, users blocking or unblocking it."""
 
 from __future__ import annotations
 
 import logging
 
-from telegram import ChatMember, Update
+from telegram import Chat, ChatMember, Update
 from telegram.ext import ContextTypes
 
 from handlers.context import koloda
@@ -12,6 +13,8 @@ from handlers.context import koloda
 __all__ = ["on_migrate", "on_my_chat_member"]
 
 log = logging.getLogger(__name__)
+
+GONE = (ChatMember.BANNED, ChatMember.LEFT)
 
 
 async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -30,13 +33,18 @@ async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
 
 
 async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """In a private chat: the user blocked (kicked) or unblocked the bot."""
+    """In a private chat the user blocked (or unblocked) the bot; from a group
+    the bot was removed, which ends that group's tables."""
     change = update.my_chat_member
-    if change is None or change.chat.type != "private":
+    if change is None:
         return
     app = koloda(context)
-    status = change.new_chat_member.status
-    ok = status not in (ChatMember.BANNED, ChatMember.LEFT)
-    await app.services.directory.set_dm_ok(change.chat.id, ok)
-    if ok:
-        await app.publisher.welcome_back(change.chat.id)
+    gone = change.new_chat_member.status in GONE
+    if change.chat.type == Chat.PRIVATE:
+        await app.services.directory.set_dm_ok(change.chat.id, not gone)
+        if not gone:
+            await app.publisher.welcome_back(change.chat.id)
+    elif gone:
+        closed = await app.services.moderation.bot_removed(change.chat.id)
+        if closed:
+            log.info("removed from chat %s: %d tables ended", change.chat.id, len(closed))

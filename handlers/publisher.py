@@ -1,417 +1,538 @@
-"""Keeps every table's Telegram messages in step with its stored state.
+"""Delivers what every chat is owed, derived from the stored tables, until delivered.
 
-* The group sees one message per table (lobby, then the live table), edited in
-  place.  Edits are coalesced: a change only marks the table dirty, and one
-  flusher per table renders the *latest* state when the chat's pacer gives it a
-  slot, so a group never gets more than the configured messages per minute.
-* Each seat has one DM hand message.  When a seat becomes able to act it gets a
-  fresh message (so the phone notifies) — the previous one was already edited
-  to carry no buttons; otherwise the message is edited, and only when what it
-  shows changed (a digest is stored with the message id).
-* All of it is derived from the database, so a restart simply renders again.
+The publisher observes the table service: every committed change hands it a
+snapshot, and it brings the messages in line with the latest one.
+
+* Each group has an outbox, worked through in order within the group's message
+  budget (:class:`~handlers.pacing.GroupWindow`): the table message (edited in
+  place; changes coalesce, so it always shows the latest state), the
+  announcements the moves call for (score sheets, the result — the move log is
+  their record, and a cursor says how far the group has been told), and
+  replies to commands.
+* Each table's DMs are brought in line by one worker per table
+  (:mod:`~handlers.hand_messages`), every seat at once.
+* A failed delivery (a flood wait, a server error, the network) is tried again
+  with a growing pause; a flood wait also gives the table's players that time
+  back on their clocks.  Nothing is dropped: after a restart everything is
+  derived again from the database.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import html
 import logging
-import time
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
-from typing import Any
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardMarkup
 
-from games import registry
-from games.core import Event, Game
+from games.core import Event
 from handlers import callback_data as cd
-from handlers.render import common
-from handlers.render.base import GameUI, Key
-from handlers.render.games import ui_for
-from handlers.telegram_io import Outcome, TelegramIO, keyboard
+from handlers.composed import Composed
+from handlers.group_message import compose_group
+from handlers.hand_messages import compose_hand
+from handlers.keyboards import button, markup, url_button
+from handlers.ledger import HandMessageRow, Ledger, TableMessageRow
+from handlers.pacing import GroupWindow
+from handlers.screens import common
+from handlers.screens.base import GameScreens, Screen
+from handlers.telegram_io import Delivery, Sent, TelegramIO
 from i18n import t
-from services import Services
-from services.hands import HandRecord
-from services.lobby import load_rules
-from storage import SeatRow, TableRow
+from services import Services, Snapshot
+from storage import Status
 
-__all__ = ["GroupPacer", "Publisher"]
+__all__ = ["Publisher"]
 
 log = logging.getLogger(__name__)
-RECENT_EVENTS = 4
+
+BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
+"""Pauses before trying a failed delivery again."""
+RESUME_WINDOW = 24 * 3600.0
+"""At start, tables changed this recently are painted again too."""
 
 
-class GroupPacer:
-    """Spaces a group's messages at least ``60 / per_minute`` seconds apart."""
+@dataclass(slots=True)
+class _Say:
+    """A one-off group message (a reply to a command, a notice)."""
 
-    def __init__(self, per_minute: int) -> None:
-        self.interval = 60.0 / per_minute
-        self._next: dict[int, float] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+    text: str
+    markup: InlineKeyboardMarkup | None
+    thread_id: int
+    table_id: int | None = None
 
-    async def turn(self, chat_id: int) -> None:
-        lock = self._locks.setdefault(chat_id, asyncio.Lock())
-        async with lock:
-            now = time.monotonic()
-            slot = self._next.get(chat_id, now)
-            if slot > now:
-                await asyncio.sleep(slot - now)
-                now = time.monotonic()
-            self._next[chat_id] = max(slot, now) + self.interval
+
+@dataclass(slots=True)
+class _Sync:
+    """Bring a table's group message and announcements up to date."""
+
+    table_id: int
+
+
+@dataclass(slots=True)
+class _Outbox:
+    items: deque[_Say | _Sync] = field(default_factory=deque)
+    queued: set[int] = field(default_factory=set)
+    """Tables with a sync waiting in ``items`` (not yet started)."""
+    task: asyncio.Task[None] | None = None
 
 
 class Publisher:
     def __init__(
-        self, io: TelegramIO, services: Services, pacer: GroupPacer, bot_username: str
+        self,
+        io: TelegramIO,
+        services: Services,
+        screens: Mapping[str, GameScreens],
+        pacer: GroupWindow,
+        ledger: Ledger,
+        bot_username: str,
     ) -> None:
         self.io = io
         self.services = services
+        self.screens = screens
         self.pacer = pacer
+        self.ledger = ledger
         self.bot_username = bot_username
-        self._table_locks: dict[int, tuple[asyncio.Lock, int]] = {}
-        self._dirty: set[int] = set()
-        self._flushers: dict[int, asyncio.Task[None]] = {}
+        self._background = services.background
+        self._clock = services.clock
+        self._latest: dict[int, Snapshot] = {}
+        self._outboxes: dict[int, _Outbox] = {}
+        self._hands_dirty: set[int] = set()
+        self._hand_tasks: dict[int, asyncio.Task[None]] = {}
+        self._focus: dict[tuple[int, int], tuple[int, str]] = {}
+        self._fresh: set[tuple[int, int]] = set()
+        self._options_open: set[int] = set()
+        self._repost: set[int] = set()
+        self._adopted: dict[tuple[int, int], int] = {}
         self._warned: set[tuple[int, int]] = set()
-
-    # --- plumbing ---------------------------------------------------------------
-
-    @asynccontextmanager
-    async def table_lock(self, table_id: int) -> AsyncIterator[None]:
-        """Serializes moves and renders of one table inside this process.
-        Locks live only while somebody holds or awaits them."""
-        lock, users = self._table_locks.get(table_id, (asyncio.Lock(), 0))
-        self._table_locks[table_id] = (lock, users + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._table_locks[table_id]
-            if users == 1:
-                del self._table_locks[table_id]
-            else:
-                self._table_locks[table_id] = (lock, users - 1)
 
     def deep_link(self, payload: str) -> str:
         return f"https://t.me/{self.bot_username}?start={payload}"
 
-    async def group_language(self, table: TableRow) -> str:
-        return await self.services.directory.chat_language(table.chat_id)
+    async def group_language(self, chat_id: int) -> str:
+        return await self.services.directory.chat_language(chat_id)
 
-    async def close(self) -> None:
-        """Let pending group edits finish (briefly), then stop."""
-        tasks = list(self._flushers.values())
-        if tasks:
-            _, pending = await asyncio.wait(tasks, timeout=5)
-            for task in pending:
-                task.cancel()
-            await asyncio.gather(*pending, return_exceptions=True)
+    # --- the table service's observer -------------------------------------------
 
-    # --- the group message ------------------------------------------------------
+    def table_changed(self, snapshot: Snapshot) -> None:
+        table = snapshot.table
+        latest = self._latest.get(table.id)
+        if latest is not None and latest.table.version > table.version:
+            return
+        self._latest[table.id] = snapshot
+        self._sync_group(table.chat_id, table.id)
+        if snapshot.started and snapshot.spec.private_hands:
+            self._sync_hands(table.id)
 
-    def table_changed(self, table: TableRow) -> None:
-        """Mark the group message stale; a flusher renders it when paced."""
-        self._dirty.add(table.id)
-        if table.id not in self._flushers:
-            flush = self._flush(table.id, table.chat_id)
-            self._flushers[table.id] = asyncio.get_running_loop().create_task(flush)
+    def seat_warned(self, snapshot: Snapshot, seat: int) -> None:
+        self.table_changed(snapshot)
+        row = snapshot.seat(seat)
+        if row.user_id is not None and row.dm_ok:
+            self._background.spawn(self._warn(snapshot, seat), f"warn-{snapshot.table.id}")
 
-    async def _flush(self, table_id: int, chat_id: int) -> None:
-        try:
-            while table_id in self._dirty:
-                await self.pacer.turn(chat_id)
-                # Read after the wait: render the latest state, not the one
-                # that asked for this edit.
-                self._dirty.discard(table_id)
-                await self._render_group(await self.services.lobby.table(table_id))
-        except Exception:
-            log.exception("rendering the table message of %s failed", table_id)
-        finally:
-            self._flushers.pop(table_id, None)
+    # --- asked for by the handlers -------------------------------------------------
 
-    async def _render_group(self, table: TableRow) -> None:
-        lang = await self.group_language(table)
-        text, markup = await self._group_message(lang, table)
-        if table.message_id is not None:
-            result = await self.io.edit(table.chat_id, table.message_id, text, markup)
-            if result is not Outcome.GONE:
-                return
-        # No message yet, or it was deleted: post a new one.
-        await self._post_group(table, text, markup, paced=False)
-
-    async def _post_group(
-        self, table: TableRow, text: str, markup: InlineKeyboardMarkup | None, *, paced: bool
+    def say(
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        thread_id: int = 0,
     ) -> None:
-        if paced:
-            await self.pacer.turn(table.chat_id)
-        fresh = await self.services.lobby.table(table.id)  # chat id may have migrated
-        result, message_id = await self.io.send(
-            fresh.chat_id, text, markup, thread_id=fresh.thread_id
-        )
-        if result is Outcome.OK:
-            await self.services.lobby.set_message(table.id, message_id)
+        """A message to a group, in its turn within the group's budget."""
+        box = self._outboxes.setdefault(chat_id, _Outbox())
+        box.items.append(_Say(text, markup, thread_id))
+        self._work(chat_id, box)
 
-    async def repost(self, table: TableRow) -> None:
-        """``/table``: a new copy of the live message, which then becomes it."""
-        lang = await self.group_language(table)
-        text, markup = await self._group_message(lang, table)
-        await self._post_group(table, text, markup, paced=True)
+    def adopt(self, chat_id: int, thread_id: int, message_id: int) -> None:
+        """The next table opened in this chat (and topic) takes over this message
+        (the game chooser becomes the lobby)."""
+        self._adopted[(chat_id, thread_id)] = message_id
 
-    async def _group_message(
-        self, lang: str, table: TableRow
-    ) -> tuple[str, InlineKeyboardMarkup | None]:
-        if table.status == "lobby" or (table.status == "cancelled" and table.state is None):
-            return self._lobby_message(lang, table)
-        spec = registry.get(table.game)
-        ui = ui_for(table.game)
-        game = self.services.moves.games.get(table)
-        names = common.names_of(table)
-        view = game.public_view()
-        lines = [f"🃏 {common.game_title(lang, spec, load_rules(table))}", ""]
-        lines.append(ui.table(lang, view, names))
-        recent = await self.services.moves.recent_events(table.id, RECENT_EVENTS)
-        shown = [line for _, e in recent if (line := ui.event(lang, e, names))]
+    def show_options(self, snapshot: Snapshot, shown: bool) -> None:
+        """Open or close the lobby's options on the group message."""
         if shown:
-            lines += ["", *(f"<i>{line}</i>" for line in shown[-RECENT_EVENTS:])]
-        if table.status == "cancelled":
-            lines += ["", t(lang, "table.cancelled")]
-        rows: list[list[InlineKeyboardButton]] = []
-        if table.status == "playing":
-            group_markup = keyboard(ui.group_keys(lang, view), table.id, table.moves, group=True)
-            if group_markup is not None:
-                rows.extend(list(r) for r in group_markup.inline_keyboard)
-            rows.append(
-                [
-                    InlineKeyboardButton(
-                        t(lang, "table.my_cards"), url=self.deep_link(f"h{table.id}")
-                    )
-                ]
-            )
-        return "\n".join(lines), InlineKeyboardMarkup(rows) if rows else None
+            self._options_open.add(snapshot.table.id)
+        else:
+            self._options_open.discard(snapshot.table.id)
+        self.table_changed(snapshot)
 
-    def _lobby_message(
-        self, lang: str, table: TableRow, *, options: bool = False
-    ) -> tuple[str, InlineKeyboardMarkup | None]:
-        rules = load_rules(table)
-        cancelled = table.status == "cancelled"
-        text = common.lobby_text(lang, table, rules, cancelled=cancelled)
-        if cancelled or table.status != "lobby":
-            return text, None
+    def repost(self, snapshot: Snapshot) -> None:
+        """``/table``: post the table message anew (the old one loses its buttons)."""
+        self._repost.add(snapshot.table.id)
+        self.table_changed(snapshot)
 
-        def button(label: str, command: str, option: int | None = None) -> InlineKeyboardButton:
-            data = cd.pack(cd.LobbyButton(table.id, command, option))
-            return InlineKeyboardButton(label, callback_data=data)
+    def menu(self, snapshot: Snapshot, seat: int, focus: str | None) -> None:
+        """Open (or close, with None) a sub-menu on one seat's own screen."""
+        key = (snapshot.table.id, seat)
+        if focus is None:
+            self._focus.pop(key, None)
+        else:
+            self._focus[key] = (snapshot.table.moves, focus)
+        self.table_changed(snapshot)
+        self._sync_hands(snapshot.table.id)
 
-        if options:
-            spec = registry.get(table.game)
-            preset = spec.preset_name(rules)
-            preset_label = t(lang, f"preset.{spec.key}.{preset}") if preset else "—"
-            rows = [[button(t(lang, "lobby.preset", preset=preset_label), "p")]]
-            rows += [
-                [button(common.option_label(lang, spec, rules, name), "t", i)]
-                for i, (name, _) in enumerate(spec.rules.options())
-            ]
-            rows.append([button(t(lang, "lobby.back"), "b")])
-            return text, InlineKeyboardMarkup(rows)
-        return text, InlineKeyboardMarkup(
-            [
-                [button(t(lang, "lobby.join"), "j"), button(t(lang, "lobby.leave"), "v")],
-                [button(t(lang, "lobby.start"), "s"), button(t(lang, "lobby.options"), "o")],
-                [button(t(lang, "lobby.cancel"), "c")],
-            ]
-        )
-
-    async def show_lobby(self, table: TableRow, *, options: bool = False) -> None:
-        """Post the lobby (first time) or edit it right away (pressed buttons
-        expect a visible answer), both counted by the pacer."""
-        lang = await self.group_language(table)
-        text, markup = self._lobby_message(lang, table, options=options)
-        if table.message_id is None:
-            await self._post_group(table, text, markup, paced=True)
-            return
-        await self.pacer.turn(table.chat_id)
-        result = await self.io.edit(table.chat_id, table.message_id, text, markup)
-        if result is Outcome.GONE:
-            await self._post_group(table, text, markup, paced=False)
-
-    async def post_result(self, table: TableRow, game: Game[Any, Any]) -> None:
-        outcome = game.outcome()
-        if outcome is None:
-            return
-        lang = await self.group_language(table)
-        ui = ui_for(table.game)
-        text = ui.result(lang, outcome, game.public_view(), common.names_of(table))
-        markup = InlineKeyboardMarkup(
-            [
-                [
-                    InlineKeyboardButton(
-                        t(lang, "result.rematch"),
-                        callback_data=cd.pack(cd.RematchButton(table.id)),
-                    )
-                ]
-            ]
-        )
-        await self.pacer.turn(table.chat_id)
-        fresh = await self.services.lobby.table(table.id)
-        await self.io.send(fresh.chat_id, text, markup, thread_id=fresh.thread_id)
-
-    async def announce(self, table: TableRow, game: Game[Any, Any], events: list[Event]) -> None:
-        """Post what the game's renderer wants said after a move (score sheets)."""
-        lang = await self.group_language(table)
-        texts = ui_for(table.game).announcements(
-            lang, events, game.public_view(), common.names_of(table)
-        )
-        for text in texts:
-            await self.pacer.turn(table.chat_id)
-            fresh = await self.services.lobby.table(table.id)
-            await self.io.send(fresh.chat_id, text, thread_id=fresh.thread_id)
-
-    async def notice(self, table: TableRow, text: str, payload: str | None = None) -> None:
-        """A short paced message to the group, with an "open the bot" link."""
-        lang = await self.group_language(table)
-        markup = None
-        if payload is not None:
-            markup = InlineKeyboardMarkup(
-                [[InlineKeyboardButton(t(lang, "common.open_bot"), url=self.deep_link(payload))]]
-            )
-        await self.pacer.turn(table.chat_id)
-        fresh = await self.services.lobby.table(table.id)
-        await self.io.send(fresh.chat_id, text, markup, thread_id=fresh.thread_id)
-
-    # --- hands ------------------------------------------------------------------
-
-    async def refresh_hands(
-        self,
-        table: TableRow,
-        game: Game[Any, Any] | None = None,
-        *,
-        fresh_for: int | None = None,
-        focus: tuple[int, str] | None = None,
-    ) -> None:
-        """Bring every seat's DM in line with the table (``game`` is its state,
-        if already loaded).  ``fresh_for`` forces a new message for that user;
-        ``focus`` opens a sub-menu for one seat.  Call with :meth:`table_lock`
-        held."""
-        if table.state is None:
-            return
-        if game is None:
-            game = self.services.moves.games.get(table)
-        ui = ui_for(table.game)
-        names = common.names_of(table)
-        group_lang = await self.group_language(table)
-        # Seats are independent: their messages go out side by side.
-        records = await asyncio.gather(
-            *(
-                self._render_hand(
-                    table,
-                    game,
-                    ui,
-                    names,
-                    seat,
-                    seat.language or group_lang,
-                    focus[1] if focus is not None and focus[0] == seat.seat else None,
-                    fresh=fresh_for == seat.user_id,
-                )
-                for seat in table.seats
-            )
-        )
-        await self.services.hands.record(table.id, [r for r in records if r is not None])
-
-    async def _render_hand(
-        self,
-        table: TableRow,
-        game: Game[Any, Any],
-        ui: GameUI,
-        names: Sequence[str],
-        seat: SeatRow,
-        lang: str,
-        focus: str | None,
-        *,
-        fresh: bool,
-    ) -> HandRecord | None:
-        """Render one seat's DM; returns what it now shows, or None if nothing
-        was sent."""
-        playing = table.status == "playing"
-        actions = game.legal_actions(seat.seat) if playing else []
-        hand = ui.hand(lang, game.view(seat.seat), actions, names, focus)
-        header = t(
-            lang,
-            "hand.header",
-            game=t(lang, registry.get(table.game).name_key),
-            table=table.id,
-        )
-        text = f"{header}\n{hand.text}"
-        acting = bool(hand.rows)
-        markup = keyboard(hand.rows, table.id, table.moves) if acting else None
-        digest = _digest(text, hand.rows if acting else [])
-        if (
-            not fresh
-            and seat.hand_message_id is not None
-            and seat.hand_digest == digest
-            and (seat.keyboard is not None or not acting)
-        ):
-            return None  # the message already shows exactly this
-        if not seat.dm_ok and not fresh:
-            await self._warn_unreachable(table, seat)
-            return None
-        message_id = seat.hand_message_id
-        new_message = fresh or message_id is None or (acting and not seat.acting)
-        if not new_message and message_id is not None:
-            result = await self.io.edit(seat.user_id, message_id, text, markup)
-            if result is Outcome.GONE:
-                new_message = True
-            elif result is Outcome.FORBIDDEN:
-                await self._warn_unreachable(table, seat)
-                return None
-            elif result is Outcome.FAILED:
-                return None
-        if new_message:
-            if message_id is not None and seat.keyboard is not None:
-                # The old message still has buttons: take them away.
-                await self.io.edit(seat.user_id, message_id, text, None)
-            result, message_id = await self.io.send(seat.user_id, text, markup, notify=acting)
-            if result is Outcome.FORBIDDEN:
-                await self._warn_unreachable(table, seat)
-                return None
-            if result is not Outcome.OK:
-                return None
-            self._warned.discard((table.id, seat.user_id))
-        return HandRecord(
-            seat=seat.seat,
-            message_id=message_id,
-            digest=digest,
-            keyboard=table.moves if acting else None,
-            acting=acting,
-        )
-
-    async def _warn_unreachable(self, table: TableRow, seat: SeatRow) -> None:
-        key = (table.id, seat.user_id)
-        if key in self._warned or table.status != "playing":
-            return
-        self._warned.add(key)
-        lang = await self.group_language(table)
-        text = t(lang, "table.unreachable", name=html.escape(seat.first_name))
-        await self.notice(table, text, payload=f"h{table.id}")
+    def resend_hand(self, snapshot: Snapshot, user_id: int) -> None:
+        """A new hand message for the user (asked for by a link): it notifies."""
+        seat = snapshot.table.seat_of(user_id)
+        if seat is not None:
+            self._fresh.add((snapshot.table.id, seat))
+            self._latest[snapshot.table.id] = snapshot
+            self._sync_hands(snapshot.table.id)
 
     async def welcome_back(self, user_id: int) -> None:
-        """A player who could not be messaged (blocked the bot) is back: send
-        him fresh hands of every game he is playing."""
+        """A player who could not be messaged is back: fresh hands of every game
+        he is playing."""
         self._warned = {k for k in self._warned if k[1] != user_id}
-        for table in await self.services.lobby.tables_of(user_id):
-            if table.status == "playing":
-                async with self.table_lock(table.id):
-                    fresh = await self.services.lobby.table(table.id)
-                    await self.refresh_hands(fresh, fresh_for=user_id)
+        for table in await self.services.tables.tables_of(user_id):
+            if table.status is Status.PLAYING:
+                self.resend_hand(await self.services.tables.snapshot(table.id), user_id)
 
+    async def resume(self) -> None:
+        """After a start: paint every table that may be behind."""
+        since = self._clock.now() - RESUME_WINDOW
+        table_ids = await self.ledger.to_resume(since)
+        log.info("resuming %d tables", len(table_ids))
+        for table_id in table_ids:
+            try:
+                self.table_changed(await self.services.tables.snapshot(table_id))
+            except Exception:
+                log.exception("could not resume table %s", table_id)
 
-def _digest(text: str, rows: Sequence[Sequence[Key]]) -> str:
-    h = hashlib.blake2b(digest_size=12)
-    h.update(text.encode())
-    for row in rows:
-        for key in row:
-            h.update(
-                b"\x00" + key.label.encode() + b"\x01" + (key.action or key.focus or "").encode()
+    async def drain(self, timeout: float) -> None:  # noqa: ASYNC109 - a bound for shutdown
+        """Let deliveries in hand finish, for at most ``timeout`` seconds."""
+        tasks = [b.task for b in self._outboxes.values() if b.task is not None]
+        tasks += list(self._hand_tasks.values())
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+
+    # --- the group's outbox -----------------------------------------------------
+
+    def _sync_group(self, chat_id: int, table_id: int) -> None:
+        box = self._outboxes.setdefault(chat_id, _Outbox())
+        if table_id not in box.queued:
+            box.queued.add(table_id)
+            box.items.append(_Sync(table_id))
+        self._work(chat_id, box)
+
+    def _work(self, chat_id: int, box: _Outbox) -> None:
+        if box.task is None:
+            box.task = self._background.spawn(self._run_outbox(chat_id, box), f"group-{chat_id}")
+
+    async def _run_outbox(self, chat_id: int, box: _Outbox) -> None:
+        failures = 0
+        try:
+            while box.items:
+                item = box.items[0]
+                if isinstance(item, _Sync):
+                    box.queued.discard(item.table_id)
+                try:
+                    done = await self._deliver(chat_id, item)
+                except Exception:
+                    log.exception("delivering to chat %s failed", chat_id)
+                    done = True  # a bug: do not loop on it
+                if done:
+                    box.items.popleft()
+                    failures = 0
+                    continue
+                if isinstance(item, _Sync):
+                    box.queued.add(item.table_id)
+                pause = BACKOFF[min(failures, len(BACKOFF) - 1)]
+                failures += 1
+                await self._background.wait(self._clock.sleep(pause))
+        finally:
+            box.task = None
+            if not box.items:
+                self._outboxes.pop(chat_id, None)
+
+    async def _deliver(self, chat_id: int, item: _Say | _Sync) -> bool:
+        """One outbox item; False to try it again later."""
+        if isinstance(item, _Say):
+            await self.pacer.turn(chat_id)
+            sent = await self.io.send(chat_id, item.text, item.markup, thread_id=item.thread_id)
+            return await self._settled(sent, chat_id, item.table_id)
+        return await self._sync_table(item.table_id)
+
+    async def _settled(self, sent: Sent, chat_id: int, table_id: int | None) -> bool:
+        """Act on a group delivery's result; True when there is nothing to retry."""
+        match sent.delivery:
+            case Delivery.RETRY:
+                if sent.retry_after and table_id is not None:
+                    await self.services.timers.postpone([table_id], sent.retry_after)
+                return False
+            case Delivery.MIGRATED:
+                assert sent.migrated_to is not None
+                await self.services.directory.migrate_chat(chat_id, sent.migrated_to)
+                return False
+            case _:
+                return True
+
+    async def _sync_table(self, table_id: int) -> bool:
+        snapshot = self._latest.get(table_id)
+        if snapshot is None:
+            return True
+        chat_id = snapshot.table.chat_id
+        row = await self.ledger.table_message(table_id)
+        adopted = self._adopted.pop((chat_id, snapshot.table.thread_id), None)
+        if row.message_id is None and adopted is not None:
+            row = replace(row, message_id=adopted)
+        lang = await self.group_language(chat_id)
+        composed = self._compose_group(snapshot, lang)
+        repost = table_id in self._repost
+        if repost or row.message_id is None or row.digest != composed.digest:
+            await self.pacer.turn(chat_id)
+            # Compose again after the wait: show the latest state, not the one
+            # that asked for this edit.
+            snapshot = self._latest[table_id]
+            composed = self._compose_group(snapshot, lang)
+            sent = await self._show_table(snapshot, row, composed, lang, repost=repost)
+            if not await self._settled(sent, snapshot.table.chat_id, table_id):
+                return False
+            self._repost.discard(table_id)
+        return await self._announce(snapshot, row, lang)
+
+    def _compose_group(self, snapshot: Snapshot, lang: str) -> Composed:
+        return compose_group(
+            snapshot,
+            lang,
+            self.screens[snapshot.table.game],
+            now=self._clock.now(),
+            deep_link=self.deep_link,
+            options_open=snapshot.table.id in self._options_open,
+        )
+
+    async def _show_table(
+        self,
+        snapshot: Snapshot,
+        row: TableMessageRow,
+        composed: Composed,
+        lang: str,
+        *,
+        repost: bool,
+    ) -> Sent:
+        table = snapshot.table
+        if row.message_id is not None and not repost and row.kind == composed.kind:
+            sent = await self._edit(table.chat_id, row.message_id, composed)
+            if sent.delivery is not Delivery.GONE:
+                if sent.ok:
+                    await self.ledger.set_table_message(
+                        table.id, row.message_id, composed.kind, composed.digest
+                    )
+                return sent
+        elif row.message_id is not None:
+            # The old message stays in the chat's history, pointing below.
+            moved = t(lang, "table.moved_below")
+            if row.kind == "photo":
+                await self.io.edit_caption(table.chat_id, row.message_id, moved)
+            else:
+                await self.io.edit_text(table.chat_id, row.message_id, moved)
+        sent = await self._send(table.chat_id, composed, thread_id=table.thread_id)
+        if sent.ok:
+            await self.ledger.set_table_message(
+                table.id, sent.message_id, composed.kind, composed.digest
             )
-        h.update(b"\x02")
-    return h.hexdigest()
+        return sent
+
+    async def _announce(self, snapshot: Snapshot, row: TableMessageRow, lang: str) -> bool:
+        """Post what the moves since the cursor call for, move by move."""
+        table = snapshot.table
+        if table.moves <= row.announced:
+            return True
+        screens = self.screens[table.game]
+        names = common.names_of(lang, table)
+        logged = await self.services.tables.events_after(table.id, row.announced)
+        by_move: dict[int, list[Event]] = {}
+        for entry in logged:
+            by_move.setdefault(entry.move, []).append(entry.event)
+        outcome = snapshot.outcome()
+        for move in sorted(set(by_move) | {table.moves}):
+            events = by_move.get(move, [])
+            posts: list[tuple[Screen, InlineKeyboardMarkup | None]] = [
+                (s, None) for s in screens.announcements(lang, events, snapshot.public, names)
+            ]
+            if move == table.moves and table.status is Status.FINISHED and outcome is not None:
+                rematch = button(t(lang, "result.rematch"), cd.RematchButton(table.id))
+                result = screens.result(lang, outcome, snapshot.public, names)
+                posts.append((result, markup([[rematch]])))
+            for screen, keys in posts:
+                await self.pacer.turn(table.chat_id)
+                sent = await self._send(
+                    table.chat_id, Composed(screen.text, keys, screen.picture), table.thread_id
+                )
+                if not await self._settled(sent, table.chat_id, table.id):
+                    return False
+            await self.ledger.set_announced(table.id, move)
+        return True
+
+    # --- hands -------------------------------------------------------------------
+
+    def _sync_hands(self, table_id: int) -> None:
+        self._hands_dirty.add(table_id)
+        if table_id not in self._hand_tasks:
+            self._hand_tasks[table_id] = self._background.spawn(
+                self._run_hands(table_id), f"hands-{table_id}"
+            )
+
+    async def _run_hands(self, table_id: int) -> None:
+        failures = 0
+        try:
+            while table_id in self._hands_dirty:
+                self._hands_dirty.discard(table_id)
+                try:
+                    done = await self._sync_table_hands(self._latest[table_id])
+                except Exception:
+                    log.exception("updating the hands of table %s failed", table_id)
+                    done = True
+                if done:
+                    failures = 0
+                    continue
+                self._hands_dirty.add(table_id)
+                pause = BACKOFF[min(failures, len(BACKOFF) - 1)]
+                failures += 1
+                await self._background.wait(self._clock.sleep(pause))
+        finally:
+            del self._hand_tasks[table_id]
+
+    async def _sync_table_hands(self, snapshot: Snapshot) -> bool:
+        table = snapshot.table
+        rows = await self.ledger.hands(table.id)
+        group_lang = await self.group_language(table.chat_id)
+        seats = [s for s in table.seats if s.user_id is not None]
+        results = await asyncio.gather(
+            *(self._sync_hand(snapshot, s.seat, rows.get(s.seat), group_lang) for s in seats)
+        )
+        await self.ledger.save_hands(r for r, _ in results if r is not None)
+        return all(done for _, done in results)
+
+    async def _sync_hand(
+        self, snapshot: Snapshot, seat: int, row: HandMessageRow | None, group_lang: str
+    ) -> tuple[HandMessageRow | None, bool]:
+        """Bring one seat's DM in line; returns its new record (None: unchanged)
+        and whether nothing is left to retry."""
+        table = snapshot.table
+        person = snapshot.seat(seat)
+        assert person.user_id is not None
+        user_id = person.user_id
+        lang = person.language or group_lang
+        focus = self._focus.get((table.id, seat))
+        if focus is not None and focus[0] != table.moves:
+            del self._focus[(table.id, seat)]
+            focus = None
+        composed, acting = compose_hand(
+            snapshot,
+            seat,
+            lang,
+            self.screens[table.game],
+            now=self._clock.now(),
+            focus=None if focus is None else focus[1],
+        )
+        fresh = (table.id, seat) in self._fresh
+        if (
+            not fresh
+            and row is not None
+            and row.chat_id == user_id
+            and row.digest == composed.digest
+            and (row.at_move is not None or not composed.has_buttons)
+        ):
+            return None, True
+        if not person.dm_ok and not fresh:
+            self._unreachable(snapshot, seat)
+            return None, True
+        new_message = fresh or row is None or row.chat_id != user_id or (acting and not row.acting)
+        message_id = None if row is None else row.message_id
+        if not new_message and row is not None:
+            sent = await self._edit(user_id, row.message_id, composed)
+            if sent.delivery is Delivery.GONE:
+                new_message = True
+            elif not sent.ok:
+                return None, await self._dm_failed(snapshot, seat, sent)
+        if new_message:
+            sent = await self._send(user_id, composed, notify=acting)
+            if not sent.ok:
+                return None, await self._dm_failed(snapshot, seat, sent)
+            if row is not None and row.chat_id == user_id:
+                # One live hand per DM: the old one goes (or, too old to
+                # delete, at least loses its buttons).
+                old = await self.io.delete(user_id, row.message_id)
+                if old.delivery is Delivery.GONE and row.at_move is not None:
+                    await self.io.edit_text(user_id, row.message_id, composed.text, None)
+            message_id = sent.message_id
+            self._fresh.discard((table.id, seat))
+            self._warned.discard((table.id, user_id))
+        assert message_id is not None
+        record = HandMessageRow(
+            table_id=table.id,
+            seat=seat,
+            chat_id=user_id,
+            message_id=message_id,
+            digest=composed.digest,
+            at_move=table.moves if composed.has_buttons else None,
+            acting=acting,
+        )
+        return record, True
+
+    async def _dm_failed(self, snapshot: Snapshot, seat: int, sent: Sent) -> bool:
+        """A DM was refused; True when retrying would not help."""
+        if sent.delivery is Delivery.FORBIDDEN:
+            user_id = snapshot.seat(seat).user_id
+            assert user_id is not None
+            await self.services.directory.set_dm_ok(user_id, False)
+            self._unreachable(snapshot, seat)
+            return True
+        if sent.delivery is Delivery.RETRY:
+            if sent.retry_after:
+                await self.services.timers.postpone([snapshot.table.id], sent.retry_after)
+            return False
+        return True
+
+    def _unreachable(self, snapshot: Snapshot, seat: int) -> None:
+        """Tell the group (once) that a player of a running game gets no cards."""
+        table = snapshot.table
+        user_id = snapshot.seat(seat).user_id
+        assert user_id is not None
+        key = (table.id, user_id)
+        if key in self._warned or table.status is not Status.PLAYING:
+            return
+        self._warned.add(key)
+        self._background.spawn(self._notice_unreachable(snapshot, seat), f"unreachable-{key}")
+
+    async def _notice_unreachable(self, snapshot: Snapshot, seat: int) -> None:
+        table = snapshot.table
+        lang = await self.group_language(table.chat_id)
+        name = common.seat_name(lang, snapshot.seat(seat))
+        link = url_button(t(lang, "common.open_bot"), self.deep_link(f"h{table.id}"))
+        text = t(lang, "table.unreachable", name=name)
+        self.say(table.chat_id, text, markup([[link]]), thread_id=table.thread_id)
+
+    async def _warn(self, snapshot: Snapshot, seat: int) -> None:
+        row = snapshot.seat(seat)
+        assert row.user_id is not None
+        lang = row.language or await self.group_language(snapshot.table.chat_id)
+        deadline = snapshot.deadlines.get(seat)
+        if deadline is None:
+            return
+        left = common.duration(lang, deadline.due_at - self._clock.now())
+        text = t(lang, "hand.warning", time=left, table=html.escape(str(snapshot.table.id)))
+        await self.io.send(row.user_id, text)
+
+    # --- sending -------------------------------------------------------------------
+
+    async def _send(
+        self, chat_id: int, composed: Composed, thread_id: int = 0, *, notify: bool = True
+    ) -> Sent:
+        if composed.picture is None:
+            return await self.io.send(
+                chat_id, composed.text, composed.markup, thread_id=thread_id, notify=notify
+            )
+        photo = await asyncio.to_thread(composed.picture.draw)
+        return await self.io.send_photo(
+            chat_id, photo, composed.text, composed.markup, thread_id=thread_id, notify=notify
+        )
+
+    async def _edit(self, chat_id: int, message_id: int, composed: Composed) -> Sent:
+        if composed.picture is None:
+            return await self.io.edit_text(chat_id, message_id, composed.text, composed.markup)
+        photo = await asyncio.to_thread(composed.picture.draw)
+        return await self.io.edit_photo(chat_id, message_id, photo, composed.text, composed.markup)

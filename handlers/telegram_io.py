@@ -1,72 +1,89 @@
 """Sending, editing and deleting messages the way Telegram really behaves.
 
-* "message is not modified" is success;
-* a message that is gone is reported, so the caller can send a new one;
-* 403 (never started / blocked) marks the user's DM as not working;
-* a group upgraded to a supergroup moves its tables and is retried there;
-* flood limits are left to PTB's ``AIORateLimiter`` (it retries ``RetryAfter``);
-* network failures are logged: every table is re-rendered on the next change
-  or restart, so nothing is lost by giving up on one message.
+Every call returns a :class:`Sent` saying what happened, never raises for
+Telegram's answers: "message is not modified" is success; a message or chat
+that is gone, a user who never started (or blocked) the bot, a group that
+became a supergroup, a flood wait and a network failure each come back as
+their own :class:`Delivery` for the caller to act on — this module records
+nothing itself.
 """
 
 from __future__ import annotations
 
 import enum
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, LinkPreviewOptions
-from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, LinkPreviewOptions, Message
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    InvalidToken,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
 
-from handlers import callback_data as cd
-from handlers.render.base import Key
-from services import Services
-
-__all__ = ["Outcome", "TelegramIO", "keyboard"]
+__all__ = ["MAX_CAPTION", "MAX_TEXT", "Delivery", "Sent", "TelegramIO", "clip"]
 
 log = logging.getLogger(__name__)
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 MAX_TEXT = 4096
+MAX_CAPTION = 1024
+_GONE = (
+    "message to edit not found",
+    "message to delete not found",
+    "message can't be edited",
+    "message can't be deleted",
+    "chat not found",
+    "there is no text in the message to edit",
+    "there is no caption in the message to edit",
+    "there is no media in the message to edit",
+    "message_id_invalid",
+)
 
 
-class Outcome(enum.Enum):
+class Delivery(enum.Enum):
     OK = "ok"
-    GONE = "gone"  # the message (or chat) no longer exists
-    FORBIDDEN = "forbidden"  # the user has not started or has blocked the bot
+    GONE = "gone"
+    """The message (or the chat) is not there any more, or cannot take this edit."""
+    FORBIDDEN = "forbidden"
+    """The user has not started the bot or has blocked it; the bot left the group."""
+    MIGRATED = "migrated"
+    """The group became a supergroup: the same call belongs at ``migrated_to``."""
+    RETRY = "retry"
+    """A flood wait, a server error or the network: worth trying again later."""
     FAILED = "failed"
+    """Refused for good (a bug of ours): trying again would fail again."""
 
 
-def keyboard(
-    rows: Sequence[Sequence[Key]], table_id: int, version: int, *, group: bool = False
-) -> InlineKeyboardMarkup | None:
-    """Turn a renderer's keys into buttons carrying table id and version."""
-    out: list[list[InlineKeyboardButton]] = []
-    for row in rows:
-        buttons = []
-        for key in row:
-            if key.action is not None:
-                data = cd.pack(cd.MoveButton(table_id, version, key.action, group=group))
-            else:
-                data = cd.pack(cd.MenuButton(table_id, version, key.focus or "back"))
-            buttons.append(InlineKeyboardButton(key.label, callback_data=data))
-        if buttons:
-            out.append(buttons)
-    return InlineKeyboardMarkup(out) if out else None
+@dataclass(frozen=True, slots=True)
+class Sent:
+    delivery: Delivery
+    message_id: int | None = None
+    retry_after: float | None = None
+    """A flood wait's length, when Telegram said it."""
+    migrated_to: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.delivery is Delivery.OK
 
 
-def _clip(text: str) -> str:
-    if len(text) <= MAX_TEXT:
+def clip(text: str, limit: int = MAX_TEXT) -> str:
+    """At most ``limit`` characters, cut at a line boundary so that no HTML tag
+    is split, with a mark that something was cut."""
+    if len(text) <= limit:
         return text
-    # Our texts are built from short lines; cut at a line boundary so no HTML
-    # tag is split, and say that something was cut.
-    cut = text[: MAX_TEXT - 2].rsplit("\n", 1)[0]
-    return cut + "\n…"
+    return text[: limit - 2].rsplit("\n", 1)[0] + "\n…"
 
 
 class TelegramIO:
-    def __init__(self, bot: Bot, services: Services) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
-        self._services = services
 
     async def send(
         self,
@@ -76,85 +93,141 @@ class TelegramIO:
         *,
         thread_id: int = 0,
         notify: bool = True,
-    ) -> tuple[Outcome, int | None]:
-        """Send a message; returns the outcome and the new message id."""
-        for _ in range(2):
-            try:
-                message = await self.bot.send_message(
-                    chat_id,
-                    _clip(text),
-                    parse_mode="HTML",
-                    reply_markup=markup,
-                    message_thread_id=thread_id or None,
-                    link_preview_options=NO_PREVIEW,
-                    disable_notification=not notify,
-                )
-            except ChatMigrated as exc:
-                chat_id = await self._migrated(chat_id, exc.new_chat_id)
-                continue
-            except Forbidden:
-                await self._forbidden(chat_id)
-                return Outcome.FORBIDDEN, None
-            except BadRequest as exc:
-                log.warning("sendMessage to %s refused: %s", chat_id, exc.message)
-                return Outcome.GONE, None
-            except (NetworkError, TelegramError) as exc:
-                log.warning("sendMessage to %s failed: %s", chat_id, exc)
-                return Outcome.FAILED, None
-            return Outcome.OK, message.message_id
-        return Outcome.FAILED, None
+    ) -> Sent:
+        return await self._call(
+            "sendMessage",
+            chat_id,
+            lambda: self.bot.send_message(
+                chat_id,
+                clip(text),
+                parse_mode="HTML",
+                reply_markup=markup,
+                message_thread_id=thread_id or None,
+                link_preview_options=NO_PREVIEW,
+                disable_notification=not notify,
+            ),
+        )
 
-    async def edit(
+    async def send_photo(
+        self,
+        chat_id: int,
+        photo: bytes,
+        caption: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        thread_id: int = 0,
+        notify: bool = True,
+    ) -> Sent:
+        return await self._call(
+            "sendPhoto",
+            chat_id,
+            lambda: self.bot.send_photo(
+                chat_id,
+                photo,
+                caption=clip(caption, MAX_CAPTION),
+                parse_mode="HTML",
+                reply_markup=markup,
+                message_thread_id=thread_id or None,
+                disable_notification=not notify,
+            ),
+        )
+
+    async def edit_text(
+        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+    ) -> Sent:
+        return await self._call(
+            "editMessageText",
+            chat_id,
+            lambda: self.bot.edit_message_text(
+                clip(text),
+                chat_id=chat_id,
+                message_id=message_id,
+                parse_mode="HTML",
+                reply_markup=markup,
+                link_preview_options=NO_PREVIEW,
+            ),
+            message_id,
+        )
+
+    async def edit_photo(
         self,
         chat_id: int,
         message_id: int,
-        text: str,
+        photo: bytes,
+        caption: str,
         markup: InlineKeyboardMarkup | None = None,
-    ) -> Outcome:
-        for _ in range(2):
-            try:
-                await self.bot.edit_message_text(
-                    _clip(text),
-                    chat_id=chat_id,
-                    message_id=message_id,
-                    parse_mode="HTML",
-                    reply_markup=markup,
-                    link_preview_options=NO_PREVIEW,
-                )
-            except ChatMigrated as exc:
-                chat_id = await self._migrated(chat_id, exc.new_chat_id)
-                continue
-            except Forbidden:
-                await self._forbidden(chat_id)
-                return Outcome.FORBIDDEN
-            except BadRequest as exc:
-                if "not modified" in exc.message.lower():
-                    return Outcome.OK
-                log.info("editMessageText %s/%s refused: %s", chat_id, message_id, exc.message)
-                return Outcome.GONE
-            except (NetworkError, TelegramError) as exc:
-                log.warning("editMessageText %s/%s failed: %s", chat_id, message_id, exc)
-                return Outcome.FAILED
-            return Outcome.OK
-        return Outcome.FAILED
+    ) -> Sent:
+        media = InputMediaPhoto(photo, caption=clip(caption, MAX_CAPTION), parse_mode="HTML")
+        return await self._call(
+            "editMessageMedia",
+            chat_id,
+            lambda: self.bot.edit_message_media(
+                media, chat_id=chat_id, message_id=message_id, reply_markup=markup
+            ),
+            message_id,
+        )
 
-    async def delete(self, chat_id: int, message_id: int) -> Outcome:
+    async def edit_caption(
+        self,
+        chat_id: int,
+        message_id: int,
+        caption: str,
+        markup: InlineKeyboardMarkup | None = None,
+    ) -> Sent:
+        return await self._call(
+            "editMessageCaption",
+            chat_id,
+            lambda: self.bot.edit_message_caption(
+                chat_id=chat_id,
+                message_id=message_id,
+                caption=clip(caption, MAX_CAPTION),
+                parse_mode="HTML",
+                reply_markup=markup,
+            ),
+            message_id,
+        )
+
+    async def delete(self, chat_id: int, message_id: int) -> Sent:
+        return await self._call(
+            "deleteMessage",
+            chat_id,
+            lambda: self.bot.delete_message(chat_id, message_id),
+            message_id,
+        )
+
+    async def _call(
+        self,
+        method: str,
+        chat_id: int,
+        call: Callable[[], Awaitable[Any]],
+        message_id: int | None = None,
+    ) -> Sent:
         try:
-            await self.bot.delete_message(chat_id, message_id)
+            result = await call()
+        except ChatMigrated as exc:
+            log.info("chat %s migrated to %s", chat_id, exc.new_chat_id)
+            return Sent(Delivery.MIGRATED, migrated_to=exc.new_chat_id)
         except Forbidden:
-            return Outcome.FORBIDDEN
-        except BadRequest:
-            return Outcome.GONE
+            return Sent(Delivery.FORBIDDEN)
+        except RetryAfter as exc:
+            wait = exc.retry_after
+            seconds = wait if isinstance(wait, int | float) else wait.total_seconds()
+            log.info("%s to %s: flood wait of %s s", method, chat_id, seconds)
+            return Sent(Delivery.RETRY, retry_after=float(seconds))
+        except BadRequest as exc:
+            text = exc.message.lower()
+            if "not modified" in text:
+                return Sent(Delivery.OK, message_id)
+            if any(reason in text for reason in _GONE):
+                return Sent(Delivery.GONE)
+            log.error("%s to %s refused: %s", method, chat_id, exc.message)
+            return Sent(Delivery.FAILED)
+        except InvalidToken:
+            log.error("%s to %s: the bot token was refused", method, chat_id)
+            return Sent(Delivery.FAILED)
         except (NetworkError, TelegramError) as exc:
-            log.warning("deleteMessage %s/%s failed: %s", chat_id, message_id, exc)
-            return Outcome.FAILED
-        return Outcome.OK
-
-    async def _forbidden(self, chat_id: int) -> None:
-        if chat_id > 0:  # a private chat: its id is the user's id
-            await self._services.directory.set_dm_ok(chat_id, False)
-
-    async def _migrated(self, old_id: int, new_id: int) -> int:
-        log.info("chat %s migrated to %s", old_id, new_id)
-        await self._services.directory.migrate_chat(old_id, new_id)
-        return new_id
+            log.warning("%s to %s failed: %s", method, chat_id, exc)
+            return Sent(Delivery.RETRY)
+        if isinstance(result, Message):
+            return Sent(Delivery.OK, result.message_id)
+        return Sent(Delivery.OK, message_id)

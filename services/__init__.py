@@ -87,5 +87,8 @@ class Services:
         await self.computers.resume()
 
     async def stop(self) -> None:
+        """Stop every background task (the Telegram layer's too); the heartbeat
+        written last says when the bot stopped."""
         await self.computers.stop()
         await self.timers.stop()
+        await self.background.stop()

@@ -202,6 +202,10 @@ class Lobby:
 
     # --- options ----------------------------------------------------------------
 
+    def check_creator(self, snapshot: Snapshot, person: Person) -> None:
+        """Only the creator of a lobby changes its options."""
+        self._creator_lobby(snapshot.table, person)
+
     async def cycle_option(self, table_id: int, person: Person, name: str) -> Snapshot:
         """Move the game option ``name`` to its next value that the rest allow."""
 

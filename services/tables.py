@@ -24,6 +24,7 @@ from games.core import (
     Game,
     IllegalAction,
     Outcome,
+    Place,
     Rules,
     Wait,
 )
@@ -370,14 +371,40 @@ class Tables:
             assert refusal is not None
             raise refusal
 
-    async def button_seat(self, table_id: int, user_id: int, at_move: int) -> tuple[Snapshot, int]:
-        """The presser's seat, if a button drawn at ``at_move`` is still his to
-        press (the checks of :meth:`press`, for buttons that only open menus)."""
-        async with self._db.read() as tx:
-            table, seat = await self._seat_of(tx, table_id, user_id)
-            if await self._button_is_stale(tx, table, seat, at_move):
+    async def touch(
+        self, table_id: int, user_id: int, at_move: int | None = None
+    ) -> tuple[Snapshot, int]:
+        """A player pressed a button of his that makes no move (a sub-menu, "I am
+        back"): he is present again.  Returns the table and his seat; with
+        ``at_move``, refuses a button drawn before his last move, as :meth:`press`."""
+        async with self.lock(table_id):
+            async with self._db.transaction() as tx:
+                table, seat = await self._seat_of(tx, table_id, user_id)
+                returned = await self._present(tx, table, seat)
+                stale = at_move is not None and await self._button_is_stale(
+                    tx, returned, seat, at_move
+                )
+                snapshot = await self._snapshot(tx, returned)
+            if returned is not table:
+                self._notify(snapshot)
+            if stale:
                 raise ServiceError("error.stale_button")
-            return await self._snapshot(tx, table), seat
+            return snapshot, seat
+
+    async def table_move(self, table_id: int, user_id: int) -> Snapshot:
+        """The move a player makes on the table message (101's next round), made
+        by command (``/startgame``) instead of the button."""
+        snapshot, seat = await self.touch(table_id, user_id)
+        for action in snapshot.legal(seat):
+            if action.place is Place.TABLE:
+                return await self.act(
+                    table_id,
+                    seat,
+                    action.encode(),
+                    actor=Actor.PLAYER,
+                    expected_moves=snapshot.table.moves,
+                )
+        raise ServiceError("error.already_started")
 
     async def timeout(self, table_id: int, seat: int) -> Snapshot | None:
         """A deadline came: the timer plays for the seat (or closes the lobby).

@@ -94,3 +94,14 @@ class Messages(Queries):
         await self._run(
             "DELETE FROM hand_messages WHERE table_id = ? AND seat = ?", (table_id, seat)
         )
+
+    async def tables_to_resume(self, since: float) -> list[int]:
+        """Open tables, tables whose announcements are behind their moves, and
+        tables changed since ``since``."""
+        rows = await self._all(
+            "SELECT t.id FROM tables t LEFT JOIN table_messages m ON m.table_id = t.id"
+            " WHERE t.status IN ('lobby', 'playing') OR t.moves > COALESCE(m.announced, 0)"
+            " OR t.updated_at > ? ORDER BY t.id",
+            (since,),
+        )
+        return [r[0] for r in rows]

@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core import Action, Event, Outcome
-from games.hundred_one.actions import Draw, Order, Pass, Play
-from handlers.render.base import Hand, Key
-from handlers.render.games.cards import face, faces, suit_symbol
+from games.hundred_one.actions import Draw, NextRound, Order, Pass, Play
+from handlers.screens.base import Key, Screen
+from handlers.screens.faces import chunk, face, faces, suit_symbol
 from i18n import t, tn
 
-__all__ = ["HundredOneUI"]
-
-CARDS_PER_ROW = 4
+__all__ = ["HundredOneScreens"]
 
 
-def _chunk(keys: list[Key], size: int = CARDS_PER_ROW) -> list[list[Key]]:
-    return [keys[i : i + size] for i in range(0, len(keys), size)]
-
-
-def _top_line(lang: str, view: dict[str, Any]) -> str:
+def _top_line(lang: str, view: Mapping[str, Any]) -> str:
     if view["top"] is None:
         return t(lang, "101.top_none")
     line = t(lang, "101.top", card=face(view["top"]))
@@ -29,7 +23,7 @@ def _top_line(lang: str, view: dict[str, Any]) -> str:
     return line
 
 
-def _pending_line(lang: str, view: dict[str, Any], names: Sequence[str]) -> str | None:
+def _pending_line(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
     pending = view.get("pending")
     if not pending:
         return None
@@ -44,8 +38,8 @@ def _pending_line(lang: str, view: dict[str, Any], names: Sequence[str]) -> str 
     return " ".join(parts) or None
 
 
-class HundredOneUI:
-    def table(self, lang: str, view: dict[str, Any], names: Sequence[str]) -> str:
+class HundredOneScreens:
+    def table(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> Screen:
         lines = [
             t(lang, "101.round", round=view["round"])
             + " · "
@@ -69,16 +63,16 @@ class HundredOneUI:
             lines.append(line)
         if view["phase"] == "round_over":
             lines += ["", t(lang, "101.next_round_hint")]
-        return "\n".join(lines)
+        return Screen("\n".join(lines))
 
     def hand(
         self,
         lang: str,
-        view: dict[str, Any],
+        view: Mapping[str, Any],
         actions: Sequence[Action],
         names: Sequence[str],
         focus: str | None,
-    ) -> Hand:
+    ) -> Screen:
         hand_codes: list[str] = view["hand"]
         cards = faces(hand_codes) or t(lang, "101.no_cards")
         # A waiting seat's message shows only its own hand and score, so other
@@ -97,7 +91,7 @@ class HundredOneUI:
                 lines.append(t(lang, "101.you_are_out"))
             else:
                 lines.append(t(lang, "101.wait"))
-            return Hand("\n".join(lines))
+            return Screen("\n".join(lines))
         lines.insert(0, _top_line(lang, view))
         pending = _pending_line(lang, view, names)
         if pending and view.get("pending", {}).get("seat") == view["seat"]:
@@ -109,11 +103,11 @@ class HundredOneUI:
         else:
             prompt = t(lang, "101.prompt_play")
         lines.append(f"<i>{prompt}</i>")
-        return Hand("\n".join(lines), keys)
+        return Screen("\n".join(lines), keys)
 
     def _keys(
         self, lang: str, actions: Sequence[Action], hand_codes: Sequence[str]
-    ) -> list[list[Key]]:
+    ) -> tuple[tuple[Key, ...], ...]:
         order = {code: i for i, code in enumerate(hand_codes)}
         plays = sorted(
             (a for a in actions if isinstance(a, Play)), key=lambda a: order.get(a.card.code, 99)
@@ -130,10 +124,10 @@ class HundredOneUI:
                 last.append(Key(t(lang, "101.btn_draw"), action=a.encode()))
             elif isinstance(a, Pass):
                 last.append(Key(t(lang, "101.btn_pass"), action=a.encode()))
-        rows = _chunk(cards) + _chunk(suits, 2)
+        rows = [*chunk(cards), *chunk(suits, 2)]
         if last:
-            rows.append(last)
-        return rows
+            rows.append(tuple(last))
+        return tuple(rows)
 
     def event(self, lang: str, event: Event, names: Sequence[str]) -> str | None:
         name = names[event.seat] if event.seat is not None else ""
@@ -160,26 +154,25 @@ class HundredOneUI:
                 return t(lang, "101.ev_reset", name=name)
             case "eliminated":
                 return t(lang, "101.ev_eliminated", name=name)
+            case "resign":
+                return t(lang, "101.ev_resign", name=name)
         return None
 
-    def group_keys(self, lang: str, view: dict[str, Any]) -> list[list[Key]]:
-        if view["phase"] == "round_over":
-            return [[Key(t(lang, "101.btn_next_round"), action="n")]]
-        return []
-
-    def continue_action(self, view: dict[str, Any]) -> str | None:
-        return "n" if view["phase"] == "round_over" else None
+    def table_key(self, lang: str, action: Action, view: Mapping[str, Any]) -> str:
+        if isinstance(action, NextRound):
+            return t(lang, "101.btn_next_round")
+        raise ValueError(f"not a move made on the table: {action!r}")
 
     def announcements(
-        self, lang: str, events: Sequence[Event], view: dict[str, Any], names: Sequence[str]
-    ) -> list[str]:
+        self, lang: str, events: Sequence[Event], view: Mapping[str, Any], names: Sequence[str]
+    ) -> list[Screen]:
         """The score sheet after each round (not after the last: the result
         message has the final totals)."""
         if view["phase"] != "round_over" or not any(e.kind == "round_over" for e in events):
             return []
-        return [self._score_sheet(lang, view, names)]
+        return [Screen(self._score_sheet(lang, view, names))]
 
-    def _score_sheet(self, lang: str, view: dict[str, Any], names: Sequence[str]) -> str:
+    def _score_sheet(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str:
         last = view["last_round"]
         lines = [t(lang, "101.sheet_title", round=view["round"], name=names[last["winner"]])]
         if last.get("doubled"):
@@ -204,12 +197,12 @@ class HundredOneUI:
         return "\n".join(lines)
 
     def result(
-        self, lang: str, outcome: Outcome, view: dict[str, Any], names: Sequence[str]
-    ) -> str:
+        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
+    ) -> Screen:
         winner = next(iter(outcome.winners), None)
         lines = [t(lang, "101.result", name=names[winner] if winner is not None else "—")]
         totals = outcome.scores or tuple(view["totals"])
         for group in outcome.places:
             for seat in group:
                 lines.append(f"{names[seat]}: {tn(lang, '101.points', totals[seat])}")
-        return "\n".join(lines)
+        return Screen("\n".join(lines))

@@ -2,28 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core import Action, Event, Outcome
 from games.durak.actions import Attack, Beat, Pass, Take, Throw, Transfer
-from handlers.render.base import Hand, Key
-from handlers.render.games.cards import face, faces, suit_symbol
+from handlers.screens.base import Key, Screen
+from handlers.screens.faces import chunk, face, faces, suit_symbol
 from i18n import t, tn
 
-__all__ = ["DurakUI"]
-
-CARDS_PER_ROW = 4
+__all__ = ["DurakScreens"]
 
 
-def _trump_line(lang: str, view: dict[str, Any]) -> str:
+def _trump_line(lang: str, view: Mapping[str, Any]) -> str:
     suit = suit_symbol(view["trump"])
     if view.get("trump_card"):
         return t(lang, "durak.trump_card", card=face(view["trump_card"]), suit=suit)
     return t(lang, "durak.trump_suit", suit=suit)
 
 
-def _table_cards(view: dict[str, Any]) -> str:
+def _table_cards(view: Mapping[str, Any]) -> str:
     pairs = []
     for pair in view["table"]:
         attack = face(pair["attack"])
@@ -31,12 +29,8 @@ def _table_cards(view: dict[str, Any]) -> str:
     return ",  ".join(pairs)
 
 
-def _chunk(keys: list[Key], size: int = CARDS_PER_ROW) -> list[list[Key]]:
-    return [keys[i : i + size] for i in range(0, len(keys), size)]
-
-
-class DurakUI:
-    def table(self, lang: str, view: dict[str, Any], names: Sequence[str]) -> str:
+class DurakScreens:
+    def table(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> Screen:
         lines = [
             _trump_line(lang, view),
             t(lang, "durak.stock", stock=view["stock"], discard=view["discard"]),
@@ -72,9 +66,9 @@ class DurakUI:
             lines += ["", t(lang, "durak.draw")]
         elif view.get("defender") is not None:
             lines += ["", self._status(lang, view, names)]
-        return "\n".join(lines)
+        return Screen("\n".join(lines))
 
-    def _status(self, lang: str, view: dict[str, Any], names: Sequence[str]) -> str:
+    def _status(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str:
         defender = names[view["defender"]]
         if not view["table"]:
             return t(lang, "durak.status_attack", name=names[view["attacker"]], target=defender)
@@ -87,11 +81,11 @@ class DurakUI:
     def hand(
         self,
         lang: str,
-        view: dict[str, Any],
+        view: Mapping[str, Any],
         actions: Sequence[Action],
         names: Sequence[str],
         focus: str | None,
-    ) -> Hand:
+    ) -> Screen:
         hand_codes: list[str] = view["hand"]
         trump = view["trump"]
         cards = " ".join(
@@ -107,15 +101,15 @@ class DurakUI:
                 lines.append(t(lang, "durak.you_are_out"))
             else:
                 lines.append(t(lang, "durak.wait"))
-            return Hand("\n".join(lines))
+            return Screen("\n".join(lines))
         lines.append(t(lang, "durak.stock_short", stock=view["stock"]))
         if view["table"] and view["seat"] == view.get("defender"):
             lines.append(t(lang, "durak.on_table", cards=_table_cards(view)))
         lines.append(f"<i>{self._prompt(lang, view, actions, names)}</i>")
-        return Hand("\n".join(lines), self._keys(lang, view, actions, focus))
+        return Screen("\n".join(lines), self._keys(lang, view, actions, focus))
 
     def _prompt(
-        self, lang: str, view: dict[str, Any], actions: Sequence[Action], names: Sequence[str]
+        self, lang: str, view: Mapping[str, Any], actions: Sequence[Action], names: Sequence[str]
     ) -> str:
         seat = view["seat"]
         if any(isinstance(a, Attack) for a in actions):
@@ -127,8 +121,8 @@ class DurakUI:
         return t(lang, "durak.prompt_throw", name=names[view["defender"]])
 
     def _keys(
-        self, lang: str, view: dict[str, Any], actions: Sequence[Action], focus: str | None
-    ) -> list[list[Key]]:
+        self, lang: str, view: Mapping[str, Any], actions: Sequence[Action], focus: str | None
+    ) -> tuple[tuple[Key, ...], ...]:
         beats: dict[str, list[Beat]] = {}
         for a in actions:
             if isinstance(a, Beat):
@@ -136,19 +130,18 @@ class DurakUI:
         if focus is not None and focus.startswith("c") and focus[1:] in beats:
             options = beats[focus[1:]]
             keys = [Key(f"{a.cover.face} → {a.attack.face}", action=a.encode()) for a in options]
-            return [*_chunk(keys, 2), [Key(t(lang, "durak.btn_back"), focus="back")]]
+            return (*chunk(keys, 2), (Key(t(lang, "durak.btn_back"), focus="back"),))
 
         card_keys: list[Key] = []
         group_keys: list[Key] = []
-        hand_sizes: dict[int, int] = {}
+        held_of_rank: dict[str, int] = {}
         for code in view["hand"]:
-            rank = code[0]
-            hand_sizes[ord(rank)] = hand_sizes.get(ord(rank), 0) + 1
+            held_of_rank[code[0]] = held_of_rank.get(code[0], 0) + 1
         for a in actions:
             if isinstance(a, Attack):
                 if len(a.cards) == 1:
                     card_keys.append(Key(a.cards[0].face, action=a.encode()))
-                elif len(a.cards) == hand_sizes.get(ord(a.cards[0].code[0]), 0):
+                elif len(a.cards) == held_of_rank.get(a.cards[0].code[0], 0):
                     group_keys.append(Key(faces(c.code for c in a.cards), action=a.encode()))
             elif isinstance(a, Throw):
                 card_keys.append(Key("+" + a.card.face, action=a.encode()))
@@ -163,8 +156,7 @@ class DurakUI:
                 )
             else:
                 card_keys.append(Key(face(cover) + " …", focus="c" + cover))
-        rows = _chunk(card_keys)
-        rows += _chunk(group_keys, 3)
+        rows = [*chunk(card_keys), *chunk(group_keys, 3)]
         last: list[Key] = []
         for a in actions:
             if isinstance(a, Take):
@@ -178,8 +170,8 @@ class DurakUI:
                     label = t(lang, "durak.btn_pass")
                 last.append(Key(label, action=a.encode()))
         if last:
-            rows.append(last)
-        return rows
+            rows.append(tuple(last))
+        return tuple(rows)
 
     def event(self, lang: str, event: Event, names: Sequence[str]) -> str | None:
         name = names[event.seat] if event.seat is not None else ""
@@ -208,24 +200,23 @@ class DurakUI:
                 return tn(lang, "durak.ev_taken", len(event.cards), name=name)
             case "out":
                 return t(lang, "durak.ev_out", name=name)
+            case "resign":
+                return t(lang, "durak.ev_resign", name=name)
         return None
 
-    def group_keys(self, lang: str, view: dict[str, Any]) -> list[list[Key]]:
-        return []
-
-    def continue_action(self, view: dict[str, Any]) -> str | None:
-        return None
+    def table_key(self, lang: str, action: Action, view: Mapping[str, Any]) -> str:
+        raise ValueError(f"durak has no moves made on the table: {action!r}")
 
     def announcements(
-        self, lang: str, events: Sequence[Event], view: dict[str, Any], names: Sequence[str]
-    ) -> list[str]:
+        self, lang: str, events: Sequence[Event], view: Mapping[str, Any], names: Sequence[str]
+    ) -> list[Screen]:
         return []
 
     def result(
-        self, lang: str, outcome: Outcome, view: dict[str, Any], names: Sequence[str]
-    ) -> str:
+        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
+    ) -> Screen:
         if outcome.draw:
-            return t(lang, "durak.result_draw")
-        (loser,) = outcome.losers
-        order = [names[s] for group in outcome.places for s in group if s != loser]
-        return t(lang, "durak.result", durak=names[loser], order=", ".join(order))
+            return Screen(t(lang, "durak.result_draw"))
+        losers = ", ".join(names[s] for s in sorted(outcome.losers))
+        order = [names[s] for group in outcome.places for s in group if s not in outcome.losers]
+        return Screen(t(lang, "durak.result", durak=losers, order=", ".join(order)))

@@ -1,0 +1,37 @@
+"""What a message should show, ready to send, with a digest to tell a change."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+from telegram import InlineKeyboardMarkup
+
+from handlers.screens.base import Picture
+
+__all__ = ["Composed"]
+
+
+@dataclass(frozen=True, slots=True)
+class Composed:
+    text: str
+    markup: InlineKeyboardMarkup | None = None
+    picture: Picture | None = None
+    digest: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        h = hashlib.blake2b(digest_size=12)
+        h.update(self.text.encode())
+        h.update(b"\x00" + (self.picture.key.encode() if self.picture else b""))
+        if self.markup is not None:
+            h.update(b"\x01" + json.dumps(self.markup.to_dict(), sort_keys=True).encode())
+        object.__setattr__(self, "digest", h.hexdigest())
+
+    @property
+    def kind(self) -> str:
+        return "photo" if self.picture is not None else "text"
+
+    @property
+    def has_buttons(self) -> bool:
+        return self.markup is not None

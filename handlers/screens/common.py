@@ -1,0 +1,189 @@
+"""Texts shared by every game: names, the lobby, the table's frame, scores, help."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from games.core import Rules
+from games.spec import GameSpec
+from i18n import t, tn
+from services import Setting, Snapshot
+from storage import EndReason, OnAbsence, ScoreRow, SeatRow, TableRow
+
+__all__ = [
+    "absence_label",
+    "closed_text",
+    "duration",
+    "game_title",
+    "help_text",
+    "lobby_text",
+    "names_of",
+    "option_label",
+    "options_summary",
+    "scores_text",
+    "seat_name",
+    "setting_label",
+    "stats_text",
+    "turn_label",
+]
+
+
+def seat_name(lang: str, seat: SeatRow) -> str:
+    """A seat's display name, HTML-escaped; computers are marked as such."""
+    if seat.computer is not None:
+        return "🤖 " + t(lang, f"computer.name.{seat.computer}")
+    return html.escape(seat.first_name or "?")
+
+
+def names_of(lang: str, table: TableRow) -> list[str]:
+    """Seat names, made unique ("Anna", "Anna (2)")."""
+    names: list[str] = []
+    for seat in table.seats:
+        name = seat_name(lang, seat)
+        if name in names:
+            name = f"{name} ({seat.seat + 1})"
+        names.append(name)
+    return names
+
+
+def duration(lang: str, seconds: float) -> str:
+    """``45 с``, ``2 мин``, ``1 мин 30 с``."""
+    whole = max(round(seconds), 0)
+    minutes, rest = divmod(whole, 60)
+    if not minutes:
+        return t(lang, "time.seconds", n=rest)
+    if not rest:
+        return t(lang, "time.minutes", n=minutes)
+    return t(lang, "time.minutes_seconds", m=minutes, s=rest)
+
+
+def _value(lang: str, spec: GameSpec, name: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return t(lang, "common.yes" if value else "common.no")
+    if isinstance(value, int):
+        return str(value)
+    raw = getattr(value, "value", value)
+    return t(lang, f"optval.{spec.key}.{name}.{raw}")
+
+
+def option_label(lang: str, spec: GameSpec, rules: Rules, name: str) -> str:
+    return (
+        f"{t(lang, f'option.{spec.key}.{name}')}: {_value(lang, spec, name, getattr(rules, name))}"
+    )
+
+
+def turn_label(lang: str, seconds: int) -> str:
+    value = duration(lang, seconds) if seconds else t(lang, "lobby.turn_off")
+    return t(lang, "lobby.turn", time=value)
+
+
+def absence_label(lang: str, on_absence: OnAbsence) -> str:
+    return t(lang, "lobby.absence", what=t(lang, f"lobby.absence.{on_absence.value}"))
+
+
+def setting_label(lang: str, table: TableRow, setting: Setting) -> str:
+    if setting is Setting.TURN:
+        return turn_label(lang, table.turn_seconds)
+    return absence_label(lang, table.on_absence)
+
+
+def options_summary(lang: str, spec: GameSpec, rules: Rules, table: TableRow) -> str:
+    lines = ["• " + option_label(lang, spec, rules, name) for name, _ in spec.rules.options()]
+    lines.append("• " + turn_label(lang, table.turn_seconds))
+    if table.turn_seconds:
+        lines.append("• " + absence_label(lang, table.on_absence))
+    return "\n".join(lines)
+
+
+def game_title(lang: str, spec: GameSpec, rules: Rules) -> str:
+    preset = spec.preset_name(rules)
+    title = f"<b>{t(lang, spec.name_key)}</b>"
+    if preset is not None:
+        return f"{title} · {t(lang, f'preset.{spec.key}.{preset}')}"
+    return f"{title} · {t(lang, 'lobby.custom')}"
+
+
+def lobby_text(lang: str, snapshot: Snapshot) -> str:
+    table, spec, rules = snapshot.table, snapshot.spec, snapshot.rules
+    seats = spec.seat_range(rules)
+    lines = [
+        f"🃏 {game_title(lang, spec, rules)}",
+        "",
+        options_summary(lang, spec, rules, table),
+        "",
+        t(lang, "lobby.players", n=len(table.seats), max=seats[-1]) + (":" if table.seats else ""),
+    ]
+    names = names_of(lang, table)
+    for seat, name in zip(table.seats, names, strict=True):
+        creator = " 👑" if seat.user_id == table.creator_id else ""
+        lines.append(f"{seat.seat + 1}. {name}{creator}")
+    lines.append("")
+    if len(table.seats) < seats.start:
+        lines.append(tn(lang, "lobby.need_more", seats.start - len(table.seats)))
+    else:
+        lines.append(t(lang, "lobby.can_start"))
+    return "\n".join(lines)
+
+
+def closed_text(lang: str, reason: EndReason | None) -> str:
+    """Why a table ended without a result."""
+    return t(lang, f"table.closed.{(reason or EndReason.CANCELLED).value}")
+
+
+def scores_text(
+    lang: str, board: Mapping[str, Sequence[ScoreRow]], specs: Mapping[str, GameSpec]
+) -> str:
+    if not board:
+        return t(lang, "scores.empty")
+    lines = [t(lang, "scores.title")]
+    for game, rows in board.items():
+        name = t(lang, specs[game].name_key) if game in specs else game
+        lines += ["", f"<b>{name}</b>"]
+        for place, row in enumerate(rows, start=1):
+            lines.append(
+                t(
+                    lang,
+                    "scores.row",
+                    place=place,
+                    name=html.escape(row.first_name),
+                    played=row.played,
+                    wins=row.wins,
+                    losses=row.losses,
+                )
+            )
+    lines += ["", t(lang, "scores.people_only")]
+    return "\n".join(lines)
+
+
+def stats_text(
+    lang: str, name: str, rows: Sequence[ScoreRow], specs: Mapping[str, GameSpec]
+) -> str:
+    if not rows:
+        return t(lang, "stats.empty", name=html.escape(name))
+    lines = [t(lang, "stats.title", name=html.escape(name))]
+    for row in rows:
+        game = t(lang, specs[row.game].name_key) if row.game in specs else row.game
+        key = "stats.row_computers" if row.with_computers else "stats.row"
+        lines.append(
+            t(
+                lang,
+                key,
+                game=game,
+                played=row.played,
+                wins=row.wins,
+                losses=row.losses,
+                draws=row.draws,
+            )
+        )
+    return "\n".join(lines)
+
+
+def help_text(lang: str, specs: Iterable[GameSpec]) -> str:
+    games = "\n".join(
+        f"• <code>{spec.key}</code> — {t(lang, spec.name_key)}: "
+        + ", ".join(f"<code>{p}</code>" for p in spec.presets)
+        for spec in specs
+    )
+    return t(lang, "help.text", games=games)

@@ -1,0 +1,32 @@
+"""Card faces for messages and buttons, and laying buttons out in rows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TypeVar
+
+from games.cards import Card, Suit
+
+__all__ = ["CARDS_PER_ROW", "chunk", "face", "faces", "suit_symbol"]
+
+CARDS_PER_ROW = 4
+"""Card buttons per row: four fit a phone's width."""
+
+T = TypeVar("T")
+
+
+def face(code: str) -> str:
+    return Card.parse(code).face
+
+
+def faces(codes: Iterable[str], sep: str = " ") -> str:
+    return sep.join(face(c) for c in codes)
+
+
+def suit_symbol(letter: str) -> str:
+    return Suit(letter).symbol
+
+
+def chunk(items: Sequence[T], size: int = CARDS_PER_ROW) -> list[tuple[T, ...]]:
+    """``items`` in rows of ``size``."""
+    return [tuple(items[i : i + size]) for i in range(0, len(items), size)]
