@@ -19,7 +19,14 @@ for every registered game:
   ``public_view()`` none outside the zones visible to everybody;
 * ``load(dump())`` and ``clone()`` are equal to the original (by dump);
 * events carry only cards that everybody could see just before or just after
-  the action (a card played, cards taken from the table), never a drawn card.
+  the action (a card played, cards taken from the table), never a drawn card;
+* ``waits()`` names only seats in ``to_move()``, and ``default_action(seat)``
+  is one of ``legal_actions(seat)`` for each of them;
+* ``determinize(observer, rng)`` keeps ``view(observer)`` and the multiset of
+  cards, and deals the cards hidden from the observer anew;
+* no action in ``legal_actions(seat)`` names a card hidden from that seat;
+* ``resign(seat)`` keeps every invariant above, and a game whose seats all
+  resign but one is over.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from games.cards import Card
 
 __all__ = [
     "JSON",
+    "RESIGN",
     "Action",
     "ActionParseError",
     "Event",
@@ -44,11 +52,14 @@ __all__ = [
     "GameError",
     "IllegalAction",
     "Outcome",
+    "Place",
     "Rules",
     "RulesError",
     "StateFormatError",
+    "Wait",
     "Zone",
     "option",
+    "perform",
 ]
 
 JSON = Any
@@ -177,12 +188,24 @@ class Rules:
         return new
 
 
+class Place(enum.Enum):
+    """Where a seat makes a move."""
+
+    HAND = "hand"
+    """On the seat's own screen, beside its private cards (a DM)."""
+    TABLE = "table"
+    """On the table everybody watches (the group message), e.g. "next round"."""
+
+
 class Action(ABC):
     """A move.  Concrete actions are frozen dataclasses; :meth:`encode` gives
     the compact text used in the action log and in callback data (at most 24
     characters), and ``Game.decode_action`` parses it back."""
 
     __slots__ = ()
+
+    place: ClassVar[Place] = Place.HAND
+    """Where this kind of move is made."""
 
     @abstractmethod
     def encode(self) -> str: ...
@@ -261,6 +284,20 @@ class Outcome:
         )
 
 
+class Wait(enum.Enum):
+    """How the game waits on a seat (see :meth:`Game.waits`)."""
+
+    DECIDE = "decide"
+    """The seat must choose; letting its time run out is a timeout."""
+    CONSENT = "consent"
+    """The game only waits for the seat to let it go on (a thrower who may
+    still throw in, "next round"); silence is consent, not a timeout."""
+
+
+RESIGN = "-"
+"""The move-log code of :meth:`Game.resign` (no action encodes to it)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Zone:
     """A place cards lie in, and who may see them.
@@ -307,6 +344,37 @@ class Game(ABC, Generic[R, A]):
     @abstractmethod
     def legal_actions(self, seat: int) -> list[A]:
         """Every action ``seat`` may take now; empty when it may not act."""
+
+    def waits(self) -> Mapping[int, Wait]:
+        """The seats the game cannot go on without, and how it waits on each.
+
+        A subset of :meth:`to_move`: in Durak a player may throw in while the
+        defender is still beating, but the game waits on throwers only once
+        everything is beaten or taken.  Turn timers run for these seats.  By
+        default every seat that may act must decide."""
+        return dict.fromkeys(self.to_move(), Wait.DECIDE)
+
+    @abstractmethod
+    def default_action(self, seat: int) -> A:
+        """The safe move a turn timer makes for ``seat`` (a seat in
+        :meth:`waits`); always one of ``legal_actions(seat)``."""
+
+    @abstractmethod
+    def determinize(self, observer: int, rng: random.Random) -> Self:
+        """A complete state that ``observer`` cannot tell from this one.
+
+        Same ``view(observer)`` and the same cards overall, but every card
+        hidden from the observer dealt anew at random among the places it
+        could be, respecting everything the observer knows (cards seen picked
+        up, for instance); later shuffles are re-seeded from ``rng`` too.  The
+        hook search players sample possible worlds with."""
+
+    @abstractmethod
+    def resign(self, seat: int) -> list[Event]:
+        """``seat`` leaves the game (removed from the table, or absent where
+        absentees are removed), as the game's rules require.  Raise
+        :class:`IllegalAction` (state unchanged) when the game is over or the
+        seat is no longer in play.  The move log records it as :data:`RESIGN`."""
 
     @abstractmethod
     def apply(self, seat: int, action: A) -> list[Event]:
@@ -356,12 +424,12 @@ class Game(ABC, Generic[R, A]):
     def is_over(self) -> bool:
         return self.outcome() is not None
 
-    def hand_size(self, seat: int) -> int:
-        """Cards in ``seat``'s hand (for table displays); engines may override."""
-        for zone in self.zones():
-            if zone.name == f"hand{seat}":
-                return len(zone.cards)
-        raise KeyError(seat)
+
+def perform(game: Game[Any, Any], seat: int, code: str) -> list[Event]:
+    """Apply a move-log entry: an encoded action, or :data:`RESIGN`."""
+    if code == RESIGN:
+        return game.resign(seat)
+    return game.apply(seat, type(game).decode_action(code))
 
 
 def check_format(cls: type[Game[Any, Any]], data: Mapping[str, JSON]) -> None:

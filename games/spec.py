@@ -27,6 +27,10 @@ class GameSpec:
     """Named option sets; the first one is the default."""
     seat_range: Callable[[Any], range]
     """Seat counts allowed under the given rules."""
+    private_hands: bool = True
+    """Seats hold cards only they may see, so each human player needs a
+    private screen (a DM).  A game played wholly on the table (Daytona) says
+    False: its players need not have opened the bot."""
 
     @property
     def default_preset(self) -> str:
@@ -43,9 +47,6 @@ class GameSpec:
     def preset_name(self, rules: Rules) -> str | None:
         """The preset these rules equal, if any."""
         return next((n for n, r in self.presets.items() if r == rules), None)
-
-    def min_seats(self, rules: Rules) -> int:
-        return self.seat_range(rules).start
 
     def max_seats(self, rules: Rules) -> int:
         return self.seat_range(rules)[-1]
