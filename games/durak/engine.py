@@ -8,7 +8,8 @@ cards throws in cards whose rank is on the table, up to the bout's cap.  Once
 every attack card is beaten, or the defender has said "take", each player who
 could still throw in must throw or pass; the bout closes when all of them have
 passed since the last new card, when the cap is reached, or when the defender
-has no cards left.  See ``docs/rules/durak.md`` for the full rules.
+has no cards left.  A player who leaves the game (:meth:`Durak.resign`) is its
+durak and ends it at once.  See ``docs/rules/durak.md`` for the full rules.
 
 Internally a card is its ``Card.order`` and a set of cards an ``int`` bit mask
 (:mod:`games.durak.beating`), which keeps move generation cheap.
@@ -28,7 +29,8 @@ reasons: ``illegal.game_over``, ``illegal.no_such_seat``,
 ``illegal.already_passed``, ``illegal.defence_in_progress``,
 ``illegal.nothing_to_throw``, ``illegal.no_transfer``,
 ``illegal.transfer_locked``, ``illegal.transfer_after_beat``,
-``illegal.wrong_rank``, ``illegal.transfer_too_many``.
+``illegal.wrong_rank``, ``illegal.transfer_too_many``; :meth:`Durak.resign`
+raises ``illegal.game_over`` or ``illegal.not_in_game`` (the seat is out).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from games.core import (
     IllegalAction,
     Outcome,
     RulesError,
+    Wait,
     Zone,
 )
 from games.durak import persistence, views
@@ -103,6 +106,9 @@ def _leads(bits: int, base: int, most: int) -> tuple[DurakAction, ...]:
             out.extend(_ATTACK_LISTS[(((rank << 4) | ((bits >> (i * 4)) & 15)) << 3) | most])
     return tuple(out)
 
+
+_DEAL_TRIES = 20
+"""Random deals :meth:`Durak.determinize` tries before it deals to order."""
 
 _SEAT_SETS: tuple[frozenset[int], ...] = tuple(
     frozenset(s for s in range(6) if mask >> s & 1) for mask in range(64)
@@ -525,6 +531,39 @@ class Durak(Game[DurakRules, DurakAction]):
                 out.extend(leads)
         return out
 
+    # ----------------------------------------------------------- timers
+
+    def waits(self) -> Mapping[int, Wait]:
+        """The leader decides a lead; the defender decides while some attack
+        card is unbeaten and he has not taken (throwers may throw meanwhile,
+        but nobody waits on them); once everything is beaten or taken, the
+        throwers still asked consent: their silence is a pass."""
+        if self._over:
+            return {}
+        if not self._att:
+            return {self._attacker: Wait.DECIDE}
+        if self._unbeaten and not self._taking:
+            return {self._defender: Wait.DECIDE}
+        return dict.fromkeys(self.to_move(), Wait.CONSENT)
+
+    def default_action(self, seat: int) -> DurakAction:
+        """Leader: his lowest card alone (the lowest non-trump by rank, else
+        the lowest trump).  Defender: take.  Thrower: pass."""
+        if self._over:
+            raise IllegalAction("illegal.game_over")
+        if not self._att:
+            if seat == self._attacker:
+                hand = self._hands[seat]
+                low = hand & ~_SUIT_BITS[self._trump] or hand
+                o = (low & -low).bit_length() - 1
+                return ATTACKS[((o >> 2) << 4) | (1 << (o & 3))]
+        elif seat == self._defender:
+            if self._unbeaten and not self._taking:
+                return TAKE
+        elif (self._taking or not self._unbeaten) and seat in self.to_move():
+            return PASS
+        raise IllegalAction("illegal.not_your_turn")
+
     # -------------------------------------------------------------- moves
 
     def apply(self, seat: int, action: DurakAction) -> list[Event]:
@@ -537,6 +576,34 @@ class Durak(Game[DurakRules, DurakAction]):
             raise IllegalAction("illegal.unknown_action")
         events = handler(self, seat, action)
         self._tm = None
+        return events
+
+    def resign(self, seat: int) -> list[Event]:
+        """``seat`` abandons the game and is its durak: the game ends at once.
+
+        Everybody else wins: the seats already out keep their places, the
+        others still holding cards share the place above the resigner.  Every
+        card stays where it lies."""
+        if self._over:
+            raise IllegalAction("illegal.game_over")
+        if not 0 <= seat < self._n or self._out >> seat & 1:
+            raise IllegalAction("illegal.not_in_game")
+        events: list[Event] = []
+        if self._bout_out:  # they went out in this bout: their place is settled now
+            group = tuple(sorted(self._bout_out))
+            self._out_order.append(group)
+            self._bout_out = []
+            place = len(self._out_order)
+            events.extend(Event("out", s, value=place) for s in group)
+        events.append(Event("resign", seat))
+        self._over = True
+        self._durak = seat
+        self._attacker = self._defender = _NOBODY
+        self._cap = 0
+        self._taking = False
+        self._passed = 0
+        self._tm = None
+        events.append(Event("game_over", seat, value="durak"))
         return events
 
     def _same_rank_mask(self, cards: tuple[Card, ...]) -> tuple[int, int]:
@@ -862,10 +929,15 @@ class Durak(Game[DurakRules, DurakAction]):
             return None
         everyone = frozenset(range(self._n))
         places = list(self._out_order)
-        if self._durak == _NOBODY:
+        durak = self._durak
+        if durak == _NOBODY:
             return Outcome(tuple(places), frozenset(), frozenset(), draw=True)
-        places.append((self._durak,))
-        return Outcome(tuple(places), everyone - {self._durak}, frozenset({self._durak}))
+        out = self._out
+        rest = tuple(s for s in range(self._n) if not out >> s & 1 and s != durak)
+        if rest:  # the durak resigned while they still held cards
+            places.append(rest)
+        places.append((durak,))
+        return Outcome(tuple(places), everyone - {durak}, frozenset({durak}))
 
     def zones(self) -> list[Zone]:
         """``stock`` (nobody; in draw order), ``trump`` (everybody: the turned-up
@@ -923,6 +995,98 @@ class Durak(Game[DurakRules, DurakAction]):
         new._out_order = self._out_order[:]
         new._bout_out = self._bout_out[:]
         return new
+
+    def determinize(self, observer: int, rng: random.Random) -> Self:
+        """Deal anew the cards ``observer`` cannot see: the other hands, but for
+        the cards everybody knows to be in them, and the stock (the turned-up
+        trump card stays under it; the discard pile is known, every card in it
+        was seen beaten off).  Hand sizes stay, and so does what the table sees
+        of the hands: a thrower asked to throw in (or who passed) still holds a
+        card of a rank on the table, one not asked still holds none."""
+        n = self._n
+        if not 0 <= observer < n:
+            raise IndexError(f"no seat {observer}")
+        game = self.clone()
+        game._tm = None
+        hands = game._hands
+        known = game._known
+        pool = game._stock  # the stock's cards, then the hidden cards of the hands
+        seats: list[int] = []
+        sizes: list[int] = []
+        for s in range(n):
+            hidden = hands[s] & ~known[s]
+            if s == observer or not hidden:
+                continue
+            seats.append(s)
+            sizes.append(hidden.bit_count())
+            hands[s] = known[s]
+            while hidden:
+                low = hidden & -hidden
+                pool.append(low.bit_length() - 1)
+                hidden ^= low
+        # What the table sees: whether each thrower holds a card of a rank on
+        # the table (he is in to_move, or has passed), unless his known cards
+        # already say so.  -1: nothing to keep.
+        ranks = self._table_ranks
+        wants = [-1] * len(seats)
+        if self._att and len(self._att) < self._cap:
+            throwers = self._thrower_table[self._defender]
+            for i, s in enumerate(seats):
+                if s in throwers and not known[s] & ranks:
+                    wants[i] = 1 if self._hands[s] & ranks else 0
+        constrained = any(w >= 0 for w in wants)
+        for _ in range(_DEAL_TRIES if constrained else 1):
+            rng.shuffle(pool)
+            masks: list[int] = []
+            i = 0
+            for k, want in zip(sizes, wants, strict=True):
+                mask = 0
+                for o in pool[i : i + k]:
+                    mask |= 1 << o
+                i += k
+                if want >= 0 and bool(mask & ranks) != bool(want):
+                    break
+                masks.append(mask)
+            if len(masks) == len(seats):
+                del pool[:i]
+                break
+        else:
+            masks = self._deal_wanted(pool, sizes, wants, ranks, rng)
+        for s, mask in zip(seats, masks, strict=True):
+            hands[s] |= mask
+        return game
+
+    @staticmethod
+    def _deal_wanted(
+        pool: list[int], sizes: list[int], wants: list[int], ranks: int, rng: random.Random
+    ) -> list[int]:
+        """Hands of ``sizes`` cards from ``pool`` (what is left stays in it, in
+        random order) such that hand ``i`` holds a card of ``ranks`` when
+        ``wants[i]`` is 1 and none when it is 0; the position dealt from holds
+        such a deal.  For when dealing at random keeps missing one."""
+        rng.shuffle(pool)
+        match = [o for o in pool if ranks >> o & 1]
+        plain = [o for o in pool if not ranks >> o & 1]
+        dealt: list[list[int]] = [[] for _ in sizes]
+        for i, want in enumerate(wants):
+            if want == 1:
+                dealt[i].append(match.pop())
+            elif want == 0:
+                dealt[i].extend(plain[len(plain) - sizes[i] :])
+                del plain[len(plain) - sizes[i] :]
+        rest = match + plain
+        rng.shuffle(rest)
+        for i, k in enumerate(sizes):
+            while len(dealt[i]) < k:
+                dealt[i].append(rest.pop())
+        pool[:] = rest
+        masks = []
+        for cards in dealt:
+            mask = 0
+            for o in cards:
+                mask |= 1 << o
+            masks.append(mask)
+        return masks
 
     @classmethod
     def decode_action(cls, text: str) -> DurakAction:

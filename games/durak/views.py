@@ -37,7 +37,9 @@
       "cap": 6,                  # most attack cards this bout may hold
       "dealer": 0,
       "out_order": [[2]],        # seats that went out, bout by bout
-      "durak": null | 1,         # the loser, once the game is over
+      "durak": null | 1,         # the loser, once the game is over (a player
+                                 # who resigned is the durak: the seats
+                                 # still "active" beside him keep their cards)
       "draw": false,             # over with nobody holding cards
       "to_move": [0, 1]          # seats that may act now
     }

@@ -7,16 +7,18 @@ Play      ``pQs``  lay the card (``p`` + card code)
 Order     ``oh``   order a suit after the master card (``o`` + suit char)
 Draw      ``d``    draw from the stock (until playable, or one card)
 Pass      ``x``    accept an ace's skip, or pass when nothing can be drawn
-NextRound ``n``    deal the next round (any remaining player, between rounds)
+NextRound ``n``    deal the next round (any remaining player, between rounds;
+                   made on the table message: ``place`` is ``Place.TABLE``)
 ========  ======  ===========================================================
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from games.cards import SUITS, Card, Rank, Suit
-from games.core import Action, ActionParseError
+from games.core import Action, ActionParseError, Place
 
 __all__ = ["Draw", "HundredOneAction", "NextRound", "Order", "Pass", "Play", "decode", "play_of"]
 
@@ -51,6 +53,10 @@ class Pass(Action):
 
 @dataclass(frozen=True, slots=True)
 class NextRound(Action):
+    """Pressed on the table message: any remaining player may deal on."""
+
+    place: ClassVar[Place] = Place.TABLE
+
     def encode(self) -> str:
         return "n"
 

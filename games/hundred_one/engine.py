@@ -13,9 +13,13 @@ Phases
 ``round_over``
     The round has been scored; the hands left are shown to everybody.  Every
     remaining (not eliminated) player may act with "next round"; the first such
-    action deals the next round, led by the last round's winner.
+    action deals the next round, led by the last round's winner (or, if he
+    has left the match since, the next player still in it).
 ``over``
     The match is decided.  Nobody acts.
+
+A player may leave the match at any time but the end (:meth:`HundredOne.resign`):
+he is eliminated at once, as if over the ceiling (see ``docs/rules/101.md``).
 
 Actions (see :mod:`games.hundred_one.actions`): ``p<card>`` play, ``o<suit>``
 order, ``d`` draw, ``x`` pass, ``n`` next round.
@@ -45,6 +49,7 @@ and in ``revealed``; suits are one-letter strings (``"s"``, ``"c"``, ``"d"``,
       "discard": 6,                # cards in the discard pile, top included
       "totals": [10, 0, 45, 99],   # penalty points, per seat
       "eliminated": [1],           # eliminated seats, in order of elimination
+      "resigned": [1],             # the eliminated who left the match, in order
       "last_round": null | {       # the last scored round
           "winner": 0,
           "penalties": [-20, null, 14, 3],  # per seat; null = not in that round;
@@ -82,7 +87,8 @@ count), ``reshuffle`` (value = cards turned into the new stock), ``blocked``
 ``round_over`` (one per player of the round: seat, target = the round's winner,
 who leads the next one, value = his points for the round, cards = his hand
 shown), ``reset`` (seat, total hit the ceiling exactly), ``eliminated`` (seat,
-value = total), ``match_over`` (seat = winner).
+value = total), ``match_over`` (seat = winner), ``resign`` (seat that leaves the
+match; ``eliminated`` follows, then ``match_over`` if one player is left).
 
 Illegal actions raise :class:`~games.core.IllegalAction` with one of the
 reasons ``illegal.game_over``, ``illegal.not_your_turn``,
@@ -90,7 +96,8 @@ reasons ``illegal.game_over``, ``illegal.not_your_turn``,
 ``illegal.must_play`` (drawing while a card fits, or facing an ace),
 ``illegal.nothing_to_draw``, ``illegal.cannot_pass`` (passing while a card fits
 or something can be drawn), ``illegal.suit_not_allowed`` (English durak: the
-ace's suit may not be ordered).
+ace's suit may not be ordered); :meth:`HundredOne.resign` raises
+``illegal.game_over`` or ``illegal.not_in_game`` (the seat is eliminated).
 """
 
 from __future__ import annotations
@@ -111,6 +118,7 @@ from games.core import (
     Outcome,
     RulesError,
     StateFormatError,
+    Wait,
     Zone,
     check_format,
 )
@@ -308,6 +316,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         "_ordered",
         "_out",
         "_phase",
+        "_resigned",
         "_round",
         "_seed",
         "_seen",
@@ -339,6 +348,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
     _after: tuple[int, bool, bool]
     _totals: list[int]
     _out: list[int]  # round of elimination, 0 while in the match
+    _resigned: list[tuple[int, bool]]  # (seat, after the round's scoring), in order
     _last: dict[str, JSON] | None
     _last_winner: int
     _top_by: int  # who laid the top card (-1: nobody in particular)
@@ -372,6 +382,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         self._after = (0, False, False)
         self._totals = [0] * seats
         self._out = [0] * seats
+        self._resigned = []
         self._last = None
         self._last_winner = 0
         self._top_by = -1
@@ -530,7 +541,10 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             if not isinstance(action, NextRound):
                 raise IllegalAction("illegal.wrong_phase")
             self._round += 1
-            self._deal(self._last_winner, events)
+            leader = self._last_winner
+            if self._out[leader]:  # he left the match after winning the round
+                leader = self._next(leader)
+            self._deal(leader, events)
             return events
         if seat != self._turn:
             raise IllegalAction("illegal.not_your_turn")
@@ -570,30 +584,154 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             raise IllegalAction("illegal.wrong_phase")
         return events
 
+    def waits(self) -> Mapping[int, Wait]:
+        """The seat on move decides; between rounds every remaining player
+        only has to let the next round come (anyone may deal it)."""
+        phase = self._phase
+        if phase is PLAY or phase is ORDER:
+            return {self._turn: Wait.DECIDE}
+        if phase is ROUND_OVER:
+            return dict.fromkeys(self.to_move(), Wait.CONSENT)
+        return {}
+
+    def default_action(self, seat: int) -> HundredOneAction:
+        """Play: the lowest card that may be laid (by rank, then suit order),
+        else draw, else pass.  Order: the suit he holds most of (ties: suit
+        order), among the suits he may order.  Between rounds: next round."""
+        phase = self._phase
+        if phase is OVER:
+            raise IllegalAction("illegal.game_over")
+        if phase is ROUND_OVER:
+            if 0 <= seat < self._n and not self._out[seat]:
+                return NEXT_ROUND
+        elif seat == self._turn:
+            if phase is ORDER:
+                counts = dict.fromkeys(SUITS, 0)
+                for card in self._hands[seat]:
+                    if card.suit is not None:
+                        counts[card.suit] += 1
+                best: Suit | None = None
+                for suit in SUITS:
+                    if suit is not self._excl and (best is None or counts[suit] > counts[best]):
+                        best = suit
+                assert best is not None
+                return ORDERS[best]
+            playable = self._playable()
+            if playable:
+                return play_of(min(playable, key=_ORDER))
+            if not self._answer and self._drawable(seat):
+                return DRAW
+            return PASS
+        raise IllegalAction("illegal.not_your_turn")
+
+    def resign(self, seat: int) -> list[Event]:
+        """``seat`` leaves the match: eliminated at once, as if over the
+        ceiling.  During a round his hand goes face down under the stock, an
+        effect waiting for him lapses, and if he was on move (or about to
+        order) the turn passes to the next player with nothing ordered.  With
+        one player left the match is over and he wins."""
+        phase = self._phase
+        if phase is OVER:
+            raise IllegalAction("illegal.game_over")
+        if not 0 <= seat < self._n or self._out[seat]:
+            raise IllegalAction("illegal.not_in_game")
+        self._zc = None
+        scored = phase is ROUND_OVER
+        on_move = not scored and seat == self._turn
+        if not scored:
+            hand = self._hands[seat]
+            self._stock[:0] = hand
+            self._hands[seat] = []
+            if (
+                phase is ORDER
+                and not on_move
+                and not self._after[2]
+                and self._next(self._turn) == seat
+            ):
+                self._after = (0, False, False)  # the effect the order was to bring him
+        self._out[seat] = self._round
+        self._resigned.append((seat, scored))
+        events = [
+            Event("resign", seat=seat),
+            Event("eliminated", seat=seat, value=self._totals[seat]),
+        ]
+        players = self._players()
+        if len(players) <= 1:
+            self._phase = OVER
+            self._clear_effects()
+            events.append(Event("match_over", seat=players[0]))
+        elif on_move:
+            self._phase = PLAY
+            self._clear_effects()
+            self._turn = self._next(seat)
+        return events
+
+    def _clear_effects(self) -> None:
+        self._ordered = None
+        self._excl = None
+        self._follow = None
+        self._answer = False
+        self._after = (0, False, False)
+
+    def determinize(self, observer: int, rng: random.Random) -> Self:
+        """Deal anew what ``observer`` cannot see: during a round the other
+        hands and the stock (sizes kept), between rounds and at the end only
+        the stock (the hands are shown).  Later stock renewals and deals get a
+        new seed from ``rng``."""
+        if not 0 <= observer < self._n:
+            raise IndexError(f"no seat {observer}")
+        game = self.clone()
+        game._zc = None
+        game._seed = rng.getrandbits(64)
+        game._shuffles = 0
+        pool = game._stock
+        if self._phase is PLAY or self._phase is ORDER:
+            hands = game._hands
+            seats = [s for s in range(self._n) if s != observer and hands[s]]
+            for s in seats:
+                pool.extend(hands[s])
+            rng.shuffle(pool)
+            for s in seats:
+                k = len(hands[s])
+                hands[s] = pool[-k:]
+                del pool[-k:]
+        else:
+            rng.shuffle(pool)
+        return game
+
     def outcome(self) -> Outcome | None:
         if self._phase is not OVER:
             return None
         winner = next(s for s in range(self._n) if not self._out[s])
-        gone = sorted(
-            (s for s in range(self._n) if self._out[s]),
-            key=lambda s: (-self._out[s], self._totals[s]),
-        )
+        when = self._gone()
+        totals = self._totals
+        gone = sorted(when, key=lambda s: (-when[s][0], -when[s][1], -when[s][2], totals[s]))
         places: list[tuple[int, ...]] = [(winner,)]
-        previous: tuple[int, int] | None = None
+        previous: tuple[tuple[int, int, int], int] | None = None
         for s in gone:
-            key = (self._out[s], self._totals[s])
+            key = (when[s], totals[s])
             if key == previous:
                 places[-1] = (*places[-1], s)
             else:
                 places.append((s,))
             previous = key
-        first_out = min(self._out[s] for s in gone)
+        first_out = min(when.values())
         return Outcome(
             places=tuple(places),
             winners=frozenset((winner,)),
-            losers=frozenset(s for s in gone if self._out[s] == first_out),
-            scores=tuple(self._totals),
+            losers=frozenset(s for s in gone if when[s] == first_out),
+            scores=tuple(totals),
         )
+
+    def _gone(self) -> dict[int, tuple[int, int, int]]:
+        """When each eliminated seat left the match, earliest smallest: the
+        round, then 0 resigned during it / 1 eliminated by its score / 2
+        resigned after its scoring, then the order of resigning."""
+        out = self._out
+        when = {s: (out[s], 1, 0) for s in range(self._n) if out[s]}
+        for i, (s, scored) in enumerate(self._resigned):
+            when[s] = (out[s], 2 if scored else 0, i)
+        return when
 
     def zones(self) -> list[Zone]:
         zones = self._zc
@@ -637,7 +775,8 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             }
         elif phase is PLAY and self._answer:
             pending = {"seat": self._turn, "draw": 0, "skip": True, "again": False, "answer": True}
-        eliminated = sorted((s for s in range(self._n) if self._out[s]), key=self._out.__getitem__)
+        when = self._gone()
+        eliminated = sorted(when, key=when.__getitem__)
         return {
             "game": self.key,
             "phase": phase,
@@ -653,6 +792,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             "discard": len(discard),
             "totals": list(self._totals),
             "eliminated": eliminated,
+            "resigned": [s for s, _ in self._resigned],
             "last_round": _copy_last(self._last),
             "revealed": (
                 {str(s): [c.code for c in h] for s, h in enumerate(self._hands) if h}
@@ -700,6 +840,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             "after": list(self._after),
             "totals": list(self._totals),
             "out": list(self._out),
+            "resigned": [[s, scored] for s, scored in self._resigned],
             "last": _copy_last(self._last),
             "last_winner": self._last_winner,
             "top_by": self._top_by,
@@ -776,6 +917,18 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             raise StateFormatError("one total and one elimination round per seat")
         game._totals = [integer(t) for t in totals]
         game._out = [integer(o) for o in out]
+        resigned = data.get("resigned", [])  # absent from dumps made before resigning existed
+        if not isinstance(resigned, list):
+            raise StateFormatError("resigned must be a list")
+        for entry in resigned:
+            if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], bool)):
+                raise StateFormatError("resigned must hold [seat, scored] pairs")
+            seat = integer(entry[0])
+            if not 0 <= seat < seats or not game._out[seat]:
+                raise StateFormatError("a resigned seat must be eliminated")
+            game._resigned.append((seat, entry[1]))
+        if len({s for s, _ in game._resigned}) != len(game._resigned):
+            raise StateFormatError("a seat resigned twice")
         last = data["last"]
         if last is not None and not isinstance(last, dict):
             raise StateFormatError("last must be an object")
@@ -813,6 +966,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         other._after = self._after
         other._totals = self._totals[:]
         other._out = self._out[:]
+        other._resigned = self._resigned[:]
         other._last = self._last  # never mutated, only replaced
         other._last_winner = self._last_winner
         other._top_by = self._top_by
