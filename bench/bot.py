@@ -78,7 +78,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from games import registry
+from bot.catalog import CATALOG
 from tests.fake_telegram import FakeTelegram, SentMessage
 from tests.fake_telegram.errors import ApiError
 from tests.fake_telegram.params import Params
@@ -771,7 +771,7 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
 
 def mean_game_length(players: int, games: int, seed: int) -> float:
     """Moves in a random Durak game (default rules), from engine playouts in this process."""
-    spec = registry.get("durak")
+    spec = CATALOG.specs["durak"]
     rules = spec.preset(None)
     rng = random.Random(seed)
     total = 0

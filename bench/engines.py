@@ -2,7 +2,7 @@
 several deals like 101, rounds) per second on one core, and microseconds per
 ``legal_actions`` and per ``apply``.
 
-Every game in :data:`games.registry.GAMES` is measured, with its default preset
+Every game in the catalog (:data:`bot.catalog.CATALOG`) is measured, with its default preset
 (``--all-presets``: every preset) at its smallest seat count, two seats and its
 largest.  A random game picks a random seat among ``to_move()`` and a random
 action among its ``legal_actions``, until the game is over::
@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.catalog import CATALOG
 from games.core import Game, Rules
-from games.registry import GAMES
 from games.spec import GameSpec
 
 __all__ = ["Result", "main", "measure", "play_random_game"]
@@ -144,10 +144,10 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     seconds = args.seconds if args.seconds is not None else (0.3 if args.quick else 2.0)
-    keys = args.games or list(GAMES)
-    unknown = [k for k in keys if k not in GAMES]
+    keys = args.games or list(CATALOG.specs)
+    unknown = [k for k in keys if k not in CATALOG.specs]
     if unknown:
-        parser.error(f"unknown games {unknown}; registered: {sorted(GAMES)}")
+        parser.error(f"unknown games {unknown}; registered: {sorted(CATALOG.specs)}")
 
     where = f"Python {platform.python_version()} on {platform.machine()}"
     print(f"{where}, one core, {seconds:g} s per line")
@@ -160,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
     print("-" * len(header))
     results: list[Result] = []
     for key in keys:
-        spec = GAMES[key]
+        spec = CATALOG.specs[key]
         presets = list(spec.presets) if args.all_presets else [spec.default_preset]
         for preset in presets:
             for seats in _seat_counts(spec, spec.preset(preset)):

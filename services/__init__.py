@@ -3,7 +3,7 @@ No Telegram types in here."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from games.spec import GameSpec
@@ -60,6 +60,7 @@ class Services:
         default_language: str,
         heartbeat: float = 1.0,
         pause: tuple[float, float] = PAUSE,
+        seeds: Callable[[], int] | None = None,
     ) -> Services:
         background = Background()
         tables = Tables(db, games, clock)
@@ -73,7 +74,7 @@ class Services:
             background=background,
             directory=Directory(db, default_language),
             tables=tables,
-            lobby=Lobby(db, tables),
+            lobby=Lobby(db, tables) if seeds is None else Lobby(db, tables, seeds),
             moderation=Moderation(db, tables),
             timers=timers,
             computers=computers,

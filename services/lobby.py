@@ -63,10 +63,19 @@ def _next(choices: tuple[Any, ...], current: Any) -> Any:
     return choices[(position + 1) % len(choices)]
 
 
+def _secure_seed() -> int:
+    return secrets.randbits(63)
+
+
 class Lobby:
-    def __init__(self, db: Database, tables: Tables) -> None:
+    def __init__(
+        self, db: Database, tables: Tables, seeds: Callable[[], int] = _secure_seed
+    ) -> None:
+        """``seeds`` gives each game's shuffle seed: the operating system's secure
+        random source, unless a test needs its deals to repeat."""
         self._db = db
         self._tables = tables
+        self._seeds = seeds
 
     # --- creating ---------------------------------------------------------------
 
@@ -277,7 +286,7 @@ class Lobby:
                     raise ServiceError("error.too_many_for_option", n=seats[-1])
                 if not any(s.user_id is not None for s in table.seats):
                     raise ServiceError("error.no_people")
-                seed = secrets.randbits(63)
+                seed = self._seeds()
                 previous = await self._previous_outcome(tx, table)
                 game = spec.game.new(
                     rules, len(table.seats), random.Random(seed), previous=previous

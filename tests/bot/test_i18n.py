@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from games.registry import GAMES
+from bot.catalog import CATALOG
 from handlers.commands import COMMANDS
 from i18n import LANGUAGES, catalog_keys, normalize, t, tn
+from services.lobby import COMPUTER_NAMES
+from storage import EndReason, OnAbsence
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGS = {lang: catalog_keys(lang) for lang in LANGUAGES}
@@ -85,7 +87,11 @@ def source_keys() -> set[str]:
 
 def dynamic_keys() -> set[str]:
     keys = {f"cmd.{name}" for name in COMMANDS}
-    for spec in GAMES.values():
+    keys |= {f"computer.name.{n}" for n in range(1, COMPUTER_NAMES + 1)}
+    keys |= {f"table.closed.{reason.value}" for reason in EndReason}
+    keys |= {f"lobby.absence.{what.value}" for what in OnAbsence}
+    keys |= {f"hand.absent.{what.value}" for what in OnAbsence}
+    for spec in CATALOG.specs.values():
         keys |= {spec.name_key, f"rules.{spec.key}"}
         keys |= {f"preset.{spec.key}.{name}" for name in spec.presets}
         for name, choices in spec.rules.options():

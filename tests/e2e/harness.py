@@ -17,14 +17,20 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import build_application
+from bot.catalog import CATALOG
 from bot.config import Config
-from games import registry
+from handlers.context import KEY, Koloda
+from tests.clock import FakeClock
 from tests.engines.playout import cards_in
 from tests.fake_telegram import FakeTelegram, SentMessage
 
 ROOT = Path(__file__).resolve().parents[2]
 GROUP_ID = -1001
-MOVE_DATA = re.compile(r"^[mug]:")
+MOVE_DATA = re.compile(r"^[mu]:")
+HORIZON = 3.0
+"""Waits of the bot up to this long (its group budget, a computer's pause) pass
+by themselves when everything else is idle; longer ones (turn timers) only when
+a test moves the clock on."""
 
 
 def bot_config(server: FakeTelegram, db_path: Path, **overrides: Any) -> Config:
@@ -41,9 +47,12 @@ def bot_config(server: FakeTelegram, db_path: Path, **overrides: Any) -> Config:
 
 
 @asynccontextmanager
-async def running_bot(config: Config) -> AsyncIterator[Any]:
-    """The bot as ``run_polling`` runs it, hooks included, in this event loop."""
-    application = build_application(config)
+async def running_bot(config: Config, clock: FakeClock | None = None) -> AsyncIterator[Any]:
+    """The bot as ``run_polling`` runs it, hooks included, in this event loop, on
+    a fake clock (the one given, or its own)."""
+    clock = clock or FakeClock()
+    application = build_application(config, clock=clock, heartbeat=3600.0)
+    application.bot_data["test_clock"] = clock
     await application.initialize()
     try:
         assert application.post_init is not None
@@ -65,24 +74,48 @@ async def running_bot(config: Config) -> AsyncIterator[Any]:
 
 
 async def settle(server: FakeTelegram, application: Any | None) -> None:
-    """Wait until the bot has fetched and fully handled every update.
+    """Wait until the bot has fetched and fully handled every update, and has
+    delivered everything it owes; on the fake clock, short waits pass meanwhile.
 
     In-process, the application itself tells whether an update is still being
-    handled; for a bot in another process only the server's quiet time can."""
+    handled and whether its background work is idle; for a bot in another
+    process only the server's quiet time can."""
     if application is None:
         await server.wait_idle(quiet=0.15)
         return
+    koloda = application.bot_data.get(KEY)
+    clock: FakeClock = application.bot_data["test_clock"]
 
     def idle() -> bool:
         return (
             server.unfetched_count == 0
             and application.update_queue.empty()
             and application.update_processor.current_concurrent_updates == 0
+            and (not isinstance(koloda, Koloda) or koloda.services.background.idle)
         )
 
-    for _ in range(2):  # twice, a moment apart: an update may be between queue and handler
-        await server.wait_for(idle, message="the bot to handle every update")
-        await asyncio.sleep(0.005)
+    while True:
+        for _ in range(2):  # twice, a moment apart: an update may be between queue and handler
+            await server.wait_for(idle, message="the bot to handle every update")
+            await asyncio.sleep(0.005)
+        wake = clock.next_wake()
+        if wake is None or wake > clock.now() + HORIZON:
+            return
+        clock.wake_next()
+
+
+async def advance(server: FakeTelegram, application: Any, seconds: float) -> None:
+    """Let ``seconds`` of the bot's time pass, everything due meanwhile done."""
+    clock: FakeClock = application.bot_data["test_clock"]
+    target = clock.now() + seconds
+    while True:
+        await settle(server, application)
+        wake = clock.next_wake()
+        if wake is None or wake > target:
+            break
+        clock.wake_next()
+    clock.set(target)
+    await settle(server, application)
 
 
 @dataclass
@@ -107,7 +140,7 @@ class Table:
     def group_move(self) -> SentMessage | None:
         """The group message with move buttons (e.g. 101's next round), if any."""
         for message in reversed(self.group_messages()):
-            if any(d.startswith("g:") for d in message.callback_datas):
+            if any(d.startswith("m:") for d in message.callback_datas):
                 return message
         return None
 
@@ -139,13 +172,41 @@ class Table:
             self.server.start_bot(user_id)
         await settle(self.server, self.application)
 
-    async def open_and_start(self, game: str = "durak", preset: str | None = None) -> None:
-        await self.start_bots()
-        creator = self.players[0]
-        await self.command(creator, f"/newgame {game} {preset or ''}".strip())
+    async def open_and_start(
+        self, game: str = "durak", preset: str | None = None, *, timer: bool = False
+    ) -> None:
+        """Open a table, seat everybody and start; without ``timer`` the turn
+        timer is switched off first (random presses take their time)."""
+        await self.open(game, preset)
         for user_id in self.players[1:]:
             await self.press(user_id, self.lobby(), self.lobby().callback_data("🙋"))
-        await self.press(creator, self.lobby(), self.lobby().callback_data("▶️"))
+        if not timer:
+            await self.set_turn_time("без ограничения")
+        await self.press(self.players[0], self.lobby(), self.lobby().callback_data("▶️"))
+
+    async def open(self, game: str = "durak", preset: str | None = None) -> None:
+        await self.start_bots()
+        await self.command(self.players[0], f"/newgame {game} {preset or ''}".strip())
+
+    async def set_turn_time(self, shown: str) -> None:
+        """The creator cycles the lobby's turn time until it reads ``shown``."""
+        creator = self.players[0]
+        turn = "Время на ход"
+
+        def label() -> str | None:
+            return next((b for b in self.lobby().button_texts if b.startswith(turn)), None)
+
+        await self.press(creator, self.lobby(), self.lobby().callback_data("⚙️"))
+        for _ in range(6):
+            current = await self.server.wait_for(label)
+            if current.endswith(shown):
+                break
+            await self.press(creator, self.lobby(), self.lobby().callback_data(turn))
+            await self.server.wait_for(lambda: label() != current)
+        else:
+            raise AssertionError(f"no turn time {shown!r}")
+        await self.press(creator, self.lobby(), self.lobby().callback_data("« Назад"))
+        await self.server.wait_for(lambda: label() is None)
 
     async def play_random_move(self) -> str | None:
         """One random button press by some player who can act; returns the
@@ -162,7 +223,7 @@ class Table:
             return None
         # A group button may be pressed by anybody; players who are out of
         # the match are refused, so somebody else presses it.
-        data = self.rng.choice([d for d in group.callback_datas if d.startswith("g:")])
+        data = self.rng.choice([d for d in group.callback_datas if d.startswith("m:")])
         for user_id in self.rng.sample(self.players, len(self.players)):
             if not (await self.press(user_id, group, data)).get("show_alert"):
                 return data
@@ -229,7 +290,7 @@ class Probe:
 
     def public_view(self, table_id: int = 1) -> dict[str, Any]:
         ((game, state),) = self._query("SELECT game, state FROM tables WHERE id = ?", (table_id,))
-        return dict(registry.get(game).game.load(json.loads(state)).public_view())
+        return dict(CATALOG.specs[game].game.load(json.loads(state)).public_view())
 
     def public_cards(self, table_id: int = 1) -> set[str]:
         """Every card the table has publicly seen: cards in events so far and
@@ -240,7 +301,7 @@ class Probe:
                 seen.update(event.get("cards", ()))
         ((game, state),) = self._query("SELECT game, state FROM tables WHERE id = ?", (table_id,))
         if state is not None:
-            view = registry.get(game).game.load(json.loads(state)).public_view()
+            view = CATALOG.specs[game].game.load(json.loads(state)).public_view()
             seen.update(card.code for card in cards_in(view))
         return seen
 

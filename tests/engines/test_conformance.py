@@ -8,19 +8,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.catalog import CATALOG
 from games.core import Outcome
-from games.registry import GAMES
 from games.spec import GameSpec
 from tests.engines.playout import check_garbage, playout, replay
 
 CASES = [
     pytest.param(spec, preset, seats, id=f"{spec.key}-{preset}-{seats}")
-    for spec in GAMES.values()
+    for spec in CATALOG.specs.values()
     for preset, rules in spec.presets.items()
     for seats in spec.seat_range(rules)
 ]
 
-pytestmark = pytest.mark.skipif(not GAMES, reason="no game registered")
+pytestmark = pytest.mark.skipif(not CATALOG.specs, reason="no game registered")
 
 
 @pytest.mark.parametrize(("spec", "preset", "seats"), CASES)
@@ -56,12 +56,12 @@ def test_same_seed_same_game_despite_global_random(spec: GameSpec, preset: str, 
     assert first.dump() == second.dump()
 
 
-@pytest.mark.parametrize("spec", list(GAMES.values()), ids=list(GAMES))
+@pytest.mark.parametrize("spec", list(CATALOG.specs.values()), ids=list(CATALOG.specs))
 def test_garbled_action_codes_are_refused(spec: GameSpec) -> None:
     check_garbage(spec.game)
 
 
-@pytest.mark.parametrize("spec", list(GAMES.values()), ids=list(GAMES))
+@pytest.mark.parametrize("spec", list(CATALOG.specs.values()), ids=list(CATALOG.specs))
 def test_rules_round_trip_and_presets_are_valid(spec: GameSpec) -> None:
     for rules in spec.presets.values():
         assert spec.rules.from_json(rules.to_json()) == rules

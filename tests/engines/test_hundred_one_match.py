@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.catalog import CATALOG
 from games.cards import Card
 from games.core import ActionParseError, Event, Outcome, StateFormatError
 from games.hundred_one import (
@@ -22,7 +23,6 @@ from games.hundred_one import (
     Scoring,
     card_points,
 )
-from games.registry import GAMES
 from tests.engines.hundred_one_helpers import CLASSIC, act, pos, refused, scores
 from tests.engines.playout import cards_in
 
@@ -388,7 +388,7 @@ def test_load_refuses_a_missing_field() -> None:
 
 
 def test_the_game_is_registered() -> None:
-    assert GAMES["101"] is SPEC
+    assert CATALOG.specs["101"] is SPEC
     assert SPEC.name_key == "game.101"
     assert list(SPEC.presets) == list(PRESETS)
 

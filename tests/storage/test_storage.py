@@ -5,8 +5,17 @@ from pathlib import Path
 
 import pytest
 
-from storage import Database, DatabaseTooNewError, ScoreDelta, StaleVersionError, TableExistsError
-from storage.db import migrations
+from storage import (
+    Actor,
+    Database,
+    DatabaseTooNewError,
+    OnAbsence,
+    ScoreDelta,
+    StaleVersionError,
+    Status,
+    TableExistsError,
+)
+from storage.db import Tx, migrations
 
 
 async def open_db(tmp_path: Path) -> Database:
@@ -24,6 +33,7 @@ async def test_migrates_an_empty_file_and_reopens_without_change(tmp_path: Path)
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"users", "chats", "tables", "seats", "moves", "results", "scores"} <= tables
+    assert {"deadlines", "table_messages", "hand_messages", "meta"} <= tables
 
 
 async def test_refuses_a_database_from_newer_code(tmp_path: Path) -> None:
@@ -39,14 +49,26 @@ def test_migrations_are_numbered_without_gaps() -> None:
     assert numbers == list(range(1, len(numbers) + 1))
 
 
+async def create(tx: Tx, chat_id: int, thread_id: int, creator_id: int) -> int:
+    return await tx.tables.create(
+        chat_id,
+        thread_id,
+        "durak",
+        {"deck_size": 36},
+        creator_id,
+        turn_seconds=60,
+        on_absence=OnAbsence.COMPUTER,
+    )
+
+
 async def seed(db: Database) -> int:
     async with db.transaction() as tx:
-        await tx.upsert_chat(-100, "group", "Friends")
+        await tx.people.upsert_chat(-100, "group", "Friends")
         for uid, name in ((1, "Ann"), (2, "Boris"), (3, "Vera")):
-            await tx.upsert_user(uid, name, None)
-        table_id = await tx.create_table(-100, 0, "durak", {"deck_size": 36}, creator_id=1)
+            await tx.people.upsert_user(uid, name, None)
+        table_id = await create(tx, -100, 0, 1)
         for uid in (1, 2, 3):
-            await tx.add_seat(table_id, uid)
+            await tx.tables.add_seat(table_id, user_id=uid)
     return table_id
 
 
@@ -55,10 +77,10 @@ async def test_one_open_table_per_chat_and_topic(tmp_path: Path) -> None:
     await seed(db)
     with pytest.raises(TableExistsError):
         async with db.transaction() as tx:
-            await tx.create_table(-100, 0, "durak", {}, creator_id=2)
+            await create(tx, -100, 0, 2)
     async with db.transaction() as tx:
-        other_topic = await tx.create_table(-100, 7, "durak", {}, creator_id=2)
-        assert (await tx.open_table(-100, 7)) is not None
+        other_topic = await create(tx, -100, 7, 2)
+        assert (await tx.tables.open_in(-100, 7)) is not None
         assert other_topic > 0
     await db.close()
 
@@ -67,18 +89,20 @@ async def test_version_check_refuses_a_stale_writer_and_rolls_back(tmp_path: Pat
     db = await open_db(tmp_path)
     table_id = await seed(db)
     async with db.transaction() as tx:
-        version = await tx.update_table(table_id, 0, status="playing", state={"x": 1}, moves=0)
+        version = await tx.tables.update(
+            table_id, 0, status=Status.PLAYING, state={"x": 1}, moves=0
+        )
     assert version == 1
     with pytest.raises(StaleVersionError):
         async with db.transaction() as tx:
-            await tx.append_move(table_id, 1, 0, "k", [])
-            await tx.update_table(table_id, 0, state={"x": 2})
+            await tx.tables.append_move(table_id, 1, 0, "k", [], Actor.PLAYER)
+            await tx.tables.update(table_id, 0, state={"x": 2})
     async with db.transaction() as tx:
-        table = await tx.get_table(table_id)
+        table = await tx.tables.get(table_id)
         assert table is not None
         assert table.state == {"x": 1}
         assert table.version == 1
-        assert await tx.last_moves(table_id, 5) == []  # the whole transaction rolled back
+        assert await tx.tables.last_moves(table_id, 5) == []  # all of it rolled back
     await db.close()
 
 
@@ -86,11 +110,19 @@ async def test_seats_close_gaps_and_keep_names(tmp_path: Path) -> None:
     db = await open_db(tmp_path)
     table_id = await seed(db)
     async with db.transaction() as tx:
-        assert await tx.remove_seat(table_id, 1)
-        assert not await tx.remove_seat(table_id, 1)
-        table = await tx.get_table(table_id)
+        await tx.tables.remove_seat(table_id, 0)
+        await tx.tables.add_seat(table_id, computer=3)
+        table = await tx.tables.get(table_id)
     assert table is not None
-    assert [(s.seat, s.first_name) for s in table.seats] == [(0, "Boris"), (1, "Vera")]
+    assert [(s.seat, s.first_name, s.computer) for s in table.seats] == [
+        (0, "Boris", None),
+        (1, "Vera", None),
+        (2, None, 3),
+    ]
+    assert table.has_computers
+    with pytest.raises(sqlite3.IntegrityError):  # one seat per person
+        async with db.transaction() as tx:
+            await tx.tables.add_seat(table_id, user_id=2)
     await db.close()
 
 
@@ -98,25 +130,31 @@ async def test_scores_and_supergroup_migration_keep_everything(tmp_path: Path) -
     db = await open_db(tmp_path)
     table_id = await seed(db)
     async with db.transaction() as tx:
-        await tx.record_result(table_id, -100, "durak", {"losers": [1]})
-        await tx.add_scores(
+        scores = tx.scores
+        await scores.record_result(table_id, -100, "durak", {"losers": [1]})
+        await scores.add(
             -100,
             "durak",
             [ScoreDelta(1, True, False, False), ScoreDelta(2, False, True, False)],
+            with_computers=False,
         )
-        await tx.add_scores(-100, "durak", [ScoreDelta(1, True, False, False)])
-        assert await tx.migrate_chat(-100, -1001)
-        assert not await tx.migrate_chat(-100, -1001)
-        board = await tx.leaderboard(-1001)
-        moved = await tx.open_table(-1001, 0)
-        stats = await tx.user_stats(1)
+        await scores.add(-100, "durak", [ScoreDelta(1, True, False, False)], with_computers=False)
+        await scores.add(-100, "durak", [ScoreDelta(1, False, True, False)], with_computers=True)
+        assert await tx.people.migrate_chat(-100, -1001)
+        assert not await tx.people.migrate_chat(-100, -1001)
+        board = await scores.leaderboard(-1001)
+        moved = await tx.tables.open_in(-1001, 0)
+        stats = await scores.user_stats(1)
     assert [(r.first_name, r.played, r.wins, r.losses) for r in board] == [
         ("Ann", 2, 2, 0),
         ("Boris", 1, 0, 1),
     ]
     assert moved is not None
     assert moved.id == table_id
-    assert [(s.game, s.played) for s in stats] == [("durak", 2)]
+    assert [(s.game, s.with_computers, s.played, s.wins) for s in stats] == [
+        ("durak", False, 2, 2),
+        ("durak", True, 1, 0),
+    ]
     await db.close()
 
 
@@ -125,12 +163,18 @@ async def test_move_log_is_ordered(tmp_path: Path) -> None:
     table_id = await seed(db)
     async with db.transaction() as tx:
         for n in range(1, 8):
-            await tx.append_move(table_id, n, n % 3, f"a{n}", [{"kind": "k", "seat": n % 3}])
-        last = await tx.last_moves(table_id, 3)
-        every = await tx.last_moves(table_id, 100)
+            await tx.tables.append_move(
+                table_id, n, n % 3, f"a{n}", [{"kind": "k", "seat": n % 3}], Actor.PLAYER
+            )
+        last = await tx.tables.last_moves(table_id, 3)
+        every = await tx.tables.last_moves(table_id, 100)
+        after = await tx.tables.moves_after(table_id, 5, 100)
+        own = await tx.tables.last_move_of(table_id, 1)
     assert [m.n for m in last] == [5, 6, 7]
     assert len(every) == 7
+    assert [m.n for m in after] == [6, 7]
+    assert own == 7
     with pytest.raises(sqlite3.IntegrityError):
         async with db.transaction() as tx:
-            await tx.append_move(table_id, 7, 0, "dup", [])
+            await tx.tables.append_move(table_id, 7, 0, "dup", [], Actor.PLAYER)
     await db.close()

@@ -1,0 +1,62 @@
+"""A group's message budget: at once while the window has room, then exactly in time."""
+
+from __future__ import annotations
+
+import asyncio
+
+from handlers.pacing import GroupWindow
+from services import Background
+from tests.clock import FakeClock
+
+
+async def run(clock: FakeClock, window: GroupWindow, chats: list[int]) -> list[tuple[int, float]]:
+    """Send to ``chats`` in order (all at once), returning (chat, time) as sent."""
+    sent: list[tuple[int, float]] = []
+
+    async def send(chat: int) -> None:
+        await window.turn(chat)
+        sent.append((chat, clock.now()))
+
+    tasks = [asyncio.ensure_future(send(chat)) for chat in chats]
+    while not all(t.done() for t in tasks):
+        await asyncio.sleep(0)
+        if clock.next_wake() is not None:
+            clock.wake_next()
+    return sent
+
+
+async def test_a_burst_goes_out_a_second_apart_within_twenty_a_minute() -> None:
+    clock = FakeClock()
+    window = GroupWindow(clock, Background(), per_minute=20)
+    start = clock.now()
+    sent = await run(clock, window, [-1] * 25)
+    times = [when - start for _, when in sent]
+    assert times[:20] == [float(i) for i in range(20)]
+    assert times[20] == 60.0  # the window is full: the 21st waits for the first to age out
+    assert times[21:] == [61.0, 62.0, 63.0, 64.0]
+
+
+async def test_groups_do_not_wait_for_each_other_and_private_chats_are_not_paced() -> None:
+    clock = FakeClock()
+    window = GroupWindow(clock, Background(), per_minute=20)
+    start = clock.now()
+    sent = await run(clock, window, [-1, -1, -2, 5, 5, 5])
+    assert sorted((chat, when - start) for chat, when in sent) == [
+        (-2, 0.0),
+        (-1, 0.0),
+        (-1, 1.0),
+        (5, 0.0),
+        (5, 0.0),
+        (5, 0.0),
+    ]
+
+
+async def test_a_quiet_group_gets_its_reply_at_once() -> None:
+    clock = FakeClock()
+    window = GroupWindow(clock, Background(), per_minute=20)
+    await run(clock, window, [-1])
+    clock.set(clock.now() + 5)
+    assert window.delay(-1) == 0.0
+    before = clock.now()
+    sent = await run(clock, window, [-1])
+    assert sent == [(-1, before)]

@@ -1,0 +1,81 @@
+"""Computer seats play whole games through the same path as everybody."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from games.core import Action, Rules
+from players.base import Player
+from storage import Actor, Status
+from tests.clock import FakeClock
+from tests.services.world import PEOPLE, World
+
+
+@pytest.mark.parametrize(("game", "computers"), [("durak", 3), ("101", 3), ("durak", 1)])
+async def test_one_person_and_computers_play_to_the_result(
+    world: World, game: str, computers: int
+) -> None:
+    snapshot = await world.table(game, people=1, computers=computers, turn=0)
+    table_id = snapshot.table.id
+    presses = await world.play_people(table_id, random.Random(5))
+    finished = await world.snapshot(table_id)
+    assert finished.table.status is Status.FINISHED
+    actors = await world.actors(table_id)
+    assert actors.count(Actor.PLAYER) == presses
+    assert actors.count(Actor.COMPUTER) > 0
+    assert set(actors) <= {Actor.PLAYER, Actor.COMPUTER}
+    stats = await world.services.scores.stats(PEOPLE[0].id)
+    assert [(r.game, r.with_computers, r.played) for r in stats] == [(game, True, 1)]
+
+
+async def test_a_computer_waits_a_human_pause_then_moves(world: World) -> None:
+    snapshot = await world.table(people=1, computers=1, turn=0)
+    table_id = snapshot.table.id
+    for _ in range(3):
+        snapshot = await world.snapshot(table_id)
+        (seat,) = snapshot.waits()
+        if snapshot.seat(seat).computer is not None:
+            break
+        user = snapshot.seat(seat).user_id
+        assert user is not None
+        await world.services.tables.press(
+            table_id, user, snapshot.legal(seat)[0].encode(), at_move=snapshot.table.moves
+        )
+        await world.settle()
+    moves = snapshot.table.moves
+    await world.advance(0.69)
+    assert (await world.snapshot(table_id)).table.moves == moves
+    await world.advance(0.82)
+    assert (await world.snapshot(table_id)).table.moves > moves
+
+
+class Spy:
+    """A player that records what it was shown."""
+
+    def __init__(self) -> None:
+        self.shown: list[Mapping[str, Any]] = []
+
+    def choose(
+        self,
+        rules: Rules,
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        rng: random.Random,
+    ) -> Action:
+        self.shown.append(view)
+        return legal[0]
+
+
+async def test_a_computer_is_shown_only_its_own_seats_view(tmp_path: Any) -> None:
+    spy = Spy()
+    players: dict[str, Player] = {"durak": spy}
+    async with World.open(tmp_path / "k.sqlite3", FakeClock(), players) as world:
+        snapshot = await world.table(people=1, computers=1, turn=0)
+        await world.play_people(snapshot.table.id, random.Random(1))
+        computer = next(s.seat for s in snapshot.table.seats if s.computer is not None)
+        assert spy.shown
+        assert all(view["seat"] == computer for view in spy.shown)

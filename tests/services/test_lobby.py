@@ -1,0 +1,142 @@
+"""The lobby, computers at the table, cancel, kick, the bot leaving a group."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from services import ServiceError, Setting
+from storage import EndReason, OnAbsence, Status
+from tests.services.world import GROUP, PEOPLE, World
+
+ANNA, BORIS, VERA, GLEB = PEOPLE
+
+
+async def test_seating_people_and_computers(world: World) -> None:
+    lobby = world.services.lobby
+    snapshot = await world.table(start=False)
+    table_id = snapshot.table.id
+    assert [s.user_id for s in snapshot.table.seats] == [ANNA.id, BORIS.id]
+    assert snapshot.table.turn_seconds == 60
+    assert snapshot.table.on_absence is OnAbsence.COMPUTER
+
+    await lobby.add_computer(table_id, ANNA)
+    await lobby.add_computer(table_id, ANNA)
+    seats = (await world.snapshot(table_id)).table.seats
+    assert [(s.user_id, s.computer) for s in seats[2:]] == [(None, 1), (None, 2)]
+    with pytest.raises(ServiceError) as not_creator:
+        await lobby.add_computer(table_id, BORIS)
+    assert not_creator.value.key == "error.only_creator_options"
+    await lobby.remove_computer(table_id, ANNA)
+    seats = (await world.snapshot(table_id)).table.seats
+    assert [s.computer for s in seats] == [None, None, 1]
+
+    with pytest.raises(ServiceError) as seated:
+        await lobby.join(table_id, BORIS, dm_ok=True)
+    assert seated.value.key == "error.already_seated"
+    joined = await lobby.join(table_id, VERA, dm_ok=False)
+    assert joined.needs_dm  # Durak deals private hands: he must open the bot first
+    assert VERA.id not in {s.user_id for s in joined.snapshot.table.seats}
+
+
+async def test_a_leaving_creator_hands_the_table_on_and_an_empty_lobby_closes(
+    world: World,
+) -> None:
+    lobby = world.services.lobby
+    snapshot = await world.table(start=False, computers=1)
+    table_id = snapshot.table.id
+    after = await lobby.leave(table_id, ANNA)
+    assert after.table.creator_id == BORIS.id
+    assert [s.user_id for s in after.table.seats] == [BORIS.id, None]
+    closed = await lobby.leave(table_id, BORIS)
+    assert closed.table.status is Status.CANCELLED
+    assert closed.table.end_reason is EndReason.CANCELLED
+
+
+async def test_options_and_settings_cycle_and_freeze_at_start(world: World) -> None:
+    lobby = world.services.lobby
+    snapshot = await world.table(start=False)
+    table_id = snapshot.table.id
+    after = await lobby.cycle_option(table_id, ANNA, "deck_size")
+    assert after.rules.deck_size == 52  # type: ignore[attr-defined]
+    after = await lobby.cycle_setting(table_id, ANNA, Setting.TURN)
+    assert after.table.turn_seconds == 0
+    after = await lobby.cycle_setting(table_id, ANNA, Setting.ABSENCE)
+    assert after.table.on_absence is OnAbsence.REMOVE
+    with pytest.raises(ServiceError):
+        await lobby.cycle_option(table_id, ANNA, "no_such_option")
+    await lobby.start(table_id, ANNA, is_admin=False)
+    with pytest.raises(ServiceError) as frozen:
+        await lobby.cycle_setting(table_id, ANNA, Setting.TURN)
+    assert frozen.value.key == "error.not_in_lobby"
+
+
+async def test_cancel_ends_a_running_game_without_scores(world: World) -> None:
+    snapshot = await world.table(turn=30)
+    table_id = snapshot.table.id
+    with pytest.raises(ServiceError) as refused:
+        await world.services.moderation.cancel(table_id, BORIS, is_admin=False)
+    assert refused.value.key == "error.only_creator_cancels"
+    cancelled = await world.services.moderation.cancel(table_id, BORIS, is_admin=True)
+    assert cancelled.table.status is Status.CANCELLED
+    assert cancelled.deadlines == {}
+    assert await world.services.scores.leaderboard(GROUP) == {}
+    await world.advance(120)
+    assert (await world.snapshot(table_id)).table.moves == 0
+
+
+async def test_kick_unseats_in_the_lobby_and_removes_from_a_game(world: World) -> None:
+    moderation = world.services.moderation
+    lobby = await world.table(people=3, start=False)
+    after = await moderation.kick(lobby.table.id, VERA.id, ANNA, is_admin=False)
+    assert VERA.id not in {s.user_id for s in after.table.seats}
+    await world.services.moderation.cancel(lobby.table.id, ANNA, is_admin=False)
+
+    game = await world.table("101", people=3, turn=0)
+    with pytest.raises(ServiceError) as not_creator:
+        await moderation.kick(game.table.id, VERA.id, BORIS, is_admin=False)
+    assert not_creator.value.key == "error.only_creator_kicks"
+    with pytest.raises(ServiceError) as stranger:
+        await moderation.kick(game.table.id, GLEB.id, ANNA, is_admin=False)
+    assert stranger.value.key == "error.kick_not_seated"
+    after = await moderation.kick(game.table.id, VERA.id, ANNA, is_admin=False)
+    vera = after.table.seat_of(VERA.id)
+    assert vera is not None
+    assert vera in after.public["eliminated"]
+    assert after.table.status is Status.PLAYING  # 101 goes on without her
+
+
+async def test_rematch_seats_the_same_people_and_computers(world: World) -> None:
+    snapshot = await world.table(computers=1, turn=0)
+    table_id = snapshot.table.id
+    await world.play_people(table_id, random.Random(3))
+    assert (await world.snapshot(table_id)).table.status is Status.FINISHED
+    again = await world.services.lobby.rematch(table_id, BORIS)
+    assert again.table.status is Status.LOBBY
+    assert again.table.creator_id == BORIS.id
+    assert [(s.user_id, s.computer) for s in again.table.seats] == [
+        (ANNA.id, None),
+        (BORIS.id, None),
+        (None, 1),
+    ]
+    assert again.table.turn_seconds == 0
+
+
+async def test_the_bot_removed_from_a_group_ends_its_tables(world: World) -> None:
+    game = await world.table(turn=30)
+    closed = await world.services.moderation.bot_removed(GROUP)
+    assert [s.table.id for s in closed] == [game.table.id]
+    after = await world.snapshot(game.table.id)
+    assert after.table.status is Status.CANCELLED
+    assert after.table.end_reason is EndReason.BOT_REMOVED
+    assert after.deadlines == {}
+
+
+async def test_a_table_needs_a_person(world: World) -> None:
+    lobby = world.services.lobby
+    snapshot = await world.table(people=1, computers=2, start=False)
+    table_id = snapshot.table.id
+    await lobby.leave(table_id, ANNA)
+    closed = await world.snapshot(table_id)
+    assert closed.table.status is Status.CANCELLED  # computers alone do not keep it open

@@ -1,0 +1,165 @@
+"""The services as the bot runs them, on a real database and a fake clock."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.catalog import CATALOG
+from players.base import Player
+from services import Person, Services, Snapshot
+from storage import Actor, Database, Status
+from tests.clock import FakeClock
+
+GROUP = -100
+PEOPLE = [Person(1, "Anna"), Person(2, "Boris"), Person(3, "Vera"), Person(4, "Gleb")]
+
+
+@dataclass
+class Recorder:
+    """Observes the table service like the Telegram layer does."""
+
+    snapshots: list[Snapshot] = field(default_factory=list)
+    warnings: list[tuple[int, int]] = field(default_factory=list)
+
+    def table_changed(self, snapshot: Snapshot) -> None:
+        self.snapshots.append(snapshot)
+
+    def seat_warned(self, snapshot: Snapshot, seat: int) -> None:
+        self.warnings.append((snapshot.table.id, seat))
+
+
+@dataclass
+class World:
+    path: Path
+    clock: FakeClock
+    services: Services
+    seen: Recorder
+
+    @classmethod
+    @asynccontextmanager
+    async def open(
+        cls,
+        path: Path,
+        clock: FakeClock,
+        players: dict[str, Player] | None = None,
+        *,
+        seed: int = 1,
+    ) -> AsyncIterator[World]:
+        """The services on the database at ``path``; deals are seeded by ``seed``."""
+        db = await Database.open(path, now=clock.now)
+        deals = random.Random(seed)
+        services = Services.create(
+            db,
+            games=CATALOG.specs,
+            players=players or dict(CATALOG.players),
+            clock=clock,
+            default_language="ru",
+            heartbeat=3600.0,
+            seeds=lambda: deals.getrandbits(63),
+        )
+        seen = Recorder()
+        services.tables.observe(seen)
+        async with db.transaction() as tx:
+            await tx.people.upsert_chat(GROUP, "supergroup", "Friends")
+            for p in PEOPLE:
+                await tx.people.upsert_user(p.id, p.first_name, None)
+                await tx.people.set_dm_ok(p.id, True)
+        await services.start()
+        world = cls(path, clock, services, seen)
+        try:
+            yield world
+        finally:
+            await services.stop()
+            await db.close()
+
+    # --- time ----------------------------------------------------------------------
+
+    async def settle(self) -> None:
+        """Until every background task only waits (for the clock or new work)."""
+        quiet = 0
+        while quiet < 3:
+            await asyncio.sleep(0.001)
+            quiet = quiet + 1 if self.services.background.idle else 0
+
+    async def advance(self, seconds: float) -> None:
+        """Let ``seconds`` pass, waking every sleeper in its turn."""
+        target = self.clock.now() + seconds
+        while True:
+            await self.settle()
+            wake = self.clock.next_wake()
+            if wake is None or wake > target:
+                break
+            self.clock.wake_next()
+        self.clock.set(target)
+        await self.settle()
+
+    # --- tables --------------------------------------------------------------------
+
+    async def table(
+        self,
+        game: str = "durak",
+        preset: str | None = None,
+        *,
+        people: int = 2,
+        computers: int = 0,
+        turn: int | None = None,
+        remove_absent: bool = False,
+        start: bool = True,
+    ) -> Snapshot:
+        """A table in the group: ``people`` seated (Anna first, the creator), then
+        ``computers``; the turn time set to ``turn`` seconds (None: the default)."""
+        lobby = self.services.lobby
+        snapshot = await lobby.create(GROUP, 0, PEOPLE[0], game, preset, creator_dm_ok=True)
+        table_id = snapshot.table.id
+        for person in PEOPLE[1:people]:
+            await lobby.join(table_id, person, dm_ok=True)
+        for _ in range(computers):
+            await lobby.add_computer(table_id, PEOPLE[0])
+        if turn is not None:
+            from services import Setting
+
+            while (await self.services.tables.snapshot(table_id)).table.turn_seconds != turn:
+                await lobby.cycle_setting(table_id, PEOPLE[0], Setting.TURN)
+            if remove_absent:
+                await lobby.cycle_setting(table_id, PEOPLE[0], Setting.ABSENCE)
+        if start:
+            await lobby.start(table_id, PEOPLE[0], is_admin=False)
+        return await self.services.tables.snapshot(table_id)
+
+    async def snapshot(self, table_id: int) -> Snapshot:
+        return await self.services.tables.snapshot(table_id)
+
+    async def play_people(self, table_id: int, rng: random.Random, limit: int = 5000) -> int:
+        """People press random legal moves (computers move on their own) until the
+        game ends; returns the number of presses."""
+        presses = 0
+        for _ in range(limit):
+            await self.advance(2.0)
+            snapshot = await self.snapshot(table_id)
+            if snapshot.table.status is not Status.PLAYING:
+                return presses
+            movers = [
+                s.seat
+                for s in snapshot.table.seats
+                if s.user_id is not None and snapshot.legal(s.seat)
+            ]
+            if not movers:
+                continue
+            seat = rng.choice(movers)
+            action = rng.choice(snapshot.legal(seat))
+            user_id = snapshot.seat(seat).user_id
+            assert user_id is not None
+            await self.services.tables.press(
+                table_id, user_id, action.encode(), at_move=snapshot.table.moves
+            )
+            presses += 1
+        raise AssertionError("the game did not end")
+
+    async def actors(self, table_id: int) -> list[Actor]:
+        async with self.services.db.read() as tx:
+            return [m.actor for m in await tx.tables.last_moves(table_id, 100_000)]
