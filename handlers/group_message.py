@@ -21,6 +21,8 @@ __all__ = ["RECENT_LINES", "compose_group"]
 
 RECENT_LINES = 4
 """Lines of what just happened under the table."""
+_ACTOR_MARKS = {Actor.TIMER: "⏰ ", Actor.COMPUTER: "🤖 ", Actor.ADMIN: "⛔ "}
+"""How the group tells a move nobody pressed for (computers' names carry 🤖 too)."""
 
 
 def compose_group(
@@ -98,7 +100,7 @@ def _table(
     for logged in snapshot.recent:
         line = screens.event(lang, logged.event, names)
         if line:
-            shown.append(f"⏰ {line}" if logged.actor is Actor.TIMER else line)
+            shown.append(f"{_ACTOR_MARKS.get(logged.actor, '')}{line}")
     if shown:
         lines += ["", *(f"<i>{line}</i>" for line in shown[-RECENT_LINES:])]
     waiting = _waiting_line(snapshot, lang, names, now)

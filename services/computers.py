@@ -2,8 +2,9 @@
 the table lets a computer stand in) through the same path as everybody else.
 
 A computer waits a short human-like pause first, then looks at the table again
-and chooses from its seat's view and legal actions only.  Its choice is seeded
-by the table's seed and move count, so a replay chooses the same.
+and chooses from its seat's view and legal actions only.  Its pause and its
+choice are seeded by the table's seed and move count, so a replay of the same
+table behaves the same.
 """
 
 from __future__ import annotations
@@ -53,7 +54,6 @@ class Computers:
         self._clock = clock
         self._background = background
         self._pause = pause
-        self._pauses = random.Random()
         self._turns: dict[int, _Turn] = {}
         self._latest: dict[int, Snapshot] = {}
 
@@ -122,7 +122,8 @@ class Computers:
 
     async def _play(self, seen: Snapshot) -> None:
         table_id = seen.table.id
-        await self._background.wait(self._clock.sleep(self._pauses.uniform(*self._pause)))
+        pause = random.Random(f"pause:{seen.table.seed}:{seen.table.moves}").uniform(*self._pause)
+        await self._background.wait(self._clock.sleep(pause))
         turn = self._turns.get(table_id)
         if turn is None:
             return

@@ -10,7 +10,7 @@ import re
 import sqlite3
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, closing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -197,12 +197,16 @@ class Table:
             return next((b for b in self.lobby().button_texts if b.startswith(turn)), None)
 
         await self.press(creator, self.lobby(), self.lobby().callback_data("⚙️"))
+
+        def changed(before: str) -> Callable[[], bool]:
+            return lambda: label() != before
+
         for _ in range(6):
             current = await self.server.wait_for(label)
             if current.endswith(shown):
                 break
             await self.press(creator, self.lobby(), self.lobby().callback_data(turn))
-            await self.server.wait_for(lambda: label() != current)
+            await self.server.wait_for(changed(current))
         else:
             raise AssertionError(f"no turn time {shown!r}")
         await self.press(creator, self.lobby(), self.lobby().callback_data("« Назад"))
@@ -304,6 +308,24 @@ class Probe:
             view = CATALOG.specs[game].game.load(json.loads(state)).public_view()
             seen.update(card.code for card in cards_in(view))
         return seen
+
+    def deadlines(self, table_id: int = 1) -> list[tuple[int, float]]:
+        """(seat, due time) of the table's running deadlines."""
+        rows = self._query(
+            "SELECT seat, due_at FROM deadlines WHERE table_id = ? ORDER BY seat", (table_id,)
+        )
+        return [(int(r[0]), float(r[1])) for r in rows]
+
+    def alive_at(self) -> float | None:
+        rows = self._query("SELECT value FROM meta WHERE key = 'alive_at'")
+        return float(rows[0][0]) if rows else None
+
+    def moves(self, table_id: int = 1) -> list[tuple[int, float, str, int]]:
+        """(number, time, actor, seat) of every move."""
+        rows = self._query(
+            "SELECT n, at, actor, seat FROM moves WHERE table_id = ? ORDER BY n", (table_id,)
+        )
+        return [(int(r[0]), float(r[1]), str(r[2]), int(r[3])) for r in rows]
 
     def scores(self) -> list[tuple[int, str, int, int, int]]:
         return [

@@ -1,0 +1,171 @@
+"""Seats that act on their own, as users see it: turn timers and computer players."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sqlite3
+import subprocess
+import time
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.harness import (
+    Probe,
+    Table,
+    advance,
+    bot_config,
+    running_bot,
+    seat_players,
+    spawn_bot,
+    wait_exit,
+)
+from tests.fake_telegram import FakeTelegram
+
+
+async def test_the_timer_plays_out_a_player_who_never_presses_again(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("durak", timer=True)
+        anna, boris = table.players
+        warned = False
+        for _ in range(400):
+            if probe.table()[0] != "playing":
+                break
+            hand = table.hand(anna)
+            if hand is not None and any(d.startswith("m:") for d in hand.callback_datas):
+                data = table.rng.choice([d for d in hand.callback_datas if d.startswith("m:")])
+                answer = await table.press(anna, hand, data)
+                assert not answer.get("show_alert"), answer
+                continue
+            await advance(server, app, 41)  # past Boris's warning
+            warned = warned or any("⏳ Осталось" in m.text for m in server.chat_messages(boris))
+            await advance(server, app, 20)  # past his deadline
+        assert probe.table()[0] == "finished"
+        assert warned
+        shown = [str(c.params.get("text", "")) for c in server.calls_to("editMessageText")]
+        assert any("⏰" in text for text in shown)  # the group saw that the timer moved
+        assert any("💤" in text for text in shown)  # and that Boris was away
+        result = next(m for m in table.group_messages() if "🏁" in m.text)
+        assert "Дурак" in result.text
+        # Three timeouts marked him absent: his DM said so and offered a way back.
+        assert any("отсутствующий" in m.text for m in server.chat_messages(boris))
+        with closing(sqlite3.connect(db_path)) as conn:
+            seat_of_boris = conn.execute(
+                "SELECT seat FROM seats WHERE user_id = ?", (boris,)
+            ).fetchone()[0]
+            actors = {
+                a
+                for (a,) in conn.execute("SELECT actor FROM moves WHERE seat = ?", (seat_of_boris,))
+            }
+        assert actors <= {"timer", "computer"}
+        assert "timer" in actors
+
+
+async def add_computers(table: Table, count: int) -> None:
+    creator = table.players[0]
+    await table.press(creator, table.lobby(), table.lobby().callback_data("⚙️"))
+    for _ in range(count):
+        await table.press(creator, table.lobby(), table.lobby().callback_data("+ компьютер"))
+    await table.press(creator, table.lobby(), table.lobby().callback_data("« Назад"))
+
+
+@pytest.mark.parametrize("game", ["durak", "101"])
+async def test_one_person_and_three_computers_play_to_the_result(
+    server: FakeTelegram, db_path: Path, game: str
+) -> None:
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna"], app)
+        await table.open(game)
+        await add_computers(table, 3)
+        lobby = table.lobby().text
+        assert lobby.count("🤖") == 3
+        await table.set_turn_time("без ограничения")
+        await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
+        assert probe.table()[0] == "playing"
+        await table.play_to_the_end(max_moves=3000, probe=probe)
+        assert probe.table()[0] == "finished"
+        result = await server.wait_for(
+            lambda: next((m for m in table.group_messages() if "🏁" in m.text), None)
+        )
+        assert "🤖" in result.text
+        # Computers never get a DM; the person got hers.
+        dms = {c.chat_id for c in server.calls_to("sendMessage") if c.chat_id != table.group_id}
+        assert dms == {table.players[0]}
+        with closing(sqlite3.connect(db_path)) as conn:
+            actors = {a for (a,) in conn.execute("SELECT DISTINCT actor FROM moves")}
+        assert actors == {"player", "computer"}
+        # The leaderboard ranks people in games among people only; /stats keeps this one.
+        await table.command(table.players[0], "/scores")
+        board = server.last_bot_message(table.group_id)
+        assert board is not None
+        assert "ещё никто" in board.text
+        await table.command(table.players[0], "/stats")
+        stats = server.last_bot_message(table.group_id)
+        assert stats is not None
+        assert "с компьютерами: игр 1" in stats.text
+
+
+@pytest.mark.slow
+async def test_a_deadline_pending_at_a_kill_fires_once_after_the_restart(
+    server: FakeTelegram, db_path: Path, tmp_path: Path
+) -> None:
+    """A real bot process on real time, killed while a 30-second turn runs and
+    down for a while: after the restart the turn still gets its 30 seconds of
+    the bot's time, and then the timer moves once."""
+    probe = Probe(db_path)
+    log = tmp_path / "bot.log"
+    env = {
+        "BOT_TOKEN": server.token,
+        "TELEGRAM_API_BASE_URL": server.base_url,
+        "TELEGRAM_FILE_BASE_URL": server.base_file_url,
+        "DATABASE_PATH": str(db_path),
+        "GROUP_EDITS_PER_MINUTE": "60",
+        "TELEGRAM_MAX_RATE": "10000",
+        "LOG_LEVEL": "WARNING",
+    }
+    table = seat_players(server, ["Anna", "Boris"])
+    process: subprocess.Popen[bytes] = spawn_bot(env, tmp_path, log)
+    try:
+        await server.wait_for(lambda: server.active_polls, timeout=30)
+        await table.open("durak")
+        await table.press(table.players[1], table.lobby(), table.lobby().callback_data("🙋"))
+        await table.set_turn_time("30 с")
+        await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
+        ((seat, due),) = await server.wait_for(probe.deadlines, timeout=10)
+        await asyncio.sleep(2)  # a couple of heartbeats
+        process.send_signal(signal.SIGKILL)
+        assert await wait_exit(process, 10) == -signal.SIGKILL
+        alive = probe.alive_at()
+        assert alive is not None
+        assert time.time() - alive < 2  # the heartbeat knew it was up until the kill
+
+        await asyncio.sleep(5)  # down
+        restarted = time.time()
+        process = spawn_bot(env, tmp_path, log)
+        ((_, later),) = await server.wait_for(
+            lambda: [d for d in probe.deadlines() if d[1] != due], timeout=30
+        )
+        # The time it was down, from its last heartbeat to its start, is given back.
+        assert restarted - alive <= later - due <= time.time() - alive
+        ((n, at, actor, mover),) = await server.wait_for(probe.moves, timeout=60, interval=0.05)
+        assert (n, actor, mover) == (1, "timer", seat)
+        assert later - 0.05 <= at <= later + 1.5
+        await asyncio.sleep(2)
+        assert len(probe.moves()) == 1  # once
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                await wait_exit(process, 15)
+            except TimeoutError:
+                process.kill()
+                await wait_exit(process, 5)
+    errors = log.read_text(encoding="utf-8")
+    assert "Traceback" not in errors, errors

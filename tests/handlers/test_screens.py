@@ -1,0 +1,178 @@
+"""Screens painted from fixed snapshots: what the group and each player see."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bot.catalog import CATALOG
+from games.core import Event, Place
+from games.durak import Durak, DurakRules
+from games.hundred_one import HundredOne
+from handlers.group_message import compose_group
+from handlers.hand_messages import compose_hand
+from handlers.screens.base import GameScreens
+from services import LoggedEvent, Snapshot
+from storage import Actor, DeadlineRow, OnAbsence, SeatRow, Status, TableRow
+from tests.e2e.harness import faces_in
+
+NOW = 1_800_000_000.0
+
+
+def seat(n: int, name: str | None, *, computer: int | None = None, absent: bool = False) -> SeatRow:
+    return SeatRow(
+        seat=n,
+        user_id=None if computer else 100 + n,
+        computer=computer,
+        first_name=name,
+        dm_ok=True,
+        language=None,
+        timeouts=3 if absent else 0,
+        absent=absent,
+    )
+
+
+def snapshot(
+    game: Any,
+    seats: tuple[SeatRow, ...],
+    *,
+    status: Status = Status.PLAYING,
+    deadlines: tuple[DeadlineRow, ...] = (),
+    recent: tuple[LoggedEvent, ...] = (),
+    moves: int = 7,
+) -> Snapshot:
+    spec = CATALOG.specs[game.key]
+    table = TableRow(
+        id=5,
+        chat_id=-100,
+        thread_id=0,
+        game=game.key,
+        rules=game.rules.to_json(),
+        status=status,
+        creator_id=100,
+        seed=1,
+        state=game.dump(),
+        version=9,
+        moves=moves,
+        previous_id=None,
+        turn_seconds=60,
+        on_absence=OnAbsence.COMPUTER,
+        end_reason=None,
+        seats=seats,
+    )
+    return Snapshot(table, spec, game.rules, game, deadlines, recent)
+
+
+def group(snap: Snapshot) -> str:
+    screens: GameScreens = CATALOG.screens[snap.table.game]
+    composed = compose_group(
+        snap, "ru", screens, now=NOW, deep_link=lambda p: f"https://t.me/k?start={p}"
+    )
+    return composed.text
+
+
+def durak_snapshot(**kwargs: Any) -> tuple[Durak, Snapshot]:
+    game = Durak.deal(
+        DurakRules(),
+        2,
+        "6s 7s 8s 9s Ts Js 6c 7c 8c 9c Tc Jc Qs Ks As Qc Kc Ac 6d 7d 8d 9d Td Jd Qd Kd Ad "
+        "6h 7h 8h 9h Th Jh Qh Kh Ah",
+    )
+    seats = (seat(0, "Anna"), seat(1, None, computer=2))
+    return game, snapshot(game, seats, **kwargs)
+
+
+def test_the_group_sees_the_table_but_no_hand() -> None:
+    game, snap = durak_snapshot()
+    text = group(snap)
+    assert "Дурак" in text
+    assert "🤖 Валет" in text  # a computer is named and marked
+    public = {c.code for z in game.zones() if z.visible_to is None for c in z.cards}
+    assert faces_in(text) <= public
+
+
+def test_the_group_shows_whose_turn_with_the_time_left_and_who_moved_for_whom() -> None:
+    game, _ = durak_snapshot()
+    (mover,) = game.waits()
+    deadline = DeadlineRow(5, mover, NOW + 45, NOW + 25, False)
+    recent = (
+        LoggedEvent(6, Actor.TIMER, Event("take", 0)),
+        LoggedEvent(7, Actor.COMPUTER, Event("take", 1)),
+    )
+    seats = (seat(0, "Anna", absent=True), seat(1, "Boris"))
+    text = group(snapshot(game, seats, deadlines=(deadline,), recent=recent))
+    name = ["Anna", "Boris"][mover]
+    assert f"⏳ {name}" in text
+    assert "45 с" in text
+    assert "⏰ " in text
+    assert "🤖 " in text
+
+
+def test_a_hand_shows_the_seats_own_cards_and_a_button_per_move() -> None:
+    game, snap = durak_snapshot()
+    (mover,) = game.waits()
+    screens = CATALOG.screens["durak"]
+    composed, acting = compose_hand(snap, mover, "ru", screens, now=NOW)
+    assert acting
+    own = {c.code for c in game.hand(mover)}
+    trump = snap.public["trump_card"]
+    assert faces_in(composed.text) == own | {trump}
+    assert composed.markup is not None
+    datas = [b.callback_data for row in composed.markup.inline_keyboard for b in row]
+    assert all(isinstance(d, str) and d.startswith("m:5:7:") for d in datas)
+    other, acting = compose_hand(snap, 1 - mover, "ru", screens, now=NOW)
+    assert not acting
+    assert faces_in(other.text) == {c.code for c in game.hand(1 - mover)} | {trump}
+    assert other.markup is None
+
+
+def test_an_absent_players_hand_says_a_computer_stands_in_and_offers_a_way_back() -> None:
+    game, _ = durak_snapshot()
+    seats = (seat(0, "Anna", absent=True), seat(1, "Boris", absent=True))
+    snap = snapshot(game, seats)
+    composed, _ = compose_hand(snap, 0, "ru", CATALOG.screens["durak"], now=NOW)
+    assert "компьютер" in composed.text
+    assert composed.markup is not None
+    labels = [b.text for row in composed.markup.inline_keyboard for b in row]
+    assert "🙋 Я здесь" in labels
+
+
+def test_a_move_made_on_the_table_is_a_group_button() -> None:
+    game = HundredOne.new(CATALOG.specs["101"].preset(), 2, random.Random(4))
+    rng = random.Random(2)
+    while game.public_view()["phase"] != "round_over":
+        (mover,) = game.to_move()
+        game.apply(mover, rng.choice(game.legal_actions(mover)))
+    snap = snapshot(game, (seat(0, "Anna"), seat(1, "Boris")))
+    screens = CATALOG.screens["101"]
+    composed = compose_group(snap, "ru", screens, now=NOW, deep_link=lambda p: p)
+    assert composed.markup is not None
+    labels = [b.text for row in composed.markup.inline_keyboard for b in row]
+    assert "▶️ Следующий кон" in labels
+    hand, _ = compose_hand(snap, 0, "ru", screens, now=NOW)
+    assert hand.markup is None or all(
+        "Следующий кон" not in b.text for row in hand.markup.inline_keyboard for b in row
+    )
+
+
+@pytest.mark.parametrize("key", sorted(CATALOG.specs))
+def test_every_game_has_its_screens_and_a_computer_player(key: str) -> None:
+    listing = next(entry for entry in CATALOG.listings if entry.spec.key == key)
+    spec = listing.spec
+    rules = spec.preset()
+    seats = spec.seat_range(rules).start
+    game = spec.game.new(rules, seats, random.Random(1))
+    snap = snapshot(game, tuple(seat(n, f"P{n}") for n in range(seats)))
+    assert group(snap)
+    for n in range(seats):
+        composed, _ = compose_hand(snap, n, "en", listing.screens, now=NOW)
+        assert composed.text
+        legal = snap.legal(n)
+        if legal:
+            choice = listing.player.choose(rules, snap.view(n), legal, random.Random(n))
+            assert choice in legal
+        for action in legal:
+            if action.place is Place.TABLE:
+                assert listing.screens.table_key("en", action, snap.public)
