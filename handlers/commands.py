@@ -30,8 +30,7 @@ from handlers.context import (
 from handlers.keyboards import button, markup, url_button
 from handlers.screens import common
 from i18n import LANGUAGES, t
-from services import ServiceError, Snapshot
-from storage import Status
+from services import ServiceError, Snapshot, Status
 
 __all__ = ["COMMANDS", "is_admin", "reply", "unknown"]
 

@@ -14,8 +14,7 @@ from handlers.keyboards import Rows, button, markup, move_rows, url_button
 from handlers.screens import common
 from handlers.screens.base import GameScreens, Key
 from i18n import t
-from services import Setting, Snapshot
-from storage import Actor, Status
+from services import Actor, Setting, Snapshot, Status
 
 __all__ = ["RECENT_LINES", "compose_group"]
 

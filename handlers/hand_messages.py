@@ -14,8 +14,7 @@ from handlers.keyboards import Rows, markup, move_rows
 from handlers.screens import common
 from handlers.screens.base import GameScreens, Key
 from i18n import t
-from services import Snapshot
-from storage import Status
+from services import Snapshot, Status
 
 __all__ = ["compose_hand"]
 

@@ -40,8 +40,7 @@ from handlers.screens import common
 from handlers.screens.base import GameScreens, Screen
 from handlers.telegram_io import Delivery, Sent, TelegramIO
 from i18n import t
-from services import Services, Snapshot
-from storage import Status
+from services import Services, Snapshot, Status
 
 __all__ = ["Publisher"]
 

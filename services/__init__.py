@@ -18,22 +18,42 @@ from services.moderation import Moderation
 from services.scores import Scores
 from services.tables import LoggedEvent, Snapshot, TableObserver, Tables
 from services.timers import Timers
-from storage import Database
+from storage import (
+    Actor,
+    Database,
+    DeadlineRow,
+    EndReason,
+    OnAbsence,
+    ScoreRow,
+    SeatRow,
+    Status,
+    TableRow,
+)
 
 __all__ = [
+    "Actor",
     "Background",
     "ChatInfo",
     "Clock",
+    "DeadlineRow",
+    "EndReason",
     "JoinResult",
     "LoggedEvent",
+    "OnAbsence",
     "Person",
+    "ScoreRow",
+    "SeatRow",
     "ServiceError",
     "Services",
     "Setting",
     "Snapshot",
+    "Status",
     "SystemClock",
     "TableObserver",
+    "TableRow",
 ]
+# The rows of tables, seats, deadlines and scores are the services' own types
+# too: the Telegram layer reads them from here, never from storage.
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,7 @@ from typing import Any
 from games.core import Rules
 from games.spec import GameSpec
 from i18n import t, tn
-from services import Setting, Snapshot
-from storage import EndReason, OnAbsence, ScoreRow, SeatRow, TableRow
+from services import EndReason, OnAbsence, ScoreRow, SeatRow, Setting, Snapshot, TableRow
 
 __all__ = [
     "absence_label",

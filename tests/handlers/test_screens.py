@@ -10,7 +10,7 @@ import pytest
 from bot.catalog import CATALOG
 from games.core import Event, Place
 from games.durak import Durak, DurakRules
-from games.hundred_one import HundredOne
+from games.hundred_one import PRESETS, HundredOne
 from handlers.group_message import compose_group
 from handlers.hand_messages import compose_hand
 from handlers.screens.base import GameScreens
@@ -140,7 +140,7 @@ def test_an_absent_players_hand_says_a_computer_stands_in_and_offers_a_way_back(
 
 
 def test_a_move_made_on_the_table_is_a_group_button() -> None:
-    game = HundredOne.new(CATALOG.specs["101"].preset(), 2, random.Random(4))
+    game = HundredOne.new(PRESETS["classic"], 2, random.Random(4))
     rng = random.Random(2)
     while game.public_view()["phase"] != "round_over":
         (mover,) = game.to_move()
