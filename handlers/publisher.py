@@ -245,6 +245,7 @@ class Publisher:
             box.task = None
             if not box.items:
                 self._outboxes.pop(chat_id, None)
+            self._forget_finished()
 
     async def _deliver(self, chat_id: int, item: _Say | _Sync) -> bool:
         """One outbox item; False to try it again later."""
@@ -393,6 +394,22 @@ class Publisher:
                 await self._background.wait(self._clock.sleep(pause))
         finally:
             del self._hand_tasks[table_id]
+            self._forget_finished()
+
+    def _forget_finished(self) -> None:
+        """Drop what is kept of tables that are over and fully delivered."""
+        busy = set(self._hand_tasks) | self._hands_dirty
+        for box in self._outboxes.values():
+            busy |= {i.table_id for i in box.items if isinstance(i, _Sync)}
+        for table_id, snapshot in list(self._latest.items()):
+            if snapshot.table.is_open or table_id in busy:
+                continue
+            del self._latest[table_id]
+            self._options_open.discard(table_id)
+            self._repost.discard(table_id)
+            self._focus = {k: v for k, v in self._focus.items() if k[0] != table_id}
+            self._fresh = {k for k in self._fresh if k[0] != table_id}
+            self._warned = {k for k in self._warned if k[0] != table_id}
 
     async def _sync_table_hands(self, snapshot: Snapshot) -> bool:
         table = snapshot.table
