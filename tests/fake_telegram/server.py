@@ -23,13 +23,15 @@ from .errors import (
     unauthorized,
 )
 from .models import ApiCall, SentMessage
-from .params import Params
+from .params import Params, Upload
 from .world import TelegramWorld
 
 JsonDict = dict[str, Any]
 T = TypeVar("T")
 
 _QUIET_METHODS = frozenset({"getUpdates"})
+# bots upload files of up to 50 MB; a larger body gets aiohttp's 413 like Telegram's nginx
+MAX_REQUEST_BYTES = 51 * 1024 * 1024
 
 
 @dataclass
@@ -90,7 +92,7 @@ class FakeTelegram(TelegramWorld):
     async def start(self) -> None:
         if self._runner is not None:
             return
-        app = web.Application()
+        app = web.Application(client_max_size=MAX_REQUEST_BYTES)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         app.router.add_route("*", "/{tail:.*}", self._not_found)
         # handler_cancellation: a long poll the client gave up on (PTB cancels its pending
@@ -387,8 +389,9 @@ class FakeTelegram(TelegramWorld):
 
 
 async def _read_params(request: web.Request) -> Params:
-    """Query string, then the body: JSON, urlencoded form or multipart (files are skipped)."""
+    """Query string, then the body: JSON, urlencoded form or multipart (files kept apart)."""
     values: dict[str, object] = dict(request.query)
+    files: dict[str, Upload] = {}
     if request.can_read_body:
         if request.content_type == "application/json":
             try:
@@ -403,12 +406,14 @@ async def _read_params(request: web.Request) -> Params:
             for key in form:
                 value = form.getone(key)
                 if isinstance(value, web.FileField):
-                    values[key] = f"<file {value.filename}>"
+                    with value.file:
+                        data = value.file.read()
+                    files[key] = Upload(value.filename, value.content_type, data)
                 elif isinstance(value, str):
                     values[key] = value
                 else:
                     values[key] = value.decode("utf-8", "replace")
-    return Params(values)
+    return Params(values, files)
 
 
 def _json_response(payload: JsonDict, status: int) -> web.Response:
