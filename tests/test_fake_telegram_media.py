@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import struct
 import zlib
 from collections.abc import AsyncIterator
@@ -12,13 +13,16 @@ from telegram import (
     Bot,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputMediaPhoto,
+    Message,
     MessageEntity,
     ReplyParameters,
+    Update,
 )
 from telegram.error import BadRequest
-from telegram.ext import ContextTypes
+from telegram.ext import CallbackQueryHandler, ContextTypes
 
-from tests.fake_telegram import FakeTelegram, SentMessage
+from tests.fake_telegram import FakeTelegram, SentMessage, application_builder, polling
 from tests.fake_telegram.media import image_info, photo_size_boxes
 
 TOKEN = "123456:TEST-token"
@@ -237,6 +241,174 @@ async def test_send_photo_without_a_photo(server: FakeTelegram) -> None:
             assert (await r.json())["result"]["photo"][-1]["width"] == 8
 
 
+# --------------------------------------------------------------------- editing
+
+
+async def test_edit_media_caption_and_markup(server: FakeTelegram, bot: Bot) -> None:
+    sent = await bot.send_photo(GROUP, RED, caption="lap 1", reply_markup=keyboard("Go"))
+    first_id = sent.photo[-1].file_id
+
+    edited = await bot.edit_message_media(
+        InputMediaPhoto(BLUE, caption="<b>lap 2</b>", parse_mode="HTML"),
+        GROUP,
+        sent.message_id,
+        reply_markup=keyboard("Go"),
+    )
+    assert isinstance(edited, Message)
+    assert edited.photo[-1].file_id != first_id
+    assert edited.caption == "lap 2"
+    message = shown(server, GROUP, sent.message_id)
+    assert message.photo_bytes == BLUE
+    assert [p.data for p in message.photo_history] == [RED, BLUE]
+    assert message.caption_history == ["lap 1", "lap 2"]
+    assert message.caption_entities == [{"type": "bold", "offset": 0, "length": 5}]
+    assert (message.edit_count, message.rows) == (1, [[("Go", "Go")]])
+    media_call = server.calls_to("editMessageMedia")[0]
+    assert media_call.params["media"]["media"].startswith("attach://")
+
+    await bot.edit_message_caption(GROUP, sent.message_id, caption="lap 2, boxes")
+    message = shown(server, GROUP, sent.message_id)
+    assert (message.caption, message.caption_entities, message.buttons) == ("lap 2, boxes", [], [])
+    assert message.photo_bytes == BLUE  # the caption edit keeps the picture
+
+    await bot.edit_message_reply_markup(GROUP, sent.message_id, reply_markup=keyboard("Stop"))
+    message = shown(server, GROUP, sent.message_id)
+    assert (message.rows, message.caption, message.edit_count) == (
+        [[("Stop", "Stop")]],
+        "lap 2, boxes",
+        3,
+    )
+    assert server.transcript(GROUP) == ["@koloda_test_bot: [photo 8x6] lap 2, boxes ['Stop']"]
+
+    # media given by file_id: an earlier picture comes back, caption and keyboard as given
+    back = await bot.edit_message_media(InputMediaPhoto(first_id), GROUP, sent.message_id)
+    assert isinstance(back, Message)
+    assert back.photo[-1].file_id == first_id
+    assert back.caption is None
+    assert back.reply_markup is None
+    message = shown(server, GROUP, sent.message_id)
+    assert (message.photo_bytes, message.caption) == (RED, "")
+
+
+async def test_not_modified_edits_of_a_photo(server: FakeTelegram, bot: Bot) -> None:
+    markup = keyboard("Go")
+    sent = await bot.send_photo(
+        ANNA, RED, caption="<i>x</i>", parse_mode="HTML", reply_markup=markup
+    )
+    file_id = sent.photo[-1].file_id
+    with pytest.raises(BadRequest, match=r"^Message is not modified"):
+        await bot.edit_message_caption(ANNA, sent.message_id, caption="<em>x</em>",
+                                       parse_mode="HTML", reply_markup=markup)  # fmt: skip
+    with pytest.raises(BadRequest, match=r"^Message is not modified"):
+        await bot.edit_message_media(
+            InputMediaPhoto(file_id, caption="<i>x</i>", parse_mode="HTML"),
+            ANNA,
+            sent.message_id,
+            reply_markup=markup,
+        )
+    with pytest.raises(BadRequest, match=r"^Message is not modified"):
+        await bot.edit_message_reply_markup(ANNA, sent.message_id, reply_markup=markup)
+    assert last_error(server, "editMessageReplyMarkup") == (
+        "Bad Request: message is not modified: specified new message content and reply markup "
+        "are exactly the same as a current content and reply markup of the message"
+    )
+    # a fresh upload of the very same bytes is a new file: a change
+    await bot.edit_message_media(
+        InputMediaPhoto(RED, caption="<i>x</i>", parse_mode="HTML"),
+        ANNA,
+        sent.message_id,
+        reply_markup=markup,
+    )
+    message = shown(server, ANNA, sent.message_id)
+    assert message.photo is not None
+    assert message.photo.file_id != file_id
+    assert (message.edit_count, message.photo_bytes) == (1, RED)
+    # the same file_id with another caption is a change too
+    await bot.edit_message_media(InputMediaPhoto(message.photo.file_id, caption="y"), ANNA,
+                                 sent.message_id, reply_markup=markup)  # fmt: skip
+    assert shown(server, ANNA, sent.message_id).caption == "y"
+
+
+async def test_edits_that_do_not_fit_the_message(server: FakeTelegram, bot: Bot) -> None:
+    photo = await bot.send_photo(ANNA, RED, caption="track")
+    text = await bot.send_message(ANNA, "score")
+    with pytest.raises(BadRequest, match="There is no text in the message to edit"):
+        await bot.edit_message_text("new", ANNA, photo.message_id)
+    assert last_error(server, "editMessageText") == (
+        "Bad Request: there is no text in the message to edit"
+    )
+    with pytest.raises(BadRequest, match="There is no caption in the message to edit"):
+        await bot.edit_message_caption(ANNA, text.message_id, caption="new")
+    assert last_error(server, "editMessageCaption") == (
+        "Bad Request: there is no caption in the message to edit"
+    )
+    with pytest.raises(BadRequest, match="There is no media in the message to edit"):
+        await bot.edit_message_media(InputMediaPhoto(BLUE), ANNA, text.message_id)
+    assert last_error(server, "editMessageMedia") == (
+        "Bad Request: there is no media in the message to edit"
+    )
+    with pytest.raises(BadRequest, match="Message caption is too long"):
+        await bot.edit_message_caption(ANNA, photo.message_id, caption="y" * 1025)
+    with pytest.raises(BadRequest, match="Message caption is too long"):
+        await bot.edit_message_media(InputMediaPhoto(BLUE, caption="y" * 1025), ANNA,
+                                     photo.message_id)  # fmt: skip
+    with pytest.raises(BadRequest, match="Image_process_failed"):
+        await bot.edit_message_media(InputMediaPhoto(b"<html>"), ANNA, photo.message_id)
+    with pytest.raises(BadRequest, match="Message to edit not found"):
+        await bot.edit_message_caption(ANNA, 999, caption="x")
+    message = shown(server, ANNA, photo.message_id)
+    assert (message.caption, message.photo_bytes, message.edit_count) == ("track", RED, 0)
+    assert shown(server, ANNA, text.message_id).text == "score"
+
+
+async def test_edit_media_refusals_in_telegrams_words(server: FakeTelegram, bot: Bot) -> None:
+    photo = await bot.send_photo(ANNA, RED)
+    async with aiohttp.ClientSession() as http:
+        url = f"{server.base_url}{TOKEN}/editMessageMedia"
+
+        async def refusal(media: object, **parts: bytes) -> str:
+            form = aiohttp.FormData({"chat_id": str(ANNA), "message_id": str(photo.message_id)})
+            if media is not None:
+                form.add_field("media", media if isinstance(media, str) else json.dumps(media))
+            for name, data in parts.items():
+                form.add_field(name, data, filename=f"{name}.png")
+            async with http.post(url, data=form) as r:
+                assert r.status == 400
+                description: str = (await r.json())["description"]
+                return description
+
+        assert await refusal(None, x=BLUE) == 'Bad Request: parameter "media" is required'
+        assert await refusal("{oops") == "Bad Request: can't parse input media JSON object"
+        assert await refusal([1]) == "Bad Request: can't parse InputMedia: expected an Object"
+        assert await refusal({"type": "photo", "media": "attach://gone"}, x=BLUE) == (
+            "Bad Request: can't parse InputMedia: media not found"
+        )
+        assert await refusal({"media": "attach://x"}, x=BLUE) == (
+            "Bad Request: can't parse InputMedia: Can't find field \"type\""
+        )
+        assert await refusal({"type": "sticker", "media": "attach://x"}, x=BLUE) == (
+            'Bad Request: can\'t parse InputMedia: type "sticker" is unsupported'
+        )
+        assert await refusal({"type": "video", "media": "attach://x"}, x=BLUE) == (
+            'Bad Request: media of type "video" is not supported by the fake server'
+        )
+        bad_html = {"type": "photo", "media": "attach://x", "caption": "<b>", "parse_mode": "HTML"}
+        assert await refusal(bad_html, x=BLUE) == (
+            "Bad Request: can't parse InputMedia: Can't parse entities: "
+            'Can\'t find end tag corresponding to start tag "b"'
+        )
+    assert shown(server, ANNA, photo.message_id).edit_count == 0
+
+
+async def test_photo_messages_are_deleted_like_texts(server: FakeTelegram, bot: Bot) -> None:
+    sent = await bot.send_photo(GROUP, RED, caption="gone soon")
+    assert await bot.delete_message(GROUP, sent.message_id)
+    with pytest.raises(BadRequest, match="Message to edit not found"):
+        await bot.edit_message_caption(GROUP, sent.message_id, caption="x")
+    assert server.chat_messages(GROUP)[0].deleted
+    assert server.transcript(GROUP) == ["@koloda_test_bot: [photo 8x6] gone soon [deleted]"]
+
+
 # --------------------------------------------------------------------- files
 
 
@@ -266,3 +438,37 @@ async def test_get_file_and_download_return_the_uploaded_bytes(
     assert last_error(server, "getFile") == "Bad Request: invalid file_id"
     with pytest.raises(LookupError):
         server.file_url("nope")
+
+
+# --------------------------------------------------------------------- with a polling bot
+
+
+async def test_a_button_under_a_picture_redraws_it(server: FakeTelegram) -> None:
+    async def on_press(update: Update, context: Context) -> None:
+        query = update.callback_query
+        assert query is not None
+        assert isinstance(query.message, Message)
+        assert query.message.photo
+        turn = int(query.data or "0") + 1
+        picture = png(8, 6, (turn * 40, 0, 0))
+        await query.answer()
+        await query.edit_message_media(
+            InputMediaPhoto(picture, caption=f"turn {turn}"), reply_markup=keyboard(str(turn))
+        )
+
+    app = application_builder(server).build()
+    app.add_handler(CallbackQueryHandler(on_press))
+    async with polling(app):
+        sent = await app.bot.send_photo(GROUP, RED, caption="turn 0", reply_markup=keyboard("0"))
+        for turn in range(3):
+            query_id = server.press(BORIS, GROUP, sent.message_id, str(turn))
+            await server.answered(query_id, timeout=5)
+
+            def redrawn(turn: int = turn) -> bool:
+                return shown(server, GROUP, sent.message_id).edit_count == turn + 1
+
+            await server.wait_for(redrawn, timeout=5)
+    message = shown(server, GROUP, sent.message_id)
+    assert message.caption_history == ["turn 0", "turn 1", "turn 2", "turn 3"]
+    assert len({p.file_id for p in message.photo_history}) == 4
+    assert message.photo_bytes == png(8, 6, (120, 0, 0))

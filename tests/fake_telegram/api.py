@@ -27,6 +27,7 @@ MAX_CAPTION_LENGTH = 1024
 MAX_CALLBACK_ANSWER_LENGTH = 200
 _COMMAND_NAME = re.compile(r"[a-z0-9_]{1,32}")
 _ATTACH = "attach://"
+_OTHER_MEDIA = frozenset({"video", "animation", "audio", "document", "live_photo"})
 _REGISTRY: dict[str, tuple[str, Handler]] = {}
 
 
@@ -140,6 +141,13 @@ class BotApi:
         if inline is None and isinstance(raw, dict) and not is_inline_keyboard(raw):
             return raw, []
         return inline, buttons
+
+    def inline_markup(self, p: Params) -> tuple[JsonDict | None, list[list[Button]]]:
+        """reply_markup of an edit: only an inline keyboard; without one the keyboard goes."""
+        markup, buttons = self.markup(p)
+        if markup is not None and not buttons:
+            raise bad_request("inline keyboard expected")
+        return markup, buttons
 
     def own_message(self, chat: FakeChat, p: Params, *, action: str) -> SentMessage:
         if "inline_message_id" in p:
@@ -324,9 +332,7 @@ def edit_message_text(api: BotApi, p: Params) -> JsonDict:
     if sent.kind != "text":
         raise bad_request("there is no text in the message to edit")
     plain, source, parse_mode, entities = api.render(p)
-    markup, buttons = api.markup(p)
-    if markup is not None and not buttons:
-        raise bad_request("inline keyboard expected")
+    markup, buttons = api.inline_markup(p)
     # like Telegram: an edit without reply_markup removes the inline keyboard
     if plain == sent.text and entities == sent.entities and buttons == sent.buttons:
         raise bad_request(NOT_MODIFIED)
@@ -341,14 +347,97 @@ def edit_message_text(api: BotApi, p: Params) -> JsonDict:
 def edit_message_reply_markup(api: BotApi, p: Params) -> JsonDict:
     chat = api.world.resolve_chat(p.chat())
     sent = api.own_message(chat, p, action="edit")
-    markup, buttons = api.markup(p)
-    if markup is not None and not buttons:
-        raise bad_request("inline keyboard expected")
+    markup, buttons = api.inline_markup(p)
     if buttons == sent.buttons:
         raise bad_request(NOT_MODIFIED)
     sent.buttons, sent.reply_markup = buttons, markup
     _mark_edited(sent)
     return _current_json(api, sent)
+
+
+@method("editMessageCaption")
+def edit_message_caption(api: BotApi, p: Params) -> JsonDict:
+    chat = api.world.resolve_chat(p.chat())
+    caption = api.caption(p)
+    markup, buttons = api.inline_markup(p)
+    sent = api.own_message(chat, p, action="edit")
+    if sent.kind != "photo":
+        raise bad_request("there is no caption in the message to edit")
+    _check_caption(caption)
+    if _same_caption(sent, caption) and buttons == sent.buttons:
+        raise bad_request(NOT_MODIFIED)
+    _set_caption(sent, caption)
+    sent.caption_history.append(caption.plain)
+    sent.buttons, sent.reply_markup = buttons, markup
+    _mark_edited(sent)
+    return _current_json(api, sent)
+
+
+@method("editMessageMedia")
+def edit_message_media(api: BotApi, p: Params) -> JsonDict:
+    chat = api.world.resolve_chat(p.chat())
+    markup, buttons = api.inline_markup(p)
+    given, caption = _input_media(api, p)
+    sent = api.own_message(chat, p, action="edit")
+    if sent.kind != "photo" or sent.photo is None:
+        raise bad_request("there is no media in the message to edit")
+    _check_caption(caption)
+    # the same file again is no change; a new upload always is (it gets new file_ids)
+    same_photo = isinstance(given, str) and api.sent_photo(given) is sent.photo
+    if same_photo and _same_caption(sent, caption) and buttons == sent.buttons:
+        raise bad_request(NOT_MODIFIED)
+    photo = api.store(given)
+    sent.photo = photo
+    sent.photo_history.append(photo)
+    _set_caption(sent, caption)
+    sent.caption_history.append(caption.plain)
+    sent.buttons, sent.reply_markup = buttons, markup
+    _mark_edited(sent)
+    return _current_json(api, sent)
+
+
+def _input_media(api: BotApi, p: Params) -> tuple[Upload | str, Formatted]:
+    """The photo and caption of editMessageMedia's ``media`` (an InputMediaPhoto)."""
+    media = p.raw.get("media")
+    if media is None or media == "":
+        raise bad_request('parameter "media" is required')
+    if isinstance(media, str):
+        try:
+            media = json.loads(media)
+        except ValueError as exc:
+            raise bad_request("can't parse input media JSON object") from exc
+    if not isinstance(media, dict):
+        raise _bad_media("expected an Object")
+    fields = {name: media.get(name) for name in ("caption", "parse_mode", "type", "media")}
+    for name, value in fields.items():
+        if value is not None and not isinstance(value, str):
+            raise _bad_media(f'Field "{name}" must be of type String')
+    try:
+        caption = formatted(
+            fields["caption"] or "", fields["parse_mode"], media.get("caption_entities")
+        )
+    except ApiError as error:  # "Bad Request: can't parse entities: ..."
+        reason = error.description.removeprefix("Bad Request: ")
+        raise _bad_media(reason[:1].upper() + reason[1:]) from error
+    kind = fields["type"]
+    if kind is None:
+        raise _bad_media('Can\'t find field "type"')
+    given = api.photo_arg(p, fields["media"], None)
+    if given is None:
+        raise _bad_media("media not found")
+    if kind in _OTHER_MEDIA:
+        raise bad_request(f'media of type "{kind}" is not supported by the fake server')
+    if kind != "photo":
+        raise _bad_media(f'type "{kind}" is unsupported')
+    return given, caption
+
+
+def _bad_media(reason: str) -> ApiError:
+    return bad_request(f"can't parse InputMedia: {reason}")
+
+
+def _same_caption(sent: SentMessage, caption: Formatted) -> bool:
+    return caption.plain == sent.caption and caption.entities == sent.caption_entities
 
 
 def _mark_edited(sent: SentMessage) -> None:

@@ -33,6 +33,7 @@ NESTED = frozenset(
         "scope",
         "menu_button",
         "message_ids",
+        "media",
     }
 )
 _TRUE = {"true", "1", "yes", "on"}
