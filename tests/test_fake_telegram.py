@@ -346,6 +346,7 @@ async def test_raw_http_shapes(server: FakeTelegram) -> None:
         async with http.post(f"{url}/sendMessage", json={"chat_id": ANNA}) as r:
             assert (await r.json())["description"] == "Bad Request: message text is empty"
     assert [m.text for m in server.chat_messages(ANNA)] == ["j", "q", "m"]
+    assert server.calls_to("sendMessage")[2].params["photo"] == "<file x.jpg>"
 
 
 async def test_ptb_sees_token_and_method_errors(server: FakeTelegram, bot: Bot) -> None:

@@ -3,9 +3,12 @@
 The real bot (python-telegram-bot) talks to it over HTTP on 127.0.0.1; tests act as users
 (``send``, ``start_bot``, ``press``...) and read what the bot did (``chat_messages``,
 ``callback_answer``, ``calls``). Modules: ``world`` (state and user actions), ``api`` (Bot API
-methods), ``server`` (HTTP, long polling, waiting), ``formatting`` (HTML parse_mode),
-``keyboard`` (reply_markup), ``params`` (request decoding), ``models``, ``errors``,
-``ptb`` (running a python-telegram-bot Application against it).
+methods), ``server`` (HTTP, long polling, waiting, file downloads), ``formatting`` (HTML
+parse_mode), ``keyboard`` (reply_markup), ``media`` (photo uploads), ``params`` (request
+decoding), ``models``, ``errors``, ``ptb`` (running a python-telegram-bot Application against it).
+
+Photos the bot sends are ``SentMessage``s of ``kind == "photo"`` with ``photo_bytes``,
+``width``, ``height`` and ``caption``; ``server.file_url(file_id)`` is where a picture downloads.
 
     async with FakeTelegram() as server:  # 127.0.0.1, a free port
         server.add_user(101, "Anna", started=True)
@@ -23,7 +26,7 @@ Everything runs in the test's event loop; a bot in a subprocess works as well (p
 
 from .errors import ApiError
 from .keyboard import Button
-from .models import ApiCall, FakeChat, FakeUser, SentMessage
+from .models import ApiCall, FakeChat, FakeUser, Photo, SentMessage, StoredFile
 from .ptb import application_builder, polling
 from .server import FakeTelegram
 from .world import TelegramWorld
@@ -35,7 +38,9 @@ __all__ = [
     "FakeChat",
     "FakeTelegram",
     "FakeUser",
+    "Photo",
     "SentMessage",
+    "StoredFile",
     "TelegramWorld",
     "application_builder",
     "polling",

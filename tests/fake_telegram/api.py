@@ -10,22 +10,49 @@ import json
 import re
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import NOT_MODIFIED, QUERY_TOO_OLD, ApiError, bad_request
 from .formatting import parse_html, trim
 from .keyboard import Button, is_inline_keyboard, parse_reply_markup
-from .models import FakeChat, SentMessage
-from .params import Params
+from .models import FakeChat, Photo, SentMessage
+from .params import Params, Upload
 from .world import DEFAULT_UPDATE_TYPES, MessageRecord, TelegramWorld, member_json
 
 JsonDict = dict[str, Any]
 Handler = Callable[["BotApi", Params], Any]
 
 MAX_TEXT_LENGTH = 4096
+MAX_CAPTION_LENGTH = 1024
 MAX_CALLBACK_ANSWER_LENGTH = 200
 _COMMAND_NAME = re.compile(r"[a-z0-9_]{1,32}")
+_ATTACH = "attach://"
+_OTHER_MEDIA = frozenset({"video", "animation", "audio", "document", "live_photo"})
 _REGISTRY: dict[str, tuple[str, Handler]] = {}
+
+
+class Formatted(NamedTuple):
+    """A text or caption as Telegram stores it, and as the bot sent it."""
+
+    plain: str  # what the user sees, trimmed
+    source: str  # the parameter as sent
+    parse_mode: str | None
+    entities: list[JsonDict]
+
+
+def formatted(source: str, parse_mode: str | None, entities: object) -> Formatted:
+    """Parse a text or caption (HTML parse_mode, or explicit entities) and trim it."""
+    mode = (parse_mode or "").lower()
+    if mode in ("", "none"):
+        plain, found = source, list(entities) if isinstance(entities, list) else []
+    elif mode == "html":
+        plain, found = parse_html(source)
+    elif mode in ("markdown", "markdownv2"):
+        plain, found = source, []  # not parsed: the bot uses HTML
+    else:
+        raise bad_request("unsupported parse_mode")
+    plain, found = trim(plain, found)
+    return Formatted(plain, source, parse_mode or None, found)
 
 
 def method(name: str) -> Callable[[Handler], Handler]:
@@ -58,27 +85,55 @@ class BotApi:
 
     # ----------------------------------------------------------------- shared pieces
 
-    def render(self, p: Params) -> tuple[str, str, str | None, list[JsonDict]]:
-        """(plain text, text as sent, parse_mode, entities) with Telegram's checks.
+    def render(self, p: Params) -> Formatted:
+        """text, parse_mode and entities of a text message, with Telegram's checks.
 
         The plain text is trimmed of surrounding whitespace, as Telegram stores it.
         """
-        source = p.string("text")
-        parse_mode = p.opt_string("parse_mode") or None
-        if parse_mode is None:
-            plain, entities = source, list(p.nested("entities") or [])
-        elif parse_mode.lower() == "html":
-            plain, entities = parse_html(source)
-        elif parse_mode.lower() in ("markdown", "markdownv2"):
-            plain, entities = source, []  # not parsed: the bot uses HTML
-        else:
-            raise bad_request("unsupported parse_mode")
-        plain, entities = trim(plain, entities)
-        if not plain:
+        text = formatted(p.string("text"), p.opt_string("parse_mode"), p.nested("entities"))
+        if not text.plain:
             raise bad_request("message text is empty")
-        if len(plain) > MAX_TEXT_LENGTH:
+        if len(text.plain) > MAX_TEXT_LENGTH:
             raise bad_request("message is too long")
-        return plain, source, parse_mode, entities
+        return text
+
+    def caption(self, p: Params) -> Formatted:
+        """caption, parse_mode and caption_entities of sendPhoto or editMessageCaption.
+
+        The length is checked apart (``_check_caption``): Telegram does it after finding the
+        chat and the message.
+        """
+        return formatted(
+            p.opt_string("caption") or "", p.opt_string("parse_mode"), p.nested("caption_entities")
+        )
+
+    def photo_arg(self, p: Params, value: str | None, part: str | None) -> Upload | str | None:
+        """A photo parameter: a file uploaded with the request, or a file_id (a string).
+
+        ``value`` is the string given: "attach://NAME" names a multipart part, anything else
+        is a file_id. Without a string the upload is the part named ``part``. None when the
+        request carries neither.
+        """
+        if value and value.startswith(_ATTACH):
+            part, value = value.removeprefix(_ATTACH), None
+        if value:
+            return value
+        return p.file(part) if part else None
+
+    def sent_photo(self, file_id: str) -> Photo:
+        """The photo the bot sent with this file_id (of any of its sizes)."""
+        if file_id.startswith(("http://", "https://")):
+            raise bad_request("photo URLs are not supported by the fake server")
+        photo = self.world.photo_by_file_id(file_id)
+        if photo is None:
+            raise bad_request("wrong file identifier/HTTP URL specified")
+        return photo
+
+    def store(self, given: Upload | str) -> Photo:
+        """The photo a message will show: an upload is checked and kept under new file_ids."""
+        if isinstance(given, Upload):
+            return self.world.store_photo(given.data)
+        return self.sent_photo(given)
 
     def markup(self, p: Params) -> tuple[JsonDict | None, list[list[Button]]]:
         raw = p.nested("reply_markup", "reply keyboard markup JSON object")
@@ -86,6 +141,13 @@ class BotApi:
         if inline is None and isinstance(raw, dict) and not is_inline_keyboard(raw):
             return raw, []
         return inline, buttons
+
+    def inline_markup(self, p: Params) -> tuple[JsonDict | None, list[list[Button]]]:
+        """reply_markup of an edit: only an inline keyboard; without one the keyboard goes."""
+        markup, buttons = self.markup(p)
+        if markup is not None and not buttons:
+            raise bad_request("inline keyboard expected")
+        return markup, buttons
 
     def own_message(self, chat: FakeChat, p: Params, *, action: str) -> SentMessage:
         if "inline_message_id" in p:
@@ -217,14 +279,60 @@ def send_message(api: BotApi, p: Params) -> JsonDict:
     return world.message_json(world.store_bot_message(sent))
 
 
+@method("sendPhoto")
+def send_photo(api: BotApi, p: Params) -> JsonDict:
+    world = api.world
+    chat = world.writable_chat(p.chat())
+    given = api.photo_arg(p, p.opt_string("photo"), "photo")
+    if given is None:
+        raise bad_request("there is no photo in the request")
+    caption = api.caption(p)
+    markup, buttons = api.markup(p)
+    replied = api.replied(chat, p)
+    thread_id = api.thread(chat, p, replied)
+    _check_caption(caption)
+    photo = api.store(given)
+    sent = SentMessage(
+        chat_id=chat.id,
+        message_id=chat.next_message_id(),
+        text="",
+        html="",
+        parse_mode=None,
+        entities=[],
+        buttons=buttons,
+        reply_markup=markup,
+        thread_id=thread_id,
+        reply_to_message_id=replied.message_id if replied else None,
+        date=int(time.time()),
+        sent_at=time.monotonic(),
+        disable_notification=p.flag("disable_notification"),
+        kind="photo",
+        photo=photo,
+        photo_history=[photo],
+        caption_history=[caption.plain],
+    )
+    _set_caption(sent, caption)
+    return world.message_json(world.store_bot_message(sent))
+
+
+def _check_caption(caption: Formatted) -> None:
+    if len(caption.plain) > MAX_CAPTION_LENGTH:
+        raise bad_request("message caption is too long")
+
+
+def _set_caption(sent: SentMessage, caption: Formatted) -> None:
+    sent.caption, sent.caption_html = caption.plain, caption.source
+    sent.caption_parse_mode, sent.caption_entities = caption.parse_mode, caption.entities
+
+
 @method("editMessageText")
 def edit_message_text(api: BotApi, p: Params) -> JsonDict:
     chat = api.world.resolve_chat(p.chat())
     sent = api.own_message(chat, p, action="edit")
+    if sent.kind != "text":
+        raise bad_request("there is no text in the message to edit")
     plain, source, parse_mode, entities = api.render(p)
-    markup, buttons = api.markup(p)
-    if markup is not None and not buttons:
-        raise bad_request("inline keyboard expected")
+    markup, buttons = api.inline_markup(p)
     # like Telegram: an edit without reply_markup removes the inline keyboard
     if plain == sent.text and entities == sent.entities and buttons == sent.buttons:
         raise bad_request(NOT_MODIFIED)
@@ -239,14 +347,97 @@ def edit_message_text(api: BotApi, p: Params) -> JsonDict:
 def edit_message_reply_markup(api: BotApi, p: Params) -> JsonDict:
     chat = api.world.resolve_chat(p.chat())
     sent = api.own_message(chat, p, action="edit")
-    markup, buttons = api.markup(p)
-    if markup is not None and not buttons:
-        raise bad_request("inline keyboard expected")
+    markup, buttons = api.inline_markup(p)
     if buttons == sent.buttons:
         raise bad_request(NOT_MODIFIED)
     sent.buttons, sent.reply_markup = buttons, markup
     _mark_edited(sent)
     return _current_json(api, sent)
+
+
+@method("editMessageCaption")
+def edit_message_caption(api: BotApi, p: Params) -> JsonDict:
+    chat = api.world.resolve_chat(p.chat())
+    caption = api.caption(p)
+    markup, buttons = api.inline_markup(p)
+    sent = api.own_message(chat, p, action="edit")
+    if sent.kind != "photo":
+        raise bad_request("there is no caption in the message to edit")
+    _check_caption(caption)
+    if _same_caption(sent, caption) and buttons == sent.buttons:
+        raise bad_request(NOT_MODIFIED)
+    _set_caption(sent, caption)
+    sent.caption_history.append(caption.plain)
+    sent.buttons, sent.reply_markup = buttons, markup
+    _mark_edited(sent)
+    return _current_json(api, sent)
+
+
+@method("editMessageMedia")
+def edit_message_media(api: BotApi, p: Params) -> JsonDict:
+    chat = api.world.resolve_chat(p.chat())
+    markup, buttons = api.inline_markup(p)
+    given, caption = _input_media(api, p)
+    sent = api.own_message(chat, p, action="edit")
+    if sent.kind != "photo" or sent.photo is None:
+        raise bad_request("there is no media in the message to edit")
+    _check_caption(caption)
+    # the same file again is no change; a new upload always is (it gets new file_ids)
+    same_photo = isinstance(given, str) and api.sent_photo(given) is sent.photo
+    if same_photo and _same_caption(sent, caption) and buttons == sent.buttons:
+        raise bad_request(NOT_MODIFIED)
+    photo = api.store(given)
+    sent.photo = photo
+    sent.photo_history.append(photo)
+    _set_caption(sent, caption)
+    sent.caption_history.append(caption.plain)
+    sent.buttons, sent.reply_markup = buttons, markup
+    _mark_edited(sent)
+    return _current_json(api, sent)
+
+
+def _input_media(api: BotApi, p: Params) -> tuple[Upload | str, Formatted]:
+    """The photo and caption of editMessageMedia's ``media`` (an InputMediaPhoto)."""
+    media = p.raw.get("media")
+    if media is None or media == "":
+        raise bad_request('parameter "media" is required')
+    if isinstance(media, str):
+        try:
+            media = json.loads(media)
+        except ValueError as exc:
+            raise bad_request("can't parse input media JSON object") from exc
+    if not isinstance(media, dict):
+        raise _bad_media("expected an Object")
+    fields = {name: media.get(name) for name in ("caption", "parse_mode", "type", "media")}
+    for name, value in fields.items():
+        if value is not None and not isinstance(value, str):
+            raise _bad_media(f'Field "{name}" must be of type String')
+    try:
+        caption = formatted(
+            fields["caption"] or "", fields["parse_mode"], media.get("caption_entities")
+        )
+    except ApiError as error:  # "Bad Request: can't parse entities: ..."
+        reason = error.description.removeprefix("Bad Request: ")
+        raise _bad_media(reason[:1].upper() + reason[1:]) from error
+    kind = fields["type"]
+    if kind is None:
+        raise _bad_media('Can\'t find field "type"')
+    given = api.photo_arg(p, fields["media"], None)
+    if given is None:
+        raise _bad_media("media not found")
+    if kind in _OTHER_MEDIA:
+        raise bad_request(f'media of type "{kind}" is not supported by the fake server')
+    if kind != "photo":
+        raise _bad_media(f'type "{kind}" is unsupported')
+    return given, caption
+
+
+def _bad_media(reason: str) -> ApiError:
+    return bad_request(f"can't parse InputMedia: {reason}")
+
+
+def _same_caption(sent: SentMessage, caption: Formatted) -> bool:
+    return caption.plain == sent.caption and caption.entities == sent.caption_entities
 
 
 def _mark_edited(sent: SentMessage) -> None:
@@ -296,6 +487,17 @@ def delete_messages(api: BotApi, p: Params) -> bool:
     if not deleted:
         raise bad_request("message to delete not found")
     return True
+
+
+@method("getFile")
+def get_file(api: BotApi, p: Params) -> JsonDict:
+    file_id = p.opt_string("file_id")
+    if not file_id:
+        raise bad_request("file_id not specified")
+    stored = api.world.stored_file(file_id)
+    if stored is None:
+        raise bad_request("invalid file_id")
+    return stored.file_json()
 
 
 @method("sendChatAction")

@@ -1,4 +1,4 @@
-"""The simulated world's records: users, chats, messages the bot sent, API calls."""
+"""The simulated world's records: users, chats, messages and photos the bot sent, API calls."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from .keyboard import Button
 
 JsonDict = dict[str, Any]
 ChatType = Literal["private", "group", "supergroup"]
+MessageKind = Literal["text", "photo"]
 
 
 @dataclass
@@ -73,13 +74,92 @@ class FakeChat:
         return self.last_message_id
 
 
+@dataclass(frozen=True)
+class StoredFile:
+    """One file on the fake's file server: a size of a photo the bot uploaded.
+
+    Every size of a photo serves the bytes the bot uploaded (the fake neither scales nor
+    converts to JPEG as Telegram does); ``width`` and ``height`` are the size's own.
+    """
+
+    file_id: str
+    file_unique_id: str
+    file_path: str  # under base_file_url + token, e.g. "photos/file_3.png"
+    data: bytes = field(repr=False)
+    mime_type: str
+    width: int
+    height: int
+
+    @property
+    def file_size(self) -> int:
+        return len(self.data)
+
+    def photo_size_json(self) -> JsonDict:
+        """The PhotoSize object of this size."""
+        return {
+            "file_id": self.file_id,
+            "file_unique_id": self.file_unique_id,
+            "file_size": self.file_size,
+            "width": self.width,
+            "height": self.height,
+        }
+
+    def file_json(self) -> JsonDict:
+        """The File object getFile answers."""
+        return {
+            "file_id": self.file_id,
+            "file_unique_id": self.file_unique_id,
+            "file_size": self.file_size,
+            "file_path": self.file_path,
+        }
+
+
+@dataclass(frozen=True)
+class Photo:
+    """A picture the bot uploaded: its bytes, its size, and the PhotoSize list Telegram made.
+
+    Sending or editing by the file_id of any of its sizes shows this same photo again.
+    """
+
+    data: bytes = field(repr=False)
+    mime_type: str  # "image/png" or "image/jpeg", as uploaded
+    width: int
+    height: int
+    sizes: tuple[StoredFile, ...]  # smallest first; the last one is the picture itself
+
+    @property
+    def file_id(self) -> str:
+        """file_id of the largest size, the one bots usually keep."""
+        return self.sizes[-1].file_id
+
+    @property
+    def file_unique_id(self) -> str:
+        return self.sizes[-1].file_unique_id
+
+    @property
+    def file_ids(self) -> frozenset[str]:
+        return frozenset(size.file_id for size in self.sizes)
+
+    def to_api(self) -> list[JsonDict]:
+        """Message.photo: the array of PhotoSize."""
+        return [size.photo_size_json() for size in self.sizes]
+
+
 @dataclass
 class SentMessage:
     """A message the bot sent, in its current state (a snapshot: ask the server again later).
 
-    ``text`` is the plain text the user sees; ``html`` the text parameter exactly as the bot
-    sent it (with tags when parse_mode was HTML). ``history`` holds every text the message has
-    shown, oldest first, the current one last.
+    ``kind`` is "text" (sendMessage) or "photo" (sendPhoto).
+
+    For texts, ``text`` is the plain text the user sees; ``html`` the text parameter exactly as
+    the bot sent it (with tags when parse_mode was HTML). ``history`` holds every text the
+    message has shown, oldest first, the current one last.
+
+    For photos, ``text``/``html`` are "" and ``history`` is empty; ``photo`` is the picture
+    shown now (``photo_bytes``, ``width``, ``height`` for short), ``caption`` the plain caption
+    ("" when none), ``caption_html`` the caption parameter as sent, ``caption_entities`` its
+    entities; ``photo_history`` and ``caption_history`` hold every picture and caption shown.
+    ``body`` is what the user reads either way: the text or the caption.
     """
 
     chat_id: int
@@ -103,6 +183,31 @@ class SentMessage:
     deleted: bool = False
     deleted_at: float | None = None
     pinned: bool = False
+    kind: MessageKind = "text"
+    photo: Photo | None = None
+    caption: str = ""
+    caption_html: str = ""
+    caption_parse_mode: str | None = None
+    caption_entities: list[JsonDict] = field(default_factory=list)
+    photo_history: list[Photo] = field(default_factory=list)
+    caption_history: list[str] = field(default_factory=list)
+
+    @property
+    def body(self) -> str:
+        """What the user reads: the text of a text message, the caption of a photo."""
+        return self.caption if self.kind == "photo" else self.text
+
+    @property
+    def photo_bytes(self) -> bytes | None:
+        return self.photo.data if self.photo is not None else None
+
+    @property
+    def width(self) -> int | None:
+        return self.photo.width if self.photo is not None else None
+
+    @property
+    def height(self) -> int | None:
+        return self.photo.height if self.photo is not None else None
 
     @property
     def rows(self) -> list[list[tuple[str, str]]]:
@@ -154,6 +259,9 @@ class SentMessage:
             buttons=[list(row) for row in self.buttons],
             reply_markup=copy.deepcopy(self.reply_markup),
             history=list(self.history),
+            caption_entities=copy.deepcopy(self.caption_entities),
+            photo_history=list(self.photo_history),
+            caption_history=list(self.caption_history),
         )
 
 

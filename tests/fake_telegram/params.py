@@ -4,6 +4,7 @@ PTB posts ``application/x-www-form-urlencoded`` bodies (multipart when files are
 which every non-string value is JSON-encoded: ``chat_id=42``, ``show_alert=true``,
 ``reply_markup={"inline_keyboard": ...}``; strings go raw. Other clients send JSON bodies with
 real types or query strings. The getters below accept all of these, like the real server.
+Files of a multipart body (parts with a filename) are kept apart, as ``Upload``s.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import ApiError, bad_request
@@ -31,30 +33,55 @@ NESTED = frozenset(
         "scope",
         "menu_button",
         "message_ids",
+        "media",
     }
 )
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off", ""}
 
 
+@dataclass(frozen=True)
+class Upload:
+    """A file part of a multipart request, as the client sent it."""
+
+    filename: str
+    content_type: str
+    data: bytes
+
+    def __repr__(self) -> str:
+        return f"Upload({self.filename!r}, {self.content_type!r}, {len(self.data)} bytes)"
+
+
 class Params:
     """The parameters of one request, decoded lazily per expected type."""
 
-    def __init__(self, raw: Mapping[str, object]) -> None:
+    def __init__(
+        self, raw: Mapping[str, object], files: Mapping[str, Upload] | None = None
+    ) -> None:
         self.raw: dict[str, object] = dict(raw)
+        self.files: dict[str, Upload] = dict(files or {})
 
     def __contains__(self, name: str) -> bool:
-        return self.raw.get(name) is not None
+        return self.raw.get(name) is not None or name in self.files
 
     def as_json(self) -> JsonDict:
-        """Every parameter, nested objects decoded: what ``FakeTelegram.calls`` records."""
+        """Every parameter, nested objects decoded: what ``FakeTelegram.calls`` records.
+
+        An uploaded file shows as ``"<file NAME>"``; its bytes are in ``files``.
+        """
         decoded: JsonDict = {}
         for name, value in self.raw.items():
             decoded[name] = value
             if name in NESTED and isinstance(value, str):
                 with contextlib.suppress(ValueError):
                     decoded[name] = json.loads(value)
+        for name, upload in self.files.items():
+            decoded.setdefault(name, f"<file {upload.filename}>")
         return decoded
+
+    def file(self, name: str) -> Upload | None:
+        """The file uploaded under this part name, if any."""
+        return self.files.get(name)
 
     def _missing(self, name: str) -> ApiError:
         if name == "text":

@@ -23,13 +23,15 @@ from .errors import (
     unauthorized,
 )
 from .models import ApiCall, SentMessage
-from .params import Params
+from .params import Params, Upload
 from .world import TelegramWorld
 
 JsonDict = dict[str, Any]
 T = TypeVar("T")
 
 _QUIET_METHODS = frozenset({"getUpdates"})
+# bots upload files of up to 50 MB; a larger body gets aiohttp's 413 like Telegram's nginx
+MAX_REQUEST_BYTES = 51 * 1024 * 1024
 
 
 @dataclass
@@ -90,8 +92,9 @@ class FakeTelegram(TelegramWorld):
     async def start(self) -> None:
         if self._runner is not None:
             return
-        app = web.Application()
+        app = web.Application(client_max_size=MAX_REQUEST_BYTES)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_get("/file/bot{token}/{path:.+}", self._download)
         app.router.add_route("*", "/{tail:.*}", self._not_found)
         # handler_cancellation: a long poll the client gave up on (PTB cancels its pending
         # getUpdates on stop) ends at once instead of later answering into a closed socket
@@ -194,6 +197,16 @@ class FakeTelegram(TelegramWorld):
             raise LookupError(f"the bot has no message {message_id} in chat {chat_id}")
         return record.sent.snapshot()
 
+    def file_url(self, file_id: str) -> str:
+        """Where the file with this file_id (a size of a photo the bot sent) downloads from.
+
+        The same URL python-telegram-bot builds from getFile's file_path and base_file_url.
+        """
+        stored = self.stored_file(file_id)
+        if stored is None:
+            raise LookupError(f"no file with file_id {file_id!r}")
+        return f"{self.base_file_url}{self.token}/{stored.file_path}"
+
     def callback_answer(self, query_id: str) -> JsonDict | None:
         query = self.query(query_id)
         return dict(query.answer) if query is not None and query.answer is not None else None
@@ -268,7 +281,7 @@ class FakeTelegram(TelegramWorld):
         recent = [c for c in self._calls if c.method not in _QUIET_METHODS][-last_calls:]
         for call in recent:
             outcome = "ok" if call.ok else f"{call.error_code} {call.description}"
-            text = call.params.get("text")
+            text = call.params.get("text", call.params.get("caption"))
             shown = f" {str(text)[:60]!r}" if text is not None else ""
             lines.append(f"  {call.method} chat={call.chat_id}{shown} -> {outcome}")
         if not recent:
@@ -282,6 +295,15 @@ class FakeTelegram(TelegramWorld):
 
     async def _not_found(self, request: web.Request) -> web.Response:
         return _json_response(not_found().payload(), 404)
+
+    async def _download(self, request: web.Request) -> web.Response:
+        """A file by its getFile file_path, like https://api.telegram.org/file/bot<token>/..."""
+        if request.match_info["token"] != self.token:
+            return _json_response(unauthorized().payload(), 401)
+        stored = self.file_at(request.match_info["path"])
+        if stored is None:
+            return _json_response(not_found().payload(), 404)
+        return web.Response(body=stored.data, content_type=stored.mime_type)
 
     async def _handle(self, request: web.Request) -> web.Response:
         arrived = time.monotonic()
@@ -387,8 +409,9 @@ class FakeTelegram(TelegramWorld):
 
 
 async def _read_params(request: web.Request) -> Params:
-    """Query string, then the body: JSON, urlencoded form or multipart (files are skipped)."""
+    """Query string, then the body: JSON, urlencoded form or multipart (files kept apart)."""
     values: dict[str, object] = dict(request.query)
+    files: dict[str, Upload] = {}
     if request.can_read_body:
         if request.content_type == "application/json":
             try:
@@ -403,12 +426,14 @@ async def _read_params(request: web.Request) -> Params:
             for key in form:
                 value = form.getone(key)
                 if isinstance(value, web.FileField):
-                    values[key] = f"<file {value.filename}>"
+                    with value.file:
+                        data = value.file.read()
+                    files[key] = Upload(value.filename, value.content_type, data)
                 elif isinstance(value, str):
                     values[key] = value
                 else:
                     values[key] = value.decode("utf-8", "replace")
-    return Params(values)
+    return Params(values, files)
 
 
 def _json_response(payload: JsonDict, status: int) -> web.Response:

@@ -7,6 +7,8 @@ Bot API methods in ``api.py``.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -15,7 +17,8 @@ from typing import Any
 from .errors import BLOCKED, CANT_INITIATE, bad_request, forbidden
 from .formatting import detect_entities
 from .keyboard import Button
-from .models import CallbackQueryRecord, FakeChat, FakeUser, SentMessage
+from .media import image_info, photo_size_boxes
+from .models import CallbackQueryRecord, FakeChat, FakeUser, Photo, SentMessage, StoredFile
 
 JsonDict = dict[str, Any]
 
@@ -81,6 +84,9 @@ class TelegramWorld:
         self._next_update_id = FIRST_UPDATE_ID
         self._delivered_upto = 0  # the highest update_id a getUpdates answer carried
         self._query_seq = 0
+        self._photos: dict[str, Photo] = {}  # file_id of any of its sizes -> photo
+        self._files: dict[str, StoredFile] = {}  # file_id -> file
+        self._file_paths: dict[str, StoredFile] = {}  # file_path -> file
 
     # ----------------------------------------------------------------- set-up by tests
 
@@ -186,9 +192,13 @@ class TelegramWorld:
 
     def describe_message(self, record: MessageRecord) -> str:
         if record.sent is not None:
-            sender, text = f"@{self.bot.username}", record.sent.text
-            if record.sent.buttons:
-                text += f" {record.sent.button_texts}"
+            sent = record.sent
+            sender, text = f"@{self.bot.username}", sent.text
+            if sent.photo is not None:
+                text = f"[photo {sent.photo.width}x{sent.photo.height}]"
+                text += f" {sent.caption}" if sent.caption else ""
+            if sent.buttons:
+                text += f" {sent.button_texts}"
         else:
             raw = record.raw or {}
             sender = raw.get("from", {}).get("first_name", "?")
@@ -411,9 +421,16 @@ class TelegramWorld:
                 data["reply_to_message"] = self.message_json(replied, nested=True)
         if sent.edit_date is not None:
             data["edit_date"] = sent.edit_date
-        data["text"] = sent.text
-        if sent.entities:
-            data["entities"] = sent.entities
+        if sent.photo is not None:
+            data["photo"] = sent.photo.to_api()
+            if sent.caption:
+                data["caption"] = sent.caption
+            if sent.caption_entities:
+                data["caption_entities"] = sent.caption_entities
+        else:
+            data["text"] = sent.text
+            if sent.entities:
+                data["entities"] = sent.entities
         if sent.buttons and sent.reply_markup is not None:
             data["reply_markup"] = sent.reply_markup
         return data
@@ -422,6 +439,40 @@ class TelegramWorld:
         record = MessageRecord(sent.chat_id, sent.message_id, sent=sent, thread_id=sent.thread_id)
         self._messages[(sent.chat_id, sent.message_id)] = record
         return record
+
+    # ----------------------------------------------------------------- files
+
+    def store_photo(self, data: bytes) -> Photo:
+        """Keep an uploaded picture with a file per PhotoSize; Telegram's error if not a photo."""
+        info = image_info(data)
+        digest = hashlib.sha256(data).digest()
+        sizes: list[StoredFile] = []
+        for kind, width, height in photo_size_boxes(info.width, info.height):
+            number = len(self._files)
+            serial = number.to_bytes(4, "big")
+            # ids look like Telegram's (base64url, photos start "AgAC"), unique per upload
+            file_id = "AgACAgIAAxkDAAI" + _b64(serial + digest[:16] + kind.encode())
+            unique_id = "AQAD" + _b64(serial + digest[:5])
+            path = f"photos/file_{number}.{info.extension}"
+            stored = StoredFile(file_id, unique_id, path, data, info.mime_type, width, height)
+            self._files[file_id] = stored
+            self._file_paths[path] = stored
+            sizes.append(stored)
+        photo = Photo(data, info.mime_type, info.width, info.height, tuple(sizes))
+        for stored in sizes:
+            self._photos[stored.file_id] = photo
+        return photo
+
+    def photo_by_file_id(self, file_id: str) -> Photo | None:
+        """The photo one of whose sizes has this file_id."""
+        return self._photos.get(file_id)
+
+    def stored_file(self, file_id: str) -> StoredFile | None:
+        return self._files.get(file_id)
+
+    def file_at(self, file_path: str) -> StoredFile | None:
+        """The file getFile named with this file_path."""
+        return self._file_paths.get(file_path)
 
     # ----------------------------------------------------------------- chat access rules
 
@@ -591,6 +642,10 @@ def member_json(user: FakeUser, status: str) -> JsonDict:
 
 def _update_kind(update: JsonDict) -> str:
     return next(key for key in update if key != "update_id")
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
 
 
 def _utf16_slice(text: str, offset: int, length: int) -> str:
