@@ -272,6 +272,7 @@ class ApiCall:
     method: str  # canonical spelling, e.g. "sendMessage"; the raw path for unknown methods
     params: JsonDict  # nested JSON decoded
     at: float  # time.monotonic() when the request arrived
+    clock_at: float  # the server's ``stamp()`` when it arrived (the bot's clock, if told)
     chat_id: int | str | None
     ok: bool
     error_code: int | None = None

@@ -70,6 +70,9 @@ class FakeTelegram(TelegramWorld):
         self._closing = False
         self._inflight = 0
         self.active_polls = 0  # getUpdates requests waiting right now
+        self.stamp: Callable[[], float] = time.monotonic
+        """What ``ApiCall.clock_at`` records: set it to a bot's fake clock to see
+        calls in the bot's own time."""
         self._last_activity = time.monotonic()
 
     # ----------------------------------------------------------------- lifecycle
@@ -398,6 +401,7 @@ class FakeTelegram(TelegramWorld):
                 method=name,
                 params=params.as_json(),
                 at=arrived,
+                clock_at=self.stamp(),
                 chat_id=chat_id,
                 ok=error is None,
                 error_code=error.code if error else None,
