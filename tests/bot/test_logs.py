@@ -2,10 +2,19 @@ from __future__ import annotations
 
 import io
 import logging
+import subprocess
+import sys
+import traceback
+from pathlib import Path
+from typing import TextIO, cast
 
-from bot.logs import RedactToken
+from telegram.error import InvalidToken
 
+from bot.logs import RedactingStream, RedactToken
+
+ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456789:AAExampleTokenExampleTokenExample"
+SECRET = TOKEN.partition(":")[2]
 
 
 def logger_with_filter() -> tuple[logging.Logger, io.StringIO]:
@@ -38,3 +47,59 @@ def test_the_token_is_blanked_in_tracebacks() -> None:
     assert TOKEN not in text
     assert "request failed" in text
     assert "RuntimeError" in text
+
+
+def test_the_secret_part_is_blanked_even_with_the_colon_encoded() -> None:
+    logger, stream = logger_with_filter()
+    logger.warning("GET /bot%s/getMe", TOKEN.replace(":", "%3A"))
+    assert SECRET not in stream.getvalue()
+    assert "<token>" in stream.getvalue()
+
+
+def test_the_streams_blank_the_token_in_whatever_is_written() -> None:
+    sink = io.StringIO()
+    stream = RedactingStream(sink, TOKEN)
+    try:
+        try:
+            raise InvalidToken(f"The token `{TOKEN}` was rejected by the server.")
+        except InvalidToken as exc:
+            raise RuntimeError("while starting") from exc
+    except RuntimeError:
+        traceback.print_exc(file=cast(TextIO, stream))
+    print(f"plain {TOKEN}", file=cast(TextIO, stream))
+    text = sink.getvalue()
+    assert "InvalidToken: The token `<token>` was rejected" in text
+    assert "plain <token>" in text
+    assert SECRET not in text
+
+
+UNCAUGHT = """
+import os, warnings
+from bot.logs import setup_logging
+token = os.environ["TOKEN"]
+setup_logging("INFO", token)
+print("stdout", token)
+warnings.warn("warning " + token)
+try:
+    raise ValueError("cause " + token)
+except ValueError as exc:
+    raise RuntimeError("uncaught " + token) from exc
+"""
+
+
+def test_an_uncaught_traceback_at_exit_is_blanked_too() -> None:
+    result = subprocess.run(  # noqa: S603 - runs the fixed script above
+        [sys.executable, "-c", UNCAUGHT],
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "", "TOKEN": TOKEN},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "RuntimeError: uncaught <token>" in result.stderr
+    assert "ValueError: cause <token>" in result.stderr
+    assert "warning <token>" in result.stderr
+    assert result.stdout == "stdout <token>\n"
+    assert SECRET not in result.stdout + result.stderr
