@@ -11,6 +11,7 @@ from typing import TextIO, cast
 from telegram.error import InvalidToken
 
 from bot.logs import RedactingStream, RedactToken
+from bot.runner import MAX_PAUSE, pause_before
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456789:AAExampleTokenExampleTokenExample"
@@ -103,3 +104,8 @@ def test_an_uncaught_traceback_at_exit_is_blanked_too() -> None:
     assert "warning <token>" in result.stderr
     assert result.stdout == "stdout <token>\n"
     assert SECRET not in result.stdout + result.stderr
+
+
+def test_the_pause_between_attempts_grows_to_a_minute() -> None:
+    assert [pause_before(n) for n in range(1, 9)] == [1, 2, 4, 8, 16, 32, 60, 60]
+    assert pause_before(10_000) == MAX_PAUSE

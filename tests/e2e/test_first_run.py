@@ -1,0 +1,166 @@
+"""What an operator sees on the first run: ``python -m bot`` in a subprocess
+against the fake Bot API, and everything it prints (stdout and stderr).
+
+Each failure an operator can fix is exactly one line and exit code 2; the token
+never appears: the tests compare the whole output with the one expected line,
+so neither the token nor a traceback can hide anywhere in it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import socket
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from i18n import t
+from tests.e2e.harness import spawn_bot, wait_exit
+from tests.fake_telegram import FakeTelegram
+
+# Well-formed, but not the fake server's token: it answers 401 Unauthorized.
+WRONG_TOKEN = "987654321:AAwrongTokenWrongTokenWrongToken42"
+WRONG_SECRET = WRONG_TOKEN.partition(":")[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def settings(server: FakeTelegram, db_path: Path, **extra: str) -> dict[str, str]:
+    return {
+        "BOT_TOKEN": server.token,
+        "TELEGRAM_API_BASE_URL": server.base_url,
+        "TELEGRAM_FILE_BASE_URL": server.base_file_url,
+        "DATABASE_PATH": str(db_path),
+        **extra,
+    }
+
+
+def webhook_settings(port: int) -> dict[str, str]:
+    return {
+        "WEBHOOK_URL": f"http://127.0.0.1:{port}/koloda-hook",
+        "WEBHOOK_LISTEN": "127.0.0.1",
+        "WEBHOOK_PORT": str(port),
+    }
+
+
+@contextmanager
+def stopped_at_the_end(process: subprocess.Popen[bytes]) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
+
+
+async def run_to_exit(env: dict[str, str], workdir: Path) -> tuple[int, str]:
+    """Run the bot until it exits by itself: its exit code and its whole output."""
+    log = workdir / "bot.log"
+    process = spawn_bot(env, workdir, log)
+    with stopped_at_the_end(process):
+        code = await wait_exit(process, 60)
+    return code, log.read_text(encoding="utf-8")
+
+
+def assert_token_absent(output: str, token: str) -> None:
+    assert token not in output
+    assert token.partition(":")[2] not in output
+
+
+# ------------------------------------------------------------------ a rejected token
+
+
+@pytest.mark.parametrize(
+    ("language", "mode"),
+    [(None, "polling"), ("en", "polling"), (None, "webhook")],
+)
+async def test_a_token_telegram_rejects_is_one_translated_line(
+    server: FakeTelegram, db_path: Path, tmp_path: Path, language: str | None, mode: str
+) -> None:
+    env = settings(server, db_path, BOT_TOKEN=WRONG_TOKEN)
+    if language is not None:
+        env["DEFAULT_LANGUAGE"] = language
+    if mode == "webhook":
+        env |= webhook_settings(free_port())
+    code, output = await run_to_exit(env, tmp_path)
+    expected = f"koloda: {t(language or 'ru', 'startup.token_rejected')}\n"
+    assert (code, output) == (2, expected)
+    assert_token_absent(output, WRONG_TOKEN)
+    # It did ask Telegram (and was refused), and left nothing on disk.
+    assert [call.method for call in server.calls] == ["getMe"]
+    assert not db_path.parent.exists()
+
+
+async def test_the_russian_and_english_lines_say_what_the_issue_asks() -> None:
+    assert (
+        t("en", "startup.token_rejected") == "Telegram rejected BOT_TOKEN; check it in @BotFather"
+    )
+    assert "BOT_TOKEN" in t("ru", "startup.token_rejected")
+    assert "@BotFather" in t("ru", "startup.token_rejected")
+
+
+# ------------------------------------------------------------------ no network at start
+
+
+async def test_without_telegram_the_bot_retries_until_it_comes(
+    db_path: Path, tmp_path: Path
+) -> None:
+    port = free_port()  # nothing listens there yet
+    fake = FakeTelegram(port=port)
+    env = {
+        "BOT_TOKEN": fake.token,
+        "TELEGRAM_API_BASE_URL": f"http://127.0.0.1:{port}/bot",
+        "DATABASE_PATH": str(db_path),
+    }
+    log = tmp_path / "bot.log"
+    process = spawn_bot(env, tmp_path, log)
+    with stopped_at_the_end(process):
+        await fake.wait_for(
+            lambda: "attempt 1 failed" in log.read_text(encoding="utf-8"), timeout=30
+        )
+        assert process.poll() is None
+        async with fake:
+            fake.add_user(7, "Anna", started=True)
+            await fake.wait_for(lambda: fake.active_polls, timeout=30)
+            fake.send(7, 7, "/help")
+            reply = await fake.wait_for(lambda: fake.last_bot_message(7), timeout=20)
+            assert "/newgame" in reply.text
+            process.send_signal(signal.SIGTERM)
+            assert await wait_exit(process, 20) == 0
+    lines = log.read_text(encoding="utf-8").splitlines()
+    failures = [line for line in lines if "cannot reach Telegram" in line]
+    assert failures
+    assert all(
+        "WARNING bot.runner: cannot reach Telegram (httpx.ConnectError" in line for line in failures
+    )
+    assert "Traceback" not in "\n".join(lines)
+    assert_token_absent("\n".join(lines), fake.token)
+
+
+async def test_a_connection_lost_while_polling_is_one_line_per_attempt(
+    server: FakeTelegram, db_path: Path, tmp_path: Path
+) -> None:
+    server.add_user(7, "Anna", started=True)
+    log = tmp_path / "bot.log"
+    process = spawn_bot(settings(server, db_path, LOG_LEVEL="WARNING"), tmp_path, log)
+    with stopped_at_the_end(process):
+        await server.wait_for(lambda: server.active_polls, timeout=30)
+        await server.stop()  # the same port answers nothing for a while
+        await asyncio.sleep(1.5)  # the library retries after 1 s, then 1.5 s...
+        await server.start()
+        server.send(7, 7, "/help")
+        reply = await server.wait_for(lambda: server.last_bot_message(7), timeout=30)
+        assert "/newgame" in reply.text
+        process.send_signal(signal.SIGINT)
+        assert await wait_exit(process, 20) == 0
+    lines = log.read_text(encoding="utf-8").splitlines()
+    assert lines
+    assert all("WARNING bot.runner: getUpdates failed: httpx." in line for line in lines), lines
