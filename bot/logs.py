@@ -101,3 +101,5 @@ def setup_logging(level: str, token: str) -> None:
     # The HTTP client logs every request URL at INFO: keep it quiet as well.
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("httpcore").setLevel(logging.WARNING)
+    # The job queue's scheduler announces every job it adds, runs and removes.
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)

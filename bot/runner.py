@@ -106,6 +106,8 @@ async def _bring_up(config: Config, stop: asyncio.Event) -> App | None:
         if not started:
             await _tear_down(application)
             return None
+        name = application.bot.username
+        log.info("running as @%s — add it to a group: https://t.me/%s?startgroup=true", name, name)
         return application
 
 

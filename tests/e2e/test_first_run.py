@@ -143,6 +143,13 @@ async def test_without_telegram_the_bot_retries_until_it_comes(
     )
     assert "Traceback" not in "\n".join(lines)
     assert_token_absent("\n".join(lines), fake.token)
+    running = [line for line in lines if "running as" in line]
+    assert len(running) == 1
+    assert running[0].endswith(
+        " INFO bot.runner: running as @koloda_test_bot — add it to a group: "
+        "https://t.me/koloda_test_bot?startgroup=true"
+    )
+    assert not [line for line in lines if "apscheduler" in line]
 
 
 async def test_a_connection_lost_while_polling_is_one_line_per_attempt(
