@@ -6,6 +6,8 @@ failure an operator can fix ends in one clear line instead of tracebacks:
 
 * Telegram rejects the token: :class:`Fatal` with one translated line (exit
   code 2);
+* the database cannot be opened (checked once Telegram has accepted the
+  token): :class:`Fatal` as well;
 * Telegram cannot be reached at start: retried for as long as it takes, with a
   growing pause (up to a minute) and one log line per attempt -- a service
   should come back by itself when the network does.
@@ -19,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import sqlite3
 from collections.abc import Awaitable
 from typing import Any
 from urllib.parse import urlparse
@@ -30,6 +33,7 @@ from telegram.ext import Application
 from bot.app import build_application
 from bot.config import Config
 from i18n import t
+from storage import Database, DatabaseTooNewError
 
 __all__ = ["MAX_PAUSE", "Fatal", "pause_before", "run"]
 
@@ -68,6 +72,21 @@ async def run(config: Config) -> None:
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(signum)
+
+
+async def check_database(config: Config) -> None:
+    """Open (create, migrate) the database and close it: a clear line if it cannot be."""
+    lang = config.default_language
+    path = config.database_path
+    try:
+        db = await Database.open(path)
+        await db.close()
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""
+        reason = f"{exc.strerror or exc}{where}"
+        raise Fatal(t(lang, "startup.database", path=str(path), reason=reason)) from None
+    except (sqlite3.Error, DatabaseTooNewError) as exc:
+        raise Fatal(t(lang, "startup.database", path=str(path), reason=str(exc))) from None
 
 
 def _retryable(exc: BaseException) -> bool:
@@ -133,6 +152,8 @@ async def _start(application: App, config: Config) -> None:
     updater = application.updater
     assert updater is not None
     await application.initialize()  # getMe: checks the token
+    # After the token (a wrong token creates nothing on disk), before post_init opens it.
+    await check_database(config)
     if application.post_init is not None:
         await application.post_init(application)
     if config.webhook_url:

@@ -9,6 +9,7 @@ so neither the token nor a traceback can hide anywhere in it.
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import socket
 import subprocess
@@ -171,3 +172,50 @@ async def test_a_connection_lost_while_polling_is_one_line_per_attempt(
     lines = log.read_text(encoding="utf-8").splitlines()
     assert lines
     assert all("WARNING bot.runner: getUpdates failed: httpx." in line for line in lines), lines
+
+
+# ------------------------------------------------------------------ a database it cannot open
+
+
+def unopenable(tmp_path: Path, case: str) -> Path:
+    if case == "under a file":
+        (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
+        return tmp_path / "a-file" / "data" / "koloda.sqlite3"
+    if case == "a folder":
+        (tmp_path / "a-folder").mkdir()
+        return tmp_path / "a-folder"
+    if case == "not a database":
+        (tmp_path / "notes.txt").write_text("shopping list " * 100, encoding="utf-8")
+        return tmp_path / "notes.txt"
+    assert case == "a read-only folder"
+    (tmp_path / "locked").mkdir(mode=0o555)
+    return tmp_path / "locked" / "data" / "koloda.sqlite3"
+
+
+@pytest.mark.parametrize(
+    ("case", "language"),
+    [
+        ("under a file", None),
+        ("under a file", "en"),
+        ("a folder", None),
+        ("not a database", None),
+        pytest.param(
+            "a read-only folder",
+            None,
+            marks=pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere"),
+        ),
+    ],
+)
+async def test_a_database_path_that_cannot_be_opened_is_one_translated_line(
+    server: FakeTelegram, tmp_path: Path, case: str, language: str | None
+) -> None:
+    path = unopenable(tmp_path, case)
+    env = settings(server, path)
+    if language is not None:
+        env["DEFAULT_LANGUAGE"] = language
+    code, output = await run_to_exit(env, tmp_path)
+    text = t(language or "ru", "startup.database", path=str(path), reason="")
+    assert code == 2
+    assert output.startswith(f"koloda: {text}"), output
+    assert output.count("\n") == 1, output
+    assert_token_absent(output, server.token)
