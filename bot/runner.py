@@ -7,7 +7,8 @@ failure an operator can fix ends in one clear line instead of tracebacks:
 * Telegram rejects the token: :class:`Fatal` with one translated line (exit
   code 2);
 * the database cannot be opened (checked once Telegram has accepted the
-  token): :class:`Fatal` as well;
+  token), the webhook URL is refused, the webhook port is taken: :class:`Fatal`
+  as well;
 * Telegram cannot be reached at start: retried for as long as it takes, with a
   growing pause (up to a minute) and one log line per attempt -- a service
   should come back by itself when the network does.
@@ -148,6 +149,7 @@ async def _unless_stopped(work: Awaitable[None], stop: asyncio.Event) -> bool:
 
 
 async def _start(application: App, config: Config) -> None:
+    lang = config.default_language
     bot = application.bot
     updater = application.updater
     assert updater is not None
@@ -157,16 +159,38 @@ async def _start(application: App, config: Config) -> None:
     if application.post_init is not None:
         await application.post_init(application)
     if config.webhook_url:
-        await updater.start_webhook(
-            listen=config.webhook_listen,
-            port=config.webhook_port,
-            # Telegram posts to WEBHOOK_URL; the local server must serve its path.
-            url_path=urlparse(config.webhook_url).path.lstrip("/"),
-            webhook_url=config.webhook_url,
-            secret_token=config.webhook_secret,
-            allowed_updates=Update.ALL_TYPES,
-            bootstrap_retries=-1,
-        )
+        # Set here, not only by the updater: the updater retries a refusal forever.
+        try:
+            await bot.set_webhook(
+                config.webhook_url,
+                allowed_updates=Update.ALL_TYPES,
+                secret_token=config.webhook_secret,
+            )
+        except BadRequest as exc:
+            raise Fatal(
+                t(lang, "startup.webhook_refused", url=config.webhook_url, reason=exc.message)
+            ) from None
+        try:
+            await updater.start_webhook(
+                listen=config.webhook_listen,
+                port=config.webhook_port,
+                # Telegram posts to WEBHOOK_URL; the local server must serve its path.
+                url_path=urlparse(config.webhook_url).path.lstrip("/"),
+                webhook_url=config.webhook_url,
+                secret_token=config.webhook_secret,
+                allowed_updates=Update.ALL_TYPES,
+                bootstrap_retries=-1,
+            )
+        except OSError as exc:
+            raise Fatal(
+                t(
+                    lang,
+                    "startup.webhook_listen",
+                    listen=config.webhook_listen,
+                    port=config.webhook_port,
+                    reason=exc.strerror or str(exc),
+                )
+            ) from None
     else:
         await bot.delete_webhook()  # here too, so that a failure is retried with a log line
         await updater.start_polling(

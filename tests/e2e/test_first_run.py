@@ -219,3 +219,30 @@ async def test_a_database_path_that_cannot_be_opened_is_one_translated_line(
     assert output.startswith(f"koloda: {text}"), output
     assert output.count("\n") == 1, output
     assert_token_absent(output, server.token)
+
+
+# ------------------------------------------------------------------ webhook settings that fail
+
+
+async def test_a_webhook_url_telegram_refuses_is_one_translated_line(
+    server: FakeTelegram, db_path: Path, tmp_path: Path
+) -> None:
+    url = "http://example.com/koloda-hook"  # Telegram wants HTTPS
+    env = settings(server, db_path, LOG_LEVEL="WARNING", **webhook_settings(free_port()))
+    code, output = await run_to_exit(env | {"WEBHOOK_URL": url}, tmp_path)
+    text = t("ru", "startup.webhook_refused", url=url, reason="")
+    reason = "Bad webhook: https url must be provided for webhook"  # as the fake says it
+    assert (code, output) == (2, f"koloda: {text}{reason}\n")
+
+
+async def test_a_webhook_port_in_use_is_one_translated_line(
+    server: FakeTelegram, db_path: Path, tmp_path: Path
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = int(taken.getsockname()[1])
+        env = settings(server, db_path, LOG_LEVEL="WARNING", **webhook_settings(port))
+        code, output = await run_to_exit(env, tmp_path)
+    text = t("ru", "startup.webhook_listen", listen="127.0.0.1", port=port, reason="")
+    assert (code, output) == (2, f"koloda: {text}Address already in use\n")
