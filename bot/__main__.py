@@ -20,9 +20,9 @@ def main() -> int:
     except ConfigError as exc:
         print(f"koloda: {exc}", file=sys.stderr)
         return 2
-    setup_logging(config.log_level, config.token)
+    watch = setup_logging(config.log_level, config.token)
     try:
-        asyncio.run(run(config))
+        asyncio.run(run(config, watch))
     except Fatal as exc:
         print(f"koloda: {exc}", file=sys.stderr)
         return 2

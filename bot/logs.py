@@ -18,10 +18,19 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO, cast
 
-__all__ = ["RedactToken", "RedactingStream", "redact", "setup_logging"]
+from telegram.error import InvalidToken
+
+__all__ = [
+    "RedactToken",
+    "RedactingStream",
+    "TokenRejectedWatch",
+    "carries_invalid_token",
+    "redact",
+    "setup_logging",
+]
 
 MASK = "<token>"
 
@@ -84,6 +93,43 @@ class RedactingStream:
         return getattr(self._stream, name)
 
 
+class TokenRejectedWatch(logging.Handler):
+    """Notices Telegram rejecting the token, whichever part of the bot logs it.
+
+    When the token is revoked while the bot runs, python-telegram-bot's polling
+    loop, the update error handler, or a send that failed log an ``InvalidToken``
+    (as the record's exception or as one of its arguments); ``on_rejected`` is
+    then called so that the bot can stop, and say so in one line.  It sees
+    warnings whatever LOG_LEVEL is; the output leaves such records out.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.rejected = False
+        self.on_rejected: Callable[[], None] | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if not carries_invalid_token(record):
+            return
+        self.rejected = True
+        if self.on_rejected is not None:
+            self.on_rejected()
+
+
+def carries_invalid_token(record: logging.LogRecord) -> bool:
+    """The record is about Telegram rejecting the token (the bot says it in one line)."""
+    error = record.exc_info[1] if record.exc_info else None
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, InvalidToken):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    args = record.args
+    values = args.values() if isinstance(args, dict) else (args or ())
+    return any(isinstance(value, InvalidToken) for value in values)
+
+
 def guard_streams(token: str) -> None:
     """Blank the token in everything written to stdout and stderr."""
     for name in ("stdout", "stderr"):
@@ -92,14 +138,22 @@ def guard_streams(token: str) -> None:
             setattr(sys, name, cast(TextIO, RedactingStream(stream, token)))
 
 
-def setup_logging(level: str, token: str) -> None:
-    guard_streams(token)
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    redact_token = RedactToken(token)
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(redact_token)
+def setup_logging(level: str, token: str) -> TokenRejectedWatch:
+    guard_streams(token)  # first: the log handler keeps the stream it finds
+    root = logging.getLogger()
+    watch = TokenRejectedWatch()
+    root.addHandler(watch)  # before the output, whose filters change records
+    output = logging.StreamHandler()
+    output.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    output.setLevel(level)
+    output.addFilter(lambda record: not carries_invalid_token(record))
+    output.addFilter(RedactToken(token))
+    root.addHandler(output)
+    # Warnings reach the watch whatever the output shows.
+    root.setLevel(min(logging.getLevelNamesMapping()[level], watch.level))
     # The HTTP client logs every request URL at INFO: keep it quiet as well.
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("httpcore").setLevel(logging.WARNING)
     # The job queue's scheduler announces every job it adds, runs and removes.
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    return watch

@@ -4,8 +4,8 @@ This is python-telegram-bot's ``run_polling``/``run_webhook`` done by hand
 (initialize, post_init, updater, start; then the same in reverse), so that each
 failure an operator can fix ends in one clear line instead of tracebacks:
 
-* Telegram rejects the token: :class:`Fatal` with one translated line (exit
-  code 2);
+* Telegram rejects the token -- at start or later, whichever part of the bot
+  notices -- :class:`Fatal` with one translated line (exit code 2);
 * the database cannot be opened (checked once Telegram has accepted the
   token), the webhook URL is refused, the webhook port is taken: :class:`Fatal`
   as well;
@@ -33,6 +33,7 @@ from telegram.ext import Application
 
 from bot.app import build_application
 from bot.config import Config
+from bot.logs import TokenRejectedWatch
 from i18n import t
 from storage import Database, DatabaseTooNewError
 
@@ -54,11 +55,16 @@ def pause_before(attempt: int) -> float:
     return min(MAX_PAUSE, 2.0 ** min(attempt - 1, 16))
 
 
-async def run(config: Config) -> None:
+async def run(config: Config, watch: TokenRejectedWatch) -> None:
     """Run until SIGINT or SIGTERM; raise :class:`Fatal` for what the operator must fix."""
     lang = config.default_language
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
+
+    def rejected() -> None:
+        loop.call_soon_threadsafe(stop.set)
+
+    watch.on_rejected = rejected
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     try:
@@ -69,10 +75,13 @@ async def run(config: Config) -> None:
             finally:
                 await _tear_down(application)
     except InvalidToken:
-        raise Fatal(t(lang, "startup.token_rejected")) from None
+        watch.rejected = True
     finally:
+        watch.on_rejected = None
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(signum)
+    if watch.rejected:
+        raise Fatal(t(lang, "startup.token_rejected"))
 
 
 async def check_database(config: Config) -> None:
@@ -237,6 +246,6 @@ async def _tear_down(application: App) -> None:
         try:
             await step()
         except InvalidToken:
-            pass  # the polling loop's end when the token was rejected: said in one line
+            pass  # already noticed: the bot is stopping because of it
         except Exception:
             log.exception("error while stopping")

@@ -10,7 +10,7 @@ from typing import TextIO, cast
 
 from telegram.error import InvalidToken
 
-from bot.logs import RedactingStream, RedactToken
+from bot.logs import RedactingStream, RedactToken, TokenRejectedWatch, carries_invalid_token
 from bot.runner import MAX_PAUSE, pause_before
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,6 +104,34 @@ def test_an_uncaught_traceback_at_exit_is_blanked_too() -> None:
     assert "warning <token>" in result.stderr
     assert result.stdout == "stdout <token>\n"
     assert SECRET not in result.stdout + result.stderr
+
+
+def record(exc: BaseException | None = None, *args: object) -> logging.LogRecord:
+    exc_info = (type(exc), exc, exc.__traceback__) if exc is not None else None
+    return logging.LogRecord("x", logging.ERROR, __file__, 1, "msg %s", args or None, exc_info)
+
+
+def test_a_rejected_token_is_noticed_whoever_logs_it() -> None:
+    calls: list[str] = []
+    watch = TokenRejectedWatch()
+    watch.on_rejected = lambda: calls.append("stop")
+    for unrelated in (record(RuntimeError("unrelated")), record(None, "text")):
+        watch.handle(unrelated)
+        assert not carries_invalid_token(unrelated)
+    assert calls == []
+    try:
+        try:
+            raise InvalidToken("Unauthorized")
+        except InvalidToken as exc:
+            raise RuntimeError("while polling") from exc
+    except RuntimeError as chained:
+        as_cause = record(chained)
+    as_argument = record(None, InvalidToken("Unauthorized"))
+    for rejection in (as_cause, as_argument):
+        assert carries_invalid_token(rejection)  # the output leaves it out
+        watch.handle(rejection)
+    assert watch.rejected
+    assert calls == ["stop", "stop"]
 
 
 def test_the_pause_between_attempts_grows_to_a_minute() -> None:

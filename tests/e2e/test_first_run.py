@@ -9,6 +9,7 @@ so neither the token nor a traceback can hide anywhere in it.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import socket
@@ -17,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from i18n import t
@@ -106,6 +108,58 @@ async def test_the_russian_and_english_lines_say_what_the_issue_asks() -> None:
     )
     assert "BOT_TOKEN" in t("ru", "startup.token_rejected")
     assert "@BotFather" in t("ru", "startup.token_rejected")
+
+
+@pytest.mark.parametrize("level", ["WARNING", "CRITICAL"])
+async def test_a_token_revoked_while_polling_stops_the_bot_with_the_same_line(
+    server: FakeTelegram, db_path: Path, tmp_path: Path, level: str
+) -> None:
+    server.add_user(7, "Anna", started=True)
+    log = tmp_path / "bot.log"
+    process = spawn_bot(settings(server, db_path, LOG_LEVEL=level), tmp_path, log)
+    token = server.token
+    with stopped_at_the_end(process):
+        await server.wait_for(lambda: server.active_polls, timeout=30)
+        server.token = "111:revoked-revoked"  # every request of the bot now gets 401
+        server.send(7, 7, "/help")  # wakes the long poll; the answer cannot be sent
+        code = await wait_exit(process, 30)
+    assert (code, log.read_text(encoding="utf-8")) == (
+        2,
+        f"koloda: {t('ru', 'startup.token_rejected')}\n",
+    )
+    assert_token_absent(log.read_text(encoding="utf-8"), token)
+
+
+async def test_a_token_revoked_while_serving_a_webhook_stops_the_bot_with_the_same_line(
+    server: FakeTelegram, db_path: Path, tmp_path: Path
+) -> None:
+    server.add_user(7, "Anna", started=True)
+    port = free_port()
+    env = settings(server, db_path, LOG_LEVEL="WARNING", **webhook_settings(port))
+    log = tmp_path / "bot.log"
+    process = spawn_bot(env, tmp_path, log)
+    token = server.token
+    with stopped_at_the_end(process):
+        hook = await server.wait_for(lambda: server.webhook, timeout=30)
+        server.send(7, 7, "/help")
+        (update,) = server.take_updates(10)
+        server.token = "111:revoked-revoked"
+        async with aiohttp.ClientSession() as http:
+            for _ in range(100):  # the webhook server starts right after setWebhook
+                try:
+                    async with http.post(
+                        hook["url"],
+                        data=json.dumps(update),
+                        headers={"Content-Type": "application/json"},
+                    ) as answer:
+                        assert answer.status == 200
+                    break
+                except aiohttp.ClientConnectionError:
+                    await asyncio.sleep(0.1)
+        code = await wait_exit(process, 30)
+    output = log.read_text(encoding="utf-8")
+    assert (code, output) == (2, f"koloda: {t('ru', 'startup.token_rejected')}\n")
+    assert_token_absent(output, token)
 
 
 # ------------------------------------------------------------------ no network at start
