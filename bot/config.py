@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
@@ -46,7 +47,13 @@ class Config:
         values: dict[str, str] = {}
         dotenv_path = dotenv if dotenv is not None else Path(".env")
         if dotenv_path.is_file():
-            values.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
+            try:
+                pairs = dotenv_values(dotenv_path).items()
+            except OSError as exc:
+                raise ConfigError(f"cannot read {dotenv_path}: {exc.strerror or exc}") from None
+            except UnicodeDecodeError:
+                raise ConfigError(f"{dotenv_path} is not UTF-8 text") from None
+            values.update({k: v for k, v in pairs if v is not None})
         values.update(os.environ if env is None else env)
 
         token = values.get("BOT_TOKEN", "").strip()
@@ -68,10 +75,8 @@ class Config:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(_LEVELS)}")
         return cls(
             token=token,
-            api_base_url=values.get("TELEGRAM_API_BASE_URL", cls.api_base_url).strip()
-            or cls.api_base_url,
-            file_base_url=values.get("TELEGRAM_FILE_BASE_URL", cls.file_base_url).strip()
-            or cls.file_base_url,
+            api_base_url=_url(values, "TELEGRAM_API_BASE_URL", cls.api_base_url),
+            file_base_url=_url(values, "TELEGRAM_FILE_BASE_URL", cls.file_base_url),
             database_path=Path(values.get("DATABASE_PATH", "") or cls.database_path),
             log_level=level,
             default_language=language,
@@ -95,3 +100,18 @@ def _int(values: Mapping[str, str], name: str, default: int, low: int, high: int
     if not low <= number <= high:
         raise ConfigError(f"{name} must be between {low} and {high}")
     return number
+
+
+def _url(values: Mapping[str, str], name: str, default: str) -> str:
+    """A Bot API base URL: the token is appended to it (or put in place of ``{token}``)."""
+    url = values.get(name, "").strip() or default
+    parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError:
+        parts = parts._replace(netloc="")
+    if parts.scheme not in ("http", "https") or not parts.hostname or not parts.path:
+        raise ConfigError(
+            f"{name} must be an http(s) URL that the token is appended to, like {default}"
+        )
+    return url

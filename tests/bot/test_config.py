@@ -49,11 +49,23 @@ def test_dotenv_is_read_and_the_environment_wins(tmp_path: Path) -> None:
         ({"BOT_TOKEN": TOKEN, "GROUP_EDITS_PER_MINUTE": "x"}, "whole number"),
         ({"BOT_TOKEN": TOKEN, "GROUP_EDITS_PER_MINUTE": "0"}, "between"),
         ({"BOT_TOKEN": TOKEN, "LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
+        ({"BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": "api.telegram.org/bot"}, "http"),
+        ({"BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": "ftp://x/bot"}, "http"),
+        ({"BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": "http://127.0.0.1:81"}, "appended"),
+        ({"BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": "http://"}, "TELEGRAM_API_BASE_URL"),
+        ({"BOT_TOKEN": TOKEN, "TELEGRAM_FILE_BASE_URL": "http://h:x/f"}, "TELEGRAM_FILE_BASE"),
     ],
 )
 def test_bad_settings_are_explained(tmp_path: Path, env: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         Config.from_env(env, dotenv=tmp_path / "none")
+
+
+def test_an_unreadable_dotenv_is_explained(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_bytes(b"BOT_TOKEN=\xff\xfe\n")
+    with pytest.raises(ConfigError, match="not UTF-8"):
+        Config.from_env({}, dotenv=dotenv)
 
 
 def test_the_token_never_appears_in_repr() -> None:

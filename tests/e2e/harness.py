@@ -346,15 +346,16 @@ def check_no_hidden_cards(table: Table, probe: Probe, table_id: int = 1) -> None
 
 
 def spawn_bot(env: dict[str, str], workdir: Path, log: Path) -> subprocess.Popen[bytes]:
-    """``python -m bot`` in another process, with only the given settings."""
+    """``python -m bot`` in another process, with only the given settings; everything
+    it prints, on stdout or stderr, goes to ``log``."""
     full = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT), **env}
-    with log.open("ab") as stderr:  # the child keeps its own copy of the handle
+    with log.open("ab") as output:  # the child keeps its own copy of the handle
         return subprocess.Popen(
             [sys.executable, "-m", "bot"],
             cwd=workdir,
             env=full,
-            stdout=subprocess.DEVNULL,
-            stderr=stderr,
+            stdout=output,
+            stderr=output,
         )
 
 
