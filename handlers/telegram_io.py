@@ -222,8 +222,10 @@ class TelegramIO:
                 return Sent(Delivery.GONE)
             log.error("%s to %s refused: %s", method, chat_id, exc.message)
             return Sent(Delivery.FAILED)
-        except InvalidToken:
-            log.error("%s to %s: the bot token was refused", method, chat_id)
+        except InvalidToken as exc:
+            # Logged with the error itself: the start-up watch (bot.logs) stops
+            # the bot with one line, and keeps this record out of the output.
+            log.warning("%s to %s: %s", method, chat_id, exc)
             return Sent(Delivery.FAILED)
         except (NetworkError, TelegramError) as exc:
             log.warning("%s to %s failed: %s", method, chat_id, exc)
