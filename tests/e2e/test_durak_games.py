@@ -14,7 +14,12 @@ NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
 
 @pytest.mark.parametrize(
     ("preset", "players"),
-    [("podkidnoy", 2), ("podkidnoy", 3), ("podkidnoy", 6), ("perevodnoy", 3)],
+    [
+        ("podkidnoy", 2),
+        pytest.param("podkidnoy", 3, marks=pytest.mark.slow),
+        pytest.param("podkidnoy", 6, marks=pytest.mark.slow),
+        pytest.param("perevodnoy", 3, marks=pytest.mark.slow),
+    ],
 )
 async def test_a_whole_game_by_buttons_to_the_result_and_leaderboard(
     server: FakeTelegram, db_path: Path, preset: str, players: int

@@ -29,6 +29,8 @@ from tests.fake_telegram import FakeTelegram
 WRONG_TOKEN = "987654321:AAwrongTokenWrongTokenWrongToken42"
 WRONG_SECRET = WRONG_TOKEN.partition(":")[2]
 
+pytestmark = pytest.mark.slow  # each runs the bot in a process of its own
+
 
 def free_port() -> int:
     with socket.socket() as sock:

@@ -9,6 +9,8 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.harness import Probe, bot_config, running_bot, seat_players
 from tests.fake_telegram import FakeTelegram
 
@@ -19,6 +21,7 @@ def move_log(db_path: Path) -> list[tuple[int, str, list[dict[str, object]]]]:
     return [(int(seat), str(action), json.loads(events)) for seat, action, events in rows]
 
 
+@pytest.mark.slow
 async def test_a_three_player_match_to_its_winner(server: FakeTelegram, db_path: Path) -> None:
     probe = Probe(db_path)
     async with running_bot(bot_config(server, db_path)) as app:

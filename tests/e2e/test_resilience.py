@@ -8,6 +8,8 @@ import signal
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.clock import FakeClock
 from tests.e2e.harness import (
     Probe,
@@ -37,6 +39,7 @@ def start_bot_process(
     return spawn_bot(env, workdir, log)
 
 
+@pytest.mark.slow
 async def test_a_killed_bot_resumes_the_game_from_the_database(
     server: FakeTelegram, db_path: Path, tmp_path: Path
 ) -> None:
@@ -77,6 +80,7 @@ async def test_a_killed_bot_resumes_the_game_from_the_database(
     assert "Traceback" not in errors, errors
 
 
+@pytest.mark.slow
 async def test_a_player_who_blocks_the_bot_can_come_back(
     server: FakeTelegram, db_path: Path
 ) -> None:
@@ -101,6 +105,7 @@ async def test_a_player_who_blocks_the_bot_can_come_back(
         assert Probe(db_path).table()[0] == "finished"
 
 
+@pytest.mark.slow
 async def test_a_group_upgraded_to_a_supergroup_keeps_tables_and_scores(
     server: FakeTelegram, db_path: Path
 ) -> None:

@@ -75,7 +75,7 @@ async def add_computers(table: Table, count: int) -> None:
     await table.press(creator, table.lobby(), table.lobby().callback_data("« Назад"))
 
 
-@pytest.mark.parametrize("game", ["durak", "101"])
+@pytest.mark.parametrize("game", ["durak", pytest.param("101", marks=pytest.mark.slow)])
 async def test_one_person_and_three_computers_play_to_the_result(
     server: FakeTelegram, db_path: Path, game: str
 ) -> None:
