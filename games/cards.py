@@ -13,8 +13,7 @@ two jokers are ``X1`` (black) and ``X2`` (red).  The face shown to people is
 from __future__ import annotations
 
 import enum
-import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import ClassVar
 
 __all__ = [
@@ -23,13 +22,11 @@ __all__ = [
     "CardParseError",
     "Rank",
     "Suit",
-    "cards_to_codes",
     "codes_to_cards",
     "deck",
     "joker_deck",
     "parse_cards",
     "shoe",
-    "shuffled",
 ]
 
 
@@ -46,10 +43,6 @@ class Suit(enum.Enum):
     @property
     def symbol(self) -> str:
         return _SUIT_SYMBOLS[self]
-
-    @property
-    def is_red(self) -> bool:
-        return self is Suit.DIAMONDS or self is Suit.HEARTS
 
 
 SUITS: tuple[Suit, ...] = (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS)
@@ -203,21 +196,11 @@ def shoe(decks: int = 2, size: int = 52, *, jokers_per_deck: int = 2) -> list[Ca
     return cards
 
 
-def shuffled(cards: Iterable[Card], rng: random.Random) -> list[Card]:
-    out = list(cards)
-    rng.shuffle(out)
-    return out
-
-
 def parse_cards(text: str) -> list[Card]:
     """Parse concatenated codes, e.g. ``"6s6hX1"`` -> [6♠, 6♥, joker]."""
     if len(text) % 2:
         raise CardParseError(f"odd length card list: {text!r}")
     return [Card.parse(text[i : i + 2]) for i in range(0, len(text), 2)]
-
-
-def cards_to_codes(cards: Iterable[Card]) -> list[str]:
-    return [c.code for c in cards]
 
 
 def codes_to_cards(codes: Sequence[object]) -> list[Card]:

@@ -216,7 +216,8 @@ class Event:
     """Something that happened, for rendering and the log.
 
     Events are public: they never carry a card that any seat may not see.
-    ``kind`` names a translation key ``event.<game>.<kind>``.
+    ``kind`` is the game's own name for what happened; each game's screens
+    say how it reads.
     """
 
     kind: str

@@ -206,9 +206,6 @@ class GameCache:
         entry = self._entries[table_id] = _Cached(moves, game, recent)
         return entry
 
-    def forget(self, table_id: int) -> None:
-        self._entries.pop(table_id, None)
-
 
 def _logged(moves: Sequence[MoveRow]) -> tuple[LoggedEvent, ...]:
     return tuple(LoggedEvent(m.n, m.actor, Event.from_json(e)) for m in moves for e in m.events)[

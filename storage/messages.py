@@ -90,11 +90,6 @@ class Messages(Queries):
             ),
         )
 
-    async def forget_hand(self, table_id: int, seat: int) -> None:
-        await self._run(
-            "DELETE FROM hand_messages WHERE table_id = ? AND seat = ?", (table_id, seat)
-        )
-
     async def tables_to_resume(self, since: float) -> list[int]:
         """Open tables, tables whose announcements are behind their moves, and
         tables changed since ``since``."""

@@ -14,13 +14,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache
 
-from games.cards import SUITS, Card, Suit, deck
+from games.cards import Card, Suit, deck
 
 __all__ = [
     "ALL_CARDS",
     "CARD_BY_ORDER",
     "RANK_BITS",
-    "SUIT_INDEX",
     "beaters",
     "can_beat",
     "cards_of",
@@ -70,6 +69,3 @@ def cards_of(mask: int) -> list[Card]:
         out.append(CARD_BY_ORDER[low.bit_length() - 1])
         mask ^= low
     return out
-
-
-SUIT_INDEX: dict[Suit, int] = {s: i for i, s in enumerate(SUITS)}

@@ -1,11 +1,7 @@
 """Durak's lobby options and the seat counts they allow.
 
 The options are the ones ``docs/rules/durak.md`` describes; presets live in
-``games.durak`` (``SPEC``).  Later variants (teams, refusal, blind, diamonds,
-Akulina, believe/don't-believe) will add fields here; the engine reads the
-rules only through a few hooks (:func:`games.durak.beating.can_beat`, the
-thrower choice and the transfer check in the engine), so each variant changes
-one place.
+``games.durak`` (``SPEC``).
 """
 
 from __future__ import annotations
