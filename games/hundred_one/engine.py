@@ -78,7 +78,7 @@ Zones: ``stock`` (nobody), ``discard_top`` and ``discard`` (the cards under it;
 everybody, they were all seen being played), ``hand<seat>`` (its owner; everybody
 in the ``round_over``/``over`` phases, when hands are shown for counting).
 
-Events (``event.101.<kind>``): ``deal`` (seat = leader, value = round), ``play``
+Events (by ``kind``): ``deal`` (seat = leader, value = round), ``play``
 (seat, cards), ``order`` (seat, value = suit), ``draw`` (seat, value = count;
 never the cards), ``pass`` (seat), ``skip`` (seat that misses his turn),
 ``again`` (seat that moves again), ``penalty_draw`` (seat that draws, value =
