@@ -17,7 +17,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.catalog import CATALOG
+from bot.catalog import CATALOG, Catalog
 from bot.config import Config
 from handlers import membership
 from handlers.callbacks import on_callback
@@ -41,27 +41,32 @@ DRAIN_SECONDS = 5.0
 
 
 def build_application(
-    config: Config, *, clock: Clock | None = None, heartbeat: float = 1.0
+    config: Config,
+    *,
+    catalog: Catalog = CATALOG,
+    clock: Clock | None = None,
+    heartbeat: float = 1.0,
 ) -> Application:  # type: ignore[type-arg]
-    """The bot.  ``clock`` and ``heartbeat`` are for tests that drive time."""
+    """The bot playing the games of ``catalog``.  ``clock`` and ``heartbeat``
+    are for tests that drive time."""
     clock = clock or SystemClock()
 
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         db = await Database.open(config.database_path, now=clock.now)
         services = Services.create(
             db,
-            games=CATALOG.specs,
-            players=CATALOG.players,
+            games=catalog.specs,
+            players=catalog.players,
             clock=clock,
             default_language=config.default_language,
             heartbeat=heartbeat,
         )
         pacer = GroupWindow(clock, services.background, config.group_edits_per_minute)
         publisher = Publisher(
-            TelegramIO(app.bot), services, CATALOG.screens, pacer, Ledger(db), app.bot.username
+            TelegramIO(app.bot), services, catalog.screens, pacer, Ledger(db), app.bot.username
         )
         services.tables.observe(publisher)
-        app.bot_data[KEY] = Koloda(services, publisher, CATALOG.specs, CATALOG.screens)
+        app.bot_data[KEY] = Koloda(services, publisher, catalog.specs, catalog.screens)
         await _register_commands(app)
         # The job queue starts with the application, right after this hook.
         assert app.job_queue is not None

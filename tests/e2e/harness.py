@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import build_application
-from bot.catalog import CATALOG
+from bot.catalog import CATALOG, Catalog
 from bot.config import Config
 from handlers.context import KEY, Koloda
 from tests.clock import FakeClock
@@ -47,11 +47,13 @@ def bot_config(server: FakeTelegram, db_path: Path, **overrides: Any) -> Config:
 
 
 @asynccontextmanager
-async def running_bot(config: Config, clock: FakeClock | None = None) -> AsyncIterator[Any]:
+async def running_bot(
+    config: Config, clock: FakeClock | None = None, catalog: Catalog = CATALOG
+) -> AsyncIterator[Any]:
     """The bot as ``run_polling`` runs it, hooks included, in this event loop, on
     a fake clock (the one given, or its own)."""
     clock = clock or FakeClock()
-    application = build_application(config, clock=clock, heartbeat=3600.0)
+    application = build_application(config, catalog=catalog, clock=clock, heartbeat=3600.0)
     application.bot_data["test_clock"] = clock
     await application.initialize()
     try:
