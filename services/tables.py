@@ -280,7 +280,9 @@ class Tables:
         async with self._db.read() as tx:
             return await tx.tables.open_in_chat(chat_id)
 
-    async def events_after(self, table_id: int, after: int, limit: int = 50) -> list[LoggedEvent]:
+    async def events_after(
+        self, table_id: int, after: int, limit: int = 10_000
+    ) -> list[LoggedEvent]:
         """Events of the moves numbered above ``after``, oldest first."""
         async with self._db.read() as tx:
             moves = await tx.tables.moves_after(table_id, after, limit)
