@@ -252,6 +252,10 @@ class Publisher:
         if isinstance(item, _Say):
             await self.pacer.turn(chat_id)
             sent = await self.io.send(chat_id, item.text, item.markup, thread_id=item.thread_id)
+            if sent.delivery is Delivery.MIGRATED and sent.migrated_to is not None:
+                await self._migrated(chat_id, sent.migrated_to)
+                chat_id = sent.migrated_to
+                sent = await self.io.send(chat_id, item.text, item.markup)
             return await self._settled(sent, chat_id, item.table_id)
         return await self._sync_table(item.table_id)
 
@@ -264,10 +268,16 @@ class Publisher:
                 return False
             case Delivery.MIGRATED:
                 assert sent.migrated_to is not None
-                await self.services.directory.migrate_chat(chat_id, sent.migrated_to)
+                await self._migrated(chat_id, sent.migrated_to)
                 return False
             case _:
                 return True
+
+    async def _migrated(self, old: int, new: int) -> None:
+        """The group became a supergroup: its tables move, and are painted there."""
+        await self.services.directory.migrate_chat(old, new)
+        for table in await self.services.tables.tables_in_chat(new):
+            self._latest[table.id] = await self.services.tables.snapshot(table.id)
 
     async def _sync_table(self, table_id: int) -> bool:
         snapshot = self._latest.get(table_id)
