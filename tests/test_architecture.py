@@ -8,29 +8,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+PURE = {"telegram", "aiosqlite", "asyncio", "sqlite3", "storage", "handlers", "bot", "services"}
 FORBIDDEN = {
-    "games": {
-        "telegram",
-        "aiosqlite",
-        "asyncio",
-        "sqlite3",
-        "storage",
-        "handlers",
-        "bot",
-        "services",
-        "i18n",
-    },
-    "players": {
-        "telegram",
-        "aiosqlite",
-        "asyncio",
-        "sqlite3",
-        "storage",
-        "handlers",
-        "bot",
-        "services",
-        "i18n",
-    },
+    "games": PURE | {"i18n", "players"},
+    "players": PURE | {"i18n"},
     "services": {"telegram", "handlers", "bot"},
     "storage": {"telegram", "handlers", "bot", "services", "games", "players", "i18n"},
 }

@@ -7,6 +7,7 @@ import json
 import os
 import random
 import re
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -359,6 +360,34 @@ def spawn_bot(env: dict[str, str], workdir: Path, log: Path) -> subprocess.Popen
             stdout=output,
             stderr=output,
         )
+
+
+def start_bot_process(
+    server: FakeTelegram, db_path: Path, workdir: Path, log: Path
+) -> subprocess.Popen[bytes]:
+    """``python -m bot`` against ``server`` on real time, as an operator runs it."""
+    env = {
+        "BOT_TOKEN": server.token,
+        "TELEGRAM_API_BASE_URL": server.base_url,
+        "TELEGRAM_FILE_BASE_URL": server.base_file_url,
+        "DATABASE_PATH": str(db_path),
+        "GROUP_EDITS_PER_MINUTE": "60",
+        "TELEGRAM_MAX_RATE": "10000",
+        "LOG_LEVEL": "WARNING",
+    }
+    return spawn_bot(env, workdir, log)
+
+
+async def stop_bot_process(process: subprocess.Popen[bytes]) -> None:
+    """SIGINT, as a service manager stops it; a kill if it does not stop."""
+    if process.poll() is not None:
+        return
+    process.send_signal(signal.SIGINT)
+    try:
+        await wait_exit(process, 15)
+    except TimeoutError:
+        process.kill()
+        await wait_exit(process, 5)
 
 
 async def wait_exit(process: subprocess.Popen[bytes], timeout: float) -> int:  # noqa: ASYNC109

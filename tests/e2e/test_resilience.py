@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import signal
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,25 +17,11 @@ from tests.e2e.harness import (
     running_bot,
     seat_players,
     settle,
-    spawn_bot,
+    start_bot_process,
+    stop_bot_process,
     wait_exit,
 )
 from tests.fake_telegram import FakeTelegram
-
-
-def start_bot_process(
-    server: FakeTelegram, db_path: Path, workdir: Path, log: Path
-) -> subprocess.Popen[bytes]:
-    env = {
-        "BOT_TOKEN": server.token,
-        "TELEGRAM_API_BASE_URL": server.base_url,
-        "TELEGRAM_FILE_BASE_URL": server.base_file_url,
-        "DATABASE_PATH": str(db_path),
-        "GROUP_EDITS_PER_MINUTE": "60",
-        "TELEGRAM_MAX_RATE": "10000",
-        "LOG_LEVEL": "WARNING",
-    }
-    return spawn_bot(env, workdir, log)
 
 
 @pytest.mark.slow
@@ -69,13 +54,7 @@ async def test_a_killed_bot_resumes_the_game_from_the_database(
         assert total == before + moves
         await server.wait_for(lambda: any("🏁" in m.text for m in table.group_messages()))
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                await wait_exit(process, 15)
-            except TimeoutError:
-                process.kill()
-                await wait_exit(process, 5)
+        await stop_bot_process(process)
     errors = log.read_text(encoding="utf-8")
     assert "Traceback" not in errors, errors
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import signal
 import sqlite3
-import subprocess
 import time
 from contextlib import closing
 from pathlib import Path
@@ -19,7 +18,8 @@ from tests.e2e.harness import (
     bot_config,
     running_bot,
     seat_players,
-    spawn_bot,
+    start_bot_process,
+    stop_bot_process,
     wait_exit,
 )
 from tests.fake_telegram import FakeTelegram
@@ -121,17 +121,8 @@ async def test_a_deadline_pending_at_a_kill_fires_once_after_the_restart(
     the bot's time, and then the timer moves once."""
     probe = Probe(db_path)
     log = tmp_path / "bot.log"
-    env = {
-        "BOT_TOKEN": server.token,
-        "TELEGRAM_API_BASE_URL": server.base_url,
-        "TELEGRAM_FILE_BASE_URL": server.base_file_url,
-        "DATABASE_PATH": str(db_path),
-        "GROUP_EDITS_PER_MINUTE": "60",
-        "TELEGRAM_MAX_RATE": "10000",
-        "LOG_LEVEL": "WARNING",
-    }
     table = seat_players(server, ["Anna", "Boris"])
-    process: subprocess.Popen[bytes] = spawn_bot(env, tmp_path, log)
+    process = start_bot_process(server, db_path, tmp_path, log)
     try:
         await server.wait_for(lambda: server.active_polls, timeout=30)
         await table.open("durak")
@@ -148,7 +139,7 @@ async def test_a_deadline_pending_at_a_kill_fires_once_after_the_restart(
 
         await asyncio.sleep(5)  # down
         restarted = time.time()
-        process = spawn_bot(env, tmp_path, log)
+        process = start_bot_process(server, db_path, tmp_path, log)
         ((_, later),) = await server.wait_for(
             lambda: [d for d in probe.deadlines() if d[1] != due], timeout=30
         )
@@ -160,12 +151,6 @@ async def test_a_deadline_pending_at_a_kill_fires_once_after_the_restart(
         await asyncio.sleep(2)
         assert len(probe.moves()) == 1  # once
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                await wait_exit(process, 15)
-            except TimeoutError:
-                process.kill()
-                await wait_exit(process, 5)
+        await stop_bot_process(process)
     errors = log.read_text(encoding="utf-8")
     assert "Traceback" not in errors, errors
