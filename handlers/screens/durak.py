@@ -197,7 +197,7 @@ class DurakScreens:
             case "bout_beaten":
                 return t(lang, "durak.ev_beaten")
             case "bout_taken":
-                return tn(lang, "durak.ev_taken", len(event.cards), name=name)
+                return tn(lang, "durak.ev_taken", len(event.cards), name=name, cards=cards)
             case "out":
                 return t(lang, "durak.ev_out", name=name)
             case "resign":
