@@ -284,7 +284,7 @@ async def scores(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     _, chat = sender(update)
     lang = await language_for(app, update)
     board = await app.services.scores.leaderboard(chat.id)
-    await reply(app, update, common.scores_text(lang, board, app.games))
+    await reply(app, update, common.scores_text(lang, board, app.games, app.screens))
 
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

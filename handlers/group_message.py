@@ -93,7 +93,7 @@ def _table(
 ) -> Composed:
     table = snapshot.table
     names = common.names_of(lang, table)
-    body = screens.table(lang, snapshot.public, names)
+    body = screens.table(lang, snapshot.public, names, live=table.status is Status.PLAYING)
     lines = [f"🃏 {common.game_title(lang, snapshot.spec, snapshot.rules)}", "", body.text]
     shown = []
     for logged in snapshot.recent:

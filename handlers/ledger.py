@@ -27,6 +27,10 @@ class Ledger:
         async with self._db.transaction() as tx:
             await tx.messages.set_table_message(table_id, message_id, kind, digest)
 
+    async def set_pinned(self, table_id: int, pinned: bool) -> None:
+        async with self._db.transaction() as tx:
+            await tx.messages.set_pinned(table_id, pinned)
+
     async def set_announced(self, table_id: int, moves: int) -> None:
         async with self._db.transaction() as tx:
             await tx.messages.set_announced(table_id, moves)

@@ -301,7 +301,23 @@ class Publisher:
             if not await self._settled(sent, snapshot.table.chat_id, table_id):
                 return False
             self._repost.discard(table_id)
+        await self._pin(snapshot, await self.ledger.table_message(table_id))
         return await self._announce(snapshot, row, lang)
+
+    async def _pin(self, snapshot: Snapshot, row: TableMessageRow) -> None:
+        """The live table message is pinned while the game runs, where the bot
+        may pin; unpinned when the game is over."""
+        table = snapshot.table
+        playing = table.status is Status.PLAYING
+        if row.message_id is None or playing == row.pinned:
+            return
+        await self.pacer.turn(table.chat_id)
+        if playing:
+            sent = await self.io.pin(table.chat_id, row.message_id)
+        else:
+            sent = await self.io.unpin(table.chat_id, row.message_id)
+        if sent.ok:
+            await self.ledger.set_pinned(table.id, playing)
 
     def _compose_group(self, snapshot: Snapshot, lang: str) -> Composed:
         return compose_group(
@@ -333,6 +349,9 @@ class Publisher:
                 return sent
         elif row.message_id is not None:
             # The old message stays in the chat's history, pointing below.
+            if row.pinned:
+                await self.io.unpin(table.chat_id, row.message_id)
+                await self.ledger.set_pinned(table.id, False)
             moved = t(lang, "table.moved_below")
             if row.kind == "photo":
                 await self.io.edit_caption(table.chat_id, row.message_id, moved)
@@ -355,7 +374,8 @@ class Publisher:
         logged = await self.services.tables.events_after(table.id, row.announced)
         by_move: dict[int, list[Event]] = {}
         for entry in logged:
-            by_move.setdefault(entry.move, []).append(entry.event)
+            if entry.move <= table.moves:  # later moves wait for their own snapshot
+                by_move.setdefault(entry.move, []).append(entry.event)
         outcome = snapshot.outcome()
         for move in sorted(set(by_move) | {table.moves}):
             events = by_move.get(move, [])
@@ -540,7 +560,8 @@ class Publisher:
         if deadline is None:
             return
         left = common.duration(lang, deadline.due_at - self._clock.now())
-        text = t(lang, "hand.warning", time=left, table=html.escape(str(snapshot.table.id)))
+        chat = html.escape(snapshot.table.chat_title or "?")
+        text = t(lang, "hand.warning", time=left, chat=chat)
         await self.io.send(row.user_id, text)
 
     # --- sending -------------------------------------------------------------------

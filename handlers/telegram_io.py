@@ -34,6 +34,7 @@ NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 MAX_TEXT = 4096
 MAX_CAPTION = 1024
 _GONE = (
+    "not enough rights",
     "message to edit not found",
     "message to delete not found",
     "message can't be edited",
@@ -184,6 +185,23 @@ class TelegramIO:
                 parse_mode="HTML",
                 reply_markup=markup,
             ),
+            message_id,
+        )
+
+    async def pin(self, chat_id: int, message_id: int) -> Sent:
+        """Pin without a notification (refused where the bot may not pin)."""
+        return await self._call(
+            "pinChatMessage",
+            chat_id,
+            lambda: self.bot.pin_chat_message(chat_id, message_id, disable_notification=True),
+            message_id,
+        )
+
+    async def unpin(self, chat_id: int, message_id: int) -> Sent:
+        return await self._call(
+            "unpinChatMessage",
+            chat_id,
+            lambda: self.bot.unpin_chat_message(chat_id, message_id),
             message_id,
         )
 

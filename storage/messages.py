@@ -21,6 +21,8 @@ class TableMessageRow:
     digest: str | None
     announced: int
     """Moves whose announcements (score sheets, the result) were posted."""
+    pinned: bool
+    """The bot pinned it, while the game runs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,13 +41,13 @@ class HandMessageRow:
 class Messages(Queries):
     async def table_message(self, table_id: int) -> TableMessageRow:
         row = await self._one(
-            "SELECT table_id, message_id, kind, digest, announced FROM table_messages"
+            "SELECT table_id, message_id, kind, digest, announced, pinned FROM table_messages"
             " WHERE table_id = ?",
             (table_id,),
         )
         if row is None:
-            return TableMessageRow(table_id, None, "text", None, 0)
-        return TableMessageRow(row[0], row[1], row[2], row[3], row[4])
+            return TableMessageRow(table_id, None, "text", None, 0, False)
+        return TableMessageRow(row[0], row[1], row[2], row[3], row[4], bool(row[5]))
 
     async def set_table_message(
         self, table_id: int, message_id: int | None, kind: str, digest: str | None
@@ -55,6 +57,11 @@ class Messages(Queries):
             " ON CONFLICT (table_id) DO UPDATE SET message_id = excluded.message_id,"
             " kind = excluded.kind, digest = excluded.digest",
             (table_id, message_id, kind, digest),
+        )
+
+    async def set_pinned(self, table_id: int, pinned: bool) -> None:
+        await self._run(
+            "UPDATE table_messages SET pinned = ? WHERE table_id = ?", (int(pinned), table_id)
         )
 
     async def set_announced(self, table_id: int, moves: int) -> None:

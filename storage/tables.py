@@ -111,6 +111,8 @@ class TableRow:
     on_absence: OnAbsence
     end_reason: EndReason | None
     seats: tuple[SeatRow, ...]
+    chat_title: str | None = None
+    """The group's title, for the players' DMs."""
 
     @property
     def is_open(self) -> bool:
@@ -151,7 +153,11 @@ _COLUMNS = (
     "on_absence",
     "end_reason",
 )
-_SELECT = "SELECT " + ", ".join(f"t.{c}" for c in _COLUMNS) + " FROM tables t"
+_SELECT = (
+    "SELECT "
+    + ", ".join(f"t.{c}" for c in _COLUMNS)
+    + ", c.title FROM tables t LEFT JOIN chats c ON c.id = t.chat_id"
+)
 _SEATS = (
     "SELECT s.table_id, s.seat, s.user_id, s.computer, u.first_name, COALESCE(u.dm_ok, 0),"
     " u.language, s.timeouts, s.absent FROM seats s LEFT JOIN users u ON u.id = s.user_id"
@@ -220,6 +226,7 @@ class Tables(Queries):
                 on_absence=OnAbsence(r[13]),
                 end_reason=None if r[14] is None else EndReason(r[14]),
                 seats=tuple(seats[r[0]]),
+                chat_title=r[15],
             )
             for r in rows
         ]

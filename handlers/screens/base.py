@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from games.core import Action, Event, Outcome
+from services import ScoreRow
 
 __all__ = ["GameScreens", "Key", "Picture", "Screen"]
 
@@ -47,9 +48,13 @@ class Screen:
 
 
 class GameScreens(Protocol):
-    """A game's screens.  ``names`` are the seats' display names (HTML-escaped)."""
+    """A game's screens.  ``names`` are the seats' display names (HTML-escaped).
+    ``live`` is False once the game is over or was cancelled: nothing then asks
+    anybody to move."""
 
-    def table(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> Screen:
+    def table(
+        self, lang: str, view: Mapping[str, Any], names: Sequence[str], *, live: bool
+    ) -> Screen:
         """The game's part of the group's table message, from the public view."""
 
     def hand(
@@ -59,15 +64,25 @@ class GameScreens(Protocol):
         actions: Sequence[Action],
         names: Sequence[str],
         focus: str | None,
+        *,
+        live: bool,
     ) -> Screen:
-        """A seat's own screen (its DM): its cards, and a key per move it may
-        make there (``actions`` are its legal moves made in the hand)."""
+        """A seat's own screen (its DM): its cards and, while it may act, what it
+        needs to decide and a key per move it may make there (``actions``, its
+        legal moves made in the hand)."""
+
+    def turn(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        """Whose move it is, for the players waiting (None when nobody's)."""
 
     def table_key(self, lang: str, action: Action, view: Mapping[str, Any]) -> str:
         """The label of a move made on the table message (``Place.TABLE``)."""
 
-    def event(self, lang: str, event: Event, names: Sequence[str]) -> str | None:
-        """One line for the table message's list of what happened (None: not shown)."""
+    def event(
+        self, lang: str, event: Event, names: Sequence[str], viewer: int | None = None
+    ) -> str | None:
+        """One line of what happened (None: not worth a line); ``viewer`` is the
+        seat whose DM shows it, addressed in the second person where it is
+        concerned, None for the group."""
 
     def announcements(
         self, lang: str, events: Sequence[Event], view: Mapping[str, Any], names: Sequence[str]
@@ -78,3 +93,11 @@ class GameScreens(Protocol):
         self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
     ) -> Screen:
         """The end-of-game announcement."""
+
+    def own_result(
+        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
+    ) -> str:
+        """One line of how the game ended for the seat whose ``view`` this is."""
+
+    def score_line(self, lang: str, place: int, name: str, row: ScoreRow) -> str:
+        """A leaderboard line in the words this game's players use."""

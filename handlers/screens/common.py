@@ -8,6 +8,7 @@ from typing import Any
 
 from games.core import Rules
 from games.spec import GameSpec
+from handlers.screens.base import GameScreens
 from i18n import t, tn
 from services import EndReason, OnAbsence, ScoreRow, SeatRow, Setting, Snapshot, TableRow
 
@@ -132,26 +133,22 @@ def closed_text(lang: str, reason: EndReason | None) -> str:
 
 
 def scores_text(
-    lang: str, board: Mapping[str, Sequence[ScoreRow]], specs: Mapping[str, GameSpec]
+    lang: str,
+    board: Mapping[str, Sequence[ScoreRow]],
+    specs: Mapping[str, GameSpec],
+    screens: Mapping[str, GameScreens],
 ) -> str:
     if not board:
         return t(lang, "scores.empty")
     lines = [t(lang, "scores.title")]
     for game, rows in board.items():
-        name = t(lang, specs[game].name_key) if game in specs else game
-        lines += ["", f"<b>{name}</b>"]
-        for place, row in enumerate(rows, start=1):
-            lines.append(
-                t(
-                    lang,
-                    "scores.row",
-                    place=place,
-                    name=html.escape(row.first_name),
-                    played=row.played,
-                    wins=row.wins,
-                    losses=row.losses,
-                )
-            )
+        if game not in specs:
+            continue  # a game no longer hosted
+        lines += ["", f"<b>{t(lang, specs[game].name_key)}</b>"]
+        lines += [
+            screens[game].score_line(lang, place, html.escape(row.first_name), row)
+            for place, row in enumerate(rows, start=1)
+        ]
     lines += ["", t(lang, "scores.people_only")]
     return "\n".join(lines)
 

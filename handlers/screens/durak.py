@@ -10,8 +10,12 @@ from games.durak.actions import Attack, Beat, Pass, Take, Throw, Transfer
 from handlers.screens.base import Key, Screen
 from handlers.screens.faces import chunk, face, faces, suit_symbol
 from i18n import t, tn
+from services import ScoreRow
 
 __all__ = ["DurakScreens"]
+
+TRUMP_MARK = "★"
+"""Marks a trump on a button (buttons cannot be bold)."""
 
 
 def _trump_line(lang: str, view: Mapping[str, Any]) -> str:
@@ -26,24 +30,29 @@ def _table_cards(view: Mapping[str, Any]) -> str:
     for pair in view["table"]:
         attack = face(pair["attack"])
         pairs.append(f"{attack} ← {face(pair['defense'])}" if pair["defense"] else attack)
-    return ",  ".join(pairs)
+    return " · ".join(pairs)
+
+
+def _label(code: str, trump: str) -> str:
+    """A card on a button: its face, and a mark if it is a trump."""
+    return face(code) + (TRUMP_MARK if code[1] == trump else "")
 
 
 class DurakScreens:
-    def table(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> Screen:
+    def table(
+        self, lang: str, view: Mapping[str, Any], names: Sequence[str], *, live: bool
+    ) -> Screen:
         lines = [
             _trump_line(lang, view),
             t(lang, "durak.stock", stock=view["stock"], discard=view["discard"]),
             "",
-        ]
-        lines.append(
             t(lang, "durak.on_table", cards=_table_cards(view))
             if view["table"]
-            else t(lang, "durak.table_empty")
-        )
-        lines.append("")
+            else t(lang, "durak.table_empty"),
+            "",
+        ]
         active = set(view["active"])
-        to_move = set(view.get("to_move", []))
+        to_move = set(view["to_move"]) if live else set()
         for seat, name in enumerate(names):
             if seat == view.get("attacker"):
                 mark = "⚔️"
@@ -53,8 +62,7 @@ class DurakScreens:
                 mark = "•"
             else:
                 mark = "✓"
-            count = view["hands"][seat]
-            line = f"{mark} {name} — {tn(lang, 'durak.n_cards', count)}"
+            line = f"{mark} {name} — {tn(lang, 'durak.n_cards', view['hands'][seat])}"
             if seat not in active and view.get("durak") != seat:
                 line = f"{mark} {name} — {t(lang, 'durak.out')}"
             if seat in to_move:
@@ -64,11 +72,13 @@ class DurakScreens:
             lines += ["", t(lang, "durak.is_durak", name=names[view["durak"]])]
         elif view.get("draw"):
             lines += ["", t(lang, "durak.draw")]
-        elif view.get("defender") is not None:
-            lines += ["", self._status(lang, view, names)]
+        elif live and (status := self.turn(lang, view, names)):
+            lines += ["", status]
         return Screen("\n".join(lines))
 
-    def _status(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str:
+    def turn(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        if view.get("defender") is None:
+            return None
         defender = names[view["defender"]]
         if not view["table"]:
             return t(lang, "durak.status_attack", name=names[view["attacker"]], target=defender)
@@ -85,27 +95,29 @@ class DurakScreens:
         actions: Sequence[Action],
         names: Sequence[str],
         focus: str | None,
+        *,
+        live: bool,
     ) -> Screen:
-        hand_codes: list[str] = view["hand"]
         trump = view["trump"]
         cards = " ".join(
-            f"<b>{face(c)}</b>" if c[1] == trump else face(c) for c in hand_codes
+            f"<b>{face(c)}</b>" if c[1] == trump else face(c) for c in view["hand"]
         ) or t(lang, "durak.no_cards")
-        # A waiting seat's message shows only what changes with its own hand,
-        # so other players' moves cost no edit of it.
-        lines = [_trump_line(lang, view), t(lang, "durak.your_cards", cards=cards)]
+        own = t(lang, "durak.your_cards", cards=cards)
         if not actions:
-            if view.get("durak") is not None or view.get("draw"):
-                lines.append(t(lang, "durak.game_over"))
-            elif view["seat"] not in view["active"]:
+            lines = [_trump_line(lang, view), own]
+            if live and view["seat"] not in view["active"]:
                 lines.append(t(lang, "durak.you_are_out"))
-            else:
-                lines.append(t(lang, "durak.wait"))
             return Screen("\n".join(lines))
-        lines.append(t(lang, "durak.stock_short", stock=view["stock"]))
-        if view["table"] and view["seat"] == view.get("defender"):
+        lines = [
+            _trump_line(lang, view) + " · " + t(lang, "durak.stock_short", stock=view["stock"])
+        ]
+        if view["table"]:
             lines.append(t(lang, "durak.on_table", cards=_table_cards(view)))
-        lines.append(f"<i>{self._prompt(lang, view, actions, names)}</i>")
+        defender = view.get("defender")
+        if defender is not None and defender != view["seat"]:
+            count = tn(lang, "durak.n_cards", view["hands"][defender])
+            lines.append(t(lang, "durak.defender_count", name=names[defender], cards=count))
+        lines += [own, f"<i>{self._prompt(lang, view, actions, names)}</i>"]
         return Screen("\n".join(lines), self._keys(lang, view, actions, focus))
 
     def _prompt(
@@ -115,6 +127,9 @@ class DurakScreens:
         if any(isinstance(a, Attack) for a in actions):
             return t(lang, "durak.prompt_attack", name=names[view["defender"]])
         if seat == view.get("defender"):
+            if all(isinstance(a, Take) for a in actions):
+                unbeaten = [p["attack"] for p in view["table"] if p["defense"] is None]
+                return t(lang, "durak.nothing_to_beat", cards=faces(unbeaten))
             return t(lang, "durak.prompt_defend")
         if view["taking"]:
             return t(lang, "durak.prompt_throw_taking", name=names[view["defender"]])
@@ -123,40 +138,48 @@ class DurakScreens:
     def _keys(
         self, lang: str, view: Mapping[str, Any], actions: Sequence[Action], focus: str | None
     ) -> tuple[tuple[Key, ...], ...]:
+        trump = view["trump"]
         beats: dict[str, list[Beat]] = {}
         for a in actions:
             if isinstance(a, Beat):
                 beats.setdefault(a.cover.code, []).append(a)
         if focus is not None and focus.startswith("c") and focus[1:] in beats:
             options = beats[focus[1:]]
-            keys = [Key(f"{a.cover.face} → {a.attack.face}", action=a.encode()) for a in options]
+            keys = [
+                Key(f"{_label(a.cover.code, trump)} → {face(a.attack.code)}", action=a.encode())
+                for a in options
+            ]
             return (*chunk(keys, 2), (Key(t(lang, "durak.btn_back"), focus="back"),))
 
-        card_keys: list[Key] = []
-        group_keys: list[Key] = []
+        # One key per card, in the order of the hand (trumps last), whatever it does.
+        by_card: dict[str, Key] = {}
+        groups: list[Key] = []
         held_of_rank: dict[str, int] = {}
         for code in view["hand"]:
             held_of_rank[code[0]] = held_of_rank.get(code[0], 0) + 1
         for a in actions:
             if isinstance(a, Attack):
                 if len(a.cards) == 1:
-                    card_keys.append(Key(a.cards[0].face, action=a.encode()))
+                    code = a.cards[0].code
+                    by_card[code] = Key(_label(code, trump), action=a.encode())
                 elif len(a.cards) == held_of_rank.get(a.cards[0].code[0], 0):
-                    group_keys.append(Key(faces(c.code for c in a.cards), action=a.encode()))
+                    label = " ".join(_label(c.code, trump) for c in a.cards)
+                    groups.append(Key(label, action=a.encode()))
             elif isinstance(a, Throw):
-                card_keys.append(Key("+" + a.card.face, action=a.encode()))
+                code = a.card.code
+                by_card[code] = Key("+" + _label(code, trump), action=a.encode())
             elif isinstance(a, Transfer):
-                label = "↪ " + faces(c.code for c in a.cards)
-                group_keys.append(Key(label, action=a.encode()))
+                label = "↪ " + " ".join(_label(c.code, trump) for c in a.cards)
+                groups.append(Key(label, action=a.encode()))
         for cover, options in beats.items():
             if len(options) == 1:
                 only = options[0]
-                card_keys.append(
-                    Key(f"{only.cover.face} → {only.attack.face}", action=only.encode())
-                )
+                label = f"{_label(cover, trump)} → {face(only.attack.code)}"
+                by_card[cover] = Key(label, action=only.encode())
             else:
-                card_keys.append(Key(face(cover) + " …", focus="c" + cover))
-        rows = [*chunk(card_keys), *chunk(group_keys, 3)]
+                by_card[cover] = Key(f"{_label(cover, trump)} → ?", focus="c" + cover)
+        card_keys = [by_card[code] for code in view["hand"] if code in by_card]
+        rows = [*chunk(card_keys), *chunk(groups, 3)]
         last: list[Key] = []
         for a in actions:
             if isinstance(a, Take):
@@ -173,7 +196,9 @@ class DurakScreens:
             rows.append(tuple(last))
         return tuple(rows)
 
-    def event(self, lang: str, event: Event, names: Sequence[str]) -> str | None:
+    def event(
+        self, lang: str, event: Event, names: Sequence[str], viewer: int | None = None
+    ) -> str | None:
         name = names[event.seat] if event.seat is not None else ""
         cards = faces(c.code for c in event.cards)
         match event.kind:
@@ -182,13 +207,8 @@ class DurakScreens:
             case "throw":
                 return t(lang, "durak.ev_throw", name=name, cards=cards)
             case "beat" if len(event.cards) == 2:
-                return t(
-                    lang,
-                    "durak.ev_beat",
-                    name=name,
-                    attack=event.cards[0].face,
-                    cover=event.cards[1].face,
-                )
+                attack, cover = (face(c.code) for c in event.cards)
+                return t(lang, "durak.ev_beat", name=name, attack=attack, cover=cover)
             case "transfer":
                 target = names[event.target] if event.target is not None else ""
                 return t(lang, "durak.ev_transfer", name=name, cards=cards, target=target)
@@ -220,3 +240,18 @@ class DurakScreens:
         losers = ", ".join(names[s] for s in sorted(outcome.losers))
         order = [names[s] for group in outcome.places for s in group if s not in outcome.losers]
         return Screen(t(lang, "durak.result", durak=losers, order=", ".join(order)))
+
+    def own_result(
+        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
+    ) -> str:
+        seat = view["seat"]
+        if outcome.draw:
+            return t(lang, "durak.own_draw")
+        if seat in outcome.losers:
+            return t(lang, "durak.own_durak")
+        place = next(i for i, group in enumerate(outcome.places, 1) if seat in group)
+        durak = ", ".join(names[s] for s in sorted(outcome.losers))
+        return t(lang, "durak.own_place", durak=durak, place=place, n=len(names))
+
+    def score_line(self, lang: str, place: int, name: str, row: ScoreRow) -> str:
+        return tn(lang, "durak.score_row", row.losses, place=place, name=name, played=row.played)

@@ -15,8 +15,15 @@ CARDS_PER_ROW = 4
 T = TypeVar("T")
 
 
+EMOJI = "\ufe0f"
+"""Variation selector 16: shows a suit as an emoji, so that hearts and diamonds
+are red on phones and desktops alike (``♥`` alone is often drawn black)."""
+
+
 def face(code: str) -> str:
-    return Card.parse(code).face
+    """``10♥️``: a card as players read it."""
+    card = Card.parse(code)
+    return card.face + (EMOJI if card.suit is not None else "")
 
 
 def faces(codes: Iterable[str], sep: str = " ") -> str:
@@ -24,7 +31,7 @@ def faces(codes: Iterable[str], sep: str = " ") -> str:
 
 
 def suit_symbol(letter: str) -> str:
-    return Suit(letter).symbol
+    return Suit(letter).symbol + EMOJI
 
 
 def chunk(items: Sequence[T], size: int = CARDS_PER_ROW) -> list[tuple[T, ...]]:

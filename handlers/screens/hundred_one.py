@@ -10,6 +10,7 @@ from games.hundred_one.actions import Draw, NextRound, Order, Pass, Play
 from handlers.screens.base import Key, Screen
 from handlers.screens.faces import chunk, face, faces, suit_symbol
 from i18n import t, tn
+from services import ScoreRow
 
 __all__ = ["HundredOneScreens"]
 
@@ -23,36 +24,45 @@ def _top_line(lang: str, view: Mapping[str, Any]) -> str:
     return line
 
 
-def _pending_line(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+def _pending_line(
+    lang: str, view: Mapping[str, Any], names: Sequence[str], viewer: int | None = None
+) -> str | None:
+    """An effect still to come; in the DM of the seat it hits, in the second person."""
     pending = view.get("pending")
     if not pending:
         return None
+    you = pending["seat"] == viewer
     name = names[pending["seat"]]
     if pending.get("answer"):
-        return t(lang, "101.pending_answer", name=name)
+        return (
+            t(lang, "101.you_pending_answer") if you else t(lang, "101.pending_answer", name=name)
+        )
     parts = []
     if pending.get("draw"):
-        parts.append(tn(lang, "101.pending_draw", pending["draw"], name=name))
+        key = "101.you_pending_draw" if you else "101.pending_draw"
+        parts.append(tn(lang, key, pending["draw"], name=name))
     if pending.get("skip"):
-        parts.append(t(lang, "101.pending_skip", name=name))
+        parts.append(t(lang, "101.you_pending_skip" if you else "101.pending_skip", name=name))
     return " ".join(parts) or None
 
 
 class HundredOneScreens:
-    def table(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> Screen:
+    def table(
+        self, lang: str, view: Mapping[str, Any], names: Sequence[str], *, live: bool
+    ) -> Screen:
         lines = [
             t(lang, "101.round", round=view["round"])
             + " · "
             + t(lang, "101.stock", stock=view["stock"]),
             _top_line(lang, view),
         ]
-        pending = _pending_line(lang, view, names)
+        pending = _pending_line(lang, view, names) if live else None
         if pending:
             lines.append(f"⚡ {pending}")
         lines.append("")
         eliminated = set(view["eliminated"])
         to_move = set(view["to_move"])
-        playing = view["phase"] in ("play", "order")
+        playing = live and view["phase"] in ("play", "order")
         for seat, name in enumerate(names):
             total = tn(lang, "101.points", view["totals"][seat])
             if seat in eliminated:
@@ -61,9 +71,16 @@ class HundredOneScreens:
             line = f"{name} — {tn(lang, '101.n_cards', view['hands'][seat])} · {total}"
             line = f"▶️ <b>{line}</b>" if playing and seat in to_move else f"• {line}"
             lines.append(line)
-        if view["phase"] == "round_over":
+        if live and view["phase"] == "round_over":
             lines += ["", t(lang, "101.next_round_hint")]
         return Screen("\n".join(lines))
+
+    def turn(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        if view["phase"] == "round_over":
+            return t(lang, "101.round_over_dm")
+        if view["phase"] not in ("play", "order") or not view["to_move"]:
+            return None
+        return t(lang, "101.turn", name=names[view["to_move"][0]])
 
     def hand(
         self,
@@ -72,29 +89,23 @@ class HundredOneScreens:
         actions: Sequence[Action],
         names: Sequence[str],
         focus: str | None,
+        *,
+        live: bool,
     ) -> Screen:
         hand_codes: list[str] = view["hand"]
-        cards = faces(hand_codes) or t(lang, "101.no_cards")
-        # A waiting seat's message shows only its own hand and score, so other
-        # players' moves cost no edit of it.
+        seat = view["seat"]
         lines = [
-            t(lang, "101.your_cards", cards=cards),
-            t(lang, "101.your_total", total=tn(lang, "101.points", view["totals"][view["seat"]])),
+            t(lang, "101.your_cards", cards=faces(hand_codes) or t(lang, "101.no_cards")),
+            t(lang, "101.your_total", total=tn(lang, "101.points", view["totals"][seat])),
         ]
         keys = self._keys(lang, actions, hand_codes)
         if not keys:
-            if view["phase"] == "over":
-                lines.append(t(lang, "101.match_over"))
-            elif view["phase"] == "round_over":
-                lines.append(t(lang, "101.round_over_dm"))
-            elif view["seat"] in view["eliminated"]:
+            if live and seat in view["eliminated"]:
                 lines.append(t(lang, "101.you_are_out"))
-            else:
-                lines.append(t(lang, "101.wait"))
             return Screen("\n".join(lines))
         lines.insert(0, _top_line(lang, view))
-        pending = _pending_line(lang, view, names)
-        if pending and view.get("pending", {}).get("seat") == view["seat"]:
+        pending = _pending_line(lang, view, names, seat)
+        if pending and view["pending"]["seat"] == seat:
             lines.append(f"⚡ {pending}")
         if any(isinstance(a, Order) for a in actions):
             prompt = t(lang, "101.prompt_order")
@@ -112,9 +123,9 @@ class HundredOneScreens:
         plays = sorted(
             (a for a in actions if isinstance(a, Play)), key=lambda a: order.get(a.card.code, 99)
         )
-        cards = [Key(a.card.face, action=a.encode()) for a in plays]
+        cards = [Key(face(a.card.code), action=a.encode()) for a in plays]
         suits = [
-            Key(f"{a.suit.symbol} {t(lang, f'suit.{a.suit.value}')}", action=a.encode())
+            Key(f"{suit_symbol(a.suit.value)} {t(lang, f'suit.{a.suit.value}')}", action=a.encode())
             for a in actions
             if isinstance(a, Order)
         ]
@@ -129,8 +140,11 @@ class HundredOneScreens:
             rows.append(tuple(last))
         return tuple(rows)
 
-    def event(self, lang: str, event: Event, names: Sequence[str]) -> str | None:
+    def event(
+        self, lang: str, event: Event, names: Sequence[str], viewer: int | None = None
+    ) -> str | None:
         name = names[event.seat] if event.seat is not None else ""
+        you = viewer is not None and event.seat == viewer
         match event.kind:
             case "deal":
                 return t(lang, "101.ev_deal", round=event.value, name=name)
@@ -141,11 +155,12 @@ class HundredOneScreens:
             case "draw" if isinstance(event.value, int):
                 return tn(lang, "101.ev_draw", event.value, name=name)
             case "penalty_draw" if isinstance(event.value, int):
-                return tn(lang, "101.ev_penalty_draw", event.value, name=name)
+                key = "101.ev_you_penalty_draw" if you else "101.ev_penalty_draw"
+                return tn(lang, key, event.value, name=name)
             case "pass":
                 return t(lang, "101.ev_pass", name=name)
             case "skip":
-                return t(lang, "101.ev_skip", name=name)
+                return t(lang, "101.ev_you_skip" if you else "101.ev_skip", name=name)
             case "again":
                 return t(lang, "101.ev_again", name=name)
             case "reshuffle":
@@ -206,3 +221,24 @@ class HundredOneScreens:
             for seat in group:
                 lines.append(f"{names[seat]}: {tn(lang, '101.points', totals[seat])}")
         return Screen("\n".join(lines))
+
+    def own_result(
+        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
+    ) -> str:
+        seat = view["seat"]
+        if seat in outcome.winners:
+            return t(lang, "101.own_winner")
+        winner = next(iter(outcome.winners), None)
+        place = next(i for i, group in enumerate(outcome.places, 1) if seat in group)
+        totals = outcome.scores or tuple(view["totals"])
+        return t(
+            lang,
+            "101.own_place",
+            name=names[winner] if winner is not None else "—",
+            place=place,
+            n=len(names),
+            points=tn(lang, "101.points", totals[seat]),
+        )
+
+    def score_line(self, lang: str, place: int, name: str, row: ScoreRow) -> str:
+        return t(lang, "101.score_row", place=place, name=name, played=row.played, wins=row.wins)

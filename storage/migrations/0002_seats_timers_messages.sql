@@ -20,7 +20,8 @@ CREATE TABLE table_messages (
     message_id  INTEGER,                        -- NULL: not posted (yet, or any more)
     kind        TEXT    NOT NULL DEFAULT 'text' CHECK (kind IN ('text', 'photo')),
     digest      TEXT,                           -- digest of what it shows
-    announced   INTEGER NOT NULL DEFAULT 0      -- moves whose announcements were posted
+    announced   INTEGER NOT NULL DEFAULT 0,     -- moves whose announcements were posted
+    pinned      INTEGER NOT NULL DEFAULT 0      -- the bot pinned it (while the game runs)
 ) WITHOUT ROWID;
 INSERT INTO table_messages (table_id, message_id, announced)
     SELECT id, message_id, moves FROM tables;

@@ -37,8 +37,10 @@ class PictureTable(DurakScreens):
 
     drawn = 0
 
-    def table(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> Screen:
-        text = super().table(lang, view, names).text
+    def table(
+        self, lang: str, view: Mapping[str, Any], names: Sequence[str], *, live: bool
+    ) -> Screen:
+        text = super().table(lang, view, names, live=live).text
         shade = 100 + int(view["stock"])
 
         def draw() -> bytes:
