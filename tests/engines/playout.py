@@ -41,6 +41,9 @@ DETERMINIZE_SEEDS = 2
 """Worlds dealt per check (more, up to :data:`VARIATION_TRIES`, while they
 all come out alike)."""
 VARIATION_TRIES = 12
+VARY_EVERY = 3
+"""On average one step in this many only checks that determinize deals the
+hidden cards otherwise (cheap: it is counted over the whole playout)."""
 PLAY_ON_STEPS = 3
 """Random moves played on a determinized world at each check (one world per
 playout is played to its end)."""
@@ -268,6 +271,20 @@ def _can_vary(hidden: tuple[tuple[str, tuple[Card, ...]], ...]) -> bool:
     order is the order of drawing)."""
     filled = [name for name, cards in hidden if cards]
     return len(filled) >= 2 or any(name == "stock" and len(cards) >= 2 for name, cards in hidden)
+
+
+def check_variation(game: Game[Any, Any], observer: int, chooser: random.Random) -> bool | None:
+    """None if the cards hidden from ``observer`` can lie only one way, else
+    whether worlds determinized for him differ."""
+    if not _can_vary(split_zones(game, observer)[1]):
+        return None
+    deals = set()
+    for _ in range(VARIATION_TRIES):
+        world = game.determinize(observer, random.Random(chooser.getrandbits(32)))
+        deals.add(split_zones(world, observer)[1])
+        if len(deals) > 1:
+            return True
+    return False
 
 
 def _view_text(game: Game[Any, Any], seat: int) -> str:
@@ -507,6 +524,11 @@ def playout(
                 check_determinize(
                     game, observer, sampler, initial, variation, to_the_end=step == to_the_end
                 )
+            elif sampler.randrange(VARY_EVERY) == 0:
+                varied = check_variation(game, sampler.randrange(seats), sampler)
+                if varied is not None:
+                    variation.eligible += 1
+                    variation.stuck += not varied
             if sampler.randrange(RESIGN_EVERY) == 0:
                 check_resign_all(game, sampler, initial)
             if step == resign_step:
