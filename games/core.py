@@ -22,11 +22,16 @@ for every registered game:
   the action (a card played, cards taken from the table), never a drawn card;
 * ``waits()`` names only seats in ``to_move()``, and ``default_action(seat)``
   is one of ``legal_actions(seat)`` for each of them;
-* ``determinize(observer, rng)`` keeps ``view(observer)`` and the multiset of
-  cards, and deals the cards hidden from the observer anew;
+* ``determinize(observer, rng)`` keeps ``view(observer)``, the multiset of
+  cards and the cards of every zone the observer sees, deals the cards hidden
+  from the observer anew (cards he saw go into a face-down pile may stay
+  there), and gives a state that round-trips and plays on;
 * no action in ``legal_actions(seat)`` names a card hidden from that seat;
 * ``resign(seat)`` keeps every invariant above, and a game whose seats all
-  resign but one is over.
+  resign but one is over; a move log with :data:`RESIGN` entries replays
+  through :func:`perform`;
+* ``decode_action`` refuses with :class:`ActionParseError` any text that is
+  not exactly the code of an action.
 """
 
 from __future__ import annotations

@@ -1,21 +1,62 @@
 """Random playouts with every invariant of ``games.core`` checked at each step.
 
 Shared by the conformance suite and by game-specific property tests.
+
+Costly checks (determinize, resigning) run on a random sample of the
+steps of a deep playout, each on a copy, so that the suite's running time stays
+about that of the per-step checks.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import random
+import re
 from collections import Counter
-from typing import Any
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, cast
 
 from games.cards import Card, deck
-from games.core import ActionParseError, Game, IllegalAction, Outcome, Rules
+from games.core import (
+    RESIGN,
+    Action,
+    ActionParseError,
+    Event,
+    Game,
+    IllegalAction,
+    Outcome,
+    Rules,
+    perform,
+)
 from games.spec import GameSpec
 
 MAX_STEPS = 20_000
+
+DETERMINIZE_EVERY = 12
+"""On average one step in this many checks ``determinize`` (deep playouts)."""
+DETERMINIZE_SEEDS = 2
+"""Worlds dealt per check (more, up to :data:`VARIATION_TRIES`, while they
+all come out alike)."""
+VARIATION_TRIES = 12
+VARY_EVERY = 3
+"""On average one step in this many only checks that determinize deals the
+hidden cards otherwise (cheap: it is counted over the whole playout)."""
+PLAY_ON_STEPS = 3
+"""Random moves played on a determinized world at each check (one world per
+playout is played to its end)."""
+RESIGN_EVERY = 60
+"""On average one step in this many resigns seats on a copy until it is over."""
+RESIGN_PLAY_ON = 150
+"""Moves played on after a resign (once per deep playout) before the others
+resign too."""
+
+REMEMBERED_ZONES: dict[str, frozenset[str]] = {"durak": frozenset({"discard"})}
+"""Zones nobody may look at whose cards everybody saw go in, so that
+``determinize`` keeps them (Durak's discard pile: each of its cards was beaten
+off in view).  Every other zone hidden from an observer is dealt anew."""
 
 
 _BY_CODE = {c.code: c for c in deck(52, jokers=2)}
@@ -39,6 +80,17 @@ def cards_in(value: Any) -> Counter[Card]:
     return found
 
 
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BY_QUOTED = {json.dumps(code): card for code, card in _BY_CODE.items()}
+
+
+def cards_in_json(text: str) -> Counter[Card]:
+    """:func:`cards_in` of a value from its JSON text (quicker: views are
+    turned into JSON anyway)."""
+    by_quoted = _BY_QUOTED
+    return Counter(by_quoted[s] for s in _JSON_STRING.findall(text) if s in by_quoted)
+
+
 def zone_cards(game: Game[Any, Any]) -> Counter[Card]:
     return Counter(c for z in game.zones() for c in z.cards)
 
@@ -53,14 +105,19 @@ def visible_cards(game: Game[Any, Any], seat: int | None) -> Counter[Card]:
 
 
 def check_views(game: Game[Any, Any]) -> None:
-    public = game.public_view()
-    json.dumps(public)
-    leaked = cards_in(public) - visible_cards(game, None)
+    zones = game.zones()
+    public: Counter[Card] = Counter()
+    for zone in zones:
+        if zone.visible_to is None:
+            public.update(zone.cards)
+    leaked = cards_in_json(json.dumps(game.public_view())) - public
     assert not leaked, f"public view shows hidden cards {sorted(leaked)}"
     for seat in range(game.seats):
-        view = game.view(seat)
-        json.dumps(view)
-        leaked = cards_in(view) - visible_cards(game, seat)
+        visible = public.copy()
+        for zone in zones:
+            if zone.visible_to is not None and seat in zone.visible_to:
+                visible.update(zone.cards)
+        leaked = cards_in_json(json.dumps(game.view(seat))) - visible
         assert not leaked, f"seat {seat}'s view shows hidden cards {sorted(leaked)}"
 
 
@@ -72,7 +129,8 @@ def check_zones(game: Game[Any, Any]) -> None:
             assert all(0 <= s < game.seats for s in zone.visible_to)
 
 
-def check_round_trip(game: Game[Any, Any]) -> None:
+def check_round_trip(game: Game[Any, Any]) -> dict[str, Any]:
+    """``load(dump())`` and ``clone()`` equal the game; returns the dump."""
     dumped = game.dump()
     text = json.dumps(dumped)
     assert dumped["format"] == type(game).FORMAT
@@ -81,18 +139,322 @@ def check_round_trip(game: Game[Any, Any]) -> None:
     assert loaded.dump() == dumped
     assert game.clone().dump() == dumped
     assert loaded.to_move() == game.to_move()
+    return dumped
+
+
+def check_state(game: Game[Any, Any], initial: Counter[Card]) -> None:
+    """The invariants cheap enough for every state of every playout."""
+    assert bool(game.to_move()) == (game.outcome() is None), "over exactly when nobody can act"
+    assert zone_cards(game) == initial, "cards are not conserved"
+
+
+def check_deep(
+    game: Game[Any, Any], initial: Counter[Card], *, hooks: bool = True
+) -> dict[str, Any]:
+    """Every invariant of one state; returns its dump."""
+    check_state(game, initial)
+    check_zones(game)
+    check_views(game)
+    dumped = check_round_trip(game)
+    if hooks:
+        check_waits(game)
+        check_actions_name_visible_cards(game)
+    return dumped
+
+
+def check_outcome(game: Game[Any, Any]) -> Outcome:
+    outcome = game.outcome()
+    assert outcome is not None
+    placed = [s for group in outcome.places for s in group]
+    assert sorted(placed) == list(range(game.seats)), f"places {outcome.places} must list each seat"
+    assert not (outcome.winners & outcome.losers)
+    if outcome.draw:
+        assert not outcome.losers
+    return outcome
+
+
+def check_events(
+    events: list[Event], public_before: Counter[Card], public_after: Counter[Card]
+) -> None:
+    for event in events:
+        shown = Counter(event.cards)
+        leaked = shown - (public_before | public_after)
+        assert not leaked, f"event {event.kind} shows hidden cards {sorted(leaked)}"
+        json.dumps(event.to_json())
+
+
+# ------------------------------------------------------------ the v2 hooks
+
+
+def check_waits(game: Game[Any, Any]) -> None:
+    """``waits()`` names seats in ``to_move()``, and each one's default
+    action is legal for it."""
+    waits = game.waits()
+    assert set(waits) <= game.to_move(), f"waits {dict(waits)} outside to_move"
+    for seat in waits:
+        action = game.default_action(seat)
+        assert action in game.legal_actions(seat), f"default {action} of seat {seat} is illegal"
+
+
+_ACTION_CARDS: dict[Action, tuple[Card, ...]] = {}
+
+
+def action_cards(action: Action) -> tuple[Card, ...]:
+    """The cards an action names (its fields that are cards or tuples of cards)."""
+    cards = _ACTION_CARDS.get(action)
+    if cards is None:
+        found: list[Card] = []
+        for field in dataclasses.fields(cast(Any, action)):  # actions are dataclasses
+            value = getattr(action, field.name)
+            if isinstance(value, Card):
+                found.append(value)
+            elif isinstance(value, tuple):
+                found.extend(v for v in value if isinstance(v, Card))
+        cards = _ACTION_CARDS[action] = tuple(found)
+    return cards
+
+
+def check_actions_name_visible_cards(
+    game: Game[Any, Any], seat: int | None = None, actions: list[Any] | None = None
+) -> None:
+    """No legal action of a seat (of ``seat``: ``actions``) names a card that
+    seat cannot see."""
+    if seat is None:
+        for s in game.to_move():
+            check_actions_name_visible_cards(game, s, game.legal_actions(s))
+        return
+    named = {c for action in actions or () for c in action_cards(action)}
+    if not named:
+        return
+    visible = {
+        c for z in game.zones() if z.visible_to is None or seat in z.visible_to for c in z.cards
+    }
+    hidden = named - visible
+    assert not hidden, f"seat {seat} may make moves naming hidden cards {sorted(hidden)}"
+
+
+@dataclass
+class Variation:
+    """How often determinize could deal the hidden cards otherwise, and how
+    often every world it dealt still came out alike (only a position that
+    pins the hidden cards, rare, may do that)."""
+
+    eligible: int = 0
+    stuck: int = 0
+
+    def check(self) -> None:
+        assert self.stuck <= 1 + self.eligible // 4, (
+            f"determinize dealt the same world every time in {self.stuck} of "
+            f"{self.eligible} positions that allow another"
+        )
+
+
+def split_zones(
+    game: Game[Any, Any], observer: int
+) -> tuple[tuple[tuple[str, tuple[Card, ...]], ...], tuple[tuple[str, tuple[Card, ...]], ...]]:
+    """``(seen, hidden)``: the zones determinize must keep for ``observer``
+    (the ones he sees, and the remembered ones) and the others, which it deals
+    anew; each as ``(name, cards)`` pairs."""
+    kept = REMEMBERED_ZONES.get(type(game).key, frozenset())
+    seen = []
+    hidden = []
+    for z in game.zones():
+        if z.visible_to is None or observer in z.visible_to or z.name in kept:
+            seen.append((z.name, z.cards))
+        else:
+            hidden.append((z.name, z.cards))
+    return tuple(seen), tuple(hidden)
+
+
+def _can_vary(hidden: tuple[tuple[str, tuple[Card, ...]], ...]) -> bool:
+    """At least two hidden cards in different places (or in the stock, whose
+    order is the order of drawing)."""
+    filled = [name for name, cards in hidden if cards]
+    return len(filled) >= 2 or any(name == "stock" and len(cards) >= 2 for name, cards in hidden)
+
+
+def check_variation(game: Game[Any, Any], observer: int, chooser: random.Random) -> bool | None:
+    """None if the cards hidden from ``observer`` can lie only one way, else
+    whether worlds determinized for him differ."""
+    if not _can_vary(split_zones(game, observer)[1]):
+        return None
+    deals = set()
+    for _ in range(VARIATION_TRIES):
+        world = game.determinize(observer, random.Random(chooser.getrandbits(32)))
+        deals.add(split_zones(world, observer)[1])
+        if len(deals) > 1:
+            return True
+    return False
+
+
+def _view_text(game: Game[Any, Any], seat: int) -> str:
+    return json.dumps(game.view(seat), sort_keys=True)
+
+
+def check_determinize(
+    game: Game[Any, Any],
+    observer: int,
+    chooser: random.Random,
+    initial: Counter[Card],
+    variation: Variation,
+    *,
+    to_the_end: bool = False,
+) -> None:
+    """Worlds dealt for ``observer`` look the same to him, hold the same cards
+    (those he knows where they were), differ from each other when they can,
+    and are complete games that play on."""
+    before = game.dump()
+    view = _view_text(game, observer)
+    seen, hidden = split_zones(game, observer)
+    seen_cards = {name: Counter(cards) for name, cards in seen}
+    hidden_cards = Counter(c for _, cards in hidden for c in cards)
+    eligible = _can_vary(hidden)
+    worlds: list[Game[Any, Any]] = []
+    deals: set[tuple[tuple[str, tuple[Card, ...]], ...]] = set()
+    while len(worlds) < DETERMINIZE_SEEDS or (
+        eligible and len(deals) < 2 and len(worlds) < VARIATION_TRIES
+    ):
+        world = game.determinize(observer, random.Random(chooser.getrandbits(32)))
+        assert _view_text(world, observer) == view, "determinize changed the observer's view"
+        assert bool(world.to_move()) == (world.outcome() is None)
+        world_seen, world_hidden = split_zones(world, observer)
+        assert {name: Counter(cards) for name, cards in world_seen} == seen_cards, (
+            "determinize moved cards the observer knows where they are"
+        )
+        assert Counter(c for _, cards in world_hidden for c in cards) == hidden_cards, (
+            "determinize changed the cards"
+        )
+        deals.add(world_hidden)
+        worlds.append(world)
+    assert game.dump() == before, "determinize changed the original"
+    if eligible:
+        variation.eligible += 1
+        variation.stuck += len(deals) < 2
+    world = chooser.choice(worlds)
+    check_round_trip(world)
+    check_waits(world)
+    for _ in range(MAX_STEPS if to_the_end else PLAY_ON_STEPS):
+        actors = world.to_move()
+        if not actors:
+            break
+        seat = chooser.choice(sorted(actors))
+        world.apply(seat, chooser.choice(world.legal_actions(seat)))
+    else:
+        assert not to_the_end, f"a determinized world did not end in {MAX_STEPS} moves"
+    check_state(world, initial)
+    if to_the_end:
+        check_outcome(world)
+
+
+def resign_one(
+    game: Game[Any, Any], chooser: random.Random, initial: Counter[Card]
+) -> tuple[int, list[Event]]:
+    """Resign a random seat still in play; seats no longer in play are refused
+    harmlessly on the way.  Checks the state after it."""
+    before = game.dump()
+    seats = list(range(game.seats))
+    chooser.shuffle(seats)
+    for seat in seats:
+        public_before = visible_cards(game, None)
+        try:
+            events = game.resign(seat)
+        except IllegalAction as exc:
+            assert exc.reason == "illegal.not_in_game", exc.reason
+            assert game.dump() == before, f"a refused resign of seat {seat} changed the state"
+            continue
+        check_events(events, public_before, visible_cards(game, None))
+        check_deep(game, initial)
+        return seat, events
+    raise AssertionError("the game is not over but no seat may resign")
+
+
+def check_resign_all(game: Game[Any, Any], chooser: random.Random, initial: Counter[Card]) -> None:
+    """Seats resigning one by one (on a copy) keep every invariant, and the
+    game is over once all but one have resigned."""
+    copy = game.clone()
+    resigned = 0
+    while not copy.is_over:
+        assert resigned < copy.seats - 1, f"not over after {resigned} of {copy.seats} resigned"
+        resign_one(copy, chooser, initial)
+        resigned += 1
+    check_outcome(copy)
+    check_no_resign_when_over(copy)
+
+
+def check_no_resign_when_over(game: Game[Any, Any]) -> None:
+    before = game.dump()
+    for seat in range(game.seats):
+        try:
+            game.resign(seat)
+        except IllegalAction as exc:
+            assert exc.reason == "illegal.game_over", exc.reason
+        else:
+            raise AssertionError(f"seat {seat} resigned from a game that is over")
+        assert game.dump() == before
+
+
+def check_resign_and_replay(
+    spec: GameSpec,
+    rules: Rules,
+    seed: int,
+    previous: Outcome | None,
+    game: Game[Any, Any],
+    log: list[tuple[int, str]],
+    chooser: random.Random,
+    initial: Counter[Card],
+) -> None:
+    """Play a copy on after a seat resigns, for a while (with more resigns on
+    the way), then resign seats until it is over; its log, RESIGN entries and
+    all, replays to the same state."""
+    copy = game.clone()
+    fork = list(log)
+    seat, _ = resign_one(copy, chooser, initial)
+    fork.append((seat, RESIGN))
+    for _ in range(RESIGN_PLAY_ON):
+        actors = copy.to_move()
+        if not actors:
+            break
+        if chooser.random() < 0.02:
+            seat, _ = resign_one(copy, chooser, initial)
+            fork.append((seat, RESIGN))
+            continue
+        seat = chooser.choice(sorted(actors))
+        action = chooser.choice(copy.legal_actions(seat))
+        copy.apply(seat, action)
+        check_state(copy, initial)
+        check_waits(copy)
+        fork.append((seat, action.encode()))
+    for _ in range(copy.seats):
+        if copy.is_over:
+            break
+        seat, _ = resign_one(copy, chooser, initial)
+        fork.append((seat, RESIGN))
+    assert copy.is_over, "not over though every seat resigned"
+    check_outcome(copy)
+    assert replay(spec, rules, copy.seats, seed, fork, previous).dump() == copy.dump()
+
+
+# ----------------------------------------------------------------- playouts
 
 
 def try_illegal(
-    game: Game[Any, Any], seat: int, pool: list[str], chooser: random.Random, tries: int = 3
+    game: Game[Any, Any],
+    seat: int,
+    pool: list[str],
+    chooser: random.Random,
+    tries: int = 3,
+    before: dict[str, Any] | None = None,
 ) -> None:
-    """Actions seen earlier that are not legal now must be refused harmlessly."""
+    """Actions seen earlier that are not legal now must be refused harmlessly.
+    ``before``: the game's dump, if at hand."""
     legal = {a.encode() for a in game.legal_actions(seat)}
     candidates = [code for code in pool if code not in legal]
     if not candidates:
         return
-    before = game.dump()
-    for code in chooser.sample(candidates, min(tries, len(candidates))):
+    if before is None:
+        before = game.dump()
+    codes = chooser.sample(candidates, min(tries, len(candidates)))
+    for code in codes:
         action = type(game).decode_action(code)
         try:
             game.apply(seat, action)
@@ -100,7 +462,7 @@ def try_illegal(
             assert exc.reason.startswith("illegal."), exc.reason
         else:
             raise AssertionError(f"illegal action {code!r} by seat {seat} was applied")
-        assert game.dump() == before, f"refused action {code!r} changed the state"
+    assert game.dump() == before, f"one of the refused actions {codes} changed the state"
 
 
 def playout(
@@ -112,21 +474,30 @@ def playout(
     deep: bool = True,
     previous: Outcome | None = None,
 ) -> tuple[Game[Any, Any], list[tuple[int, str]]]:
-    """Play one random game to its end; return it and its action log."""
+    """Play one random game to its end; return it and its action log.
+
+    A deep playout checks every invariant at every step, and on a sample of
+    steps determinizes for a random observer and resigns seats on copies."""
     game = spec.game.new(rules, seats, random.Random(seed), previous=previous)
     chooser = random.Random(seed * 7919 + 13)
+    sampler = random.Random(seed * 7919 + 17)  # the checks' own: the game is the same without
     initial = zone_cards(game)
     assert initial, "a game must hold cards"
     log: list[tuple[int, str]] = []
     pool: set[str] = set()
-    for _ in range(MAX_STEPS):
+    variation = Variation()
+    to_the_end = resign_step = -1
+    if deep:  # one determinized world played to its end, one resign played on
+        to_the_end = sampler.randrange(40)
+        resign_step = sampler.randrange(60)
+    for step in range(MAX_STEPS):
         actors = game.to_move()
-        assert bool(actors) == (game.outcome() is None), "over exactly when nobody can act"
-        assert zone_cards(game) == initial, "cards are not conserved"
         if deep:
-            check_zones(game)
-            check_views(game)
-            check_round_trip(game)
+            state = check_deep(game, initial, hooks=False)  # the hooks on the actions below
+            waits = game.waits()
+            assert set(waits) <= actors, f"waits {dict(waits)} outside to_move"
+        else:
+            check_state(game, initial)
         if not actors:
             break
         for seat in range(seats):
@@ -137,36 +508,46 @@ def playout(
                 assert 0 < len(code) <= 24, f"action code {code!r} too long"
                 assert type(game).decode_action(code) == action
                 pool.add(code)
+            if deep and actions:
+                check_actions_name_visible_cards(game, seat, actions)
+                if seat in waits:
+                    default = game.default_action(seat)
+                    assert default in actions, f"default {default} of seat {seat} is illegal"
         seat = chooser.choice(sorted(actors))
         if deep:
-            try_illegal(game, seat, sorted(pool), chooser)
+            try_illegal(game, seat, sorted(pool), chooser, before=state)
             outsider = chooser.randrange(seats)
             if outsider not in actors:
-                try_illegal(game, outsider, sorted(pool), chooser)
+                try_illegal(game, outsider, sorted(pool), chooser, before=state)
+            if step == to_the_end or sampler.randrange(DETERMINIZE_EVERY) == 0:
+                observer = sampler.randrange(seats)
+                check_determinize(
+                    game, observer, sampler, initial, variation, to_the_end=step == to_the_end
+                )
+            elif sampler.randrange(VARY_EVERY) == 0:
+                varied = check_variation(game, sampler.randrange(seats), sampler)
+                if varied is not None:
+                    variation.eligible += 1
+                    variation.stuck += not varied
+            if sampler.randrange(RESIGN_EVERY) == 0:
+                check_resign_all(game, sampler, initial)
+            if step == resign_step:
+                check_resign_and_replay(spec, rules, seed, previous, game, log, sampler, initial)
         action = chooser.choice(game.legal_actions(seat))
         if deep:  # a clone is independent: playing on it leaves the original alone
-            before = game.dump()
             twin = game.clone()
             twin.apply(seat, action)
-            assert game.dump() == before, "applying on a clone changed the original"
+            assert game.dump() == state, "applying on a clone changed the original"
         public_before = visible_cards(game, None)
         events = game.apply(seat, action)
-        public_after = visible_cards(game, None)
-        for event in events:
-            shown = Counter(event.cards)
-            leaked = shown - (public_before | public_after)
-            assert not leaked, f"event {event.kind} shows hidden cards {sorted(leaked)}"
-            json.dumps(event.to_json())
+        check_events(events, public_before, visible_cards(game, None))
         log.append((seat, action.encode()))
     else:
         raise AssertionError(f"no end after {MAX_STEPS} steps")
-    outcome = game.outcome()
-    assert outcome is not None
-    placed = [s for group in outcome.places for s in group]
-    assert sorted(placed) == list(range(seats)), f"places {outcome.places} must list each seat"
-    assert not (outcome.winners & outcome.losers)
-    if outcome.draw:
-        assert not outcome.losers
+    check_outcome(game)
+    variation.check()
+    if deep:
+        check_no_resign_when_over(game)
     return game, log
 
 
@@ -175,21 +556,89 @@ def replay(
     rules: Rules,
     seats: int,
     seed: int,
-    log: list[tuple[int, str]],
+    log: Iterable[tuple[int, str]],
     previous: Outcome | None = None,
 ) -> Game[Any, Any]:
+    """Rebuild a game from its seed and move log (action codes and RESIGN)."""
     game = spec.game.new(rules, seats, random.Random(seed), previous=previous)
     for seat, code in log:
-        game.apply(seat, spec.game.decode_action(code))
+        perform(game, seat, code)
     return game
 
 
-GARBAGE = ["", "?", "zz", "a", "a1", "aXX", "b6s", "x" * 30, "t6s", "0", "💥", "p p", "a6s6s6s6s6s"]
+GARBAGE = [
+    "",
+    "?",
+    "zz",
+    "a",
+    "a1",
+    "aXX",
+    "b6s",
+    "x" * 30,
+    "t6s",
+    "0",
+    "💥",
+    "p p",
+    "a6s6s6s6s6s",
+    RESIGN,
+    "--",
+    "k ",
+    " k",
+    "K",
+    "P",
+    "n\n",
+    "t10s",
+    "tTS",
+    "t6S",
+    "a6h6s",
+    "a6s6s",
+    "x6s6s",
+    "b6s6s",
+    "b6sX1",
+    "tX1",
+    "pX1",
+    "p6s6s",
+    "pqs",
+    "oS",
+    "o",
+    "ohh",
+    "dd",
+    "N",
+    "ｋ",
+    "t６s",
+    "\x00",
+]
+"""Codes that are garbled or near misses of real ones; :func:`check_garbage`
+also tries every real code of the game seen in a few playouts, and their
+mutations."""
 
 
-def check_garbage(game_cls: type[Game[Any, Any]]) -> None:
-    """Garbled codes are refused with ActionParseError (or decode to an action
-    that will be validated on apply), never with another exception."""
-    for text in GARBAGE:
+def _mutations(code: str) -> list[str]:
+    out = [code.upper(), code.lower(), code.swapcase(), code + " ", " " + code, code + code]
+    out += [code[:-1], code[1:], code[::-1]]
+    out += [code[:i] + code[i + 1 :] for i in range(len(code))]
+    return out
+
+
+def check_garbage(
+    game_cls: type[Game[Any, Any]], codes: Iterable[str] = (), extra: Iterable[object] = ()
+) -> None:
+    """Any text decodes either to an action whose code is exactly that text, or
+    raises :class:`ActionParseError`, never another exception (so a forged or
+    garbled callback is refused before the engine sees it).  ``codes`` are
+    real codes of the game, tried with their mutations; ``extra`` values that
+    are not even strings."""
+    texts = list(GARBAGE)
+    for code in codes:
+        texts.append(code)
+        texts.extend(_mutations(code))
+    for text in texts:
+        try:
+            action = game_cls.decode_action(text)
+        except ActionParseError:
+            continue
+        assert action.encode() == text, f"{text!r} decodes to {action}, whose code differs"
+    for value in extra:
         with contextlib.suppress(ActionParseError):
-            game_cls.decode_action(text)
+            game_cls.decode_action(cast(str, value))
+            raise AssertionError(f"{value!r} decoded to an action")

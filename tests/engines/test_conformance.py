@@ -13,6 +13,8 @@ from games.core import Outcome
 from games.spec import GameSpec
 from tests.engines.playout import check_garbage, playout, replay
 
+CODE_TEXT = st.text(alphabet="abdknoptx-XT2345689JQKAscdhSCDH \n", max_size=8)
+
 CASES = [
     pytest.param(spec, preset, seats, id=f"{spec.key}-{preset}-{seats}")
     for spec in CATALOG.specs.values()
@@ -58,7 +60,18 @@ def test_same_seed_same_game_despite_global_random(spec: GameSpec, preset: str, 
 
 @pytest.mark.parametrize("spec", list(CATALOG.specs.values()), ids=list(CATALOG.specs))
 def test_garbled_action_codes_are_refused(spec: GameSpec) -> None:
-    check_garbage(spec.game)
+    codes: set[str] = set()
+    for rules in spec.presets.values():
+        _, log = playout(spec, rules, spec.seat_range(rules)[0], 3, deep=False)
+        codes.update(code for _, code in log)
+    check_garbage(spec.game, sorted(codes), extra=[None, 7, b"k", ["k"], ("p",)])
+
+
+@pytest.mark.parametrize("spec", list(CATALOG.specs.values()), ids=list(CATALOG.specs))
+@settings(max_examples=300, deadline=None)
+@given(text=CODE_TEXT)
+def test_any_text_decodes_to_its_own_code_or_is_refused(spec: GameSpec, text: str) -> None:
+    check_garbage(spec.game, [text])
 
 
 @pytest.mark.parametrize("spec", list(CATALOG.specs.values()), ids=list(CATALOG.specs))

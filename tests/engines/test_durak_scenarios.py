@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import random
+from collections import Counter
 from collections.abc import Sequence
 
 import pytest
 
 from games.cards import Card, deck
-from games.core import Event, IllegalAction, Outcome
-from games.durak import Durak, DurakRules, FirstAttack
+from games.core import RESIGN, Event, IllegalAction, Outcome, Place, Wait, perform
+from games.durak import Attack, Durak, DurakRules, FirstAttack
 
 PODKIDNOY = DurakRules()
 PEREVODNOY = DurakRules(transfer=True)
@@ -485,3 +487,207 @@ def test_four_players_with_24_cards_also_deal_everything() -> None:
     g = Durak.new(DurakRules(deck_size=24), 4, random.Random(1))
     assert g.public_view()["stock"] == 0
     assert sum(g.public_view()["hands"]) == 24
+
+
+# ------------------------------------------------------------ turn timers
+
+
+def test_the_game_waits_on_the_leader_then_the_defender_then_throwers_consent() -> None:
+    g = position(PODKIDNOY, ["7s 7c 9d", "8s Kc 6d", "7d Tc"])
+    assert g.waits() == {0: Wait.DECIDE}
+    play(g, "0:a7s")
+    assert g.to_move() == {0, 1, 2}  # they may throw in meanwhile ...
+    assert g.waits() == {1: Wait.DECIDE}  # ... but only the defender is waited on
+    play(g, "1:b7s8s")
+    assert g.waits() == {0: Wait.CONSENT, 2: Wait.CONSENT}
+    play(g, "0:p")
+    assert g.waits() == {2: Wait.CONSENT}
+    taken = position(PODKIDNOY, ["7s 7c 9d", "8s Kc 6d", "7d Tc"])
+    play(taken, "0:a7s", "1:k")
+    assert taken.waits() == {0: Wait.CONSENT, 2: Wait.CONSENT}
+    over = Durak.from_position(PODKIDNOY, ["7s", "6s 6d"], attacker=0, trump="h")
+    play(over, "0:a7s", "1:k")
+    assert over.waits() == {}
+
+
+def test_the_timer_leads_the_lowest_non_trump_else_the_lowest_trump() -> None:
+    g = position(PODKIDNOY, ["6h As 7c 9d 7s", "8s Kc 6d"])  # hearts are trumps
+    lead = g.default_action(0)
+    assert lead == Attack((Card.parse("7s"),))  # rank first, then suit order: 7s before 7c
+    assert lead in g.legal_actions(0)
+    trumps = position(PODKIDNOY, ["Th 6h", "8s Kc 6d"])
+    assert trumps.default_action(0).encode() == "a6h"
+    play(trumps, "0:a6h")
+    assert trumps.default_action(1).encode() == "k"
+
+
+def test_the_timer_takes_for_the_defender_and_passes_for_a_thrower() -> None:
+    g = position(PODKIDNOY, ["7s 7c 9d", "8s Kc 6d", "7d Tc"])
+    play(g, "0:a7s")
+    assert g.default_action(1).encode() == "k"
+    with pytest.raises(IllegalAction) as caught:  # a thrower is not waited on yet
+        g.default_action(2)
+    assert caught.value.reason == "illegal.not_your_turn"
+    play(g, "1:k")
+    assert g.default_action(0).encode() == g.default_action(2).encode() == "p"
+    with pytest.raises(IllegalAction):
+        g.default_action(1)
+    play(g, "0:p", "2:p")
+    assert hand(g, 1) == {"7s", "8s", "Kc", "6d"}
+    view = g.public_view()
+    assert (view["attacker"], view["defender"]) == (2, 0)
+
+
+def test_no_default_move_once_the_game_is_over() -> None:
+    g = Durak.from_position(PODKIDNOY, ["7s", "6s 6d"], attacker=0, trump="h")
+    play(g, "0:a7s", "1:k")
+    with pytest.raises(IllegalAction) as caught:
+        g.default_action(1)
+    assert caught.value.reason == "illegal.game_over"
+
+
+def test_every_durak_move_is_made_in_the_hand() -> None:
+    g = position(PODKIDNOY, ["7s 7c 9d", "8s Kc 6d", "7d Tc"])
+    play(g, "0:a7s")
+    assert {a.place for s in range(3) for a in g.legal_actions(s)} == {Place.HAND}
+
+
+# ---------------------------------------------------------------- resigning
+
+
+def cards_everywhere(game: Durak) -> Counter[Card]:
+    return Counter(c for z in game.zones() for c in z.cards)
+
+
+def test_a_player_who_resigns_is_the_durak_and_the_game_ends_at_once() -> None:
+    g = position(PODKIDNOY, ["7s 9c", "8s Kc 6d"])
+    play(g, "0:a7s")
+    cards = cards_everywhere(g)
+    events = g.resign(1)
+    assert events == [Event("resign", 1), Event("game_over", 1, value="durak")]
+    assert g.outcome() == Outcome(((0,), (1,)), frozenset({0}), frozenset({1}))
+    assert g.to_move() == frozenset()
+    assert g.waits() == {}
+    view = g.public_view()
+    assert view["phase"] == "over"
+    assert view["durak"] == 1
+    assert view["draw"] is False
+    assert view["active"] == [0, 1]
+    assert view["table"] == [{"attack": "7s", "defense": None}]  # cards stay where they lie
+    assert cards_everywhere(g) == cards
+    assert hand(g, 1) == {"8s", "Kc", "6d"}
+    assert refused(g, 0, "p") == "illegal.game_over"
+    before = g.dump()
+    with pytest.raises(IllegalAction) as caught:
+        g.resign(0)
+    assert caught.value.reason == "illegal.game_over"
+    assert g.dump() == before
+    assert Durak.load(json.loads(json.dumps(before))).outcome() == g.outcome()
+
+
+def test_the_attacker_may_resign_too() -> None:
+    g = position(PODKIDNOY, ["7s 9c", "8s Kc 6d"])
+    g.resign(0)
+    assert g.outcome() == Outcome(((1,), (0,)), frozenset({1}), frozenset({0}))
+
+
+def test_with_three_players_the_others_share_the_place_above_the_resigner() -> None:
+    g = position(PODKIDNOY, ["7s 9c", "8s Kc 6d", "Tc Jd"])
+    play(g, "0:a7s", "1:b7s8s")
+    g.resign(0)
+    assert g.outcome() == Outcome(((1, 2), (0,)), frozenset({1, 2}), frozenset({0}))
+    assert g.public_view()["durak"] == 0
+
+
+def test_seats_already_out_keep_their_places_and_cannot_resign() -> None:
+    g = Durak.from_position(
+        PODKIDNOY, ["", "7s 9c", "8s Kc", "Tc Jd"], attacker=1, trump="h", out_order=[[0]]
+    )
+    before = g.dump()
+    with pytest.raises(IllegalAction) as caught:
+        g.resign(0)
+    assert caught.value.reason == "illegal.not_in_game"
+    assert g.dump() == before
+    with pytest.raises(IllegalAction) as caught:
+        g.resign(4)
+    assert caught.value.reason == "illegal.not_in_game"
+    g.resign(2)
+    outcome = g.outcome()
+    assert outcome == Outcome(((0,), (1, 3), (2,)), frozenset({0, 1, 3}), frozenset({2}))
+
+
+def test_a_player_out_in_this_bout_is_placed_when_another_resigns() -> None:
+    g = Durak.from_position(PODKIDNOY, ["7s", "8s 9d", "Kd Qd Jd"], attacker=0, trump="h")
+    play(g, "0:a7s")  # out at once, placed when the bout ends
+    events = g.resign(2)
+    assert events == [
+        Event("out", 0, value=1),
+        Event("resign", 2),
+        Event("game_over", 2, value="durak"),
+    ]
+    assert g.public_view()["out_order"] == [[0]]
+    assert g.outcome() == Outcome(((0,), (1,), (2,)), frozenset({0, 1}), frozenset({2}))
+
+
+def test_a_player_with_an_empty_hand_and_cards_left_to_draw_is_still_in_play() -> None:
+    g = position(PODKIDNOY, ["7s", "8s Kc 6d"])
+    play(g, "0:a7s")
+    assert g.public_view()["active"] == [0, 1]
+    g.resign(0)
+    assert g.outcome() == Outcome(((1,), (0,)), frozenset({1}), frozenset({0}))
+
+
+def test_a_resign_in_the_move_log_replays_through_perform() -> None:
+    g = Durak.new(PODKIDNOY, 3, random.Random(5))
+    log: list[tuple[int, str]] = []
+    for _ in range(4):
+        seat = min(g.waits())
+        code = g.default_action(seat).encode()
+        perform(g, seat, code)
+        log.append((seat, code))
+    perform(g, 2, RESIGN)
+    log.append((2, RESIGN))
+    again = Durak.new(PODKIDNOY, 3, random.Random(5))
+    for seat, code in log:
+        perform(again, seat, code)
+    assert again.dump() == g.dump()
+    assert again.public_view()["durak"] == 2
+
+
+# ------------------------------------------------------------- determinize
+
+
+def test_determinize_keeps_what_the_observer_knows() -> None:
+    hands = ["7s 7c 9d", "8s Kc 6d", "Tc Jd As"]
+    stock = [c for c in deck(36) if c.code not in " ".join(hands) and c.code != "Ah"][:15]
+    g = position(PODKIDNOY, hands, stock=stock)
+    play(g, "0:a7s", "1:k", "0:t7c")  # seat 1 picks up 7s 7c; all draw from the stock
+    assert g.public_view()["known"][1] == ["7s", "7c"]
+    view = json.dumps(g.view(0), sort_keys=True)
+    dealt = set()
+    for seed in range(30):
+        world = g.determinize(0, random.Random(seed))
+        assert json.dumps(world.view(0), sort_keys=True) == view
+        assert {"7s", "7c"} <= hand(world, 1)
+        assert [world.hand_size(s) for s in range(3)] == [g.hand_size(s) for s in range(3)]
+        zones = {z.name: z.cards for z in world.zones()}
+        assert zones["trump"] == (Card.parse("Ah"),)
+        assert cards_everywhere(world) == cards_everywhere(g)
+        dealt.add((frozenset(hand(world, 1)), frozenset(hand(world, 2)), zones["stock"]))
+        assert Durak.load(world.dump()).dump() == world.dump()
+    assert len(dealt) > 10
+
+
+def test_determinize_keeps_who_may_throw_in() -> None:
+    # Seat 2 holds a seven (he is asked to throw in), seat 0 holds no card of
+    # the ranks on the table: every world dealt for the defender says the same.
+    g = position(PODKIDNOY, ["9c 9d Jd", "8s Kc 6d", "7d 7c Qs"], attacker=2)
+    play(g, "2:a7d", "0:b7d9d")
+    assert g.to_move() == {2}
+    worlds = [g.determinize(0, random.Random(seed)) for seed in range(40)]
+    ranks = {"7", "9"}
+    for world in worlds:
+        assert world.to_move() == {2}
+        assert any(c[0] in ranks for c in hand(world, 2))
+        assert not any(c[0] in ranks for c in hand(world, 1))
+    assert len({frozenset(hand(w, 1)) for w in worlds}) > 1

@@ -1,5 +1,6 @@
 """101: scoring, the ceiling, elimination, rounds, the outcome, views, actions
-and persistence; plus property tests over whole random matches."""
+and persistence; leaving the match and determinize; plus property tests over
+whole random matches."""
 
 from __future__ import annotations
 
@@ -13,17 +14,26 @@ from hypothesis import strategies as st
 
 from bot.catalog import CATALOG
 from games.cards import Card
-from games.core import ActionParseError, Event, Outcome, StateFormatError
+from games.core import (
+    RESIGN,
+    ActionParseError,
+    Event,
+    IllegalAction,
+    Outcome,
+    StateFormatError,
+    perform,
+)
 from games.hundred_one import (
     PRESETS,
     SPEC,
+    AceMode,
     HundredOne,
     HundredOneRules,
     Master,
     Scoring,
     card_points,
 )
-from tests.engines.hundred_one_helpers import CLASSIC, act, pos, refused, scores
+from tests.engines.hundred_one_helpers import CLASSIC, act, codes, pos, refused, scores, summary
 from tests.engines.playout import cards_in
 
 # ---------------------------------------------------------------- scoring
@@ -335,6 +345,243 @@ def test_garbled_action_codes_are_refused(code: str) -> None:
 def test_an_action_for_a_card_outside_the_deck_is_illegal() -> None:
     game = pos(["8h7s", "6s6c"], discard="7h")
     refused(game, 0, "p2h", "illegal.no_such_card")
+
+
+# ---------------------------------------------------------- leaving a match
+
+
+def not_in_game(game: HundredOne, seat: int, reason: str = "illegal.not_in_game") -> None:
+    before = game.dump()
+    with pytest.raises(IllegalAction) as caught:
+        game.resign(seat)
+    assert caught.value.reason == reason
+    assert game.dump() == before
+
+
+def test_a_player_who_resigns_on_move_is_out_and_the_turn_passes() -> None:
+    game = pos(["8h7s", "6s6c", "Th9d"], discard="7h", totals=[30, 0, 0])
+    stock = game.public_view()["stock"]
+    events = game.resign(0)
+    assert summary(events) == [("resign", 0, None), ("eliminated", 0, 30)]
+    assert game.to_move() == {1}
+    view = game.public_view()
+    assert view["eliminated"] == [0]
+    assert view["resigned"] == [0]
+    assert view["hands"] == [0, 2, 2]
+    assert view["stock"] == stock + 2
+    assert view["totals"] == [30, 0, 0]
+    zones = {z.name: z.cards for z in game.zones()}
+    assert {c.code for c in zones["stock"][:2]} == {"8h", "7s"}  # face down, under the stock
+    assert game.outcome() is None
+    not_in_game(game, 0)
+    not_in_game(game, 3)
+    refused(game, 0, "p8h", "illegal.not_your_turn")
+    act(game, 1, "d")  # play goes on without him
+    assert 0 not in game.to_move()
+
+
+def test_a_player_who_resigns_off_move_leaves_the_turn_alone() -> None:
+    game = pos(["8h7s", "6s6c", "Th9d"], discard="7h")
+    game.resign(2)
+    assert game.to_move() == {0}
+    act(game, 0, "p8h")
+    assert game.to_move() == {1}
+    act(game, 1, "d")
+    assert game.to_move() <= {0, 1}
+
+
+def test_an_order_waiting_for_the_resigner_lapses_with_its_skip() -> None:
+    rules = CLASSIC.replace(order_skip=True)
+    game = pos(["Qd8s", "KdTc", "7c9h", "6h6d"], rules, discard="7h")
+    act(game, 0, "pQd")
+    assert game.public_view()["pending"]["seat"] == 1
+    game.resign(1)
+    assert game.public_view()["pending"] == {
+        "seat": 2,
+        "draw": 0,
+        "skip": False,
+        "again": False,
+        "answer": False,
+    }
+    assert summary(act(game, 0, "oc")) == [("order", 0, "c")]
+    assert game.to_move() == {2}  # not skipped: the skip was meant for the one who left
+    assert codes(game, 2) == {"p7c"}
+
+
+def test_a_draw_waiting_for_the_resigner_lapses() -> None:
+    english = CLASSIC.replace(ace=AceMode.ENGLISH)
+    game = pos(["Ah7h8s", "KdTc", "9c9d"], english, discard="Th")
+    act(game, 0, "pAh")
+    act(game, 0, "p7h")  # the seven of the ace's suit: the next draws two after the order
+    assert game.public_view()["pending"]["draw"] == 2
+    game.resign(1)
+    events = act(game, 0, "oc")
+    assert [e.kind for e in events] == ["order"]
+    assert game.public_view()["hands"] == [1, 0, 2]
+    assert game.to_move() == {2}
+
+
+def test_an_ace_to_answer_lapses_when_its_target_resigns() -> None:
+    game = pos(["AhKs", "AsKh", "7c8c"], discard="Th")
+    act(game, 0, "pAh")
+    game.resign(1)
+    view = game.public_view()
+    assert view["pending"] is None
+    assert game.to_move() == {2}
+    assert codes(game, 2) == {"d"}  # an ordinary turn on the ace: follow it or draw
+
+
+def test_the_orderer_who_resigns_orders_nothing_and_the_next_plays_on() -> None:
+    game = pos(["Qd8s", "KdTcQh", "7c9h"], discard="7h")
+    act(game, 0, "pQd")
+    assert game.public_view()["phase"] == "order"
+    game.resign(0)
+    view = game.public_view()
+    assert view["phase"] == "play"
+    assert view["ordered"] is None
+    assert view["pending"] is None
+    assert game.to_move() == {1}
+    assert codes(game, 1) == {"pKd", "pQh"}  # on the queen of diamonds, nothing ordered
+
+
+def test_a_standing_order_is_dropped_when_the_player_on_move_resigns() -> None:
+    game = pos(["Qd8s", "TcKh", "7c9h"], discard="7h")
+    act(game, 0, "pQd")
+    act(game, 0, "os")
+    assert game.to_move() == {1}
+    game.resign(1)
+    assert game.public_view()["ordered"] is None
+    assert game.to_move() == {2}
+
+
+def test_the_last_player_left_wins_the_match() -> None:
+    game = pos(["8h7s", "6s6c"], discard="7h", totals=[50, 20])
+    events = game.resign(0)
+    assert summary(events) == [("resign", 0, None), ("eliminated", 0, 50), ("match_over", 1, None)]
+    assert game.outcome() == Outcome(
+        places=((1,), (0,)),
+        winners=frozenset({1}),
+        losers=frozenset({0}),
+        scores=(50, 20),
+    )
+    assert game.to_move() == frozenset()
+    assert game.public_view()["phase"] == "over"
+    not_in_game(game, 1, "illegal.game_over")
+
+
+def test_resigning_between_rounds_only_eliminates() -> None:
+    game = pos(["8h", "6s6c", "Th9d"], discard="7h")
+    act(game, 0, "p8h")
+    assert game.public_view()["phase"] == "round_over"
+    revealed = game.public_view()["revealed"]
+    events = game.resign(2)
+    assert summary(events) == [("resign", 2, None), ("eliminated", 2, 10)]
+    view = game.public_view()
+    assert view["phase"] == "round_over"
+    assert view["revealed"] == revealed  # the hands shown for counting stay shown
+    assert game.to_move() == {0, 1}
+    assert game.waits().keys() == {0, 1}
+    act(game, 1, "n")
+    assert game.public_view()["hands"] == [5, 5, 0]
+    assert game.to_move() == {0}
+
+
+def test_when_the_rounds_winner_resigns_the_next_player_leads() -> None:
+    game = pos(["8h", "6s6c", "Th9d"], discard="7h")
+    act(game, 0, "p8h")
+    game.resign(0)
+    events = act(game, 2, "n")
+    assert summary(events)[0] == ("deal", 1, 2)
+    assert game.to_move() == {1}
+    assert game.public_view()["hands"] == [0, 5, 5]
+
+
+def test_the_resigner_is_placed_where_an_elimination_then_would_be() -> None:
+    game = pos(["8h", "As", "Ad", "7c"], discard="8d", totals=[0, 0, 95, 0])
+    game.resign(3)  # during round 1: out before anybody its scoring eliminates
+    act(game, 0, "p8h")
+    assert game.public_view()["eliminated"] == [3, 2]
+    assert game.outcome() is None
+    game.resign(1)  # after round 1's scoring: out after those it eliminated
+    assert game.public_view()["eliminated"] == [3, 2, 1]
+    assert game.public_view()["resigned"] == [3, 1]
+    assert game.outcome() == Outcome(
+        places=((0,), (1,), (2,), (3,)),
+        winners=frozenset({0}),
+        losers=frozenset({3}),
+        scores=(0, 11, 106, 0),
+    )
+
+
+def test_resigned_players_are_kept_across_dump_and_load() -> None:
+    game = pos(["8h7s", "6s6c", "Th9d"], discard="7h")
+    game.resign(2)
+    dumped = json.loads(json.dumps(game.dump()))
+    assert dumped["resigned"] == [[2, False]]
+    assert HundredOne.load(dumped).dump() == dumped
+    older = dict(dumped)
+    del older["resigned"]  # a state stored before players could resign
+    assert HundredOne.load(older).public_view()["resigned"] == []
+    for bad in ([[0, False]], [[2, "no"]], [[2, False], [2, True]], [[7, False]], "2"):
+        with pytest.raises(StateFormatError):
+            HundredOne.load(dumped | {"resigned": bad})
+
+
+def test_a_resign_in_the_move_log_replays_through_perform() -> None:
+    game = HundredOne.new(CLASSIC, 3, random.Random(4))
+    log: list[tuple[int, str]] = []
+    for _ in range(6):
+        seat = min(game.waits())
+        code = game.default_action(seat).encode()
+        perform(game, seat, code)
+        log.append((seat, code))
+    seat = max(game.to_move())
+    perform(game, seat, RESIGN)
+    log.append((seat, RESIGN))
+    again = HundredOne.new(CLASSIC, 3, random.Random(4))
+    for seat, code in log:
+        perform(again, seat, code)
+    assert again.dump() == game.dump()
+
+
+# ------------------------------------------------------------- determinize
+
+
+def test_determinize_deals_the_other_hands_and_the_stock_anew() -> None:
+    game = HundredOne.new(CLASSIC, 3, random.Random(9))
+    for _ in range(5):
+        seat = min(game.waits())
+        perform(game, seat, game.default_action(seat).encode())
+    seat = min(game.to_move())
+    view = json.dumps(game.view(seat), sort_keys=True)
+    hands = {s: sorted(c.code for c in z.cards) for s, z in enumerate(game.zones()[3:])}
+    others = set()
+    for k in range(20):
+        world = game.determinize(seat, random.Random(100 + k))
+        assert json.dumps(world.view(seat), sort_keys=True) == view
+        world_hands = {s: sorted(c.code for c in z.cards) for s, z in enumerate(world.zones()[3:])}
+        assert world_hands[seat] == hands[seat]
+        assert [len(h) for h in world_hands.values()] == [len(h) for h in hands.values()]
+        others.add(tuple(tuple(h) for s, h in world_hands.items() if s != seat))
+        assert world.dump()["seed"] != game.dump()["seed"]
+        assert HundredOne.load(world.dump()).dump() == world.dump()
+    assert len(others) > 10
+
+
+def test_between_rounds_determinize_deals_only_the_stock_anew() -> None:
+    game = pos(["8h", "6s6c", "Th9d"], discard="7h")
+    act(game, 0, "p8h")
+    zones = {z.name: z.cards for z in game.zones()}
+    stocks = set()
+    for k in range(10):
+        world = game.determinize(1, random.Random(k))
+        world_zones = {z.name: z.cards for z in world.zones()}
+        assert {n: c for n, c in world_zones.items() if n != "stock"} == {
+            n: c for n, c in zones.items() if n != "stock"
+        }
+        assert sorted(world_zones["stock"]) == sorted(zones["stock"])
+        stocks.add(world_zones["stock"])
+    assert len(stocks) > 1
 
 
 # ------------------------------------------------------------ persistence

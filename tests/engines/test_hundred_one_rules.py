@@ -1,11 +1,12 @@
 """101: scripted positions for following, the queen's order, drawing and every
-special card with each of its options."""
+special card with each of its options; what a turn timer waits on and plays."""
 
 from __future__ import annotations
 
 import pytest
 
 from games.cards import Card, deck, parse_cards
+from games.core import IllegalAction, Place, Wait
 from games.hundred_one import (
     AceMode,
     DrawMode,
@@ -356,3 +357,83 @@ def test_the_position_builder_refuses_bad_card_sets() -> None:
     cards = [c for z in game.zones() for c in z.cards]
     assert sorted(cards) == sorted(deck(36))
     assert parse_cards("8c")[0] is game.zones()[0].cards[-1]
+
+
+# ------------------------------------------------------------- turn timers
+
+
+def test_the_seat_on_move_decides_and_between_rounds_everybody_consents() -> None:
+    game = pos(["8h7s", "6s6c", "Th"], discard="7h")
+    assert game.waits() == {0: Wait.DECIDE}
+    act(game, 0, "p8h")
+    assert game.waits() == {1: Wait.DECIDE}
+    ordering = pos(["Qd8s", "KdTcQh", "7c9h"], discard="7h")
+    act(ordering, 0, "pQd")
+    assert ordering.waits() == {0: Wait.DECIDE}
+    ended = pos(["8h", "6s6c", "Th"], discard="7h")
+    act(ended, 0, "p8h")
+    assert ended.public_view()["phase"] == "round_over"
+    assert ended.waits() == dict.fromkeys((0, 1, 2), Wait.CONSENT)
+    assert all(ended.default_action(s).encode() == "n" for s in range(3))
+
+
+def test_the_timer_lays_the_lowest_card_that_fits() -> None:
+    game = pos(["8h7s9cQd7c", "6s6c", "Th"], discard="7h")
+    assert codes(game, 0) == {"p8h", "p7s", "p7c", "pQd"}
+    assert game.default_action(0).encode() == "p7s"  # rank first, then suit order
+
+
+def test_the_timer_draws_when_nothing_fits_and_passes_when_nothing_can_be_drawn() -> None:
+    drawing = pos(["8s9c", "6s6c", "Th"], discard="7h")
+    assert drawing.default_action(0).encode() == "d"
+    rest = [c.code for c in deck(36) if c.code not in {"Kh", "6s", "7c"}]
+    stuck = pos(["6s7c", "".join(rest)], discard="Kh")
+    assert stuck.default_action(0).encode() == "x"
+
+
+def test_the_timer_answers_an_ace_with_an_ace_or_lets_it_skip() -> None:
+    game = pos(["AhKs", "AsKh", "7c8c"], discard="Th")
+    act(game, 0, "pAh")
+    assert game.default_action(1).encode() == "pAs"
+    game = pos(["AhKs", "KhJh", "7c8c"], discard="Th")
+    act(game, 0, "pAh")
+    assert game.default_action(1).encode() == "x"
+
+
+def test_the_timer_orders_the_suit_held_most_ties_in_suit_order() -> None:
+    game = pos(["Qd8h9hJs", "KdTcQc", "7c9d"], discard="7h")
+    act(game, 0, "pQd")
+    assert game.default_action(0).encode() == "oh"
+    tie = pos(["Qd8h9s", "KdTcQh", "7c9h"], discard="7h")
+    act(tie, 0, "pQd")
+    assert tie.default_action(0).encode() == "os"
+
+
+def test_the_timer_never_orders_a_suit_not_allowed() -> None:
+    english = HundredOne.position(
+        CLASSIC.replace(ace=AceMode.ENGLISH), ["AhKh9h7s", "9c8c", "Jc"], discard="Th"
+    )
+    act(english, 0, "pAh")
+    act(english, 0, "pKh")
+    assert codes(english, 0) == {"os", "oc", "od"}
+    assert english.default_action(0).encode() == "os"  # hearts (most) may not be ordered
+
+
+def test_no_default_move_for_a_seat_not_on_move_or_after_the_match() -> None:
+    game = pos(["8h7s", "6s6c", "Th"], discard="7h")
+    with pytest.raises(IllegalAction) as caught:
+        game.default_action(1)
+    assert caught.value.reason == "illegal.not_your_turn"
+    over = pos(["8h", "As"], discard="8d", totals=[0, 95])
+    act(over, 0, "p8h")
+    with pytest.raises(IllegalAction) as caught:
+        over.default_action(0)
+    assert caught.value.reason == "illegal.game_over"
+
+
+def test_next_round_is_pressed_on_the_table_and_every_other_move_in_the_hand() -> None:
+    game = pos(["8h7s", "6s6c", "Th"], discard="7h")
+    assert {a.place for a in game.legal_actions(0)} == {Place.HAND}
+    assert HundredOne.decode_action("n").place is Place.TABLE
+    for code in ("pQs", "os", "d", "x"):
+        assert HundredOne.decode_action(code).place is Place.HAND
