@@ -187,6 +187,11 @@ class Rules:
     def validate(self) -> None:
         """Raise :class:`RulesError` if the combination of values is inconsistent."""
 
+    def applies(self, name: str) -> bool:
+        """Whether the option ``name`` matters under the other values (a lobby
+        hides the options that do not)."""
+        return True
+
     def replace(self, **changes: Any) -> Self:
         new = dataclasses.replace(self, **changes)
         new.validate()

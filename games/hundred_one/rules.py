@@ -135,6 +135,13 @@ class HundredOneRules(Rules):
             if isinstance(f.default, bool) and not isinstance(value, bool):
                 raise RulesError(f"{f.name}: expected a boolean")
 
+    def applies(self, name: str) -> bool:
+        if name == "small_deck":
+            return self.deck == 32
+        if name == "minus_reset":
+            return self.exact_reset
+        return True
+
     @property
     def max_seats(self) -> int:
         """Most players such that the deal leaves at least one card in the stock."""
