@@ -136,11 +136,7 @@ class HundredOneRules(Rules):
                 raise RulesError(f"{f.name}: expected a boolean")
 
     def applies(self, name: str) -> bool:
-        if name == "small_deck":
-            return self.deck == 32
-        if name == "minus_reset":
-            return self.exact_reset
-        return True
+        return name != "small_deck" or self.deck == 32
 
     @property
     def max_seats(self) -> int:
