@@ -20,6 +20,17 @@ FORBIDDEN = {
         "services",
         "i18n",
     },
+    "players": {
+        "telegram",
+        "aiosqlite",
+        "asyncio",
+        "sqlite3",
+        "storage",
+        "handlers",
+        "bot",
+        "services",
+        "i18n",
+    },
     "services": {"telegram", "handlers", "bot"},
     "storage": {"telegram", "handlers", "bot", "services"},
 }

@@ -1,0 +1,14 @@
+"""Computer players for the games in :mod:`games`.
+
+Pure like the engines: stdlib and ``games`` only.  A player
+(:class:`~players.base.Player`) gets the rules, its seat's view JSON and its
+legal actions, and returns one of them; :mod:`players.arena` plays whole games
+between players for tests and benchmarks.
+"""
+
+from __future__ import annotations
+
+from players.base import Player
+from players.random_player import RandomPlayer
+
+__all__ = ["Player", "RandomPlayer"]
