@@ -9,6 +9,7 @@ between players for tests and benchmarks.
 from __future__ import annotations
 
 from players.base import Player
+from players.durak import DurakHeuristic
 from players.random_player import RandomPlayer
 
-__all__ = ["Player", "RandomPlayer"]
+__all__ = ["DurakHeuristic", "Player", "RandomPlayer"]
