@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from players.base import Player
 from players.durak import DurakHeuristic
+from players.hundred_one import HundredOneHeuristic
 from players.random_player import RandomPlayer
 
-__all__ = ["DurakHeuristic", "Player", "RandomPlayer"]
+__all__ = ["DurakHeuristic", "HundredOneHeuristic", "Player", "RandomPlayer"]
