@@ -70,6 +70,8 @@ class Weights:
     """Cost of spending the master card while anything else fits."""
     block: float = 6.0
     """Worth of the next player being unable to follow (he must draw)."""
+    jack_close: int = 3
+    """Jack preset: shed jacks once somebody holds this many cards or fewer."""
 
 
 @functools.cache
@@ -167,6 +169,9 @@ class HundredOneHeuristic:
 
 _WIN = 1000.0
 """Worth of emptying the hand (winning the round) within the turn."""
+_BUDGET = 400
+"""Most positions searched for one decision (long chains of nines and skips
+in a big hand would otherwise take too long)."""
 
 
 class _Turn:
@@ -192,12 +197,13 @@ class _Turn:
         # Points matter more the sooner the round may end.
         self.weight = w.points * (1.0 + w.urgency / (1.0 + fewest))
         self.close = 1.0 + w.close / max(self.held, 1)
-        self.jack_danger = self.master is Rank.JACK and fewest <= 3
+        self.jack_danger = self.master is Rank.JACK and fewest <= w.jack_close
         self.english = rules.ace is AceMode.ENGLISH
         mine = set(self.hand)
         self.unseen = [c for c in _deck(rules.deck) if c not in mine]
         self._stuck: dict[Card, float] = {}
         self._memo: dict[tuple[tuple[Card, ...], Card], float] = {}
+        self._budget = _BUDGET
 
     def fits(self, card: Card, top: Card) -> bool:
         return self.player._fits_on(self.rules, card, top)
@@ -265,10 +271,18 @@ class _Turn:
         memo = self._memo.get(key)
         if memo is not None:
             return memo
-        best = -self.w.stuck  # nothing fits: we draw
-        if len(self._memo) < 4000:
-            for i, card in enumerate(rest):
-                if self.fits(card, top):
-                    best = max(best, self.value(rest[:i] + rest[i + 1 :], card))
+        fitting = [i for i, card in enumerate(rest) if self.fits(card, top)]
+        if not fitting:
+            best = -self.w.stuck  # nothing fits: we draw
+        elif self._budget <= 0:
+            # Out of search: guess from how many cards could go on.
+            best = self.w.follow * min(len(fitting), 3)
+        else:
+            # Laying the master card when nothing else fits is no worse than
+            # being stuck, whatever keeping it would have been worth.
+            best = -self.w.stuck
+            for i in fitting:
+                self._budget -= 1
+                best = max(best, self.value(rest[:i] + rest[i + 1 :], rest[i]))
         self._memo[key] = best
         return best
