@@ -16,6 +16,13 @@ unlikely to beat, covers with the cheapest cards that cover everything, and
 takes when covering costs more than taking (dear trumps early, a table that is
 going to be thrown at heavily); it transfers when that is cheaper still.
 
+Once the stock is empty and one opponent is left, his progress counts more
+the fewer cards he holds compared with ours, and a card he could cover with
+his last one is not thrown in.  One lead in twenty is the second best: players
+that always make the same choice can otherwise pass the same cards round the
+table for ever (each defender taking what he cannot or will not cover and
+leading it on), and the engine has no rule that ends such a game.
+
 The view does not show the discard pile, so the player cannot count cards;
 "unseen" cards (the deck minus its hand, the table, the last beaten bout, the
 trump card and everybody's known cards) are treated as spread evenly over the
@@ -65,6 +72,8 @@ class Weights:
     """Cost per card the throwers are expected to add once we take."""
     beat_extra: float = 0.35
     """Cost per card the throwers are expected to add if we cover."""
+    vary: float = 0.05
+    """Chance of leading the second best lead instead of the best one."""
     press: float = 0.8
     """Weight of what a lead or throw does to the defender."""
     opp_multi: float = 0.5
@@ -238,7 +247,7 @@ class DurakHeuristic:
         if t.seat == t.defender and any(isinstance(a, Take | Beat | Transfer) for a in legal):
             return self._defend(t, legal)
         if any(isinstance(a, Attack) for a in legal):
-            return self._lead(t, legal)
+            return self._lead(t, legal, rng)
         return self._throw(t, legal)
 
     def opp_weight(self, t: _Table) -> float:
@@ -295,11 +304,10 @@ class DurakHeuristic:
                 total += gain - self.worth(t, d)
         return total
 
-    def _lead(self, t: _Table, legal: Sequence[Action]) -> Action:
+    def _lead(self, t: _Table, legal: Sequence[Action], rng: random.Random) -> Action:
         defender = t.defender
-        best: Action = legal[0]
-        best_score = -math.inf
-        for action in legal:
+        scored: list[tuple[float, int, Action]] = []
+        for n, action in enumerate(legal):
             if not isinstance(action, Attack):
                 continue
             score = 0.0
@@ -309,9 +317,13 @@ class DurakHeuristic:
                 if defender is not None:
                     score += self.w.press * self.pressure(t, defender, card, i, load)
                 load += self.gain(t) - self.worth(t, card)
-            if score > best_score + 1e-9:
-                best, best_score = action, score
-        return best
+            scored.append((-score, n, action))
+        scored.sort(key=lambda x: (x[0], x[1]))
+        if len(scored) > 1 and rng.random() < self.w.vary:
+            # Now and then the second best: deterministic players can
+            # otherwise pass the same cards round the table for ever.
+            return scored[1][2]
+        return scored[0][2]
 
     def _throw(self, t: _Table, legal: Sequence[Action]) -> Action:
         defender = t.defender

@@ -51,6 +51,30 @@ def test_only_legal_moves_in_every_variant_and_seat_count(rules: DurakRules) -> 
             assert heuristic.calls > 0
 
 
+LOOPED = [(24, True, 3, 0), (36, False, 5, 42), (36, False, 6, 37), (36, True, 6, 25)]
+LOOPED += [(52, False, 3, 26), (52, False, 3, 37), (52, False, 5, 45), (52, True, 3, 37)]
+
+
+@pytest.mark.parametrize(("deck_size", "transfer", "seats", "seed"), LOOPED)
+def test_heuristics_alone_do_not_pass_cards_round_for_ever(
+    deck_size: int, transfer: bool, seats: int, seed: int
+) -> None:
+    """Deals on which heuristic-only tables, always leading their best lead,
+    passed the same cards round the table for ever (each defender taking
+    what he could not or would not cover, then leading it on): now and then
+    the second best lead breaks such a cycle."""
+    moves = 0
+
+    def count(seat: int, action: Action) -> None:
+        nonlocal moves
+        moves += 1
+
+    rng = random.Random(seed)
+    game = Durak.new(DurakRules(deck_size=deck_size, transfer=transfer), seats, rng)
+    play(game, [H] * seats, rng, on_move=count)
+    assert moves < 1000
+
+
 def test_same_view_and_seed_same_choice() -> None:
     """Every decision of a game asked again, with a fresh rng of the same
     seed, gives the same action; and a whole game replays identically."""
