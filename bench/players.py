@@ -16,6 +16,10 @@ trumps last, takes only when it cannot cover, throws in plain cards only) and
 ``points`` for 101 (highest penalty first, master card last, orders its
 longest suit), which are what the heuristics were tuned against.
 
+``endless`` counts games abandoned as endless: a Durak table of players
+that all choose deterministically can pass the same cards round for ever
+(the engine has no rule to end that), which the baselines do.
+
 Plain Python, one process: the times are per core.
 """
 
@@ -38,7 +42,12 @@ from players import DurakHeuristic, HundredOneHeuristic, RandomPlayer
 from players.arena import play
 from players.base import Player
 
-__all__ = ["HighestPoints", "Line", "LowestCard", "main", "measure"]
+__all__ = ["MAX_MOVES", "HighestPoints", "Line", "LowestCard", "main", "measure"]
+
+
+MAX_MOVES = 5_000
+"""A game still on after this many moves is abandoned as endless (the longest
+finished ones take well under a thousand)."""
 
 
 class LowestCard:
@@ -116,6 +125,8 @@ class Line:
     opponent: str
     games: int
     wins: int
+    unfinished: int
+    """Games abandoned after :data:`MAX_MOVES` moves (count as not won)."""
     fair: float
     us_per_decision: float
     worst_us: float
@@ -139,13 +150,17 @@ def measure(
     timed = Timed(DurakHeuristic() if key == "durak" else HundredOneHeuristic())
     other = OPPONENTS[opponent]
     cls: type[Game[Any, Any]] = Durak if key == "durak" else HundredOne
-    wins = 0
+    wins = unfinished = 0
     for i in range(games):
         rng = random.Random(seed * 1_000_003 + i)
         me = i % seats
         players: list[Player] = [other] * seats
         players[me] = timed
-        outcome = play(cls.new(rules, seats, rng), players, rng)
+        try:
+            outcome = play(cls.new(rules, seats, rng), players, rng, max_steps=MAX_MOVES)
+        except RuntimeError:  # deterministic players passing cards round for ever
+            unfinished += 1
+            continue
         wins += me in outcome.winners
     fair = 1 - 1 / seats if key == "durak" else 1 / seats
     calls = max(timed.calls, 1)
@@ -156,6 +171,7 @@ def measure(
         opponent,
         games,
         wins,
+        unfinished,
         fair,
         timed.total_ns / calls / 1000,
         timed.worst_ns / 1000,
@@ -191,7 +207,7 @@ def main(argv: Sequence[str] | None = None) -> list[Line]:
     games = args.games or (40 if args.quick else 400)
     header = (
         f"{'game':<6} {'preset':<11} {'seats':>5} {'against':<8} {'games':>6} "
-        f"{'wins':>6} {'fair':>6} {'µs/move':>8} {'worst µs':>9}"
+        f"{'wins':>6} {'fair':>6} {'µs/move':>8} {'worst µs':>9} {'endless':>7}"
     )
     print(header)
     print("-" * len(header))
@@ -202,7 +218,7 @@ def main(argv: Sequence[str] | None = None) -> list[Line]:
         print(
             f"{line.game:<6} {line.preset:<11} {line.seats:>5} {line.opponent:<8} "
             f"{line.games:>6} {line.rate:>6.1%} {line.fair:>6.0%} "
-            f"{line.us_per_decision:>8.0f} {line.worst_us:>9.0f}",
+            f"{line.us_per_decision:>8.0f} {line.worst_us:>9.0f} {line.unfinished:>7}",
             flush=True,
         )
     return lines

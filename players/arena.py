@@ -26,7 +26,7 @@ from players.base import Player
 __all__ = ["MAX_STEPS", "SeatChooser", "next_seat", "play", "random_seat"]
 
 MAX_STEPS = 50_000
-"""A game not over after this many moves is a bug (:func:`play` raises)."""
+"""By default :func:`play` gives up after this many moves."""
 
 SeatChooser = Callable[[Game[Any, Any], Sequence[int], random.Random], int]
 """Picks the seat to ask among those that may act (ascending, non-empty)."""
@@ -61,12 +61,16 @@ def play(
     *,
     choose_seat: SeatChooser = next_seat,
     on_move: Callable[[int, Any], None] | None = None,
+    max_steps: int = MAX_STEPS,
 ) -> Outcome:
     """Play ``game`` to its end, ``players[seat]`` choosing for each seat.
 
     A player's answer must be one of its legal actions (``ValueError``
-    otherwise).  ``on_move(seat, action)`` is called before each move."""
-    for _ in range(MAX_STEPS):
+    otherwise).  ``on_move(seat, action)`` is called before each move.
+    ``RuntimeError`` after ``max_steps`` moves: a game of players that all
+    choose deterministically may never end (Durak has no rule against the
+    same cards going round for ever)."""
+    for _ in range(max_steps):
         actors = sorted(game.to_move())
         if not actors:
             outcome = game.outcome()
@@ -80,4 +84,4 @@ def play(
         if on_move is not None:
             on_move(seat, action)
         game.apply(seat, action)
-    raise RuntimeError(f"no end after {MAX_STEPS} moves")
+    raise RuntimeError(f"no end after {max_steps} moves")

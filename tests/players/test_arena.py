@@ -50,3 +50,9 @@ def test_a_wrong_answer_is_refused() -> None:
     game = DURAK.game.new(DURAK.preset(), 2, random.Random(1))
     with pytest.raises(ValueError, match="not a legal action"):
         play(game, [Cheat(), Cheat()], random.Random(1))
+
+
+def test_a_game_that_does_not_end_is_given_up() -> None:
+    game = DURAK.game.new(DURAK.preset(), 2, random.Random(1))
+    with pytest.raises(RuntimeError, match="no end after 3 moves"):
+        play(game, [RandomPlayer()] * 2, random.Random(1), max_steps=3)
