@@ -16,8 +16,7 @@ from games.spec import GameSpec
 from handlers.screens.base import GameScreens
 from handlers.screens.durak import DurakScreens
 from handlers.screens.hundred_one import HundredOneScreens
-from players.base import Player
-from players.random_player import RandomPlayer
+from players import DurakHeuristic, HundredOneHeuristic, Player
 
 __all__ = ["CATALOG", "Catalog", "Listing"]
 
@@ -47,6 +46,6 @@ class Catalog:
 
 
 CATALOG = Catalog(
-    Listing(durak.SPEC, DurakScreens(), RandomPlayer()),
-    Listing(hundred_one.SPEC, HundredOneScreens(), RandomPlayer()),
+    Listing(durak.SPEC, DurakScreens(), DurakHeuristic()),
+    Listing(hundred_one.SPEC, HundredOneScreens(), HundredOneHeuristic()),
 )

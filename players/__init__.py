@@ -1,1 +1,16 @@
-"""Computer players: pure, they see only their seat's view (stdlib and ``games`` only)."""
+"""Computer players for the games in :mod:`games`.
+
+Pure like the engines: stdlib and ``games`` only.  A player
+(:class:`~players.base.Player`) gets the rules, its seat's view JSON and its
+legal actions, and returns one of them; :mod:`players.arena` plays whole games
+between players for tests and benchmarks.
+"""
+
+from __future__ import annotations
+
+from players.base import Player
+from players.durak import DurakHeuristic
+from players.hundred_one import HundredOneHeuristic
+from players.random_player import RandomPlayer
+
+__all__ = ["DurakHeuristic", "HundredOneHeuristic", "Player", "RandomPlayer"]

@@ -1,4 +1,13 @@
-"""What a computer player is."""
+"""What a computer player is.
+
+A player sees exactly what a person in its seat sees: the game's (public)
+rules, its seat's view JSON (``game.view(seat)``) and that seat's legal
+actions.  It never receives the game object, so it cannot peek at hidden
+cards: the guarantee holds by construction, not by promise.
+
+Players are stateless (one object may serve any number of seats and games)
+and deterministic given the ``random.Random`` they are handed.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +21,8 @@ __all__ = ["Player"]
 
 
 class Player(Protocol):
+    """Chooses one move for one seat."""
+
     def choose(
         self,
         rules: Rules,
@@ -19,4 +30,10 @@ class Player(Protocol):
         legal: Sequence[Action],
         rng: random.Random,
     ) -> Action:
-        """One of ``legal`` (never empty), seeing only the seat's own ``view``."""
+        """Return one element of ``legal`` (never empty).
+
+        ``view`` is ``game.view(seat)`` for the seat on move and ``legal`` is
+        ``game.legal_actions(seat)``.  The same arguments and an rng in the
+        same state give the same action.
+        """
+        ...

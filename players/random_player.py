@@ -1,4 +1,4 @@
-"""A player that picks any legal move: the baseline to measure others against."""
+"""The baseline: a uniformly random legal move."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ __all__ = ["RandomPlayer"]
 
 
 class RandomPlayer:
+    """Picks uniformly among the legal actions (the benchmark to beat)."""
+
     def choose(
         self,
         rules: Rules,
@@ -19,4 +21,4 @@ class RandomPlayer:
         legal: Sequence[Action],
         rng: random.Random,
     ) -> Action:
-        return rng.choice(list(legal))
+        return legal[rng.randrange(len(legal))]

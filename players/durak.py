@@ -1,0 +1,410 @@
+"""A heuristic Durak player (podkidnoy and perevodnoy, every option, 2..6 seats).
+
+It reads only its seat's view (``games/durak/views.py`` documents it) and
+prices every card:
+
+* a card's *worth* grows with its rank, a trump is worth more than any plain
+  card, and trumps and aces are worth more the bigger the stock still is
+  (they will be needed later);
+* a card leaving the hand also *gains* something: while the stock lasts a
+  replacement will be drawn, and once it is empty every card shed is a step
+  towards getting out, worth more than any card.
+
+From these prices it leads the cheapest rank (all of its plain cards, so pairs
+go out together), throws in cards that cost little or that the defender is
+unlikely to beat, covers with the cheapest cards that cover everything, and
+takes when covering costs more than taking (dear trumps early, a table that is
+going to be thrown at heavily); it transfers when that is cheaper still.
+
+Once the stock is empty and one opponent is left, his progress counts more
+the fewer cards he holds compared with ours, and a card he could cover with
+his last one is not thrown in.  One lead in twenty is the second best: players
+that always make the same choice can otherwise pass the same cards round the
+table for ever (each defender taking what he cannot or will not cover and
+leading it on), and the engine has no rule that ends such a game.
+
+The view does not show the discard pile, so the player cannot count cards;
+"unseen" cards (the deck minus its hand, the table, the last beaten bout, the
+trump card and everybody's known cards) are treated as spread evenly over the
+stock, the discard pile and the other hands.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.cards import Card, Rank, Suit, deck
+from games.core import Action, Rules
+from games.durak import DurakRules
+from games.durak.actions import Attack, Beat, Pass, Take, Throw, Transfer
+from games.durak.beating import can_beat
+
+__all__ = ["DurakHeuristic", "Weights"]
+
+_HAND = 6
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The knobs of :class:`DurakHeuristic` (tuned against the random player
+    and against a plain "lowest card" player)."""
+
+    trump: float = 1.0
+    """Worth of the lowest trump over a plain card of the same rank position."""
+    trump_rank: float = 0.8
+    """Extra worth of the highest trump over the lowest one."""
+    trump_early: float = 0.5
+    """Extra worth of every trump at the start (fades as the stock runs out)."""
+    ace_early: float = 0.3
+    """Extra worth of a plain ace at the start."""
+    gain_early: float = 0.5
+    """What a card leaving the hand gains while the stock is full (a redraw)."""
+    gain_late: float = 1.3
+    """What a card leaving the hand gains once the stock is empty."""
+    tempo: float = 0.6
+    """Worth of keeping the initiative (a beaten-off bout makes us attack)."""
+    take_extra: float = 0.4
+    """Cost per card the throwers are expected to add once we take."""
+    beat_extra: float = 0.35
+    """Cost per card the throwers are expected to add if we cover."""
+    vary: float = 0.05
+    """Chance of leading the second best lead instead of the best one."""
+    press: float = 0.8
+    """Weight of what a lead or throw does to the defender."""
+    opp_multi: float = 0.5
+    """Weight of an opponent's progress when more than two are in play."""
+    exit: float = 4.0
+    """Cost of letting the last opponent go out by covering his last card."""
+    race: float = 0.5
+    """Endgame: how much more an opponent's progress counts when he holds
+    fewer cards than we do."""
+    throw_bar: float = 0.0
+    """Throw in when the net worth of a throw is above this."""
+
+
+@dataclass
+class _Table:
+    """The facts of one decision, read from the view."""
+
+    rules: DurakRules
+    seat: int
+    trump: Suit
+    low: int
+    span: int
+    early: float
+    stock: int
+    hand: list[Card]
+    hands: list[int]
+    known: list[list[Card]]
+    active: list[int]
+    attacker: int | None
+    defender: int | None
+    table: list[tuple[Card, Card | None]]
+    taking: bool
+    cap: int
+    unseen: list[Card]
+    pool: int
+
+
+@functools.cache
+def _deck(size: int) -> tuple[Card, ...]:
+    return tuple(deck(size))
+
+
+def _read(rules: DurakRules, view: Mapping[str, Any]) -> _Table:
+    seat = int(view["seat"])
+    trump = Suit(view["trump"])
+    full = _deck(rules.deck_size)
+    low = min(c.rank for c in full)
+    hand = [Card.parse(c) for c in view["hand"]]
+    known = [[Card.parse(c) for c in k] for k in view["known"]]
+    table: list[tuple[Card, Card | None]] = [
+        (Card.parse(row["attack"]), None if row["defense"] is None else Card.parse(row["defense"]))
+        for row in view["table"]
+    ]
+    seen: set[Card] = set(hand)
+    for k in known:
+        seen.update(k)
+    for a, d in table:
+        seen.add(a)
+        if d is not None:
+            seen.add(d)
+    for row in view["beaten"]:
+        seen.add(Card.parse(row["attack"]))
+        seen.add(Card.parse(row["defense"]))
+    if view["trump_card"] is not None:
+        seen.add(Card.parse(view["trump_card"]))
+    unseen = [c for c in full if c not in seen]
+    seats = len(view["hands"])
+    first_stock = max(len(full) - _HAND * seats, 1)
+    stock = int(view["stock"])
+    return _Table(
+        rules=rules,
+        seat=seat,
+        trump=trump,
+        low=int(low),
+        span=int(Rank.ACE) - int(low),
+        early=min(stock / first_stock, 1.0),
+        stock=stock,
+        hand=hand,
+        hands=[int(h) for h in view["hands"]],
+        known=known,
+        active=[int(s) for s in view["active"]],
+        attacker=view["attacker"],
+        defender=view["defender"],
+        table=table,
+        taking=bool(view["taking"]),
+        cap=int(view["cap"]),
+        unseen=unseen,
+        pool=max(len(unseen), 1),
+    )
+
+
+class DurakHeuristic:
+    """A rule-of-thumb Durak player; see the module docstring."""
+
+    def __init__(self, weights: Weights | None = None) -> None:
+        self.w = weights or Weights()
+
+    # ------------------------------------------------------------ prices
+
+    def worth(self, t: _Table, card: Card) -> float:
+        """What keeping ``card`` is worth (0 for the lowest plain card)."""
+        w = self.w
+        frac = (int(card.rank) - t.low) / t.span
+        if card.suit is t.trump:
+            value = w.trump + frac * w.trump_rank + w.trump_early * t.early
+        elif card.rank is Rank.ACE:
+            value = frac + w.ace_early * t.early
+        else:
+            value = frac
+        return value
+
+    def gain(self, t: _Table) -> float:
+        """What a card leaving the hand gains (a redraw or a step to the exit)."""
+        w = self.w
+        return w.gain_late + (w.gain_early - w.gain_late) * t.early
+
+    def cost(self, t: _Table, card: Card) -> float:
+        """Net cost of parting with ``card`` (negative: glad to be rid of it)."""
+        return self.worth(t, card) - self.gain(t)
+
+    # ---------------------------------------------------------- guesses
+
+    def p_cannot_beat(self, t: _Table, seat: int, card: Card, spent: int = 0) -> float:
+        """Chance that ``seat`` holds nothing that beats ``card`` (``spent``:
+        cards of his that are needed elsewhere)."""
+        if any(can_beat(card, k, t.trump) for k in t.known[seat]):
+            return 0.0
+        free = t.hands[seat] - len(t.known[seat]) - spent
+        if free <= 0:
+            return 1.0
+        beaters = sum(1 for c in t.unseen if can_beat(card, c, t.trump))
+        if beaters == 0:
+            return 1.0
+        pool = t.pool
+        if free >= pool:
+            return 0.0
+        p = 1.0
+        for i in range(min(free, pool - beaters + 1)):
+            p *= (pool - beaters - i) / (pool - i)
+            if p <= 0.0:
+                return 0.0
+        return p
+
+    def expected_throws(self, t: _Table, ranks: set[Rank], room: int) -> float:
+        """How many more cards the throwers may add on ``ranks``."""
+        if room <= 0 or t.defender is None:
+            return 0.0
+        throwers = [s for s in t.active if s != t.defender and s != t.seat]
+        if t.seat != t.defender:
+            throwers.append(t.seat)
+        free = sum(max(t.hands[s] - len(t.known[s]), 0) for s in throwers if s != t.seat)
+        sure = sum(1 for s in throwers if s != t.seat for k in t.known[s] if k.rank in ranks)
+        candidates = sum(1 for c in t.unseen if c.rank in ranks)
+        guess = sure + candidates * min(free / t.pool, 1.0)
+        return min(float(room), guess)
+
+    # ---------------------------------------------------------- choices
+
+    def choose(
+        self,
+        rules: Rules,
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        rng: random.Random,
+    ) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if not isinstance(rules, DurakRules):
+            raise TypeError("DurakHeuristic plays Durak")
+        t = _read(rules, view)
+        if t.seat == t.defender and any(isinstance(a, Take | Beat | Transfer) for a in legal):
+            return self._defend(t, legal)
+        if any(isinstance(a, Attack) for a in legal):
+            return self._lead(t, legal, rng)
+        return self._throw(t, legal)
+
+    def opp_weight(self, t: _Table) -> float:
+        """How much an opponent's progress counts against ours: fully with two
+        players left, less when others may still be the durak."""
+        if len(t.active) > 2:
+            return self.w.opp_multi
+        if t.stock or t.defender is None or t.defender == t.seat:
+            return 1.0
+        mine = len(t.hand)
+        his = max(t.hands[t.defender], 1)
+        return min(max(1.0 + self.w.race * (mine - his) / his, 0.5), 2.0)
+
+    def beat_price(self, t: _Table, seat: int, card: Card) -> float:
+        """Expected worth of the card ``seat`` would cover ``card`` with (his
+        cheapest beater), given that he has one."""
+        known = [self.worth(t, k) for k in t.known[seat] if can_beat(card, k, t.trump)]
+        if known:
+            return min(known)
+        prices = sorted(self.worth(t, c) for c in t.unseen if can_beat(card, c, t.trump))
+        if not prices:
+            return 0.0
+        free = max(t.hands[seat] - len(t.known[seat]), 1)
+        q = min(free / t.pool, 1.0)
+        total = weight = 0.0
+        miss = 1.0
+        for price in prices:
+            total += miss * q * price
+            weight += miss * q
+            miss *= 1.0 - q
+        return total / weight if weight else prices[0]
+
+    def pressure(self, t: _Table, seat: int, card: Card, spent: int, table: float) -> float:
+        """Net worth to us of putting ``card`` in front of defender ``seat``
+        (not yet taking), who already has ``spent`` cards to cover and takes
+        ``table`` worth of cards if he gives up: he covers it (and is one card
+        nearer the exit) or he takes everything."""
+        gain = self.gain(t)
+        k = self.opp_weight(t)
+        p = self.p_cannot_beat(t, seat, card, spent)
+        covered = -k * (gain - self.beat_price(t, seat, card))
+        if not t.stock and len(t.active) == 2 and t.hands[seat] - spent <= 1:
+            covered = -self.w.exit  # covering it would take him out: we lose
+        taken = k * (table + gain - self.worth(t, card) + self.w.tempo)
+        return (1.0 - p) * covered + p * taken
+
+    def _table_load(self, t: _Table) -> float:
+        """What taking the cards now on the table would cost the defender."""
+        gain = self.gain(t)
+        total = 0.0
+        for a, d in t.table:
+            total += gain - self.worth(t, a)
+            if d is not None:
+                total += gain - self.worth(t, d)
+        return total
+
+    def _lead(self, t: _Table, legal: Sequence[Action], rng: random.Random) -> Action:
+        defender = t.defender
+        scored: list[tuple[float, int, Action]] = []
+        for n, action in enumerate(legal):
+            if not isinstance(action, Attack):
+                continue
+            score = 0.0
+            load = 0.0
+            for i, card in enumerate(action.cards):
+                score -= self.cost(t, card)
+                if defender is not None:
+                    score += self.w.press * self.pressure(t, defender, card, i, load)
+                load += self.gain(t) - self.worth(t, card)
+            scored.append((-score, n, action))
+        scored.sort(key=lambda x: (x[0], x[1]))
+        if len(scored) > 1 and rng.random() < self.w.vary:
+            # Now and then the second best: deterministic players can
+            # otherwise pass the same cards round the table for ever.
+            return scored[1][2]
+        return scored[0][2]
+
+    def _throw(self, t: _Table, legal: Sequence[Action]) -> Action:
+        defender = t.defender
+        unbeaten = sum(1 for _, d in t.table if d is None)
+        load = self._table_load(t)
+        k = 1.0 if t.defender is None else self.opp_weight(t)
+        best: Action | None = None
+        best_score = -math.inf
+        for action in legal:
+            if not isinstance(action, Throw):
+                continue
+            card = action.card
+            score = -self.cost(t, card)
+            if defender is not None:
+                if t.taking:
+                    # He takes it: one more card for him (a good card is a gift).
+                    score += k * (self.gain(t) - self.worth(t, card))
+                else:
+                    score += self.w.press * self.pressure(t, defender, card, unbeaten, load)
+            if score > best_score:
+                best, best_score = action, score
+        pass_ok = any(isinstance(a, Pass) for a in legal)
+        if best is None:
+            return next(a for a in legal if isinstance(a, Pass))
+        if pass_ok and best_score <= self.w.throw_bar:
+            return next(a for a in legal if isinstance(a, Pass))
+        return best
+
+    def _cover(self, t: _Table) -> tuple[float, list[tuple[Card, Card]]] | None:
+        """The cheapest way to cover every unbeaten card, or None."""
+        unbeaten = [a for a, d in t.table if d is None]
+        n = len(unbeaten)
+        full = (1 << n) - 1
+        # best[mask] = (cost, assignment) covering the cards in mask.
+        best: dict[int, tuple[float, list[tuple[Card, Card]]]] = {0: (0.0, [])}
+        for card in t.hand:
+            fits = [j for j, a in enumerate(unbeaten) if can_beat(a, card, t.trump)]
+            if not fits:
+                continue
+            price = self.cost(t, card)
+            for mask, (c, pairs) in list(best.items()):
+                for j in fits:
+                    if mask >> j & 1:
+                        continue
+                    m2 = mask | 1 << j
+                    old = best.get(m2)
+                    if old is None or c + price < old[0] - 1e-12:
+                        best[m2] = (c + price, [*pairs, (unbeaten[j], card)])
+        return best.get(full)
+
+    def _defend(self, t: _Table, legal: Sequence[Action]) -> Action:
+        w = self.w
+        options: list[tuple[float, Action]] = []
+        take = next((a for a in legal if isinstance(a, Take)), None)
+        gain = self.gain(t)
+        room = t.cap - len(t.table)
+        on_table = [a for a, _ in t.table] + [d for _, d in t.table if d is not None]
+        ranks = {c.rank for c in on_table}
+        if take is not None:
+            taken = sum(gain - self.worth(t, c) for c in on_table)
+            extra = self.expected_throws(t, ranks, room) * w.take_extra
+            options.append((taken + extra + w.tempo, take))
+        cover = self._cover(t)
+        if cover is not None:
+            price, pairs = cover
+            new_ranks = ranks | {c.rank for _, c in pairs}
+            left = len(t.hand) - len(pairs)
+            extra = self.expected_throws(t, new_ranks, min(room, left)) * w.beat_extra
+            # Beat the hardest card first (its cover is the one we are surest of).
+            pairs.sort(key=lambda p: -self.worth(t, p[0]))
+            attack, cover_card = pairs[0]
+            beat = next(
+                a
+                for a in legal
+                if isinstance(a, Beat) and a.attack is attack and a.cover is cover_card
+            )
+            options.append((price + extra, beat))
+        for action in legal:
+            if isinstance(action, Transfer):
+                price = sum(self.cost(t, c) for c in action.cards)
+                options.append((price - w.tempo, action))
+        if not options:
+            return legal[0]
+        return min(options, key=lambda o: o[0])[1]

@@ -1,0 +1,46 @@
+"""Shared by the player tests: a player wrapper that checks every answer, and
+the confidence bound the strength tests use."""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.core import Action, Rules
+from players.base import Player
+
+Z99 = 2.576
+"""Two-sided 99% normal quantile: a bound that holds 99 times in 100."""
+
+
+def wilson(successes: int, n: int, z: float = Z99) -> tuple[float, float]:
+    """Wilson score interval of a rate measured as ``successes`` out of ``n``."""
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+class Checked:
+    """Wraps a player: its answer must be one of the legal actions, and it must
+    not change the view it was shown or the list of legal actions."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.calls = 0
+
+    def choose(
+        self, rules: Rules, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        assert legal, "a player is asked only when it has legal actions"
+        shown = copy.deepcopy(view)
+        offered = list(legal)
+        action = self.player.choose(rules, view, legal, rng)
+        assert action in offered, f"{action!r} is not legal"
+        assert view == shown, "the player changed its view"
+        assert list(legal) == offered, "the player changed the legal actions"
+        self.calls += 1
+        return action
