@@ -42,7 +42,7 @@ async def test_a_three_player_match_to_its_winner(server: FakeTelegram, db_path:
         result = await server.wait_for(
             lambda: next((m for m in table.group_messages() if "🏁" in m.text), None)
         )
-        assert "Победитель" in result.text
+        assert "Победа:" in result.text
         actions = [a for _, a, _ in move_log(db_path)]
         assert any(a.startswith("o") for a in actions), "a queen ordered a suit"
         assert actions.count("n") >= 1
