@@ -36,15 +36,15 @@ def compose_group(
     table = snapshot.table
     if not snapshot.started:
         if table.status is Status.LOBBY:
-            return _lobby(snapshot, lang, options_open)
-        text = common.lobby_text(lang, snapshot).rsplit("\n", 1)[0]
+            return _lobby(snapshot, lang, screens, options_open)
+        text = common.lobby_text(lang, snapshot, screens).rsplit("\n", 1)[0]
         return Composed(f"{text}\n{common.closed_text(lang, table.end_reason)}")
     return _table(snapshot, lang, screens, now, deep_link)
 
 
-def _lobby(snapshot: Snapshot, lang: str, options_open: bool) -> Composed:
+def _lobby(snapshot: Snapshot, lang: str, screens: GameScreens, options_open: bool) -> Composed:
     table, spec, rules = snapshot.table, snapshot.spec, snapshot.rules
-    text = common.lobby_text(lang, snapshot)
+    text = common.lobby_text(lang, snapshot, screens)
 
     def lobby(label: str, command: str, arg: str | None = None) -> list:  # type: ignore[type-arg]
         return [button(label, cd.LobbyButton(table.id, command, arg))]
@@ -57,6 +57,7 @@ def _lobby(snapshot: Snapshot, lang: str, options_open: bool) -> Composed:
         rows += [
             lobby(common.option_label(lang, spec, rules, name), "t", name)
             for name, _ in spec.rules.options()
+            if rules.applies(name)
         ]
         rows.append(lobby(common.setting_label(lang, table, Setting.TURN), "g", Setting.TURN))
         if table.turn_seconds:

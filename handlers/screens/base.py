@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from games.core import Action, Event, Outcome
+from games.core import Action, Event, Outcome, Rules
 from services import ScoreRow
 
 __all__ = ["GameScreens", "Key", "Picture", "Screen"]
@@ -101,3 +101,6 @@ class GameScreens(Protocol):
 
     def score_line(self, lang: str, place: int, name: str, row: ScoreRow) -> str:
         """A leaderboard line in the words this game's players use."""
+
+    def summary(self, lang: str, rules: Rules) -> str:
+        """One line of what matters most in these rules, for the lobby."""

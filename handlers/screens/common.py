@@ -25,6 +25,7 @@ __all__ = [
     "scores_text",
     "seat_name",
     "setting_label",
+    "settings_line",
     "stats_text",
     "turn_label",
 ]
@@ -69,9 +70,12 @@ def _value(lang: str, spec: GameSpec, name: str, value: Any) -> str:
 
 
 def option_label(lang: str, spec: GameSpec, rules: Rules, name: str) -> str:
-    return (
-        f"{t(lang, f'option.{spec.key}.{name}')}: {_value(lang, spec, name, getattr(rules, name))}"
-    )
+    """``Колода: 36``; a yes/no option as ``✅ Перевод`` or ``⬜ Перевод``."""
+    title = t(lang, f"option.{spec.key}.{name}")
+    value = getattr(rules, name)
+    if isinstance(value, bool):
+        return f"{'✅' if value else '⬜'} {title}"
+    return f"{title}: {_value(lang, spec, name, value)}"
 
 
 def turn_label(lang: str, seconds: int) -> str:
@@ -90,11 +94,22 @@ def setting_label(lang: str, table: TableRow, setting: Setting) -> str:
 
 
 def options_summary(lang: str, spec: GameSpec, rules: Rules, table: TableRow) -> str:
-    lines = ["• " + option_label(lang, spec, rules, name) for name, _ in spec.rules.options()]
-    lines.append("• " + turn_label(lang, table.turn_seconds))
-    if table.turn_seconds:
-        lines.append("• " + absence_label(lang, table.on_absence))
+    """Every option that matters, one per line (``/rules``)."""
+    lines = [
+        "• " + option_label(lang, spec, rules, name)
+        for name, _ in spec.rules.options()
+        if rules.applies(name)
+    ]
+    lines.append("• " + settings_line(lang, table))
     return "\n".join(lines)
+
+
+def settings_line(lang: str, table: TableRow) -> str:
+    """The table's own settings: the turn time, and what absence does."""
+    parts = [turn_label(lang, table.turn_seconds)]
+    if table.turn_seconds:
+        parts.append(absence_label(lang, table.on_absence))
+    return "⏳ " + " · ".join(parts)
 
 
 def game_title(lang: str, spec: GameSpec, rules: Rules) -> str:
@@ -105,13 +120,17 @@ def game_title(lang: str, spec: GameSpec, rules: Rules) -> str:
     return f"{title} · {t(lang, 'lobby.custom')}"
 
 
-def lobby_text(lang: str, snapshot: Snapshot) -> str:
+def lobby_text(lang: str, snapshot: Snapshot, screens: GameScreens) -> str:
+    """The lobby: the game and variant in two lines, the table's settings, who sits."""
     table, spec, rules = snapshot.table, snapshot.spec, snapshot.rules
+    preset = spec.preset_name(rules)
+    about = t(lang, f"about.{spec.key}.{preset}") if preset else t(lang, "lobby.custom_about")
     seats = spec.seat_range(rules)
     lines = [
         f"🃏 {game_title(lang, spec, rules)}",
-        "",
-        options_summary(lang, spec, rules, table),
+        f"<i>{about}</i>",
+        screens.summary(lang, rules),
+        settings_line(lang, table),
         "",
         t(lang, "lobby.players", n=len(table.seats), max=seats[-1]) + (":" if table.seats else ""),
     ]

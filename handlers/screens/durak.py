@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import Action, Event, Outcome
+from games.core import Action, Event, Outcome, Rules
 from games.durak.actions import Attack, Beat, Pass, Take, Throw, Transfer
+from games.durak.rules import DurakRules, FirstAttack
 from handlers.screens.base import Key, Screen
 from handlers.screens.faces import chunk, face, faces, suit_symbol
 from i18n import t, tn
@@ -252,6 +253,16 @@ class DurakScreens:
         place = next(i for i, group in enumerate(outcome.places, 1) if seat in group)
         durak = ", ".join(names[s] for s in sorted(outcome.losers))
         return t(lang, "durak.own_place", durak=durak, place=place, n=len(names))
+
+    def summary(self, lang: str, rules: Rules) -> str:
+        assert isinstance(rules, DurakRules)
+        mode = "durak.summary.transfer" if rules.transfer else "durak.summary.no_transfer"
+        parts = [t(lang, "durak.summary", deck=rules.deck_size, mode=t(lang, mode))]
+        if rules.first_bout_five:
+            parts.append(t(lang, "durak.summary.first_bout_five"))
+        if rules.later_first_attack is FirstAttack.UNDER_LOSER:
+            parts.append(t(lang, "durak.summary.under_loser"))
+        return " · ".join(parts)
 
     def score_line(self, lang: str, place: int, name: str, row: ScoreRow) -> str:
         return tn(lang, "durak.score_row", row.losses, place=place, name=name, played=row.played)

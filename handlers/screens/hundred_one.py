@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import Action, Event, Outcome
+from games.core import Action, Event, Outcome, Rules
 from games.hundred_one.actions import Draw, NextRound, Order, Pass, Play
+from games.hundred_one.rules import HundredOneRules
 from handlers.screens.base import Key, Screen
 from handlers.screens.faces import chunk, face, faces, suit_symbol
 from i18n import t, tn
@@ -238,6 +239,18 @@ class HundredOneScreens:
             place=place,
             n=len(names),
             points=tn(lang, "101.points", totals[seat]),
+        )
+
+    def summary(self, lang: str, rules: Rules) -> str:
+        assert isinstance(rules, HundredOneRules)
+        master = t(lang, f"optval.101.master.{rules.master.value}")
+        return t(
+            lang,
+            "101.summary",
+            deck=rules.deck,
+            hand=rules.hand,
+            master=master,
+            ceiling=rules.ceiling,
         )
 
     def score_line(self, lang: str, place: int, name: str, row: ScoreRow) -> str:

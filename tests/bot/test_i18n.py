@@ -94,6 +94,7 @@ def dynamic_keys() -> set[str]:
     for spec in CATALOG.specs.values():
         keys |= {spec.name_key, f"rules.{spec.key}"}
         keys |= {f"preset.{spec.key}.{name}" for name in spec.presets}
+        keys |= {f"about.{spec.key}.{name}" for name in spec.presets}
         for name, choices in spec.rules.options():
             keys.add(f"option.{spec.key}.{name}")
             for value in choices:

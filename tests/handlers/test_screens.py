@@ -8,16 +8,20 @@ from typing import Any
 import pytest
 
 from bot.catalog import CATALOG
-from games.core import Event, Place
+from games.core import Event, Place, RulesError
 from games.durak import Durak, DurakRules
 from games.hundred_one import PRESETS, HundredOne
 from handlers.group_message import compose_group
 from handlers.hand_messages import compose_hand
+from handlers.screens import common
 from handlers.screens.base import GameScreens
 from services import LoggedEvent, Snapshot
-from storage import Actor, DeadlineRow
+from services.lobby import TURN_SECONDS
+from storage import Actor, DeadlineRow, OnAbsence, Status
 from tests.e2e.harness import faces_in
 from tests.handlers.snapshots import NOW, seat, snapshot
+
+MAX_LABEL = 24
 
 
 def group(snap: Snapshot) -> str:
@@ -131,3 +135,43 @@ def test_every_game_has_its_screens_and_a_computer_player(key: str) -> None:
         for action in legal:
             if action.place is Place.TABLE:
                 assert listing.screens.table_key("en", action, snap.public)
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_lobby_buttons_fit_a_phone(lang: str) -> None:
+    """Every option button, at every value it can take, is at most 24 characters."""
+    too_long = []
+    for spec in CATALOG.specs.values():
+        for preset in spec.presets.values():
+            for name, choices in spec.rules.options():
+                for value in choices:
+                    try:
+                        rules = preset.replace(**{name: value})
+                    except RulesError:
+                        continue
+                    label = common.option_label(lang, spec, rules, name)
+                    if len(label) > MAX_LABEL:
+                        too_long.append(label)
+    for seconds in TURN_SECONDS:
+        too_long += [x for x in [common.turn_label(lang, seconds)] if len(x) > MAX_LABEL]
+    for absence in OnAbsence:
+        label = common.absence_label(lang, absence)
+        too_long += [label] if len(label) > MAX_LABEL else []
+    assert not too_long
+
+
+def test_the_lobby_is_a_short_summary_and_hides_what_does_not_apply() -> None:
+    spec = CATALOG.specs["101"]
+    rules = spec.preset("classic")
+    game = spec.game.new(rules, 2, random.Random(1))
+    lobby = snapshot(game, (seat(0, "Anna"), seat(1, "Boris")), status=Status.LOBBY)
+    lobby = Snapshot(lobby.table, spec, rules, None, (), ())
+    screens = CATALOG.screens["101"]
+    text = compose_group(lobby, "ru", screens, now=NOW, deep_link=str).text
+    assert "36 карт · по 5 · заказывает дама · до 101" in text
+    assert len(text.splitlines()) < 12
+    options = compose_group(lobby, "ru", screens, now=NOW, deep_link=str, options_open=True)
+    assert options.markup is not None
+    labels = [b.text for row in options.markup.inline_keyboard for b in row]
+    assert not any(label.startswith("7 и 8") for label in labels)  # only with 32 cards
+    assert any(label.startswith("Колода") for label in labels)
