@@ -5,8 +5,9 @@ Forms (integers in base 36)::
     m:<table>:<at_move>:<action>   a move (from a DM hand or the group's table message)
     u:<table>:<at_move>:<focus>    a sub-menu of one's own screen ("back" closes it)
     l:<table>:<command>[:<arg>]    a lobby button (see LOBBY_COMMANDS)
-    n:<game>[:<preset>]            choosing a game for /newgame
+    n:<owner>:<game>[:<preset>]    choosing a game for /newgame (only its owner may)
     r:<table>                      rematch
+    i:<language>                   choosing the chat's language
 
 ``at_move`` is the table's move count when the buttons were drawn: a button
 drawn before its presser's own last move is stale.  Everything is validated on
@@ -22,6 +23,7 @@ __all__ = [
     "LOBBY_COMMANDS",
     "Button",
     "CallbackDataError",
+    "LanguageButton",
     "LobbyButton",
     "MenuButton",
     "MoveButton",
@@ -77,6 +79,8 @@ class LobbyButton:
 
 @dataclass(frozen=True, slots=True)
 class NewGameButton:
+    owner: int
+    """The user who asked for the game chooser: only he chooses."""
     game: str
     preset: str | None = None
 
@@ -86,7 +90,12 @@ class RematchButton:
     table_id: int
 
 
-Button = MoveButton | MenuButton | LobbyButton | NewGameButton | RematchButton
+@dataclass(frozen=True, slots=True)
+class LanguageButton:
+    language: str
+
+
+Button = MoveButton | MenuButton | LobbyButton | NewGameButton | RematchButton | LanguageButton
 
 
 def _b36(n: int) -> str:
@@ -123,10 +132,14 @@ def pack(button: Button) -> str:
             if LOBBY_COMMANDS.get(command) is not (arg is not None):
                 raise ValueError(f"bad lobby command {command!r} {arg!r}")
             text = f"l:{_b36(table_id)}:{command}" + ("" if arg is None else f":{_token(arg)}")
-        case NewGameButton(game, preset):
-            text = f"n:{_token(game)}" + ("" if preset is None else f":{_token(preset)}")
+        case NewGameButton(owner, game, preset):
+            text = f"n:{_b36(owner)}:{_token(game)}" + (
+                "" if preset is None else f":{_token(preset)}"
+            )
         case RematchButton(table_id):
             text = f"r:{_b36(table_id)}"
+        case LanguageButton(language):
+            text = f"i:{_token(language)}"
     if len(text.encode()) > MAX_BYTES:
         raise ValueError(f"callback data over {MAX_BYTES} bytes: {text!r}")
     return text
@@ -145,8 +158,11 @@ def parse(data: str | None) -> Button:
         if command not in LOBBY_COMMANDS or LOBBY_COMMANDS[command] is not (arg is not None):
             raise CallbackDataError("bad lobby command")
         return LobbyButton(_int(args[0]), command, arg)
-    if kind == "n" and len(args) in (1, 2):
-        return NewGameButton(_token(args[0]), _token(args[1]) if len(args) == 2 else None)
+    if kind == "n" and len(args) in (2, 3):
+        preset = _token(args[2]) if len(args) == 3 else None
+        return NewGameButton(_int(args[0]), _token(args[1]), preset)
     if kind == "r" and len(args) == 1:
         return RematchButton(_int(args[0]))
+    if kind == "i" and len(args) == 1:
+        return LanguageButton(_token(args[0]))
     raise CallbackDataError("unknown form")

@@ -64,7 +64,9 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
             case cd.NewGameButton():
                 await _new_game(app, update, query, pressed, lang)
             case cd.RematchButton():
-                await app.services.lobby.rematch(pressed.table_id, person(query.from_user))
+                who = person(query.from_user)
+                dm_ok = await app.services.directory.dm_ok(who.id)
+                await app.services.lobby.rematch(pressed.table_id, who, dm_ok=dm_ok)
                 await _answer(query)
     except ServiceError as exc:
         # A private-chat refusal reads in the presser's language.
@@ -146,9 +148,16 @@ async def _new_game(
     spec = app.games.get(pressed.game)
     if chat is None or message is None or spec is None:
         raise ServiceError("error.bad_button")
+    if pressed.owner != query.from_user.id:
+        raise ServiceError("error.not_your_choice")
     if pressed.preset is None:
         rows = [
-            [button(t(lang, f"preset.{spec.key}.{name}"), cd.NewGameButton(spec.key, name))]
+            [
+                button(
+                    t(lang, f"preset.{spec.key}.{name}"),
+                    cd.NewGameButton(pressed.owner, spec.key, name),
+                )
+            ]
             for name in spec.presets
         ]
         await _answer(query)

@@ -164,14 +164,15 @@ async def _join_by_link(app: Koloda, update: Update, table_id: int, lang: str) -
 async def _resend_hand(app: Koloda, update: Update, table_id: int, lang: str) -> None:
     user, _ = sender(update)
 
-    def seated_and_playing(snapshot: Snapshot) -> bool:
-        return (
-            snapshot.table.status is Status.PLAYING and snapshot.table.seat_of(user.id) is not None
-        )
+    def playing(snapshot: Snapshot) -> bool:
+        return snapshot.table.status is Status.PLAYING
 
-    snapshot = await _linked_table(app, update, table_id, lang, usable=seated_and_playing)
-    if snapshot is not None:
-        app.publisher.resend_hand(snapshot, user.id)
+    snapshot = await _linked_table(app, update, table_id, lang, usable=playing)
+    if snapshot is None:
+        return
+    if snapshot.table.seat_of(user.id) is None:
+        raise ServiceError("error.not_your_table")
+    app.publisher.resend_hand(snapshot, user.id)
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -188,19 +189,17 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user, chat = sender(update)
     lang = await language_for(app, update)
     args = context.args or []
-    if len(args) > 2:
-        raise ServiceError("error.newgame_usage")
     if not args:
         if await app.services.tables.snapshot_in(chat.id, thread_of(update)) is not None:
             raise ServiceError("error.table_exists")
         rows = [
-            [button(t(lang, spec.name_key), cd.NewGameButton(spec.key))]
+            [button(t(lang, spec.name_key), cd.NewGameButton(user.id, spec.key))]
             for spec in app.games.values()
         ]
-        await reply(app, update, t(lang, "newgame.choose"), markup(rows))
+        text = t(lang, "newgame.choose", name=html.escape(user.first_name))
+        app.publisher.offer_games(chat.id, text, markup(rows), thread_id=thread_of(update))
         return
-    game = args[0].lower()
-    preset = args[1].lower() if len(args) == 2 else None
+    game, preset = common.game_and_preset(app.games, args)
     dm_ok = await app.services.directory.dm_ok(user.id)
     snapshot = await app.services.lobby.create(
         chat.id, thread_of(update), person(user), game, preset, creator_dm_ok=dm_ok

@@ -63,6 +63,16 @@ class _Say:
 
 
 @dataclass(slots=True)
+class _Chooser:
+    """The game chooser of /newgame: one per chat (and topic); a new one closes
+    the one before."""
+
+    text: str
+    markup: InlineKeyboardMarkup | None
+    thread_id: int
+
+
+@dataclass(slots=True)
 class _Sync:
     """Bring a table's group message and announcements up to date."""
 
@@ -71,7 +81,7 @@ class _Sync:
 
 @dataclass(slots=True)
 class _Outbox:
-    items: deque[_Say | _Sync] = field(default_factory=deque)
+    items: deque[_Say | _Chooser | _Sync] = field(default_factory=deque)
     queued: set[int] = field(default_factory=set)
     """Tables with a sync waiting in ``items`` (not yet started)."""
     task: asyncio.Task[None] | None = None
@@ -104,6 +114,7 @@ class Publisher:
         self._options_open: set[int] = set()
         self._repost: set[int] = set()
         self._adopted: dict[tuple[int, int], int] = {}
+        self._choosers: dict[tuple[int, int], int] = {}
         self._warned: set[tuple[int, int]] = set()
 
     def deep_link(self, payload: str) -> str:
@@ -145,10 +156,20 @@ class Publisher:
         box.items.append(_Say(text, markup, thread_id))
         self._work(chat_id, box)
 
+    def offer_games(
+        self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, *, thread_id: int
+    ) -> None:
+        """Post a game chooser; the chat's previous chooser, if any, is closed."""
+        box = self._outboxes.setdefault(chat_id, _Outbox())
+        box.items.append(_Chooser(text, markup, thread_id))
+        self._work(chat_id, box)
+
     def adopt(self, chat_id: int, thread_id: int, message_id: int) -> None:
         """The next table opened in this chat (and topic) takes over this message
         (the game chooser becomes the lobby)."""
         self._adopted[(chat_id, thread_id)] = message_id
+        if self._choosers.get((chat_id, thread_id)) == message_id:
+            del self._choosers[(chat_id, thread_id)]
 
     def show_options(self, snapshot: Snapshot, shown: bool) -> None:
         """Open or close the lobby's options on the group message."""
@@ -247,8 +268,10 @@ class Publisher:
                 self._outboxes.pop(chat_id, None)
             self._forget_finished()
 
-    async def _deliver(self, chat_id: int, item: _Say | _Sync) -> bool:
+    async def _deliver(self, chat_id: int, item: _Say | _Chooser | _Sync) -> bool:
         """One outbox item; False to try it again later."""
+        if isinstance(item, _Chooser):
+            return await self._offer(chat_id, item)
         if isinstance(item, _Say):
             await self.pacer.turn(chat_id)
             sent = await self.io.send(chat_id, item.text, item.markup, thread_id=item.thread_id)
@@ -258,6 +281,19 @@ class Publisher:
                 sent = await self.io.send(chat_id, item.text, item.markup)
             return await self._settled(sent, chat_id, item.table_id)
         return await self._sync_table(item.table_id)
+
+    async def _offer(self, chat_id: int, item: _Chooser) -> bool:
+        await self.pacer.turn(chat_id)
+        sent = await self.io.send(chat_id, item.text, item.markup, thread_id=item.thread_id)
+        if not sent.ok:
+            return await self._settled(sent, chat_id, None)
+        assert sent.message_id is not None
+        before = self._choosers.get((chat_id, item.thread_id))
+        self._choosers[(chat_id, item.thread_id)] = sent.message_id
+        if before is not None:
+            lang = await self.group_language(chat_id)
+            await self.io.edit_text(chat_id, before, t(lang, "newgame.closed"))
+        return True
 
     async def _settled(self, sent: Sent, chat_id: int, table_id: int | None) -> bool:
         """Act on a group delivery's result; True when there is nothing to retry."""

@@ -113,14 +113,26 @@ class Lobby:
             await self._rearm(tx, table_id)
         return await self._tables.changed(table_id)
 
-    async def rematch(self, table_id: int, person: Person) -> Snapshot:
-        """A new lobby with the same game, options, settings and players."""
+    async def rematch(self, table_id: int, person: Person, *, dm_ok: bool) -> Snapshot:
+        """A new lobby with the same game, options, settings and players; once
+        somebody has opened it, a player of the old game pressing "rematch"
+        again sits down at it."""
         async with self._db.transaction() as tx:
             old = await self._tables.get(tx, table_id)
             if old.status is not Status.FINISHED:
                 raise ServiceError("error.not_finished")
             if old.seat_of(person.id) is None:
                 raise ServiceError("error.not_seated")
+            opened = await tx.tables.open_in(old.chat_id, old.thread_id)
+            if opened is not None and opened.previous_id == old.id:
+                if opened.seat_of(person.id) is not None:
+                    raise ServiceError("error.already_in_rematch")
+                again = opened.id
+            else:
+                again = None
+        if again is not None:
+            return (await self.join(again, person, dm_ok=dm_ok)).snapshot
+        async with self._db.transaction() as tx:
             private = self._tables.spec(old.game).private_hands
             try:
                 new_id = await tx.tables.create(

@@ -363,6 +363,10 @@ class Tables:
                         move = await self._move(tx, returned, seat, code, Actor.PLAYER)
                     except ServiceError as exc:
                         refusal = exc
+                if refusal is not None and at_move < returned.moves and self._on_table(table, code):
+                    # A move everybody may make on the table (next round) that
+                    # somebody else made first.
+                    refusal = ServiceError("error.already_done")
             if move is not None:
                 return self._committed(move)
             if returned is not table:
@@ -528,6 +532,13 @@ class Tables:
         if table.status is not Status.PLAYING:
             raise ServiceError("error.game_not_running")
         return table, seat
+
+    def _on_table(self, table: TableRow, code: str) -> bool:
+        """The code is of a move made on the table message."""
+        try:
+            return self.spec(table.game).game.decode_action(code).place is Place.TABLE
+        except ActionParseError:
+            return False
 
     async def _button_is_stale(self, tx: Tx, table: TableRow, seat: int, at_move: int) -> bool:
         return not await tx.tables.last_move_of(table.id, seat) <= at_move <= table.moves

@@ -9,13 +9,23 @@ from typing import Any
 from games.core import Rules
 from games.spec import GameSpec
 from handlers.screens.base import GameScreens
-from i18n import t, tn
-from services import EndReason, OnAbsence, ScoreRow, SeatRow, Setting, Snapshot, TableRow
+from i18n import LANGUAGES, t, tn
+from services import (
+    EndReason,
+    OnAbsence,
+    ScoreRow,
+    SeatRow,
+    ServiceError,
+    Setting,
+    Snapshot,
+    TableRow,
+)
 
 __all__ = [
     "absence_label",
     "closed_text",
     "duration",
+    "game_and_preset",
     "game_title",
     "help_text",
     "lobby_text",
@@ -193,6 +203,27 @@ def stats_text(
             )
         )
     return "\n".join(lines)
+
+
+def game_and_preset(games: Mapping[str, GameSpec], words: Sequence[str]) -> tuple[str, str | None]:
+    """The game and variant that ``/newgame`` arguments name: by key, or by the
+    name players know them by, in any language (``дурак переводной``,
+    ``101 малая колода``)."""
+
+    def names(key: str) -> set[str]:
+        return {key} | {t(lang, key).lower() for lang in LANGUAGES}
+
+    word = words[0].lower()
+    spec = next((s for s in games.values() if word in {s.key} | names(s.name_key)), None)
+    if spec is None:
+        raise ServiceError("error.unknown_game", game=words[0])
+    if len(words) == 1:
+        return spec.key, None
+    wanted = " ".join(words[1:]).lower()
+    for preset in spec.presets:
+        if wanted == preset or wanted in names(f"preset.{spec.key}.{preset}"):
+            return spec.key, preset
+    raise ServiceError("error.unknown_preset", preset=" ".join(words[1:]), game=spec.key)
 
 
 def help_text(lang: str, specs: Iterable[GameSpec]) -> str:

@@ -257,7 +257,8 @@ class DurakScreens:
     def summary(self, lang: str, rules: Rules) -> str:
         assert isinstance(rules, DurakRules)
         mode = "durak.summary.transfer" if rules.transfer else "durak.summary.no_transfer"
-        parts = [t(lang, "durak.summary", deck=rules.deck_size, mode=t(lang, mode))]
+        cards = tn(lang, "durak.n_cards", rules.deck_size)
+        parts = [t(lang, "durak.summary", cards=cards, mode=t(lang, mode))]
         if rules.first_bout_five:
             parts.append(t(lang, "durak.summary.first_bout_five"))
         if rules.later_first_attack is FirstAttack.UNDER_LOSER:

@@ -247,7 +247,7 @@ class HundredOneScreens:
         return t(
             lang,
             "101.summary",
-            deck=rules.deck,
+            cards=tn(lang, "101.n_cards", rules.deck),
             hand=rules.hand,
             master=master,
             ceiling=rules.ceiling,

@@ -184,7 +184,7 @@ class Table:
         for user_id in self.players[1:]:
             await self.press(user_id, self.lobby(), self.lobby().callback_data("🙋"))
         if not timer:
-            await self.set_turn_time("без ограничения")
+            await self.set_turn_time("без лимита")
         await self.press(self.players[0], self.lobby(), self.lobby().callback_data("▶️"))
 
     async def open(self, game: str = "durak", preset: str | None = None) -> None:
@@ -194,7 +194,7 @@ class Table:
     async def set_turn_time(self, shown: str) -> None:
         """The creator cycles the lobby's turn time until it reads ``shown``."""
         creator = self.players[0]
-        turn = "Время на ход"
+        turn = "На ход"
 
         def label() -> str | None:
             return next((b for b in self.lobby().button_texts if b.startswith(turn)), None)

@@ -25,7 +25,7 @@ async def test_newgame_without_arguments_chooses_by_buttons(
         await table.press_text(table.players[0], presets, "переводной")
         lobby = server.bot_message(table.group_id, chooser.message_id)  # same message
         assert "переводной" in lobby.text
-        assert "Перевод: да" in lobby.text
+        assert "с переводом" in lobby.text
         assert "1. Anna" in lobby.text
         assert Probe(db_path).table() == ("lobby", 0)
 
@@ -47,17 +47,17 @@ async def test_the_creator_changes_options_and_nobody_else_can(
         assert menu.has_button("Колода: 36")
         await table.press_text(anna, menu, "Колода: 36")
         await table.press_text(anna, table.lobby(), "Колода: 52")  # 36 -> 52 -> 24
-        await table.press_text(anna, table.lobby(), "Перевод: нет")
+        await table.press_text(anna, table.lobby(), "⬜ Перевод")
         menu = table.lobby()
         assert menu.has_button("Колода: 24")
-        assert menu.has_button("Перевод: да")
+        assert menu.has_button("✅ Перевод")
         assert "свои настройки" in menu.text  # no longer a named preset
         answer = await table.press_text(boris, menu, "Колода: 24")
         assert answer["show_alert"]
         await table.press_text(anna, table.lobby(), "Назад")
         lobby = table.lobby()
         assert lobby.has_button("Сесть")
-        assert "• Колода: 24" in lobby.text
+        assert "24 карты · с переводом" in lobby.text
         await table.press_text(boris, lobby, "Сесть")
         await table.press_text(anna, table.lobby(), "Начать")
         assert Probe(db_path).table() == ("playing", 0)

@@ -112,7 +112,9 @@ async def test_bad_commands_get_a_clear_translated_answer(
 
         assert "Не знаю игру «chess»" in await group_reply("/newgame chess")
         assert "нет варианта «nosuch»" in await group_reply("/newgame durak nosuch")
-        assert "Так: /newgame" in await group_reply("/newgame durak podkidnoy extra")
+        assert "нет варианта «podkidnoy extra»" in await group_reply(
+            "/newgame durak podkidnoy extra"
+        )
         assert "нет открытого стола" in await group_reply("/join")
         await table.command(anna, "/newgame durak")
         assert "уже за столом" in await group_reply("/join")

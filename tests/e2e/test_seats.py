@@ -85,8 +85,8 @@ async def test_one_person_and_three_computers_play_to_the_result(
         await table.open(game)
         await add_computers(table, 3)
         lobby = table.lobby().text
-        assert lobby.count("🤖") == 3
-        await table.set_turn_time("без ограничения")
+        assert lobby.count(". 🤖") == 3
+        await table.set_turn_time("без лимита")
         await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
         assert probe.table()[0] == "playing"
         await table.play_to_the_end(max_moves=3000, probe=probe)

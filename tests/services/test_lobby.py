@@ -112,7 +112,7 @@ async def test_rematch_seats_the_same_people_and_computers(world: World) -> None
     table_id = snapshot.table.id
     await world.play_people(table_id, random.Random(3))
     assert (await world.snapshot(table_id)).table.status is Status.FINISHED
-    again = await world.services.lobby.rematch(table_id, BORIS)
+    again = await world.services.lobby.rematch(table_id, BORIS, dm_ok=True)
     assert again.table.status is Status.LOBBY
     assert again.table.creator_id == BORIS.id
     assert [(s.user_id, s.computer) for s in again.table.seats] == [
@@ -121,6 +121,9 @@ async def test_rematch_seats_the_same_people_and_computers(world: World) -> None
         (None, 1),
     ]
     assert again.table.turn_seconds == 0
+    with pytest.raises(ServiceError) as twice:
+        await world.services.lobby.rematch(table_id, ANNA, dm_ok=True)
+    assert twice.value.key == "error.already_in_rematch"
 
 
 async def test_the_bot_removed_from_a_group_ends_its_tables(world: World) -> None:
