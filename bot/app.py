@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 
-from telegram import BotCommand, BotCommandScopeDefault
+from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -21,7 +22,7 @@ from bot.catalog import CATALOG, Catalog
 from bot.config import Config
 from handlers import membership
 from handlers.callbacks import on_callback
-from handlers.commands import COMMANDS, unknown
+from handlers.commands import COMMANDS, PRIVATE_COMMANDS, plain_text, unknown
 from handlers.context import KEY, Koloda
 from handlers.errors import on_error
 from handlers.ledger import Ledger
@@ -67,7 +68,7 @@ def build_application(
         )
         services.tables.observe(publisher)
         app.bot_data[KEY] = Koloda(services, publisher, catalog.specs, catalog.screens)
-        await _register_commands(app)
+        await _introduce(app)
         # The job queue starts with the application, right after this hook.
         assert app.job_queue is not None
         app.job_queue.run_once(_resume, when=0, name="resume-tables")
@@ -106,6 +107,9 @@ def build_application(
         application.add_handler(CommandHandler(name, handler))
     # After the commands: in a group the first matching handler wins.
     application.add_handler(MessageHandler(filters.COMMAND & filters.ChatType.PRIVATE, unknown))
+    application.add_handler(
+        MessageHandler(filters.TEXT & ~filters.COMMAND & filters.ChatType.PRIVATE, plain_text)
+    )
     application.add_handler(CallbackQueryHandler(on_callback))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, membership.on_migrate))
     application.add_handler(
@@ -118,14 +122,26 @@ def build_application(
     return application
 
 
-async def _register_commands(app: Application) -> None:  # type: ignore[type-arg]
+async def _introduce(app: Application) -> None:  # type: ignore[type-arg]
+    """What Telegram shows of the bot, in every language: its commands (those
+    of groups in groups, those of private chats there), its description (on
+    the empty chat a deep link opens) and its short description (its profile)."""
+    bot = app.bot
     for language in LANGUAGES:
-        commands = [BotCommand(name, t(language, f"cmd.{name}")) for name in COMMANDS]
-        await app.bot.set_my_commands(
-            commands,
-            scope=BotCommandScopeDefault(),
-            language_code=None if language == LANGUAGES[0] else language,
+        code = None if language == LANGUAGES[0] else language
+
+        def commands(names: Iterable[str], lang: str = language) -> list[BotCommand]:
+            return [BotCommand(name, t(lang, f"cmd.{name}")) for name in names]
+
+        group = [name for name in COMMANDS if name != "start"]
+        await bot.set_my_commands(
+            commands(group), scope=BotCommandScopeAllGroupChats(), language_code=code
         )
+        await bot.set_my_commands(
+            commands(PRIVATE_COMMANDS), scope=BotCommandScopeAllPrivateChats(), language_code=code
+        )
+        await bot.set_my_description(t(language, "bot.description"), language_code=code)
+        await bot.set_my_short_description(t(language, "bot.short_description"), language_code=code)
 
 
 async def _resume(context: ContextTypes.DEFAULT_TYPE) -> None:

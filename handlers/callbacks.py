@@ -14,11 +14,11 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from handlers import callback_data as cd
-from handlers.commands import is_admin
+from handlers.commands import is_admin, set_language
 from handlers.context import Koloda, chat_info, koloda, language_for, person, thread_of
 from handlers.hand_messages import BACK
 from handlers.keyboards import button
-from i18n import t
+from i18n import LANGUAGES, t
 from services import ServiceError, Setting, Snapshot
 
 __all__ = ["on_callback"]
@@ -63,6 +63,8 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
                 await _lobby(app, update, context, query, pressed, lang)
             case cd.NewGameButton():
                 await _new_game(app, update, query, pressed, lang)
+            case cd.LanguageButton():
+                await _language(app, update, context, query, pressed)
             case cd.RematchButton():
                 who = person(query.from_user)
                 dm_ok = await app.services.directory.dm_ok(who.id)
@@ -71,6 +73,21 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     except ServiceError as exc:
         # A private-chat refusal reads in the presser's language.
         await _answer(query, t(lang, exc.key, **exc.params), alert=True)
+
+
+async def _language(
+    app: Koloda,
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    query: CallbackQuery,
+    pressed: cd.LanguageButton,
+) -> None:
+    if pressed.language not in LANGUAGES or query.message is None:
+        raise ServiceError("error.bad_button")
+    await set_language(app, update, context, pressed.language)
+    done = t(pressed.language, "language.set")
+    await _answer(query, done)
+    await app.publisher.io.edit_text(query.message.chat.id, query.message.message_id, done)
 
 
 async def _menu(app: Koloda, query: CallbackQuery, pressed: cd.MenuButton) -> None:

@@ -32,7 +32,15 @@ from handlers.screens import common
 from i18n import LANGUAGES, t
 from services import ServiceError, Snapshot, Status
 
-__all__ = ["COMMANDS", "is_admin", "reply", "unknown"]
+__all__ = [
+    "COMMANDS",
+    "PRIVATE_COMMANDS",
+    "is_admin",
+    "plain_text",
+    "reply",
+    "set_language",
+    "unknown",
+]
 
 log = logging.getLogger(__name__)
 
@@ -320,17 +328,34 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/language en`` switches; ``/language`` alone offers the languages as buttons."""
     app = koloda(context)
-    user, chat = sender(update)
-    current = await language_for(app, update)
+    lang = await language_for(app, update)
     args = context.args or []
     if len(args) > 1 or (args and args[0].lower() not in LANGUAGES):
         raise ServiceError("error.language_usage", languages=", ".join(LANGUAGES))
+    if not args:
+        rows = [[button(t(code, "language.name"), cd.LanguageButton(code))] for code in LANGUAGES]
+        await reply(app, update, t(lang, "language.choose"), markup(rows))
+        return
+    await set_language(app, update, context, args[0].lower())
+    await reply(app, update, t(args[0].lower(), "language.set"))
+
+
+async def set_language(
+    app: Koloda, update: Update, context: ContextTypes.DEFAULT_TYPE, language: str
+) -> None:
+    """The chat's language (a group's is for its admins to change)."""
+    user, chat = sender(update)
     if chat.type != Chat.PRIVATE and not await is_admin(update, context):
         raise ServiceError("error.admins_only")
-    new = args[0].lower() if args else LANGUAGES[(LANGUAGES.index(current) + 1) % len(LANGUAGES)]
-    await app.services.directory.set_language(chat_info(chat), user.id, new)
-    await reply(app, update, t(new, "language.set"))
+    await app.services.directory.set_language(chat_info(chat), user.id, language)
+
+
+async def plain_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Words in a private chat: say what the bot understands."""
+    app = koloda(context)
+    await reply(app, update, t(await language_for(app, update), "hint.commands"))
 
 
 async def unknown(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -355,4 +380,8 @@ COMMANDS: dict[str, Handler] = {
     "rules": _recorded(rules),
     "language": _recorded(language),
 }
-"""Every command, in the order ``setMyCommands`` lists them."""
+"""Every command, in the order ``setMyCommands`` lists them (all but /start
+in groups)."""
+
+PRIVATE_COMMANDS = ("start", "help", "stats", "rules", "language")
+"""The commands a private chat lists."""

@@ -11,7 +11,7 @@ from telegram.ext import ContextTypes
 from games.spec import GameSpec
 from handlers.publisher import Publisher
 from handlers.screens.base import GameScreens
-from i18n import normalize
+from i18n import from_telegram, normalize
 from services import ChatInfo, Person, Services
 
 __all__ = ["Koloda", "chat_info", "koloda", "language_for", "person", "sender", "thread_of"]
@@ -42,7 +42,8 @@ def sender(update: Update) -> tuple[User, Chat]:
 
 
 def person(user: User) -> Person:
-    return Person(user.id, user.first_name or user.username or str(user.id), user.username)
+    name = user.first_name or user.username or str(user.id)
+    return Person(user.id, name, user.username, from_telegram(user.language_code))
 
 
 def chat_info(chat: Chat) -> ChatInfo:

@@ -16,7 +16,15 @@ from importlib import resources
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "catalog_keys", "normalize", "t", "tn"]
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "catalog_keys",
+    "from_telegram",
+    "normalize",
+    "t",
+    "tn",
+]
 
 LANGUAGES = ("ru", "en")
 DEFAULT_LANGUAGE = "ru"
@@ -40,6 +48,18 @@ def normalize(language: str | None) -> str:
         if short in LANGUAGES:
             return short
     return DEFAULT_LANGUAGE
+
+
+RUSSIAN_READERS = ("ru", "uk", "be")
+"""Telegram languages whose speakers get Russian (until their own exists)."""
+
+
+def from_telegram(code: str | None) -> str | None:
+    """Our language for a Telegram ``language_code`` (None if it says nothing)."""
+    if not code:
+        return None
+    short = code.split("-")[0].split("_")[0].lower()
+    return "ru" if short in RUSSIAN_READERS else "en"
 
 
 def t(language: str, key: str, /, **params: object) -> str:

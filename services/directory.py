@@ -14,6 +14,8 @@ class Person:
     id: int
     first_name: str
     username: str | None = None
+    language: str | None = None
+    """The language his Telegram app is in, when it is one of ours."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +42,12 @@ class Directory:
             return
         async with self._db.transaction() as tx:
             if person is not None:
-                await tx.people.upsert_user(person.id, person.first_name, person.username)
+                await tx.people.upsert_user(
+                    person.id, person.first_name, person.username, person.language
+                )
             if chat is not None and chat.kind != "channel":
-                await tx.people.upsert_chat(chat.id, chat.kind, chat.title)
+                first = None if person is None else person.language
+                await tx.people.upsert_chat(chat.id, chat.kind, chat.title, first)
                 if chat.kind == "private" and person is not None and person.id == chat.id:
                     await tx.people.set_dm_ok(person.id, True)
         if len(self._written) > 50_000:  # caches, not registries: keep them bounded
@@ -50,6 +55,8 @@ class Directory:
             self._chat_languages.clear()
             self._user_languages.clear()
         self._written.update(x for x in (person, chat) if x is not None)
+        if person is not None:
+            self._user_languages.pop(person.id, None)
 
     async def set_dm_ok(self, user_id: int, ok: bool) -> bool:
         """Returns True when this changed what we knew."""
@@ -79,12 +86,14 @@ class Directory:
         return (chat.title if chat else None) or "?"
 
     async def user_language(self, user_id: int) -> str:
-        """The language of the user's DM (his own choice, else the default)."""
+        """The language of the user's DM: his own choice, else his Telegram
+        app's, else the default."""
         cached = self._user_languages.get(user_id)
         if cached is None:
             async with self._db.read() as tx:
                 user = await tx.people.get_user(user_id)
-            cached = (user.language if user else None) or self.default_language
+            chosen = None if user is None else (user.language or user.locale)
+            cached = chosen or self.default_language
             self._user_languages[user_id] = cached
         return cached
 

@@ -15,7 +15,10 @@ class UserRow:
     first_name: str
     username: str | None
     language: str | None
+    """Chosen with /language in the DM."""
     dm_ok: bool
+    locale: str | None = None
+    """The language Telegram reports for him."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,19 +30,26 @@ class ChatRow:
 
 
 class People(Queries):
-    async def upsert_user(self, user_id: int, first_name: str, username: str | None) -> None:
+    async def upsert_user(
+        self, user_id: int, first_name: str, username: str | None, locale: str | None = None
+    ) -> None:
         await self._run(
-            "INSERT INTO users (id, first_name, username, updated_at) VALUES (?, ?, ?, ?)"
+            "INSERT INTO users (id, first_name, username, locale, updated_at)"
+            " VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (id) DO UPDATE SET first_name = excluded.first_name,"
-            " username = excluded.username, updated_at = excluded.updated_at",
-            (user_id, first_name, username, self._now()),
+            " username = excluded.username, locale = COALESCE(excluded.locale, locale),"
+            " updated_at = excluded.updated_at",
+            (user_id, first_name, username, locale, self._now()),
         )
 
     async def get_user(self, user_id: int) -> UserRow | None:
         row = await self._one(
-            "SELECT id, first_name, username, language, dm_ok FROM users WHERE id = ?", (user_id,)
+            "SELECT id, first_name, username, language, dm_ok, locale FROM users WHERE id = ?",
+            (user_id,),
         )
-        return None if row is None else UserRow(row[0], row[1], row[2], row[3], bool(row[4]))
+        if row is None:
+            return None
+        return UserRow(row[0], row[1], row[2], row[3], bool(row[4]), row[5])
 
     async def set_dm_ok(self, user_id: int, ok: bool) -> bool:
         """Record whether the DM works; True if that changed."""
@@ -51,12 +61,15 @@ class People(Queries):
     async def set_user_language(self, user_id: int, language: str) -> None:
         await self._run("UPDATE users SET language = ? WHERE id = ?", (language, user_id))
 
-    async def upsert_chat(self, chat_id: int, kind: str, title: str | None) -> None:
+    async def upsert_chat(
+        self, chat_id: int, kind: str, title: str | None, first_language: str | None = None
+    ) -> None:
+        """Record a chat; a new one starts in ``first_language``."""
         await self._run(
-            "INSERT INTO chats (id, kind, title, updated_at) VALUES (?, ?, ?, ?)"
+            "INSERT INTO chats (id, kind, title, language, updated_at) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, title = excluded.title,"
             " updated_at = excluded.updated_at",
-            (chat_id, kind, title, self._now()),
+            (chat_id, kind, title, first_language, self._now()),
         )
 
     async def get_chat(self, chat_id: int) -> ChatRow | None:

@@ -160,7 +160,8 @@ _SELECT = (
 )
 _SEATS = (
     "SELECT s.table_id, s.seat, s.user_id, s.computer, u.first_name, COALESCE(u.dm_ok, 0),"
-    " u.language, s.timeouts, s.absent FROM seats s LEFT JOIN users u ON u.id = s.user_id"
+    " COALESCE(u.language, u.locale), s.timeouts, s.absent"
+    " FROM seats s LEFT JOIN users u ON u.id = s.user_id"
 )
 
 

@@ -3,6 +3,9 @@
 -- layer's bookkeeping (the group message, the DM hand messages) moves out of the game tables
 -- into tables of its own.
 
+-- The language Telegram reports for a user (his DMs use it until he picks one).
+ALTER TABLE users ADD COLUMN locale TEXT;
+
 -- Table settings, frozen when the game starts.  Tables started before timers existed keep
 -- playing without one (0 seconds: no timer).
 ALTER TABLE tables ADD COLUMN turn_seconds INTEGER NOT NULL DEFAULT 0;

@@ -150,11 +150,26 @@ async def test_bad_commands_get_a_clear_translated_answer(
 async def test_commands_are_registered_in_both_languages(
     server: FakeTelegram, db_path: Path
 ) -> None:
+    groups = {"type": "all_group_chats"}
+    private = {"type": "all_private_chats"}
     async with running_bot(bot_config(server, db_path)):
-        russian = {c["command"]: c["description"] for c in server.my_commands()}
-        english = {c["command"]: c["description"] for c in server.my_commands(language_code="en")}
+        russian = {c["command"]: c["description"] for c in server.my_commands(groups)}
+        english = {
+            c["command"]: c["description"] for c in server.my_commands(groups, language_code="en")
+        }
+        in_private = {c["command"] for c in server.my_commands(private)}
+        about = {
+            (kind, code): server.bot_texts.get((kind, code))
+            for kind in ("description", "short_description")
+            for code in ("", "en")
+        }
     assert set(russian) == set(english) >= {"newgame", "join", "scores", "rules", "language"}
+    assert "start" not in russian
+    assert in_private == {"start", "help", "stats", "rules", "language"}
     assert russian["join"] == "Сесть за стол"
     assert english["join"] == "Take a seat"
     assert all(re.fullmatch(r"[a-z]+", c) for c in russian)
     assert not any(MOVE_DATA.match(c) for c in russian)
+    assert all(about.values())
+    assert "«Старт»" in str(about[("description", "")])
+    assert "press Start" in str(about[("description", "en")])
