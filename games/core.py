@@ -320,6 +320,10 @@ class Zone:
     name: str
     cards: tuple[Card, ...]
     visible_to: frozenset[int] | None
+    remembered: bool = False
+    """Nobody may look at these cards now, but everybody saw each one go in
+    (Durak's discard pile: every card of it was beaten off in view), so a world
+    ``determinize`` makes keeps them where they are."""
 
 
 R = TypeVar("R", bound=Rules)

@@ -956,7 +956,7 @@ class Durak(Game[DurakRules, DurakAction]):
             Zone("trump", trump, None),
             Zone("table", tuple(table), None),
             Zone("beaten", tuple(CARD_BY_ORDER[o] for o in self._beaten), None),
-            Zone("discard", tuple(cards_of(self._discard)), nobody),
+            Zone("discard", tuple(cards_of(self._discard)), nobody, remembered=True),
         ]
         for s, (h, k) in enumerate(zip(self._hands, self._known, strict=True)):
             zones.append(Zone(f"hand{s}", tuple(cards_of(h & ~k)), frozenset({s})))

@@ -53,11 +53,6 @@ RESIGN_PLAY_ON = 150
 """Moves played on after a resign (once per deep playout) before the others
 resign too."""
 
-REMEMBERED_ZONES: dict[str, frozenset[str]] = {"durak": frozenset({"discard"})}
-"""Zones nobody may look at whose cards everybody saw go in, so that
-``determinize`` keeps them (Durak's discard pile: each of its cards was beaten
-off in view).  Every other zone hidden from an observer is dealt anew."""
-
 
 _BY_CODE = {c.code: c for c in deck(52, jokers=2)}
 
@@ -255,11 +250,10 @@ def split_zones(
     """``(seen, hidden)``: the zones determinize must keep for ``observer``
     (the ones he sees, and the remembered ones) and the others, which it deals
     anew; each as ``(name, cards)`` pairs."""
-    kept = REMEMBERED_ZONES.get(type(game).key, frozenset())
     seen = []
     hidden = []
     for z in game.zones():
-        if z.visible_to is None or observer in z.visible_to or z.name in kept:
+        if z.visible_to is None or observer in z.visible_to or z.remembered:
             seen.append((z.name, z.cards))
         else:
             hidden.append((z.name, z.cards))
