@@ -5,18 +5,24 @@ Composed from a snapshot only, so a restart (or a retry) composes it again.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
 
-from games.core import Place, Wait
+from telegram import InlineKeyboardMarkup
+
+from games.core import Event, Place, Wait
 from handlers import callback_data as cd
 from handlers.composed import Composed
 from handlers.keyboards import Rows, button, markup, move_rows, url_button
+from handlers.ledger import Ledger, TableMessageRow
+from handlers.pacing import GroupWindow
 from handlers.screens import common
-from handlers.screens.base import GameScreens, Key
+from handlers.screens.base import GameScreens, Key, Screen
+from handlers.telegram_io import Delivery, Sent, TelegramIO
 from i18n import t
-from services import Actor, Setting, Snapshot, Status
+from services import Actor, Services, Setting, Snapshot, Status
 
-__all__ = ["RECENT_LINES", "compose_group"]
+__all__ = ["RECENT_LINES", "Settled", "TableMessages", "compose_group"]
 
 RECENT_LINES = 4
 """Lines of what just happened under the table."""
@@ -141,3 +147,156 @@ def _waiting_line(snapshot: Snapshot, lang: str, names: list[str], now: float) -
     if not parts:
         return None
     return "⏳ " + ", ".join(parts)
+
+
+Settled = Callable[[Sent, int, int | None], Awaitable[bool]]
+"""Judges a delivery to a group: True when nothing is left to retry."""
+
+
+class TableMessages:
+    """Keeps each table's group message showing its latest state, pinned while
+    the game runs, and posts the announcements its moves call for."""
+
+    def __init__(
+        self,
+        io: TelegramIO,
+        services: Services,
+        screens: Mapping[str, GameScreens],
+        ledger: Ledger,
+        pacer: GroupWindow,
+        deep_link: Callable[[str], str],
+    ) -> None:
+        self._io = io
+        self._services = services
+        self._screens = screens
+        self._ledger = ledger
+        self._pacer = pacer
+        self._deep_link = deep_link
+
+    async def sync(
+        self,
+        table_id: int,
+        *,
+        latest: Callable[[], Snapshot],
+        options_open: bool,
+        repost: bool,
+        adopted: int | None,
+        settled: Settled,
+    ) -> bool:
+        """The group's table message, its pin, then the announcements owed;
+        False when something is worth trying again (``settled`` judges each
+        delivery)."""
+        snapshot = latest()
+        chat_id = snapshot.table.chat_id
+        row = await self._ledger.table_message(table_id)
+        if row.message_id is None and adopted is not None:
+            row = replace(row, message_id=adopted)
+        lang = await self._services.directory.chat_language(chat_id)
+        composed = self._compose(snapshot, lang, options_open)
+        if repost or row.message_id is None or row.digest != composed.digest:
+            await self._pacer.turn(chat_id)
+            # Compose again after the wait: show the latest state, not the one
+            # that asked for this edit.
+            snapshot = latest()
+            composed = self._compose(snapshot, lang, options_open)
+            sent = await self._show(snapshot, row, composed, lang, repost=repost)
+            if not await settled(sent, snapshot.table.chat_id, table_id):
+                return False
+        await self._pin(snapshot, await self._ledger.table_message(table_id))
+        return await self._announce(snapshot, row, lang, settled)
+
+    async def _pin(self, snapshot: Snapshot, row: TableMessageRow) -> None:
+        """The live table message is pinned while the game runs, where the bot
+        may pin; unpinned when the game is over."""
+        table = snapshot.table
+        playing = table.status is Status.PLAYING
+        if row.message_id is None or playing == row.pinned:
+            return
+        await self._pacer.turn(table.chat_id)
+        if playing:
+            sent = await self._io.pin(table.chat_id, row.message_id)
+        else:
+            sent = await self._io.unpin(table.chat_id, row.message_id)
+        if sent.ok:
+            await self._ledger.set_pinned(table.id, playing)
+
+    def _compose(self, snapshot: Snapshot, lang: str, options_open: bool) -> Composed:
+        return compose_group(
+            snapshot,
+            lang,
+            self._screens[snapshot.table.game],
+            now=self._services.clock.now(),
+            deep_link=self._deep_link,
+            options_open=options_open,
+        )
+
+    async def _show(
+        self,
+        snapshot: Snapshot,
+        row: TableMessageRow,
+        composed: Composed,
+        lang: str,
+        *,
+        repost: bool,
+    ) -> Sent:
+        table = snapshot.table
+        if row.message_id is not None and not repost and row.kind == composed.kind:
+            sent = await self._io.reshow(table.chat_id, row.message_id, composed)
+            if sent.delivery is not Delivery.GONE:
+                if sent.ok:
+                    await self._ledger.set_table_message(
+                        table.id, row.message_id, composed.kind, composed.digest
+                    )
+                return sent
+        elif row.message_id is not None:
+            # The old message stays in the chat's history, pointing below.
+            if row.pinned:
+                await self._io.unpin(table.chat_id, row.message_id)
+                await self._ledger.set_pinned(table.id, False)
+            moved = t(lang, "table.moved_below")
+            if row.kind == "photo":
+                await self._io.edit_caption(table.chat_id, row.message_id, moved)
+            else:
+                await self._io.edit_text(table.chat_id, row.message_id, moved)
+        sent = await self._io.show(table.chat_id, composed, thread_id=table.thread_id)
+        if sent.ok:
+            await self._ledger.set_table_message(
+                table.id, sent.message_id, composed.kind, composed.digest
+            )
+        return sent
+
+    async def _announce(
+        self, snapshot: Snapshot, row: TableMessageRow, lang: str, settled: Settled
+    ) -> bool:
+        """Post what the moves since the cursor call for, move by move."""
+        table = snapshot.table
+        if table.moves <= row.announced:
+            return True
+        screens = self._screens[table.game]
+        names = common.names_of(lang, table)
+        logged = await self._services.tables.events_after(table.id, row.announced)
+        by_move: dict[int, list[Event]] = {}
+        for entry in logged:
+            if entry.move <= table.moves:  # later moves wait for their own snapshot
+                by_move.setdefault(entry.move, []).append(entry.event)
+        outcome = snapshot.outcome()
+        for move in sorted(set(by_move) | {table.moves}):
+            events = by_move.get(move, [])
+            posts: list[tuple[Screen, InlineKeyboardMarkup | None]] = [
+                (s, None) for s in screens.announcements(lang, events, snapshot.public, names)
+            ]
+            if move == table.moves and table.status is Status.FINISHED and outcome is not None:
+                rematch = button(t(lang, "result.rematch"), cd.RematchButton(table.id))
+                result = screens.result(lang, outcome, snapshot.public, names)
+                posts.append((result, markup([[rematch]])))
+            for screen, keys in posts:
+                await self._pacer.turn(table.chat_id)
+                sent = await self._io.show(
+                    table.chat_id,
+                    Composed(screen.text, keys, screen.picture),
+                    thread_id=table.thread_id,
+                )
+                if not await settled(sent, table.chat_id, table.id):
+                    return False
+            await self._ledger.set_announced(table.id, move)
+        return True

@@ -1,24 +1,29 @@
 """Each player's DM: the hand, and the buttons of the moves made there.
 
-One hand message per seat.  When a seat becomes able to act it gets a fresh
-message (so that the phone notifies) and the previous one is deleted;
-otherwise the message is edited, and only when what it shows changed.
-Computers have no DM; a game without private hands sends none.
+One hand message per seat.  When a seat must act it gets a fresh message (so
+that the phone notifies) and the previous one is deleted; otherwise the message
+is edited, silently, and only when what it shows changed (a digest of it is
+kept with its id).  Computers have no DM; a game without private hands sends
+none.
 """
 
 from __future__ import annotations
 
+import asyncio
 import html
+from collections.abc import Callable, Mapping
 
 from games.core import Place, Wait
 from handlers.composed import Composed
 from handlers.keyboards import Rows, markup, move_rows
+from handlers.ledger import HandMessageRow, Ledger
 from handlers.screens import common
 from handlers.screens.base import GameScreens, Key
+from handlers.telegram_io import Delivery, Sent, TelegramIO
 from i18n import t
-from services import Snapshot, Status
+from services import Services, Snapshot, Status
 
-__all__ = ["compose_hand"]
+__all__ = ["BACK", "HandMessages", "compose_hand"]
 
 BACK = "back"
 """The sub-menu focus that closes a sub-menu (and tells that an absent player is back)."""
@@ -71,3 +76,151 @@ def compose_hand(
         lines.append(t(lang, "hand.time_left", time=common.duration(lang, deadline.due_at - now)))
     rows: Rows = move_rows(keys, table.id, table.moves)
     return Composed("\n".join(lines), markup(rows), body.picture), must_act
+
+
+class HandMessages:
+    """Brings a table's DMs in line with a snapshot, every seat at once.
+
+    Keeps what is only on screen: open sub-menus, asked-for fresh messages, and
+    the players the group was told cannot be reached."""
+
+    def __init__(
+        self,
+        io: TelegramIO,
+        services: Services,
+        screens: Mapping[str, GameScreens],
+        ledger: Ledger,
+        unreachable: Callable[[Snapshot, int], None],
+    ) -> None:
+        self._io = io
+        self._services = services
+        self._screens = screens
+        self._ledger = ledger
+        self._tell_unreachable = unreachable
+        self._focus: dict[tuple[int, int], tuple[int, str]] = {}
+        self._fresh: set[tuple[int, int]] = set()
+        self._warned: set[tuple[int, int]] = set()
+
+    def open_menu(self, table_id: int, seat: int, moves: int, focus: str | None) -> None:
+        """A sub-menu on one seat's screen (None closes it); it closes by itself
+        when the table moves."""
+        if focus is None:
+            self._focus.pop((table_id, seat), None)
+        else:
+            self._focus[(table_id, seat)] = (moves, focus)
+
+    def renew(self, table_id: int, seat: int) -> None:
+        """The seat's next hand is a new message (it notifies)."""
+        self._fresh.add((table_id, seat))
+
+    def reachable(self, user_id: int) -> None:
+        """The user can be messaged again."""
+        self._warned = {k for k in self._warned if k[1] != user_id}
+
+    def forget(self, table_id: int) -> None:
+        self._focus = {k: v for k, v in self._focus.items() if k[0] != table_id}
+        self._fresh = {k for k in self._fresh if k[0] != table_id}
+        self._warned = {k for k in self._warned if k[0] != table_id}
+
+    async def sync(self, snapshot: Snapshot, group_lang: str) -> bool:
+        """Every person's DM; False when something is worth trying again."""
+        table = snapshot.table
+        rows = await self._ledger.hands(table.id)
+        seats = [s for s in table.seats if s.user_id is not None]
+        results = await asyncio.gather(
+            *(self._sync(snapshot, s.seat, rows.get(s.seat), group_lang) for s in seats)
+        )
+        await self._ledger.save_hands(r for r, _ in results if r is not None)
+        return all(done for _, done in results)
+
+    async def _sync(
+        self, snapshot: Snapshot, seat: int, row: HandMessageRow | None, group_lang: str
+    ) -> tuple[HandMessageRow | None, bool]:
+        """One seat's DM; returns its new record (None: unchanged) and whether
+        nothing is left to retry."""
+        table = snapshot.table
+        person = snapshot.seat(seat)
+        assert person.user_id is not None
+        user_id = person.user_id
+        focus = self._focus.get((table.id, seat))
+        if focus is not None and focus[0] != table.moves:
+            del self._focus[(table.id, seat)]
+            focus = None
+        composed, must_act = compose_hand(
+            snapshot,
+            seat,
+            person.language or group_lang,
+            self._screens[table.game],
+            now=self._services.clock.now(),
+            focus=None if focus is None else focus[1],
+        )
+        fresh = (table.id, seat) in self._fresh
+        if (
+            not fresh
+            and row is not None
+            and row.chat_id == user_id
+            and row.digest == composed.digest
+            and (row.at_move is not None or not composed.has_buttons)
+        ):
+            return None, True
+        if not person.dm_ok and not fresh:
+            self._unreachable(snapshot, seat)
+            return None, True
+        mine = row is not None and row.chat_id == user_id
+        new_message = fresh or row is None or not mine or (must_act and not row.acting)
+        message_id = None if row is None else row.message_id
+        if not new_message and row is not None:
+            sent = await self._io.reshow(user_id, row.message_id, composed)
+            if sent.delivery is Delivery.GONE:
+                new_message = True
+            elif not sent.ok:
+                return None, await self._failed(snapshot, seat, sent)
+        if new_message:
+            sent = await self._io.show(user_id, composed, notify=must_act)
+            if not sent.ok:
+                return None, await self._failed(snapshot, seat, sent)
+            if mine and row is not None:
+                # One live hand per DM: the old one goes (or, too old to
+                # delete, at least loses its buttons).
+                old = await self._io.delete(user_id, row.message_id)
+                if old.delivery is Delivery.GONE and row.at_move is not None:
+                    await self._io.edit_text(user_id, row.message_id, composed.text, None)
+            message_id = sent.message_id
+            self._fresh.discard((table.id, seat))
+            self._warned.discard((table.id, user_id))
+        assert message_id is not None
+        record = HandMessageRow(
+            table_id=table.id,
+            seat=seat,
+            chat_id=user_id,
+            message_id=message_id,
+            digest=composed.digest,
+            at_move=table.moves if composed.has_buttons else None,
+            acting=must_act,
+        )
+        return record, True
+
+    async def _failed(self, snapshot: Snapshot, seat: int, sent: Sent) -> bool:
+        """A DM was refused; True when trying again would not help."""
+        if sent.delivery is Delivery.FORBIDDEN:
+            user_id = snapshot.seat(seat).user_id
+            assert user_id is not None
+            await self._services.directory.set_dm_ok(user_id, False)
+            self._unreachable(snapshot, seat)
+            return True
+        if sent.delivery is Delivery.RETRY:
+            if sent.retry_after:
+                await self._services.timers.postpone([snapshot.table.id], sent.retry_after)
+            return False
+        return True
+
+    def _unreachable(self, snapshot: Snapshot, seat: int) -> None:
+        """Tell the group (once) that a player of a running game gets no cards."""
+        table = snapshot.table
+        user_id = snapshot.seat(seat).user_id
+        assert user_id is not None
+        key = (table.id, user_id)
+        if key in self._warned or table.status is not Status.PLAYING:
+            return
+        self._warned.add(key)
+        self._tell_unreachable(snapshot, seat)

@@ -24,20 +24,17 @@ import html
 import logging
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from telegram import InlineKeyboardMarkup
 
-from games.core import Event
-from handlers import callback_data as cd
-from handlers.composed import Composed
-from handlers.group_message import compose_group
-from handlers.hand_messages import compose_hand
-from handlers.keyboards import button, markup, url_button
-from handlers.ledger import HandMessageRow, Ledger, TableMessageRow
+from handlers.group_message import TableMessages
+from handlers.hand_messages import HandMessages
+from handlers.keyboards import markup, url_button
+from handlers.ledger import Ledger
 from handlers.pacing import GroupWindow
 from handlers.screens import common
-from handlers.screens.base import GameScreens, Screen
+from handlers.screens.base import GameScreens
 from handlers.telegram_io import Delivery, Sent, TelegramIO
 from i18n import t
 from services import Services, Snapshot, Status
@@ -59,7 +56,6 @@ class _Say:
     text: str
     markup: InlineKeyboardMarkup | None
     thread_id: int
-    table_id: int | None = None
 
 
 @dataclass(slots=True)
@@ -105,17 +101,16 @@ class Publisher:
         self.bot_username = bot_username
         self._background = services.background
         self._clock = services.clock
+        self.hands = HandMessages(io, services, screens, ledger, self._unreachable)
+        self.tables = TableMessages(io, services, screens, ledger, pacer, self.deep_link)
         self._latest: dict[int, Snapshot] = {}
         self._outboxes: dict[int, _Outbox] = {}
         self._hands_dirty: set[int] = set()
         self._hand_tasks: dict[int, asyncio.Task[None]] = {}
-        self._focus: dict[tuple[int, int], tuple[int, str]] = {}
-        self._fresh: set[tuple[int, int]] = set()
         self._options_open: set[int] = set()
         self._repost: set[int] = set()
         self._adopted: dict[tuple[int, int], int] = {}
         self._choosers: dict[tuple[int, int], int] = {}
-        self._warned: set[tuple[int, int]] = set()
 
     def deep_link(self, payload: str) -> str:
         return f"https://t.me/{self.bot_username}?start={payload}"
@@ -186,11 +181,7 @@ class Publisher:
 
     def menu(self, snapshot: Snapshot, seat: int, focus: str | None) -> None:
         """Open (or close, with None) a sub-menu on one seat's own screen."""
-        key = (snapshot.table.id, seat)
-        if focus is None:
-            self._focus.pop(key, None)
-        else:
-            self._focus[key] = (snapshot.table.moves, focus)
+        self.hands.open_menu(snapshot.table.id, seat, snapshot.table.moves, focus)
         self.table_changed(snapshot)
         self._sync_hands(snapshot.table.id)
 
@@ -198,14 +189,14 @@ class Publisher:
         """A new hand message for the user (asked for by a link): it notifies."""
         seat = snapshot.table.seat_of(user_id)
         if seat is not None:
-            self._fresh.add((snapshot.table.id, seat))
+            self.hands.renew(snapshot.table.id, seat)
             self._latest[snapshot.table.id] = snapshot
             self._sync_hands(snapshot.table.id)
 
     async def welcome_back(self, user_id: int) -> None:
         """A player who could not be messaged is back: fresh hands of every game
         he is playing."""
-        self._warned = {k for k in self._warned if k[1] != user_id}
+        self.hands.reachable(user_id)
         for table in await self.services.tables.tables_of(user_id):
             if table.status is Status.PLAYING:
                 self.resend_hand(await self.services.tables.snapshot(table.id), user_id)
@@ -279,7 +270,7 @@ class Publisher:
                 await self._migrated(chat_id, sent.migrated_to)
                 chat_id = sent.migrated_to
                 sent = await self.io.send(chat_id, item.text, item.markup)
-            return await self._settled(sent, chat_id, item.table_id)
+            return await self._settled(sent, chat_id, None)
         return await self._sync_table(item.table_id)
 
     async def _offer(self, chat_id: int, item: _Chooser) -> bool:
@@ -319,118 +310,18 @@ class Publisher:
         snapshot = self._latest.get(table_id)
         if snapshot is None:
             return True
-        chat_id = snapshot.table.chat_id
-        row = await self.ledger.table_message(table_id)
-        adopted = self._adopted.pop((chat_id, snapshot.table.thread_id), None)
-        if row.message_id is None and adopted is not None:
-            row = replace(row, message_id=adopted)
-        lang = await self.group_language(chat_id)
-        composed = self._compose_group(snapshot, lang)
-        repost = table_id in self._repost
-        if repost or row.message_id is None or row.digest != composed.digest:
-            await self.pacer.turn(chat_id)
-            # Compose again after the wait: show the latest state, not the one
-            # that asked for this edit.
-            snapshot = self._latest[table_id]
-            composed = self._compose_group(snapshot, lang)
-            sent = await self._show_table(snapshot, row, composed, lang, repost=repost)
-            if not await self._settled(sent, snapshot.table.chat_id, table_id):
-                return False
-            self._repost.discard(table_id)
-        await self._pin(snapshot, await self.ledger.table_message(table_id))
-        return await self._announce(snapshot, row, lang)
-
-    async def _pin(self, snapshot: Snapshot, row: TableMessageRow) -> None:
-        """The live table message is pinned while the game runs, where the bot
-        may pin; unpinned when the game is over."""
-        table = snapshot.table
-        playing = table.status is Status.PLAYING
-        if row.message_id is None or playing == row.pinned:
-            return
-        await self.pacer.turn(table.chat_id)
-        if playing:
-            sent = await self.io.pin(table.chat_id, row.message_id)
-        else:
-            sent = await self.io.unpin(table.chat_id, row.message_id)
-        if sent.ok:
-            await self.ledger.set_pinned(table.id, playing)
-
-    def _compose_group(self, snapshot: Snapshot, lang: str) -> Composed:
-        return compose_group(
-            snapshot,
-            lang,
-            self.screens[snapshot.table.game],
-            now=self._clock.now(),
-            deep_link=self.deep_link,
-            options_open=snapshot.table.id in self._options_open,
+        adopted = self._adopted.pop((snapshot.table.chat_id, snapshot.table.thread_id), None)
+        done = await self.tables.sync(
+            table_id,
+            latest=lambda: self._latest[table_id],
+            options_open=table_id in self._options_open,
+            repost=table_id in self._repost,
+            adopted=adopted,
+            settled=self._settled,
         )
-
-    async def _show_table(
-        self,
-        snapshot: Snapshot,
-        row: TableMessageRow,
-        composed: Composed,
-        lang: str,
-        *,
-        repost: bool,
-    ) -> Sent:
-        table = snapshot.table
-        if row.message_id is not None and not repost and row.kind == composed.kind:
-            sent = await self._edit(table.chat_id, row.message_id, composed)
-            if sent.delivery is not Delivery.GONE:
-                if sent.ok:
-                    await self.ledger.set_table_message(
-                        table.id, row.message_id, composed.kind, composed.digest
-                    )
-                return sent
-        elif row.message_id is not None:
-            # The old message stays in the chat's history, pointing below.
-            if row.pinned:
-                await self.io.unpin(table.chat_id, row.message_id)
-                await self.ledger.set_pinned(table.id, False)
-            moved = t(lang, "table.moved_below")
-            if row.kind == "photo":
-                await self.io.edit_caption(table.chat_id, row.message_id, moved)
-            else:
-                await self.io.edit_text(table.chat_id, row.message_id, moved)
-        sent = await self._send(table.chat_id, composed, thread_id=table.thread_id)
-        if sent.ok:
-            await self.ledger.set_table_message(
-                table.id, sent.message_id, composed.kind, composed.digest
-            )
-        return sent
-
-    async def _announce(self, snapshot: Snapshot, row: TableMessageRow, lang: str) -> bool:
-        """Post what the moves since the cursor call for, move by move."""
-        table = snapshot.table
-        if table.moves <= row.announced:
-            return True
-        screens = self.screens[table.game]
-        names = common.names_of(lang, table)
-        logged = await self.services.tables.events_after(table.id, row.announced)
-        by_move: dict[int, list[Event]] = {}
-        for entry in logged:
-            if entry.move <= table.moves:  # later moves wait for their own snapshot
-                by_move.setdefault(entry.move, []).append(entry.event)
-        outcome = snapshot.outcome()
-        for move in sorted(set(by_move) | {table.moves}):
-            events = by_move.get(move, [])
-            posts: list[tuple[Screen, InlineKeyboardMarkup | None]] = [
-                (s, None) for s in screens.announcements(lang, events, snapshot.public, names)
-            ]
-            if move == table.moves and table.status is Status.FINISHED and outcome is not None:
-                rematch = button(t(lang, "result.rematch"), cd.RematchButton(table.id))
-                result = screens.result(lang, outcome, snapshot.public, names)
-                posts.append((result, markup([[rematch]])))
-            for screen, keys in posts:
-                await self.pacer.turn(table.chat_id)
-                sent = await self._send(
-                    table.chat_id, Composed(screen.text, keys, screen.picture), table.thread_id
-                )
-                if not await self._settled(sent, table.chat_id, table.id):
-                    return False
-            await self.ledger.set_announced(table.id, move)
-        return True
+        if done:
+            self._repost.discard(table_id)
+        return done
 
     # --- hands -------------------------------------------------------------------
 
@@ -446,8 +337,10 @@ class Publisher:
         try:
             while table_id in self._hands_dirty:
                 self._hands_dirty.discard(table_id)
+                snapshot = self._latest[table_id]
                 try:
-                    done = await self._sync_table_hands(self._latest[table_id])
+                    lang = await self.group_language(snapshot.table.chat_id)
+                    done = await self.hands.sync(snapshot, lang)
                 except Exception:
                     log.exception("updating the hands of table %s failed", table_id)
                     done = True
@@ -473,112 +366,12 @@ class Publisher:
             del self._latest[table_id]
             self._options_open.discard(table_id)
             self._repost.discard(table_id)
-            self._focus = {k: v for k, v in self._focus.items() if k[0] != table_id}
-            self._fresh = {k for k in self._fresh if k[0] != table_id}
-            self._warned = {k for k in self._warned if k[0] != table_id}
-
-    async def _sync_table_hands(self, snapshot: Snapshot) -> bool:
-        table = snapshot.table
-        rows = await self.ledger.hands(table.id)
-        group_lang = await self.group_language(table.chat_id)
-        seats = [s for s in table.seats if s.user_id is not None]
-        results = await asyncio.gather(
-            *(self._sync_hand(snapshot, s.seat, rows.get(s.seat), group_lang) for s in seats)
-        )
-        await self.ledger.save_hands(r for r, _ in results if r is not None)
-        return all(done for _, done in results)
-
-    async def _sync_hand(
-        self, snapshot: Snapshot, seat: int, row: HandMessageRow | None, group_lang: str
-    ) -> tuple[HandMessageRow | None, bool]:
-        """Bring one seat's DM in line; returns its new record (None: unchanged)
-        and whether nothing is left to retry."""
-        table = snapshot.table
-        person = snapshot.seat(seat)
-        assert person.user_id is not None
-        user_id = person.user_id
-        lang = person.language or group_lang
-        focus = self._focus.get((table.id, seat))
-        if focus is not None and focus[0] != table.moves:
-            del self._focus[(table.id, seat)]
-            focus = None
-        composed, acting = compose_hand(
-            snapshot,
-            seat,
-            lang,
-            self.screens[table.game],
-            now=self._clock.now(),
-            focus=None if focus is None else focus[1],
-        )
-        fresh = (table.id, seat) in self._fresh
-        if (
-            not fresh
-            and row is not None
-            and row.chat_id == user_id
-            and row.digest == composed.digest
-            and (row.at_move is not None or not composed.has_buttons)
-        ):
-            return None, True
-        if not person.dm_ok and not fresh:
-            self._unreachable(snapshot, seat)
-            return None, True
-        new_message = fresh or row is None or row.chat_id != user_id or (acting and not row.acting)
-        message_id = None if row is None else row.message_id
-        if not new_message and row is not None:
-            sent = await self._edit(user_id, row.message_id, composed)
-            if sent.delivery is Delivery.GONE:
-                new_message = True
-            elif not sent.ok:
-                return None, await self._dm_failed(snapshot, seat, sent)
-        if new_message:
-            sent = await self._send(user_id, composed, notify=acting)
-            if not sent.ok:
-                return None, await self._dm_failed(snapshot, seat, sent)
-            if row is not None and row.chat_id == user_id:
-                # One live hand per DM: the old one goes (or, too old to
-                # delete, at least loses its buttons).
-                old = await self.io.delete(user_id, row.message_id)
-                if old.delivery is Delivery.GONE and row.at_move is not None:
-                    await self.io.edit_text(user_id, row.message_id, composed.text, None)
-            message_id = sent.message_id
-            self._fresh.discard((table.id, seat))
-            self._warned.discard((table.id, user_id))
-        assert message_id is not None
-        record = HandMessageRow(
-            table_id=table.id,
-            seat=seat,
-            chat_id=user_id,
-            message_id=message_id,
-            digest=composed.digest,
-            at_move=table.moves if composed.has_buttons else None,
-            acting=acting,
-        )
-        return record, True
-
-    async def _dm_failed(self, snapshot: Snapshot, seat: int, sent: Sent) -> bool:
-        """A DM was refused; True when retrying would not help."""
-        if sent.delivery is Delivery.FORBIDDEN:
-            user_id = snapshot.seat(seat).user_id
-            assert user_id is not None
-            await self.services.directory.set_dm_ok(user_id, False)
-            self._unreachable(snapshot, seat)
-            return True
-        if sent.delivery is Delivery.RETRY:
-            if sent.retry_after:
-                await self.services.timers.postpone([snapshot.table.id], sent.retry_after)
-            return False
-        return True
+            self.hands.forget(table_id)
 
     def _unreachable(self, snapshot: Snapshot, seat: int) -> None:
-        """Tell the group (once) that a player of a running game gets no cards."""
-        table = snapshot.table
-        user_id = snapshot.seat(seat).user_id
-        assert user_id is not None
-        key = (table.id, user_id)
-        if key in self._warned or table.status is not Status.PLAYING:
-            return
-        self._warned.add(key)
-        self._background.spawn(self._notice_unreachable(snapshot, seat), f"unreachable-{key}")
+        self._background.spawn(
+            self._notice_unreachable(snapshot, seat), f"unreachable-{snapshot.table.id}"
+        )
 
     async def _notice_unreachable(self, snapshot: Snapshot, seat: int) -> None:
         table = snapshot.table
@@ -599,23 +392,3 @@ class Publisher:
         chat = html.escape(snapshot.table.chat_title or "?")
         text = t(lang, "hand.warning", time=left, chat=chat)
         await self.io.send(row.user_id, text)
-
-    # --- sending -------------------------------------------------------------------
-
-    async def _send(
-        self, chat_id: int, composed: Composed, thread_id: int = 0, *, notify: bool = True
-    ) -> Sent:
-        if composed.picture is None:
-            return await self.io.send(
-                chat_id, composed.text, composed.markup, thread_id=thread_id, notify=notify
-            )
-        photo = await asyncio.to_thread(composed.picture.draw)
-        return await self.io.send_photo(
-            chat_id, photo, composed.text, composed.markup, thread_id=thread_id, notify=notify
-        )
-
-    async def _edit(self, chat_id: int, message_id: int, composed: Composed) -> Sent:
-        if composed.picture is None:
-            return await self.io.edit_text(chat_id, message_id, composed.text, composed.markup)
-        photo = await asyncio.to_thread(composed.picture.draw)
-        return await self.io.edit_photo(chat_id, message_id, photo, composed.text, composed.markup)

@@ -10,6 +10,7 @@ nothing itself.
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import logging
 from collections.abc import Awaitable, Callable
@@ -26,6 +27,8 @@ from telegram.error import (
     RetryAfter,
     TelegramError,
 )
+
+from handlers.composed import Composed
 
 __all__ = ["MAX_CAPTION", "MAX_TEXT", "Delivery", "Sent", "TelegramIO", "clip"]
 
@@ -85,6 +88,27 @@ def clip(text: str, limit: int = MAX_TEXT) -> str:
 class TelegramIO:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
+
+    async def show(
+        self, chat_id: int, composed: Composed, *, thread_id: int = 0, notify: bool = True
+    ) -> Sent:
+        """Send what ``composed`` shows: a text, or a photo with its caption (the
+        picture drawn off the event loop)."""
+        if composed.picture is None:
+            return await self.send(
+                chat_id, composed.text, composed.markup, thread_id=thread_id, notify=notify
+            )
+        photo = await asyncio.to_thread(composed.picture.draw)
+        return await self.send_photo(
+            chat_id, photo, composed.text, composed.markup, thread_id=thread_id, notify=notify
+        )
+
+    async def reshow(self, chat_id: int, message_id: int, composed: Composed) -> Sent:
+        """Edit a message to show ``composed`` (of the same kind: text or photo)."""
+        if composed.picture is None:
+            return await self.edit_text(chat_id, message_id, composed.text, composed.markup)
+        photo = await asyncio.to_thread(composed.picture.draw)
+        return await self.edit_photo(chat_id, message_id, photo, composed.text, composed.markup)
 
     async def send(
         self,
