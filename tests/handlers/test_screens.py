@@ -15,6 +15,7 @@ from handlers.group_message import compose_group
 from handlers.hand_messages import compose_hand
 from handlers.screens import common
 from handlers.screens.base import GameScreens
+from handlers.screens.faces import face, faces
 from services import LoggedEvent, Snapshot
 from services.lobby import TURN_SECONDS
 from storage import Actor, DeadlineRow, OnAbsence, Status
@@ -175,3 +176,22 @@ def test_the_lobby_is_a_short_summary_and_hides_what_does_not_apply() -> None:
     labels = [b.text for row in options.markup.inline_keyboard for b in row]
     assert not any(label.startswith("7 и 8") for label in labels)  # only with 32 cards
     assert any(label.startswith("Колода") for label in labels)
+
+
+def test_hand_buttons_follow_the_hand_with_trumps_last_and_marked() -> None:
+    game, snap = durak_snapshot()
+    (mover,) = game.waits()
+    composed, _ = compose_hand(snap, mover, "ru", CATALOG.screens["durak"], now=NOW)
+    assert composed.markup is not None
+    singles = [b.text for row in composed.markup.inline_keyboard for b in row if " " not in b.text]
+    hand = snap.view(mover)["hand"]
+    trump = snap.public["trump"]
+    expected = [face(c) + ("★" if c[1] == trump else "") for c in hand]
+    assert singles == [label for label in expected if label in singles]
+    assert singles[-1].endswith("★")  # trumps come last, marked (buttons cannot be bold)
+
+
+def test_suits_are_drawn_as_emoji_so_hearts_and_diamonds_are_red() -> None:
+    assert face("Th") == "10♥️"
+    assert face("7s") == "7♠️"
+    assert faces(["Qd", "Ac"]) == "Q♦️ A♣️"
