@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import itertools
 import signal
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -136,3 +138,25 @@ async def test_the_group_never_gets_more_than_its_budget(
     assert min(gaps) >= 1.0
     for i, start in enumerate(sent):
         assert sum(1 for t in sent[i:] if t < start + 60) <= per_minute
+
+
+async def test_announcements_owed_at_a_stop_are_posted_after_the_restart(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """The move log is the record of what the group must be told: a bot stopped
+    before it posted a game's result posts it when it starts again."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("durak")
+        await table.play_to_the_end()
+        await server.wait_for(lambda: any("🏁" in m.text for m in table.group_messages()))
+    results = [m for m in table.group_messages() if "🏁" in m.text]
+    assert len(results) == 1
+    # As if the bot had been killed between the last move and its announcement.
+    with closing(sqlite3.connect(db_path)) as conn, conn:
+        conn.execute("UPDATE table_messages SET announced = 0")
+    async with running_bot(bot_config(server, db_path)) as app:
+        await settle(server, app)
+        results = [m for m in table.group_messages() if "🏁" in m.text]
+        assert len(results) == 2
+        assert results[-1].has_button("Ещё партию")
