@@ -151,3 +151,4 @@ async def _resume(context: ContextTypes.DEFAULT_TYPE) -> None:
     assert isinstance(koloda, Koloda)
     await koloda.services.start()
     await koloda.publisher.resume()
+    koloda.resumed.set()

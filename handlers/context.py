@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from telegram import Chat, Update, User
 from telegram.ext import ContextTypes
@@ -25,6 +26,8 @@ class Koloda:
     publisher: Publisher
     games: Mapping[str, GameSpec]
     screens: Mapping[str, GameScreens]
+    resumed: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once the tables were taken up again after the start."""
 
 
 def koloda(context: ContextTypes.DEFAULT_TYPE) -> Koloda:

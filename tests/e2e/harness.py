@@ -94,7 +94,10 @@ async def settle(server: FakeTelegram, application: Any | None) -> None:
             server.unfetched_count == 0
             and application.update_queue.empty()
             and application.update_processor.current_concurrent_updates == 0
-            and (not isinstance(koloda, Koloda) or koloda.services.background.idle)
+            and (
+                not isinstance(koloda, Koloda)
+                or (koloda.resumed.is_set() and koloda.services.background.idle)
+            )
         )
 
     while True:
