@@ -19,7 +19,7 @@ How it works
   never gates the benchmark, and the production default
   ``GROUP_EDITS_PER_MINUTE=20`` (group messages are coalesced, so they do not
   gate moves).
-* This process runs the fake Bot API server (``tests.fake_telegram``, on
+* This process runs the fake Bot API server (``playground.botapi``, on
   127.0.0.1) and one asyncio task per table that plays as its users: it picks
   a random player whose current DM hand has buttons (``m:`` moves and ``u:``
   sub-menus) and presses a random one, waits for the callback answer and for
@@ -79,10 +79,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.catalog import CATALOG
-from tests.fake_telegram import FakeTelegram, SentMessage
-from tests.fake_telegram.errors import ApiError
-from tests.fake_telegram.params import Params
-from tests.fake_telegram.world import MessageRecord
+from playground.botapi import FakeTelegram, SentMessage
+from playground.botapi.errors import ApiError
+from playground.botapi.params import Params
+from playground.botapi.world import MessageRecord
 
 ROOT = Path(__file__).resolve().parents[1]
 T = TypeVar("T")

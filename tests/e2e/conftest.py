@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fake_telegram import FakeTelegram
+from playground.botapi import FakeTelegram
 
 
 @pytest.fixture

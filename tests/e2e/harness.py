@@ -21,9 +21,9 @@ from bot.app import build_application
 from bot.catalog import CATALOG, Catalog
 from bot.config import Config
 from handlers.context import KEY, Koloda
+from playground.botapi import FakeTelegram, SentMessage
 from tests.clock import FakeClock
 from tests.engines.playout import cards_in
-from tests.fake_telegram import FakeTelegram, SentMessage
 
 ROOT = Path(__file__).resolve().parents[2]
 GROUP_ID = -1001

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from playground.botapi import FakeTelegram
 from tests.e2e.harness import Probe, bot_config, running_bot, seat_players
-from tests.fake_telegram import FakeTelegram
 
 NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
 

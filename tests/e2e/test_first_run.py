@@ -22,8 +22,8 @@ import aiohttp
 import pytest
 
 from i18n import t
+from playground.botapi import FakeTelegram
 from tests.e2e.harness import spawn_bot, wait_exit
-from tests.fake_telegram import FakeTelegram
 
 # Well-formed, but not the fake server's token: it answers 401 Unauthorized.
 WRONG_TOKEN = "987654321:AAwrongTokenWrongTokenWrongToken42"

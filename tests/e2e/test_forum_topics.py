@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from playground.botapi import FakeTelegram
 from tests.e2e.harness import Probe, bot_config, running_bot, settle
-from tests.fake_telegram import FakeTelegram
 
 FORUM = -100777
 

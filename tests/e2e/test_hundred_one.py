@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from playground.botapi import FakeTelegram
 from tests.e2e.harness import Probe, bot_config, running_bot, seat_players
-from tests.fake_telegram import FakeTelegram
 
 
 def move_log(db_path: Path) -> list[tuple[int, str, list[dict[str, object]]]]:

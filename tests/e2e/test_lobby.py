@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from playground.botapi import FakeTelegram
 from tests.e2e.harness import Probe, bot_config, running_bot, seat_players
-from tests.fake_telegram import FakeTelegram
 
 
 async def test_newgame_without_arguments_chooses_by_buttons(

@@ -11,8 +11,8 @@ from typing import Any
 from bot.catalog import CATALOG, Catalog, Listing
 from handlers.screens.base import Picture, Screen
 from handlers.screens.durak import DurakScreens
+from playground.botapi import FakeTelegram
 from tests.e2e.harness import bot_config, running_bot, seat_players
-from tests.fake_telegram import FakeTelegram
 
 
 def png(width: int, height: int, shade: int) -> bytes:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from playground.botapi import FakeTelegram
 from tests.e2e.harness import GROUP_ID, Probe, Table, bot_config, running_bot, seat_players
-from tests.fake_telegram import FakeTelegram
 
 
 async def test_each_person_is_answered_in_his_telegram_language(

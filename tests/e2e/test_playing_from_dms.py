@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from playground.botapi import FakeTelegram
 from tests.e2e.harness import GROUP_ID, Table, bot_config, running_bot, seat_players
-from tests.fake_telegram import FakeTelegram
 
 
 def live_dm(server: FakeTelegram, user: int) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from playground.botapi import FakeTelegram
 from tests.e2e.harness import MOVE_DATA, Probe, bot_config, running_bot, seat_players, settle
-from tests.fake_telegram import FakeTelegram
 
 STRANGER = 999
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from playground.botapi import FakeTelegram
 from tests.clock import FakeClock
 from tests.e2e.harness import (
     Probe,
@@ -23,7 +24,6 @@ from tests.e2e.harness import (
     stop_bot_process,
     wait_exit,
 )
-from tests.fake_telegram import FakeTelegram
 
 
 @pytest.mark.slow

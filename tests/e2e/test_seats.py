@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from playground.botapi import FakeTelegram
 from tests.e2e.harness import (
     Probe,
     Table,
@@ -22,7 +23,6 @@ from tests.e2e.harness import (
     stop_bot_process,
     wait_exit,
 )
-from tests.fake_telegram import FakeTelegram
 
 
 async def test_the_timer_plays_out_a_player_who_never_presses_again(

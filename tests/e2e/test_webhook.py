@@ -10,8 +10,8 @@ from pathlib import Path
 
 import aiohttp
 
+from playground.botapi import FakeTelegram
 from tests.e2e.harness import spawn_bot, wait_exit
-from tests.fake_telegram import FakeTelegram
 
 SECRET = "s3cret-token_for-tests"
 

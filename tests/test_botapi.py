@@ -27,7 +27,7 @@ from telegram.error import (
 )
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
 
-from tests.fake_telegram import FakeTelegram, application_builder, polling
+from playground.botapi import FakeTelegram, application_builder, polling
 
 TOKEN = "123456:TEST-token"
 ANNA, BORIS = 101, 102

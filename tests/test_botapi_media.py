@@ -22,8 +22,8 @@ from telegram import (
 from telegram.error import BadRequest
 from telegram.ext import CallbackQueryHandler, ContextTypes
 
-from tests.fake_telegram import FakeTelegram, SentMessage, application_builder, polling
-from tests.fake_telegram.media import image_info, photo_size_boxes
+from playground.botapi import FakeTelegram, SentMessage, application_builder, polling
+from playground.botapi.media import image_info, photo_size_boxes
 
 TOKEN = "123456:TEST-token"
 ANNA, BORIS = 101, 102
