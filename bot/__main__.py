@@ -1,28 +1,55 @@
 """``python -m bot``: start Koloda with long polling (or a webhook if WEBHOOK_URL is set).
 
-Whatever the operator can fix ends in one line on stderr and exit code 2; see
-:mod:`bot.runner`.  The token never reaches the output (:mod:`bot.logs`).
+Without a BOT_TOKEN (or with ``--playground``) it opens the playground instead:
+the real bot on a stand-in Telegram, played in a browser on 127.0.0.1
+(:mod:`bot.playground`).  Whatever the operator can fix ends in one line on
+stderr and exit code 2; see :mod:`bot.runner`.  The token never reaches the
+output (:mod:`bot.logs`).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import logging
+import os
 import sys
+from pathlib import Path
 
-from bot.config import Config, ConfigError
+from bot.config import Config, ConfigError, MissingToken
 from bot.logs import setup_logging
+from bot.playground import DEFAULT_PORT, run_playground
 from bot.runner import Fatal, run
+from i18n import normalize
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--playground",
+        action="store_true",
+        help="play in a browser on a stand-in Telegram (the default without BOT_TOKEN)",
+    )
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="the playground's port")
+    parser.add_argument("--database", type=Path, help="the playground's database (a temporary one)")
+    args = parser.parse_args(argv)
     try:
-        config = Config.from_env()
+        config = None if args.playground else Config.from_env()
+    except MissingToken:
+        config = None
     except ConfigError as exc:
         print(f"koloda: {exc}", file=sys.stderr)
         return 2
-    watch = setup_logging(config.log_level, config.token)
     try:
-        asyncio.run(run(config, watch))
+        if config is None:
+            logging.basicConfig(
+                level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+            )
+            language = normalize(os.environ.get("DEFAULT_LANGUAGE"))
+            asyncio.run(run_playground(language=language, database=args.database, port=args.port))
+        else:
+            watch = setup_logging(config.log_level, config.token)
+            asyncio.run(run(config, watch))
     except Fatal as exc:
         print(f"koloda: {exc}", file=sys.stderr)
         return 2

@@ -13,7 +13,7 @@ from dotenv import dotenv_values
 
 from i18n import LANGUAGES
 
-__all__ = ["Config", "ConfigError"]
+__all__ = ["Config", "ConfigError", "MissingToken"]
 
 _TOKEN = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{8,}$")
 _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -21,6 +21,10 @@ _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 class ConfigError(ValueError):
     """A one-line explanation of what to fix."""
+
+
+class MissingToken(ConfigError):
+    """No BOT_TOKEN at all (the run command then opens the playground)."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,7 @@ class Config:
 
         token = values.get("BOT_TOKEN", "").strip()
         if not token:
-            raise ConfigError(
+            raise MissingToken(
                 "BOT_TOKEN is not set: create a bot with @BotFather in Telegram (/newbot), "
                 "then put its token in BOT_TOKEN (environment or .env)."
             )

@@ -37,7 +37,7 @@ from bot.logs import TokenRejectedWatch
 from i18n import t
 from storage import Database, DatabaseTooNewError
 
-__all__ = ["MAX_PAUSE", "Fatal", "pause_before", "run"]
+__all__ = ["MAX_PAUSE", "App", "Fatal", "bring_up", "pause_before", "run", "tear_down"]
 
 log = logging.getLogger(__name__)
 
@@ -68,12 +68,12 @@ async def run(config: Config, watch: TokenRejectedWatch) -> None:
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     try:
-        application = await _bring_up(config, stop)
+        application = await bring_up(config, stop)
         if application is not None:
             try:
                 await stop.wait()
             finally:
-                await _tear_down(application)
+                await tear_down(application)
     except InvalidToken:
         watch.rejected = True
     finally:
@@ -106,7 +106,7 @@ def _retryable(exc: BaseException) -> bool:
     )
 
 
-async def _bring_up(config: Config, stop: asyncio.Event) -> App | None:
+async def bring_up(config: Config, stop: asyncio.Event) -> App | None:
     """A started application, or None if stopped before Telegram could be reached."""
     attempt = 0
     while True:
@@ -115,7 +115,7 @@ async def _bring_up(config: Config, stop: asyncio.Event) -> App | None:
         try:
             started = await _unless_stopped(_start(application, config), stop)
         except TelegramError as exc:
-            await _tear_down(application)
+            await tear_down(application)
             if not _retryable(exc):
                 raise
             pause = pause_before(attempt)
@@ -130,10 +130,10 @@ async def _bring_up(config: Config, stop: asyncio.Event) -> App | None:
                 continue
             return None
         except BaseException:
-            await _tear_down(application)
+            await tear_down(application)
             raise
         if not started:
-            await _tear_down(application)
+            await tear_down(application)
             return None
         name = application.bot.username
         log.info("running as @%s — add it to a group: https://t.me/%s?startgroup=true", name, name)
@@ -215,7 +215,7 @@ def _polling_failed(exc: TelegramError) -> None:
     log.warning("getUpdates failed: %s", " ".join(str(exc).split()))
 
 
-async def _tear_down(application: App) -> None:
+async def tear_down(application: App) -> None:
     """The reverse of :func:`_start`, from wherever it got to.
 
     Every step is tried even if one before failed: post_shutdown closes the

@@ -410,6 +410,8 @@ class FakeTelegram(TelegramWorld):
                 duration=time.monotonic() - arrived,
             )
         )
+        if name != "getUpdates":
+            self.changed()
 
 
 async def _read_params(request: web.Request) -> Params:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,6 +84,8 @@ class TelegramWorld:
         self._next_update_id = FIRST_UPDATE_ID
         self._delivered_upto = 0  # the highest update_id a getUpdates answer carried
         self._query_seq = 0
+        self.listeners: list[Callable[[], None]] = []
+        """Called after every change: a person's action, or a call of the bot."""
         self._photos: dict[str, Photo] = {}  # file_id of any of its sizes -> photo
         self._files: dict[str, StoredFile] = {}  # file_id -> file
         self._file_paths: dict[str, StoredFile] = {}  # file_path -> file
@@ -277,6 +279,8 @@ class TelegramWorld:
         self._messages[(chat.id, record.message_id)] = record
         if self._bot_sees(chat, entities, text, replied):
             self._enqueue("message", message)
+        else:
+            self.changed()  # the bot does not see it, but the chat shows it
         return message
 
     def start_bot(self, user_id: int, payload: str | None = None) -> JsonDict:
@@ -518,7 +522,12 @@ class TelegramWorld:
         self._next_update_id += 1
         self._updates.append(update)
         self._on_update()
+        self.changed()
         return update
+
+    def changed(self) -> None:
+        for listener in self.listeners:
+            listener()
 
     def _on_update(self) -> None:
         """Hook: the server wakes a waiting long poll."""

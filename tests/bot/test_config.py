@@ -72,11 +72,12 @@ def test_the_token_never_appears_in_repr() -> None:
     assert TOKEN not in repr(Config(token=TOKEN))
 
 
-def test_a_missing_token_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+def test_a_malformed_token_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    """(Without any token the playground opens: tests/test_playground.py.)"""
     result = subprocess.run(
         [sys.executable, "-m", "bot"],
         cwd=tmp_path,
-        env={"PYTHONPATH": str(ROOT), "PATH": ""},
+        env={"PYTHONPATH": str(ROOT), "PATH": "", "BOT_TOKEN": "nonsense"},
         capture_output=True,
         text=True,
         timeout=60,

@@ -1,0 +1,274 @@
+"""The playground's web page: a simulated Telegram, seen and played in a browser.
+
+The page (``static/``) shows the group chat and each person's private chat
+with the bot, as a Telegram client would, and lets whoever sits at it type and
+press buttons as any of the simulated people.  This module serves it, and a
+small JSON API over the stand-in Bot API's world:
+
+* ``GET /api/state`` — the people, the chats and their messages;
+* ``GET /api/events`` — server-sent events: a number that grows with every
+  change, so that the page fetches the state again;
+* ``POST /api/send`` ``{user, chat, text}`` — a person writes;
+* ``POST /api/press`` ``{user, chat, message, data}`` — a person presses a
+  button; the bot's answer (a toast or an alert) comes back in the state;
+* ``POST /api/start`` ``{user, payload}`` — a person follows a ``t.me`` link
+  to the bot (``?start=payload``);
+* ``POST /api/reset`` — a new, empty playground;
+* ``GET /photo/{file_id}`` — a picture the bot sent.
+
+Everything listens on 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from playground.botapi import FakeTelegram
+from playground.botapi.world import MessageRecord
+
+__all__ = ["HOST", "PlaygroundSite"]
+
+HOST = "127.0.0.1"
+JsonDict = dict[str, Any]
+
+
+class PlaygroundSite:
+    """Serves the page for whichever world ``world()`` gives now (a reset makes
+    a new one)."""
+
+    def __init__(
+        self,
+        world: Callable[[], FakeTelegram],
+        reset: Callable[[], Awaitable[None]],
+        *,
+        port: int = 8080,
+    ) -> None:
+        self._world = world
+        self._reset = reset
+        self.port = port
+        self._runner: web.AppRunner | None = None
+        self._changed = asyncio.Condition()
+        self.version = 0
+        self._answers: dict[str, JsonDict] = {}
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}/"
+
+    def changed(self) -> None:
+        """Something in the world changed: tell the pages."""
+        self.version += 1
+        asyncio.get_running_loop().create_task(self._wake())
+
+    async def _wake(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/", self._index)
+        app.router.add_get("/static/{name}", self._static)
+        app.router.add_get("/api/state", self._state)
+        app.router.add_get("/api/events", self._events)
+        app.router.add_post("/api/send", self._send)
+        app.router.add_post("/api/press", self._press)
+        app.router.add_post("/api/start", self._start)
+        app.router.add_post("/api/reset", self._do_reset)
+        app.router.add_get("/photo/{file_id}", self._photo)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        await runner.setup()
+        site = web.TCPSite(runner, HOST, self.port)
+        await site.start()
+        self._runner = runner
+        self.port = runner.addresses[0][1]
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            runner, self._runner = self._runner, None
+            await runner.cleanup()
+
+    # --- the page -------------------------------------------------------------
+
+    async def _index(self, request: web.Request) -> web.Response:
+        return self._file("index.html", "text/html")
+
+    async def _static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        kinds = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
+        kind = next((k for suffix, k in kinds.items() if name.endswith(suffix)), None)
+        if kind is None or "/" in name or name.startswith("."):
+            raise web.HTTPNotFound
+        return self._file(name, kind)
+
+    @staticmethod
+    def _file(name: str, kind: str) -> web.Response:
+        item = resources.files("playground") / "static" / name
+        if not item.is_file():
+            raise web.HTTPNotFound
+        return web.Response(
+            body=item.read_bytes(),
+            content_type=kind,
+            charset="utf-8",
+            headers={"Cache-Control": "no-store"},
+        )
+
+    # --- the API --------------------------------------------------------------
+
+    async def _state(self, request: web.Request) -> web.Response:
+        return web.json_response(self.state(), dumps=_dumps)
+
+    def state(self) -> JsonDict:
+        """Everything the page shows."""
+        world = self._world()
+        people = sorted(world.users.values(), key=lambda u: u.id)
+        chats = []
+        for chat in sorted(world.chats.values(), key=lambda c: (c.type == "private", c.id)):
+            if chat.migrated_to is not None:
+                continue
+            chats.append(
+                {
+                    "id": chat.id,
+                    "kind": chat.type,
+                    "title": chat.user.first_name if chat.user is not None else chat.title,
+                    "messages": [
+                        self._message(world, r) for r in world.records(chat.id) if not r.deleted
+                    ],
+                }
+            )
+        return {
+            "version": self.version,
+            "bot": {"username": world.bot.username, "name": world.bot.first_name},
+            "people": [{"id": u.id, "name": u.first_name} for u in people],
+            "chats": chats,
+            "answers": self._answers,
+        }
+
+    def _message(self, world: FakeTelegram, record: MessageRecord) -> JsonDict:
+        if record.sent is None:
+            raw = record.raw or {}
+            return {
+                "id": record.message_id,
+                "from": raw.get("from", {}).get("first_name", ""),
+                "bot": False,
+                "text": raw.get("text", ""),
+                "entities": raw.get("entities", []),
+            }
+        sent = record.sent
+        photo = sent.photo
+        return {
+            "id": record.message_id,
+            "from": world.bot.first_name,
+            "bot": True,
+            "text": sent.body,
+            "entities": sent.caption_entities if sent.kind == "photo" else sent.entities,
+            "photo": None if photo is None else f"/photo/{photo.file_id}",
+            "width": None if photo is None else photo.width,
+            "height": None if photo is None else photo.height,
+            "edited": sent.edit_count > 0,
+            "pinned": sent.pinned,
+            "buttons": [
+                [{"text": b.text, "data": b.callback_data, "url": b.url} for b in row]
+                for row in sent.buttons
+            ],
+        }
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
+        )
+        await response.prepare(request)
+        seen = -1
+        with contextlib.suppress(ConnectionResetError, asyncio.CancelledError):
+            while True:
+                if seen != self.version:
+                    seen = self.version
+                    await response.write(f"data: {seen}\n\n".encode())
+                async with self._changed:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._changed.wait(), timeout=15)
+                if seen == self.version:
+                    await response.write(b": still here\n\n")  # keeps proxies from closing it
+        return response
+
+    async def _send(self, request: web.Request) -> web.Response:
+        body = await _body(request, user=int, chat=int, text=str)
+        text = body["text"].strip()
+        if not text or len(text) > 4096:
+            raise web.HTTPBadRequest(text="write something (at most 4096 characters)")
+        self._act(lambda world: world.send(body["user"], body["chat"], text))
+        return web.json_response({"ok": True})
+
+    async def _press(self, request: web.Request) -> web.Response:
+        body = await _body(request, user=int, chat=int, message=int, data=str)
+        query = self._act(
+            lambda world: world.press(body["user"], body["chat"], body["message"], body["data"])
+        )
+        self._answers[str(query)] = {"pending": True}
+        asyncio.get_running_loop().create_task(self._await_answer(str(query)))
+        return web.json_response({"query": str(query)})
+
+    async def _await_answer(self, query: str) -> None:
+        with contextlib.suppress(TimeoutError):
+            answer = await self._world().answered(query, timeout=30)
+            self._answers[query] = {
+                "text": answer.get("text"),
+                "alert": bool(answer.get("show_alert")),
+                "url": answer.get("url"),
+            }
+            while len(self._answers) > 200:  # the page only needs the recent ones
+                del self._answers[next(iter(self._answers))]
+            self.changed()
+
+    async def _start(self, request: web.Request) -> web.Response:
+        body = await _body(request, user=int, payload=str)
+        payload = body["payload"] or None
+        self._act(lambda world: world.start_bot(body["user"], payload))
+        return web.json_response({"ok": True})
+
+    async def _do_reset(self, request: web.Request) -> web.Response:
+        await self._reset()
+        self._answers.clear()
+        self.changed()
+        return web.json_response({"ok": True})
+
+    async def _photo(self, request: web.Request) -> web.Response:
+        photo = self._world().photo_by_file_id(request.match_info["file_id"])
+        if photo is None:
+            raise web.HTTPNotFound
+        return web.Response(body=photo.data, content_type=photo.mime_type)
+
+    def _act(self, action: Callable[[FakeTelegram], Any]) -> Any:
+        """Do what a person does (the world tells of the change itself); what
+        the world refuses is the page's mistake."""
+        try:
+            return action(self._world())
+        except (ValueError, KeyError) as exc:
+            raise web.HTTPBadRequest(text=str(exc)) from None
+
+
+async def _body(request: web.Request, **fields: type) -> JsonDict:
+    """The JSON body, with exactly the fields asked for, of their types."""
+    try:
+        raw = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        raise web.HTTPBadRequest(text="expected a JSON object") from None
+    if not isinstance(raw, dict):
+        raise web.HTTPBadRequest(text="expected a JSON object")
+    out: JsonDict = {}
+    for name, kind in fields.items():
+        value = raw.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise web.HTTPBadRequest(text=f"{name}: expected {kind.__name__}")
+        out[name] = value
+    return out
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)

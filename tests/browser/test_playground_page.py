@@ -1,0 +1,193 @@
+"""The playground in a real browser: Debian's chromium, driven through Selenium,
+plays a whole game of Durak against a computer by clicking the page's buttons.
+
+Screenshots of the start, the middle and the end of the game are kept in the
+test's temporary directory.  Without the browser the test is skipped, except
+under CI (``CI=true``), where a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = shutil.which("chromium")
+CHROMEDRIVER = shutil.which("chromedriver")
+ANNA = "101"
+GROUP = "-1001"
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+if not (CHROMIUM and CHROMEDRIVER):
+    if os.environ.get("CI"):
+        pytest.fail("the browser tests need Debian's chromium and chromium-driver", pytrace=False)
+    pytest.skip(
+        "no chromium/chromedriver: apt-get install chromium chromium-driver",
+        allow_module_level=True,
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def playground(tmp_path: Path) -> Iterator[str]:
+    """``python -m bot`` with no token: the playground, on a free port."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "BOT_TOKEN"}
+    env.update(PYTHONPATH=str(ROOT), DEFAULT_LANGUAGE="ru")
+    log = (tmp_path / "playground.log").open("wb")
+    process = subprocess.Popen(  # noqa: S603 - our own entry point, our own arguments
+        [sys.executable, "-m", "bot", "--port", str(port), "--database", str(tmp_path / "pg.db")],
+        cwd=tmp_path,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        url = f"http://127.0.0.1:{port}/"
+        while f"{url}" not in (tmp_path / "playground.log").read_text(encoding="utf-8"):
+            assert process.poll() is None, (tmp_path / "playground.log").read_text()
+            assert time.monotonic() < deadline, "the playground did not come up"
+            time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(10)
+        log.close()
+    output = (tmp_path / "playground.log").read_text(encoding="utf-8")
+    assert "Traceback" not in output, output
+
+
+@pytest.fixture
+def browser() -> Iterator[webdriver.Chrome]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1400,900",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver.implicitly_wait(0)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def panel(driver: webdriver.Chrome, chat: str) -> WebElement:
+    return driver.find_element(By.CSS_SELECTOR, f'section.chat[data-chat="{chat}"]')
+
+
+def texts(driver: webdriver.Chrome, chat: str) -> list[str]:
+    try:
+        return [m.text for m in panel(driver, chat).find_elements(By.CSS_SELECTOR, ".msg")]
+    except (StaleElementReferenceException, WebDriverException):
+        return []
+
+
+def wait(driver: webdriver.Chrome, check: object, timeout: float = 20) -> object:
+    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(
+        lambda d: check(),  # type: ignore[operator]
+    )
+
+
+def write(driver: webdriver.Chrome, chat: str, text: str) -> None:
+    field = panel(driver, chat).find_element(By.CSS_SELECTOR, "form.composer input")
+    field.send_keys(text)
+    panel(driver, chat).find_element(By.CSS_SELECTOR, "form.composer button").click()
+
+
+def click(driver: webdriver.Chrome, chat: str, label: str) -> None:
+    """Click the latest button whose text contains ``label`` in the chat."""
+
+    def find() -> WebElement | None:
+        buttons = panel(driver, chat).find_elements(By.CSS_SELECTOR, ".keyboard button")
+        matching = [b for b in buttons if label in b.text]
+        return matching[-1] if matching else None
+
+    button = wait(driver, find)
+    assert isinstance(button, WebElement)
+    button.click()
+
+
+def move_buttons(driver: webdriver.Chrome) -> list[WebElement]:
+    """The buttons of Anna's live hand (only its last message has any)."""
+    try:
+        messages = panel(driver, ANNA).find_elements(By.CSS_SELECTOR, ".msg")
+        return messages[-1].find_elements(By.CSS_SELECTOR, ".keyboard button") if messages else []
+    except (StaleElementReferenceException, WebDriverException):
+        return []
+
+
+def test_a_whole_game_against_a_computer_by_clicking(
+    playground: str, browser: webdriver.Chrome, tmp_path: Path
+) -> None:
+    browser.get(playground)
+    wait(browser, lambda: any("Привет" in t for t in texts(browser, ANNA)))
+    browser.save_screenshot(str(tmp_path / "1-start.png"))
+
+    write(browser, GROUP, "/newgame durak")
+    click(browser, GROUP, "Настройки")
+    click(browser, GROUP, "+ компьютер")
+    click(browser, GROUP, "Назад")
+    wait(browser, lambda: any("🤖" in t and "Игроки (2/6)" in t for t in texts(browser, GROUP)))
+    click(browser, GROUP, "Начать")
+    wait(browser, lambda: any("Козырь" in t for t in texts(browser, ANNA)))
+
+    rng = random.Random(3)
+    clicks = 0
+    deadline = time.monotonic() + 240
+    while not any("🏁" in t for t in texts(browser, GROUP)):
+        assert time.monotonic() < deadline, "the game did not end"
+        buttons = move_buttons(browser)
+        if not buttons:
+            time.sleep(0.2)  # the computer thinks, or the page paints
+            continue
+        before = texts(browser, ANNA)[-1:]
+        try:
+            rng.choice(buttons).click()
+        except (StaleElementReferenceException, WebDriverException):
+            continue  # repainted under the pointer: look again
+        clicks += 1
+        if clicks == 5:
+            browser.save_screenshot(str(tmp_path / "2-middle.png"))
+        wait(browser, lambda before=before: texts(browser, ANNA)[-1:] != before)
+    browser.save_screenshot(str(tmp_path / "3-end.png"))
+    assert clicks > 3
+    result = next(t for t in texts(browser, GROUP) if "🏁" in t)
+    assert "Дурак" in result
+    assert any("Партия окончена" in t for t in texts(browser, ANNA))
+
+    write(browser, GROUP, "/stats")
+    wait(browser, lambda: any("с компьютерами: игр 1" in t for t in texts(browser, GROUP)))
+    browser.save_screenshot(str(tmp_path / "4-stats.png"))
+    assert (tmp_path / "3-end.png").stat().st_size > 10_000
