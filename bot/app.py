@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Iterable
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
@@ -51,6 +52,9 @@ def build_application(
     """The bot playing the games of ``catalog``.  ``clock`` and ``heartbeat``
     are for tests that drive time."""
     clock = clock or SystemClock()
+    # Flood waits as timedelta, as python-telegram-bot's next major version
+    # gives them (the handlers read either); without it each one warns.
+    os.environ.setdefault("PTB_TIMEDELTA", "1")
 
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         db = await Database.open(config.database_path, now=clock.now)

@@ -7,10 +7,11 @@ service itself.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram import CallbackQuery, InlineKeyboardMarkup, Update
-from telegram.error import TelegramError
+from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
 from handlers import callback_data as cd
@@ -24,15 +25,39 @@ from services import ServiceError, Setting, Snapshot
 __all__ = ["on_callback"]
 
 log = logging.getLogger(__name__)
+ANSWER_PAUSES = (0.1, 0.3, 1.0)
+"""Pauses between attempts to answer a press: a press is answered within
+seconds or it looks broken."""
+MAX_ANSWER_WAIT = 3.0
 
 
 async def _answer(
     query: CallbackQuery, text: str | None = None, *, alert: bool = False, url: str | None = None
 ) -> None:
-    try:
-        await query.answer(text, show_alert=alert, url=url)
-    except TelegramError as exc:  # too old or answered already: nothing to do
-        log.info("answerCallbackQuery failed: %s", exc)
+    """Answer the press, trying again for a few seconds when Telegram fails:
+    an unanswered press leaves the button spinning."""
+    for pause in (*ANSWER_PAUSES, None):
+        try:
+            await query.answer(text, show_alert=alert, url=url)
+            return
+        except RetryAfter as exc:
+            wait = exc.retry_after
+            seconds = wait if isinstance(wait, int | float) else wait.total_seconds()
+            if pause is None or seconds > MAX_ANSWER_WAIT:
+                log.warning("answerCallbackQuery: flood wait of %s s, not answered", seconds)
+                return
+            await asyncio.sleep(seconds)
+        except BadRequest as exc:  # too old, or answered already by a lost attempt
+            log.info("answerCallbackQuery refused: %s", exc.message)
+            return
+        except NetworkError as exc:
+            if pause is None:
+                log.warning("answerCallbackQuery failed: %s", exc)
+                return
+            await asyncio.sleep(pause)
+        except TelegramError as exc:
+            log.warning("answerCallbackQuery failed: %s", exc)
+            return
 
 
 async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

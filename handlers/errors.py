@@ -26,6 +26,9 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         if update.callback_query is not None:
             await update.callback_query.answer(text, show_alert=True)
         elif update.effective_message is not None:
-            await update.effective_message.reply_text(text)
+            message = update.effective_message
+            await koloda(context).publisher.io.send(
+                message.chat.id, text, thread_id=message.message_thread_id or 0
+            )
     except (TelegramError, KeyError, RuntimeError):
         log.warning("could not tell the user about the error", exc_info=True)

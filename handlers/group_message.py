@@ -172,6 +172,9 @@ class TableMessages:
         self._ledger = ledger
         self._pacer = pacer
         self._deep_link = deep_link
+        self._posted: dict[int, tuple[int, int]] = {}
+        """Per table: (move, posts made) of a move whose announcements were
+        interrupted, so that a retry does not post the first ones twice."""
 
     async def sync(
         self,
@@ -249,15 +252,20 @@ class TableMessages:
                     )
                 return sent
         elif row.message_id is not None:
-            # The old message stays in the chat's history, pointing below.
+            # The old message stays in the chat's history, pointing below (and
+            # without its buttons) before the new one is posted.
             if row.pinned:
-                await self._io.unpin(table.chat_id, row.message_id)
+                unpinned = await self._io.unpin(table.chat_id, row.message_id)
+                if unpinned.delivery is Delivery.RETRY:
+                    return unpinned
                 await self._ledger.set_pinned(table.id, False)
             moved = t(lang, "table.moved_below")
             if row.kind == "photo":
-                await self._io.edit_caption(table.chat_id, row.message_id, moved)
+                edited = await self._io.edit_caption(table.chat_id, row.message_id, moved)
             else:
-                await self._io.edit_text(table.chat_id, row.message_id, moved)
+                edited = await self._io.edit_text(table.chat_id, row.message_id, moved)
+            if edited.delivery is Delivery.RETRY:
+                return edited
         sent = await self._io.show(table.chat_id, composed, thread_id=table.thread_id)
         if sent.ok:
             await self._ledger.set_table_message(
@@ -289,7 +297,12 @@ class TableMessages:
                 rematch = button(t(lang, "result.rematch"), cd.RematchButton(table.id))
                 result = screens.result(lang, outcome, snapshot.public, names)
                 posts.append((result, markup([[rematch]])))
-            for screen, keys in posts:
+            posted_move, done = self._posted.get(table.id, (move, 0))
+            if posted_move != move:
+                done = 0
+            for index, (screen, keys) in enumerate(posts):
+                if index < done:
+                    continue  # posted before a later post of the move failed
                 await self._pacer.turn(table.chat_id)
                 sent = await self._io.show(
                     table.chat_id,
@@ -298,5 +311,8 @@ class TableMessages:
                 )
                 if not await settled(sent, table.chat_id, table.id):
                     return False
+                if sent.ok:
+                    self._posted[table.id] = (move, index + 1)
             await self._ledger.set_announced(table.id, move)
+            self._posted.pop(table.id, None)
         return True

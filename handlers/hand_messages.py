@@ -81,8 +81,9 @@ def compose_hand(
 class HandMessages:
     """Brings a table's DMs in line with a snapshot, every seat at once.
 
-    Keeps what is only on screen: open sub-menus, asked-for fresh messages, and
-    the players the group was told cannot be reached."""
+    Keeps what is only on screen: open sub-menus, asked-for fresh messages,
+    replaced hands not deleted yet, and the players the group was told cannot
+    be reached."""
 
     def __init__(
         self,
@@ -100,6 +101,9 @@ class HandMessages:
         self._focus: dict[tuple[int, int], tuple[int, str]] = {}
         self._fresh: set[tuple[int, int]] = set()
         self._warned: set[tuple[int, int]] = set()
+        self._replaced: dict[int, dict[tuple[int, int], str | None]] = {}
+        """Per table: old hands (chat, message) still to delete, with the text
+        to leave them showing, without buttons, when too old to delete."""
 
     def open_menu(self, table_id: int, seat: int, moves: int, focus: str | None) -> None:
         """A sub-menu on one seat's screen (None closes it); it closes by itself
@@ -121,6 +125,7 @@ class HandMessages:
         self._focus = {k: v for k, v in self._focus.items() if k[0] != table_id}
         self._fresh = {k for k in self._fresh if k[0] != table_id}
         self._warned = {k for k in self._warned if k[0] != table_id}
+        self._replaced.pop(table_id, None)
 
     async def sync(self, snapshot: Snapshot, group_lang: str) -> bool:
         """Every person's DM; False when something is worth trying again."""
@@ -131,7 +136,22 @@ class HandMessages:
             *(self._sync(snapshot, s.seat, rows.get(s.seat), group_lang) for s in seats)
         )
         await self._ledger.save_hands(r for r, _ in results if r is not None)
-        return all(done for _, done in results)
+        retired = await self._retire(table.id)
+        return retired and all(done for _, done in results)
+
+    async def _retire(self, table_id: int) -> bool:
+        """Delete the hands replaced by newer ones; False while some are left."""
+        replaced = self._replaced.get(table_id, {})
+        for (chat_id, message_id), text in list(replaced.items()):
+            sent = await self._io.delete(chat_id, message_id)
+            if sent.delivery is Delivery.RETRY:
+                continue
+            if sent.delivery is Delivery.GONE and text is not None:
+                await self._io.edit_text(chat_id, message_id, text, None)
+            del replaced[(chat_id, message_id)]
+        if not replaced:
+            self._replaced.pop(table_id, None)
+        return not replaced
 
     async def _sync(
         self, snapshot: Snapshot, seat: int, row: HandMessageRow | None, group_lang: str
@@ -182,9 +202,8 @@ class HandMessages:
             if mine and row is not None:
                 # One live hand per DM: the old one goes (or, too old to
                 # delete, at least loses its buttons).
-                old = await self._io.delete(user_id, row.message_id)
-                if old.delivery is Delivery.GONE and row.at_move is not None:
-                    await self._io.edit_text(user_id, row.message_id, composed.text, None)
+                left = composed.text if row.at_move is not None else None
+                self._replaced.setdefault(table.id, {})[(user_id, row.message_id)] = left
             message_id = sent.message_id
             self._fresh.discard((table.id, seat))
             self._warned.discard((table.id, user_id))

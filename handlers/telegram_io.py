@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from telegram.error import (
 )
 
 from handlers.composed import Composed
+from handlers.orphans import MAX_PROBES, Orphans, Sweep
 
 __all__ = ["MAX_CAPTION", "MAX_TEXT", "Delivery", "Sent", "TelegramIO", "clip"]
 
@@ -48,6 +50,13 @@ _GONE = (
     "there is no media in the message to edit",
     "message_id_invalid",
 )
+
+
+class _Probe(enum.Enum):
+    OURS = "ours"
+    NOT_OURS = "not ours"
+    NOTHING = "nothing"
+    UNKNOWN = "unknown"
 
 
 class Delivery(enum.Enum):
@@ -71,6 +80,9 @@ class Sent:
     retry_after: float | None = None
     """A flood wait's length, when Telegram said it."""
     migrated_to: int | None = None
+    unsure: bool = False
+    """No answer came (the network, a timeout, a 5xx): the call may have been
+    applied all the same."""
 
     @property
     def ok(self) -> bool:
@@ -88,6 +100,8 @@ def clip(text: str, limit: int = MAX_TEXT) -> str:
 class TelegramIO:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
+        self._orphans = Orphans()
+        self._sweeping: dict[int, asyncio.Event] = {}
 
     async def show(
         self, chat_id: int, composed: Composed, *, thread_id: int = 0, notify: bool = True
@@ -119,7 +133,7 @@ class TelegramIO:
         thread_id: int = 0,
         notify: bool = True,
     ) -> Sent:
-        return await self._call(
+        return await self._send(
             "sendMessage",
             chat_id,
             lambda: self.bot.send_message(
@@ -143,7 +157,7 @@ class TelegramIO:
         thread_id: int = 0,
         notify: bool = True,
     ) -> Sent:
-        return await self._call(
+        return await self._send(
             "sendPhoto",
             chat_id,
             lambda: self.bot.send_photo(
@@ -237,12 +251,101 @@ class TelegramIO:
             message_id,
         )
 
+    async def _send(self, method: str, chat_id: int, call: Callable[[], Awaitable[Any]]) -> Sent:
+        """A call that makes a message: what it made is remembered, and copies
+        that lost answers left behind are looked for (see :mod:`handlers.orphans`)."""
+        while (sweeping := self._sweeping.get(chat_id)) is not None:
+            await sweeping.wait()  # no message may appear while ids are probed
+        ticket = self._orphans.begin(chat_id)
+        try:
+            sent = await self._call(method, chat_id, call, sweep=False)
+            if sent.ok and sent.message_id is not None:
+                self._orphans.made(chat_id, sent.message_id)
+            elif sent.unsure:
+                self._orphans.doubtful(chat_id, ticket)
+        finally:
+            self._orphans.end(chat_id)
+        await self._sweep_if_due(chat_id)
+        return sent
+
+    async def _sweep_if_due(self, chat_id: int) -> None:
+        """Look for copies, if a doubtful send left any to look for (after any
+        call to the chat: the last send's sweep may have been cut short)."""
+        if chat_id in self._sweeping:
+            return
+        sweep = self._orphans.due(chat_id)
+        if sweep is None:
+            return
+        done = self._sweeping[chat_id] = asyncio.Event()
+        try:
+            await self._sweep(chat_id, sweep)
+        finally:
+            del self._sweeping[chat_id]
+            done.set()
+
+    async def _sweep(self, chat_id: int, sweep: Sweep) -> None:
+        for message_id, _ in zip(sweep.ids(), range(MAX_PROBES), strict=False):
+            found = await self._probe(chat_id, message_id)
+            if found is _Probe.OURS:
+                log.info(
+                    "deleting message %s in %s: a send never answered made it", message_id, chat_id
+                )
+                self._orphans.made(chat_id, message_id)
+                deleted = await self._call(
+                    "deleteMessage",
+                    chat_id,
+                    functools.partial(self.bot.delete_message, chat_id, message_id),
+                    message_id,
+                    sweep=False,
+                )
+                if deleted.delivery is Delivery.RETRY:  # its buttons are gone already
+                    self._orphans.look_after(chat_id, message_id - 1)
+                    return
+            elif found is _Probe.NOTHING:
+                return
+            elif found is _Probe.UNKNOWN:
+                self._orphans.look_after(chat_id, message_id - 1)  # the next call's sweep
+                return
+
+    async def _probe(self, chat_id: int, message_id: int) -> _Probe:
+        """Whose message has this id: an edit of its reply markup tells, as
+        Telegram lets a bot edit only its own messages."""
+        try:
+            await self.bot.edit_message_reply_markup(chat_id, message_id)
+        except BadRequest as exc:
+            text = exc.message.lower()
+            if "not modified" in text:
+                return _Probe.OURS
+            if "not found" in text:
+                return _Probe.NOTHING
+            if "can't be edited" in text:
+                return _Probe.NOT_OURS
+            return _Probe.UNKNOWN
+        except TelegramError as exc:
+            log.info("probing message %s in %s failed: %s", message_id, chat_id, exc)
+            return _Probe.UNKNOWN
+        return _Probe.OURS
+
     async def _call(
         self,
         method: str,
         chat_id: int,
         call: Callable[[], Awaitable[Any]],
         message_id: int | None = None,
+        *,
+        sweep: bool = True,
+    ) -> Sent:
+        sent = await self._attempt(method, chat_id, call, message_id)
+        if sweep:
+            await self._sweep_if_due(chat_id)
+        return sent
+
+    async def _attempt(
+        self,
+        method: str,
+        chat_id: int,
+        call: Callable[[], Awaitable[Any]],
+        message_id: int | None,
     ) -> Sent:
         try:
             result = await call()
@@ -269,7 +372,10 @@ class TelegramIO:
             # the bot with one line, and keeps this record out of the output.
             log.warning("%s to %s: %s", method, chat_id, exc)
             return Sent(Delivery.FAILED)
-        except (NetworkError, TelegramError) as exc:
+        except NetworkError as exc:
+            log.warning("%s to %s failed: %s", method, chat_id, exc)
+            return Sent(Delivery.RETRY, unsure=True)
+        except TelegramError as exc:
             log.warning("%s to %s failed: %s", method, chat_id, exc)
             return Sent(Delivery.RETRY)
         if isinstance(result, Message):

@@ -27,6 +27,7 @@ Everything runs in the test's event loop; a bot in a subprocess works as well (p
 """
 
 from .errors import ApiError
+from .faults import Fault, Storm
 from .keyboard import Button
 from .models import ApiCall, FakeChat, FakeUser, Photo, SentMessage, StoredFile
 from .ptb import application_builder, polling
@@ -40,9 +41,11 @@ __all__ = [
     "FakeChat",
     "FakeTelegram",
     "FakeUser",
+    "Fault",
     "Photo",
     "SentMessage",
     "StoredFile",
+    "Storm",
     "TelegramWorld",
     "application_builder",
     "polling",

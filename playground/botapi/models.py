@@ -279,6 +279,9 @@ class ApiCall:
     description: str | None = None
     result: Any = None
     duration: float = 0.0
+    fault: str | None = None
+    """The storm's fault on this call (``faults.Fault`` value), if any: a "lost"
+    call was applied though the bot never heard back, a "dropped" one was not."""
 
 
 @dataclass

@@ -22,6 +22,7 @@ from .errors import (
     too_many_requests,
     unauthorized,
 )
+from .faults import Fault, Storm
 from .models import ApiCall, SentMessage
 from .params import Params, Upload
 from .world import TelegramWorld
@@ -40,6 +41,10 @@ class _Injected:
     description: str
     parameters: JsonDict | None
     times: int
+
+
+class _Dropped(Exception):
+    """The storm closed the connection: no answer goes back."""
 
 
 class FakeTelegram(TelegramWorld):
@@ -64,6 +69,8 @@ class FakeTelegram(TelegramWorld):
         self.api = bot_api.BotApi(self)
         self._calls: list[ApiCall] = []
         self._injected: dict[str, list[_Injected]] = {}
+        self.storm: Storm | None = None
+        """Random faults on the bot's calls while set (see :mod:`.faults`)."""
         self._runner: web.AppRunner | None = None
         self._update_event = asyncio.Event()
         self._poll_generation = 0
@@ -321,18 +328,44 @@ class FakeTelegram(TelegramWorld):
             self._inflight += 1
             self._last_activity = arrived
         params = Params({})
+        fault = self.storm.draw(name) if self.storm is not None else None
         try:
             params = await _read_params(request)
+            await self._suffer(fault, request)
             result = await self._dispatch(name, params)
         except ApiError as error:
-            self._record(name, params, arrived, error=error)
+            self._record(name, params, arrived, error=error, fault=fault)
             return _json_response(error.payload(), error.code)
+        except _Dropped:
+            self._record(name, params, arrived, fault=fault)
+            return web.Response(status=499)  # never reaches the closed connection
         finally:
             if not quiet:
                 self._inflight -= 1
                 self._last_activity = time.monotonic()
-        self._record(name, params, arrived, result=result)
+        self._record(name, params, arrived, result=result, fault=fault)
+        if fault is Fault.LOST and request.transport is not None:
+            request.transport.close()
+            return web.Response(status=499)
         return _json_response({"ok": True, "result": result}, 200)
+
+    async def _suffer(self, fault: Fault | None, request: web.Request) -> None:
+        """What a storm does before a call is applied."""
+        storm = self.storm
+        if fault is None or storm is None:
+            return
+        match fault:
+            case Fault.SLOW:
+                await asyncio.sleep(storm.delay())
+            case Fault.FLOOD:
+                raise too_many_requests(storm.flood_wait())
+            case Fault.SERVER_ERROR:
+                code = storm.server_error()
+                raise ApiError(code, default_description(code))
+            case Fault.DROPPED:
+                if request.transport is not None:
+                    request.transport.close()
+                raise _Dropped
 
     async def _dispatch(self, name: str, params: Params) -> Any:
         if bot_api.canonical_name(name) is None:
@@ -388,6 +421,7 @@ class FakeTelegram(TelegramWorld):
         *,
         result: Any = None,
         error: ApiError | None = None,
+        fault: Fault | None = None,
     ) -> None:
         chat_id: int | str | None = None
         with contextlib.suppress(ApiError):
@@ -403,11 +437,12 @@ class FakeTelegram(TelegramWorld):
                 at=arrived,
                 clock_at=self.stamp(),
                 chat_id=chat_id,
-                ok=error is None,
+                ok=error is None and fault is not Fault.DROPPED,
                 error_code=error.code if error else None,
                 description=error.description if error else None,
                 result=result,
                 duration=time.monotonic() - arrived,
+                fault=fault.value if fault is not None else None,
             )
         )
         if name != "getUpdates":

@@ -260,10 +260,11 @@ def seat_players(
     *,
     group_id: int = GROUP_ID,
     supergroup: bool = True,
+    first_user: int = 100,
 ) -> Table:
     players = []
     for i, name in enumerate(names):
-        user_id = 100 + i
+        user_id = first_user + i
         server.add_user(user_id, name)
         players.append(user_id)
     server.add_group(group_id, "Friends", supergroup=supergroup, creator=players[0])
@@ -288,28 +289,28 @@ class Probe:
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with closing(sqlite3.connect(self.path)) as conn:
             return list(conn.execute(sql, params).fetchall())
 
     def table(self, table_id: int = 1) -> tuple[str, int]:
-        ((status, moves),) = self._query(
+        ((status, moves),) = self.query(
             "SELECT status, moves FROM tables WHERE id = ?", (table_id,)
         )
         return str(status), int(moves)
 
     def public_view(self, table_id: int = 1) -> dict[str, Any]:
-        ((game, state),) = self._query("SELECT game, state FROM tables WHERE id = ?", (table_id,))
+        ((game, state),) = self.query("SELECT game, state FROM tables WHERE id = ?", (table_id,))
         return dict(CATALOG.specs[game].game.load(json.loads(state)).public_view())
 
     def public_cards(self, table_id: int = 1) -> set[str]:
         """Every card the table has publicly seen: cards in events so far and
         cards in the current public view."""
         seen: set[str] = set()
-        for (events,) in self._query("SELECT events FROM moves WHERE table_id = ?", (table_id,)):
+        for (events,) in self.query("SELECT events FROM moves WHERE table_id = ?", (table_id,)):
             for event in json.loads(events):
                 seen.update(event.get("cards", ()))
-        ((game, state),) = self._query("SELECT game, state FROM tables WHERE id = ?", (table_id,))
+        ((game, state),) = self.query("SELECT game, state FROM tables WHERE id = ?", (table_id,))
         if state is not None:
             view = CATALOG.specs[game].game.load(json.loads(state)).public_view()
             seen.update(card.code for card in cards_in(view))
@@ -317,18 +318,18 @@ class Probe:
 
     def deadlines(self, table_id: int = 1) -> list[tuple[int, float]]:
         """(seat, due time) of the table's running deadlines."""
-        rows = self._query(
+        rows = self.query(
             "SELECT seat, due_at FROM deadlines WHERE table_id = ? ORDER BY seat", (table_id,)
         )
         return [(int(r[0]), float(r[1])) for r in rows]
 
     def alive_at(self) -> float | None:
-        rows = self._query("SELECT value FROM meta WHERE key = 'alive_at'")
+        rows = self.query("SELECT value FROM meta WHERE key = 'alive_at'")
         return float(rows[0][0]) if rows else None
 
     def moves(self, table_id: int = 1) -> list[tuple[int, float, str, int]]:
         """(number, time, actor, seat) of every move."""
-        rows = self._query(
+        rows = self.query(
             "SELECT n, at, actor, seat FROM moves WHERE table_id = ? ORDER BY n", (table_id,)
         )
         return [(int(r[0]), float(r[1]), str(r[2]), int(r[3])) for r in rows]
@@ -336,7 +337,7 @@ class Probe:
     def scores(self) -> list[tuple[int, str, int, int, int]]:
         return [
             (int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]))
-            for r in self._query(
+            for r in self.query(
                 "SELECT chat_id, game, user_id, played, wins FROM scores ORDER BY user_id"
             )
         ]
