@@ -79,7 +79,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.catalog import CATALOG
-from playground.botapi import FakeTelegram, SentMessage
+from playground.botapi import FakeTelegram, Fault, SentMessage
 from playground.botapi.errors import ApiError
 from playground.botapi.params import Params
 from playground.botapi.world import MessageRecord
@@ -174,8 +174,9 @@ class BenchTelegram(FakeTelegram):
         *,
         result: Any = None,
         error: ApiError | None = None,
+        fault: Fault | None = None,
     ) -> None:
-        super()._record(name, params, arrived, result=result, error=error)
+        super()._record(name, params, arrived, result=result, error=error, fault=fault)
         call = self._calls.pop()
         reason = None if call.ok else f"{call.error_code} {call.description}"
         where = ""
