@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.ext import (
@@ -47,9 +47,11 @@ def build_application(
     catalog: Catalog = CATALOG,
     clock: Clock | None = None,
     heartbeat: float = 1.0,
+    seeds: Callable[[], int] | None = None,
 ) -> Application:  # type: ignore[type-arg]
     """The bot playing the games of ``catalog``.  ``clock`` and ``heartbeat``
-    are for tests that drive time."""
+    are for tests that drive time, ``seeds`` for tests whose deals must repeat
+    (by default every game is shuffled from the system's secure source)."""
     clock = clock or SystemClock()
 
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
@@ -61,6 +63,7 @@ def build_application(
             clock=clock,
             default_language=config.default_language,
             heartbeat=heartbeat,
+            seeds=seeds,
         )
         pacer = GroupWindow(clock, services.background, config.group_edits_per_minute)
         publisher = Publisher(

@@ -29,6 +29,7 @@ from handlers.context import (
 )
 from handlers.keyboards import button, markup, url_button
 from handlers.screens import common
+from handlers.screens.base import SheetScreens
 from i18n import LANGUAGES, t
 from services import ServiceError, Snapshot, Status
 
@@ -283,6 +284,22 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     app.publisher.repost(await _open_table(app, update))
 
 
+async def sheet(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The score sheet of the game being played here, for games that keep one."""
+    app = koloda(context)
+    snapshot = await _open_table(app, update)
+    lang = await language_for(app, update)
+    screens = app.screens[snapshot.table.game]
+    screen = None
+    if snapshot.started and isinstance(screens, SheetScreens):
+        names = common.names_of(lang, snapshot.table)
+        screen = screens.sheet(lang, snapshot.public, names)
+    if screen is None:
+        raise ServiceError("error.no_sheet")
+    _, chat = sender(update)
+    app.publisher.say(chat.id, screen.text, thread_id=thread_of(update), picture=screen.picture)
+
+
 # --- scores, rules, language ---------------------------------------------------------
 
 
@@ -375,6 +392,7 @@ COMMANDS: dict[str, Handler] = {
     "cancel": _recorded(_group_only(cancel)),
     "kick": _recorded(_group_only(kick)),
     "table": _recorded(_group_only(table_command)),
+    "sheet": _recorded(_group_only(sheet)),
     "scores": _recorded(_group_only(scores)),
     "stats": _recorded(stats),
     "rules": _recorded(rules),
