@@ -6,8 +6,10 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from PIL import Image
 
+from bench.pictures import main as bench_pictures
 from bot.catalog import CATALOG
 from games.joker import Joker, JokerRules
 from handlers.group_message import compose_group
@@ -152,3 +154,10 @@ def test_a_deal_line_and_after_a_pulka_the_sheet_as_a_picture() -> None:
                 pictures += 1
                 assert "📋" in screen.text
     assert (lines, pictures) == (10, 2)
+
+
+def test_the_pictures_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = bench_pictures(["--images", "1"])
+    assert [line.images for line in lines] == [1, 1, 1]
+    assert all(line.mean_ms > 0 and line.png_bytes > 1000 for line in lines)
+    assert "joker sheet" in capsys.readouterr().out
