@@ -591,3 +591,26 @@ def test_the_winner_has_the_highest_total() -> None:
     assert outcome.scores is not None
     top = max(outcome.scores)
     assert outcome.winners == {s for s in range(4) if outcome.scores[s] == top}
+
+
+def test_the_worked_example_of_the_rules_page() -> None:
+    """``docs/rules/joker.md``, section 8: pulka 2 with a khisht and a premium."""
+    bids = [[2, 3, 1, 2], [1, 2, 3, 0], [4, 0, 2, 2], [0, 3, 3, 2]]
+    tricks = [[2, 3, 0, 4], [1, 4, 3, 1], [4, 1, 2, 2], [0, 2, 3, 4]]
+    points = [
+        [deal_points(RULES, 9, b, t) for b, t in zip(row_bids, row_tricks, strict=True)]
+        for row_bids, row_tricks in zip(bids, tricks, strict=True)
+    ]
+    assert points == [
+        [150, 200, -200, 40],
+        [100, 40, 200, 10],
+        [250, 10, 150, 150],
+        [50, 20, 200, 40],
+    ]
+    result = premium(bids, tricks, points)
+    assert result.earned == (0,)
+    assert result.bonus == (250, -200, -200, -150)
+    assert result.doubled == (2, None, None, None)
+    assert result.struck == (None, 0, 1, 2)
+    subtotals = [sum(row[s] for row in points) + result.bonus[s] for s in range(4)]
+    assert subtotals == [800, 70, 150, 90]
