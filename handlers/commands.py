@@ -369,6 +369,25 @@ async def set_language(
     await app.services.directory.set_language(chat_info(chat), user.id, language)
 
 
+async def pictures(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/pictures off`` sends pictures' text alone (a score sheet as text),
+    ``/pictures on`` shows them again; the group's admins decide."""
+    app = koloda(context)
+    lang = await language_for(app, update)
+    _, chat = sender(update)
+    args = [a.lower() for a in context.args or []]
+    if args not in (["on"], ["off"]):
+        shown = await app.services.directory.chat_pictures(chat.id)
+        state = t(lang, "pictures.state_on" if shown else "pictures.state_off")
+        await reply(app, update, state + "\n" + t(lang, "pictures.usage"))
+        return
+    if not await is_admin(update, context):
+        raise ServiceError("error.admins_only")
+    on = args == ["on"]
+    await app.services.directory.set_chat_pictures(chat.id, on)
+    await reply(app, update, t(lang, "pictures.state_on" if on else "pictures.state_off"))
+
+
 async def plain_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Words in a private chat: say what the bot understands."""
     app = koloda(context)
@@ -397,6 +416,7 @@ COMMANDS: dict[str, Handler] = {
     "stats": _recorded(stats),
     "rules": _recorded(rules),
     "language": _recorded(language),
+    "pictures": _recorded(_group_only(pictures)),
 }
 """Every command, in the order ``setMyCommands`` lists them (all but /start
 in groups)."""

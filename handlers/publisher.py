@@ -269,7 +269,10 @@ class Publisher:
             return await self._offer(chat_id, item)
         if isinstance(item, _Say):
             await self.pacer.turn(chat_id)
-            said = Composed(item.text, item.markup, item.picture)
+            shown = item.picture is not None and await self.services.directory.chat_pictures(
+                chat_id
+            )
+            said = Composed(item.text, item.markup, item.picture if shown else None)
             sent = await self.io.show(chat_id, said, thread_id=item.thread_id)
             if sent.delivery is Delivery.MIGRATED and sent.migrated_to is not None:
                 await self._migrated(chat_id, sent.migrated_to)

@@ -147,6 +147,19 @@ async def test_four_people_play_a_pulka_that_ends_in_a_premium(
         again = photos(table)
         assert len(again) == 2
         assert "Пулька 1" in again[-1].caption
+        # Where pictures are turned off, the sheet comes as its text; only admins turn them.
+        await table.command(table.players[1], "/pictures off")
+        refused = server.last_bot_message(table.group_id)
+        assert refused is not None
+        assert "админ" in refused.text.lower()
+        await table.command(creator, "/pictures off")
+        await table.command(creator, "/sheet")
+        text_sheet = server.last_bot_message(table.group_id)
+        assert text_sheet is not None
+        assert text_sheet.kind == "text"
+        assert "📋" in text_sheet.text
+        assert "Итого" in text_sheet.text
+        assert len(photos(table)) == 2
         # Everybody's DM shows the deal's result.
         for user_id in table.players:
             assert any("Сдача 4" in m.text for m in server.chat_messages(user_id))
