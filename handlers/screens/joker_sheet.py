@@ -23,7 +23,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["SheetLabels", "draw_sheet"]
+__all__ = ["SheetLabels", "draw_sheet", "drawable"]
 
 MARGIN = 14
 LABEL_W = 40
@@ -49,6 +49,32 @@ PREMIUM_RING = (200, 140, 0)
 STRUCK = (180, 40, 40)
 WINNER_BG = (220, 242, 222)
 HEADER_BG = (232, 236, 246)
+
+
+_GLYPHS = (
+    (0x20, 0x7E),
+    (0xA0, 0x17F),
+    (0x400, 0x45F),
+    (0x490, 0x491),
+    (0x2010, 0x2027),
+    (0x2030, 0x203A),
+    (0x2190, 0x2193),
+    (0x2211, 0x2212),
+    (0xD7, 0xD7),
+    (0x2605, 0x2605),
+    (0x2660, 0x2667),
+    (0x2713, 0x2713),
+    (0x2716, 0x2716),
+    (0x25B6, 0x25B6),
+)
+"""The characters the shipped fonts hold (what they were subset to)."""
+
+
+def drawable(text: str) -> str:
+    """``text`` without the characters the fonts cannot draw (emoji, other
+    scripts), so that no empty box shows; ``?`` if nothing is left."""
+    kept = "".join(c for c in text if any(lo <= ord(c) <= hi for lo, hi in _GLYPHS))
+    return " ".join(kept.split()) or "?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +148,7 @@ def draw_sheet(
     draw.rectangle((left, y, right, y + HEAD_H), fill=HEADER_BG)
     for seat, name in enumerate(names):
         font = bold if seat in winners else normal
-        text = _fit(draw, name, font, pair - 8)
+        text = _fit(draw, drawable(name), font, pair - 8)
         w = draw.textlength(text, font=font)
         draw.text((col(seat) + (pair - w) / 2, y + 7), text, font=font, fill=INK)
     y += HEAD_H

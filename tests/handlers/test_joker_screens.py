@@ -16,7 +16,7 @@ from handlers.group_message import compose_group
 from handlers.hand_messages import compose_hand
 from handlers.screens.base import SheetScreens
 from handlers.screens.joker import sheet_picture, sheet_text
-from handlers.screens.joker_sheet import BID_W, LABEL_W, MARGIN, POINTS_W
+from handlers.screens.joker_sheet import BID_W, LABEL_W, MARGIN, POINTS_W, drawable
 from players import JokerHeuristic
 from players.arena import play
 from tests.e2e.harness import faces_in
@@ -161,3 +161,9 @@ def test_the_pictures_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None
     assert [line.images for line in lines] == [1, 1, 1]
     assert all(line.mean_ms > 0 and line.png_bytes > 1000 for line in lines)
     assert "joker sheet" in capsys.readouterr().out
+
+
+def test_names_lose_what_the_sheets_font_cannot_draw() -> None:
+    assert drawable("🤖 Валет") == "Валет"
+    assert drawable("Anna 🌸 K.") == "Anna K."
+    assert drawable("李") == "?"
