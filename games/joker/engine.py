@@ -27,8 +27,8 @@ Cards are bits (:mod:`games.joker.cards`), hands ``int`` masks.
 Illegal actions raise :class:`~games.core.IllegalAction` with one of the
 reasons ``illegal.game_over``, ``illegal.not_your_turn``,
 ``illegal.wrong_phase``, ``illegal.not_in_hand``, ``illegal.must_follow``
-(param ``suit``), ``illegal.must_play_highest`` (``suit``),
-``illegal.must_trump`` (``suit``), ``illegal.joker_lead_last``,
+(param ``suit``: the suit's symbol, ♠), ``illegal.must_play_highest``
+(``suit``), ``illegal.must_trump`` (``suit``), ``illegal.joker_lead_last``,
 ``illegal.not_leading`` (a joker led while following),
 ``illegal.leading`` (a joker followed while leading),
 ``illegal.bid_too_high`` (``n``), ``illegal.forbidden_bid`` (``n``);
@@ -459,12 +459,12 @@ class Joker(Game[JokerRules, JokerAction]):
         normal = self._hands[seat] & ~JOKERS
         if self._follow_mask(normal) >> bit & 1:
             return
-        suit = SUITS[self._lead_suit].value
+        suit = SUITS[self._lead_suit].symbol
         if normal & SUIT_MASK[self._lead_suit]:
             if self._lead_high:
                 raise IllegalAction("illegal.must_play_highest", suit=suit)
             raise IllegalAction("illegal.must_follow", suit=suit)
-        raise IllegalAction("illegal.must_trump", suit=SUITS[self._trump].value)
+        raise IllegalAction("illegal.must_trump", suit=SUITS[self._trump].symbol)
 
     def default_action(self, seat: int) -> JokerAction:
         """Deal; name the suit he holds most of (ties: the higher card, then
