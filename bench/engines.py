@@ -72,7 +72,8 @@ def _games_per_second(
     spec: GameSpec, rules: Rules, seats: int, seconds: float, seed: int
 ) -> tuple[float, float, float]:
     """Games per second, rounds (deals) per second, moves per game.  A game
-    that is a match of rounds (101) says how many in its view's ``round``."""
+    that is a match of rounds says how many in its view's ``round`` (101) or
+    ``deal`` (Joker)."""
     rng = random.Random(seed)
     play_random_game(spec, rules, seats, rng)  # warm up
     games = steps = rounds = 0
@@ -82,7 +83,8 @@ def _games_per_second(
         game, n = play_random_game(spec, rules, seats, rng)
         games += 1
         steps += n
-        rounds += int(game.public_view().get("round", 1))
+        view = game.public_view()
+        rounds += int(view.get("round") or view.get("deal") or 1)
         elapsed = clock() - start
         if elapsed >= seconds:
             return games / elapsed, rounds / elapsed, steps / games

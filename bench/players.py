@@ -9,12 +9,13 @@ equals would get), and the mean and worst time of one ``choose`` call::
     .venv/bin/python -m bench.players --quick      # 40 games per line
     .venv/bin/python -m bench.players --games 2000 --only durak
 
-A win is not being the durak (a draw is not a win) in Durak, and winning the
-match in 101.  Opponents: ``random`` (:class:`players.RandomPlayer`) and two
-plain baselines defined here, ``lowest`` for Durak (lowest card everywhere,
-trumps last, takes only when it cannot cover, throws in plain cards only) and
-``points`` for 101 (highest penalty first, master card last, orders its
-longest suit), which are what the heuristics were tuned against.
+A win is not being the durak (a draw is not a win) in Durak, winning the
+match in 101, and the highest total alone in Joker.  Opponents: ``random``
+(:class:`players.RandomPlayer`) and two plain baselines defined here,
+``lowest`` for Durak (lowest card everywhere, trumps last, takes only when it
+cannot cover, throws in plain cards only) and ``points`` for 101 (highest
+penalty first, master card last, orders its longest suit), which are what the
+heuristics were tuned against.
 
 ``endless`` counts games abandoned as endless: a Durak table of players
 that all choose deterministically can pass the same cards round for ever
@@ -38,7 +39,9 @@ from games.core import Action, Game, Rules
 from games.durak import Durak, DurakRules
 from games.durak.actions import Attack, Beat, Pass, Take, Throw
 from games.hundred_one import PRESETS, HundredOne, HundredOneRules, Master, Order, Play, card_points
-from players import DurakHeuristic, HundredOneHeuristic, RandomPlayer
+from games.joker import PRESETS as JOKER_PRESETS
+from games.joker import Joker
+from players import DurakHeuristic, HundredOneHeuristic, JokerHeuristic, RandomPlayer
 from players.arena import play
 from players.base import Player
 
@@ -147,9 +150,15 @@ def measure(
     key: str, preset: str, rules: Rules, seats: int, opponent: str, games: int, seed: int
 ) -> Line:
     """Play ``games`` games of one heuristic seat against ``opponent`` seats."""
-    timed = Timed(DurakHeuristic() if key == "durak" else HundredOneHeuristic())
+    heuristics: dict[str, Player] = {
+        "durak": DurakHeuristic(),
+        "101": HundredOneHeuristic(),
+        "joker": JokerHeuristic(),
+    }
+    timed = Timed(heuristics[key])
     other = OPPONENTS[opponent]
-    cls: type[Game[Any, Any]] = Durak if key == "durak" else HundredOne
+    classes: dict[str, type[Game[Any, Any]]] = {"durak": Durak, "101": HundredOne, "joker": Joker}
+    cls = classes[key]
     wins = unfinished = 0
     for i in range(games):
         rng = random.Random(seed * 1_000_003 + i)
@@ -161,7 +170,7 @@ def measure(
         except RuntimeError:  # deterministic players passing cards round for ever
             unfinished += 1
             continue
-        wins += me in outcome.winners
+        wins += outcome.winners == {me} if key == "joker" else me in outcome.winners
     fair = 1 - 1 / seats if key == "durak" else 1 / seats
     calls = max(timed.calls, 1)
     return Line(
@@ -194,6 +203,12 @@ def _plan(only: str | None) -> list[tuple[str, str, Rules, int, str]]:
         plan.append(("101", "classic", PRESETS["classic"], 2, "points"))
         plan += [("101", name, rules, 2, "random") for name, rules in PRESETS.items()]
         plan.append(("101", "classic", PRESETS["classic"], 4, "random"))
+    if only in (None, "joker"):
+        plan += [
+            ("joker", "classic", JOKER_PRESETS["classic"], 4, "random"),
+            ("joker", "minus", JOKER_PRESETS["minus"], 4, "random"),
+            ("joker", "classic", JOKER_PRESETS["classic"], 3, "random"),
+        ]
     return plan
 
 
@@ -201,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> list[Line]:
     parser = argparse.ArgumentParser(prog="python -m bench.players", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="40 games per line")
     parser.add_argument("--games", type=int, help="games per line (default 400)")
-    parser.add_argument("--only", choices=["durak", "101"], help="one game only")
+    parser.add_argument("--only", choices=["durak", "101", "joker"], help="one game only")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     games = args.games or (40 if args.quick else 400)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.ext import (
@@ -48,9 +48,11 @@ def build_application(
     catalog: Catalog = CATALOG,
     clock: Clock | None = None,
     heartbeat: float = 1.0,
+    seeds: Callable[[], int] | None = None,
 ) -> Application:  # type: ignore[type-arg]
     """The bot playing the games of ``catalog``.  ``clock`` and ``heartbeat``
-    are for tests that drive time."""
+    are for tests that drive time, ``seeds`` for tests whose deals must repeat
+    (by default every game is shuffled from the system's secure source)."""
     clock = clock or SystemClock()
     # Flood waits as timedelta, as python-telegram-bot's next major version
     # gives them (the handlers read either); without it each one warns.
@@ -65,6 +67,7 @@ def build_application(
             clock=clock,
             default_language=config.default_language,
             heartbeat=heartbeat,
+            seeds=seeds,
         )
         pacer = GroupWindow(clock, services.background, config.group_edits_per_minute)
         publisher = Publisher(

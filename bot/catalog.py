@@ -11,12 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from games import durak, hundred_one
+from games import durak, hundred_one, joker
 from games.spec import GameSpec
 from handlers.screens.base import GameScreens
 from handlers.screens.durak import DurakScreens
 from handlers.screens.hundred_one import HundredOneScreens
-from players import DurakHeuristic, HundredOneHeuristic, Player
+from handlers.screens.joker import JokerScreens
+from players import DurakHeuristic, HundredOneHeuristic, JokerHeuristic, Player
 
 __all__ = ["CATALOG", "Catalog", "Listing"]
 
@@ -48,4 +49,5 @@ class Catalog:
 CATALOG = Catalog(
     Listing(durak.SPEC, DurakScreens(), DurakHeuristic()),
     Listing(hundred_one.SPEC, HundredOneScreens(), HundredOneHeuristic()),
+    Listing(joker.SPEC, JokerScreens(), JokerHeuristic()),
 )

@@ -29,6 +29,7 @@ from handlers.context import (
 )
 from handlers.keyboards import button, markup, url_button
 from handlers.screens import common
+from handlers.screens.base import SheetScreens
 from i18n import LANGUAGES, t
 from services import ServiceError, Snapshot, Status
 
@@ -283,6 +284,22 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     app.publisher.repost(await _open_table(app, update))
 
 
+async def sheet(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The score sheet of the game being played here, for games that keep one."""
+    app = koloda(context)
+    snapshot = await _open_table(app, update)
+    lang = await language_for(app, update)
+    screens = app.screens[snapshot.table.game]
+    screen = None
+    if snapshot.started and isinstance(screens, SheetScreens):
+        names = common.names_of(lang, snapshot.table)
+        screen = screens.sheet(lang, snapshot.public, names)
+    if screen is None:
+        raise ServiceError("error.no_sheet")
+    _, chat = sender(update)
+    app.publisher.say(chat.id, screen.text, thread_id=thread_of(update), picture=screen.picture)
+
+
 # --- scores, rules, language ---------------------------------------------------------
 
 
@@ -352,6 +369,25 @@ async def set_language(
     await app.services.directory.set_language(chat_info(chat), user.id, language)
 
 
+async def pictures(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/pictures off`` sends pictures' text alone (a score sheet as text),
+    ``/pictures on`` shows them again; the group's admins decide."""
+    app = koloda(context)
+    lang = await language_for(app, update)
+    _, chat = sender(update)
+    args = [a.lower() for a in context.args or []]
+    if args not in (["on"], ["off"]):
+        shown = await app.services.directory.chat_pictures(chat.id)
+        state = t(lang, "pictures.state_on" if shown else "pictures.state_off")
+        await reply(app, update, state + "\n" + t(lang, "pictures.usage"))
+        return
+    if not await is_admin(update, context):
+        raise ServiceError("error.admins_only")
+    on = args == ["on"]
+    await app.services.directory.set_chat_pictures(chat.id, on)
+    await reply(app, update, t(lang, "pictures.state_on" if on else "pictures.state_off"))
+
+
 async def plain_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Words in a private chat: say what the bot understands."""
     app = koloda(context)
@@ -375,10 +411,12 @@ COMMANDS: dict[str, Handler] = {
     "cancel": _recorded(_group_only(cancel)),
     "kick": _recorded(_group_only(kick)),
     "table": _recorded(_group_only(table_command)),
+    "sheet": _recorded(_group_only(sheet)),
     "scores": _recorded(_group_only(scores)),
     "stats": _recorded(stats),
     "rules": _recorded(rules),
     "language": _recorded(language),
+    "pictures": _recorded(_group_only(pictures)),
 }
 """Every command, in the order ``setMyCommands`` lists them (all but /start
 in groups)."""

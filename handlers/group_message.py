@@ -38,14 +38,18 @@ def compose_group(
     now: float,
     deep_link: Callable[[str], str],
     options_open: bool = False,
+    pictures: bool = True,
 ) -> Composed:
+    """The group's message for the table; ``pictures`` False (the chat turned
+    them off) shows a picture's text alone."""
     table = snapshot.table
     if not snapshot.started:
         if table.status is Status.LOBBY:
             return _lobby(snapshot, lang, screens, options_open)
         text = common.lobby_text(lang, snapshot, screens).rsplit("\n", 1)[0]
         return Composed(f"{text}\n{common.closed_text(lang, table.end_reason)}")
-    return _table(snapshot, lang, screens, now, deep_link)
+    composed = _table(snapshot, lang, screens, now, deep_link)
+    return composed if pictures else replace(composed, picture=None)
 
 
 def _lobby(snapshot: Snapshot, lang: str, screens: GameScreens, options_open: bool) -> Composed:
@@ -195,18 +199,19 @@ class TableMessages:
         if row.message_id is None and adopted is not None:
             row = replace(row, message_id=adopted)
         lang = await self._services.directory.chat_language(chat_id)
-        composed = self._compose(snapshot, lang, options_open)
+        pictures = await self._services.directory.chat_pictures(chat_id)
+        composed = self._compose(snapshot, lang, options_open, pictures)
         if repost or row.message_id is None or row.digest != composed.digest:
             await self._pacer.turn(chat_id)
             # Compose again after the wait: show the latest state, not the one
             # that asked for this edit.
             snapshot = latest()
-            composed = self._compose(snapshot, lang, options_open)
+            composed = self._compose(snapshot, lang, options_open, pictures)
             sent = await self._show(snapshot, row, composed, lang, repost=repost)
             if not await settled(sent, snapshot.table.chat_id, table_id):
                 return False
         await self._pin(snapshot, await self._ledger.table_message(table_id))
-        return await self._announce(snapshot, row, lang, settled)
+        return await self._announce(snapshot, row, lang, settled, pictures)
 
     async def _pin(self, snapshot: Snapshot, row: TableMessageRow) -> None:
         """The live table message is pinned while the game runs, where the bot
@@ -223,7 +228,9 @@ class TableMessages:
         if sent.ok:
             await self._ledger.set_pinned(table.id, playing)
 
-    def _compose(self, snapshot: Snapshot, lang: str, options_open: bool) -> Composed:
+    def _compose(
+        self, snapshot: Snapshot, lang: str, options_open: bool, pictures: bool
+    ) -> Composed:
         return compose_group(
             snapshot,
             lang,
@@ -231,6 +238,7 @@ class TableMessages:
             now=self._services.clock.now(),
             deep_link=self._deep_link,
             options_open=options_open,
+            pictures=pictures,
         )
 
     async def _show(
@@ -274,7 +282,12 @@ class TableMessages:
         return sent
 
     async def _announce(
-        self, snapshot: Snapshot, row: TableMessageRow, lang: str, settled: Settled
+        self,
+        snapshot: Snapshot,
+        row: TableMessageRow,
+        lang: str,
+        settled: Settled,
+        pictures: bool,
     ) -> bool:
         """Post what the moves since the cursor call for, move by move."""
         table = snapshot.table
@@ -306,7 +319,7 @@ class TableMessages:
                 await self._pacer.turn(table.chat_id)
                 sent = await self._io.show(
                     table.chat_id,
-                    Composed(screen.text, keys, screen.picture),
+                    Composed(screen.text, keys, screen.picture if pictures else None),
                     thread_id=table.thread_id,
                 )
                 if not await settled(sent, table.chat_id, table.id):

@@ -28,13 +28,14 @@ from dataclasses import dataclass, field
 
 from telegram import InlineKeyboardMarkup
 
+from handlers.composed import Composed
 from handlers.group_message import TableMessages
 from handlers.hand_messages import HandMessages
 from handlers.keyboards import markup, url_button
 from handlers.ledger import Ledger
 from handlers.pacing import GroupWindow
 from handlers.screens import common
-from handlers.screens.base import GameScreens
+from handlers.screens.base import GameScreens, Picture
 from handlers.telegram_io import Delivery, Sent, TelegramIO
 from i18n import t
 from services import Services, Snapshot, Status
@@ -56,6 +57,7 @@ class _Say:
     text: str
     markup: InlineKeyboardMarkup | None
     thread_id: int
+    picture: Picture | None = None
 
 
 @dataclass(slots=True)
@@ -145,10 +147,12 @@ class Publisher:
         markup: InlineKeyboardMarkup | None = None,
         *,
         thread_id: int = 0,
+        picture: Picture | None = None,
     ) -> None:
-        """A message to a group, in its turn within the group's budget."""
+        """A message to a group (a photo with ``text`` as its caption when there
+        is a picture), in its turn within the group's budget."""
         box = self._outboxes.setdefault(chat_id, _Outbox())
-        box.items.append(_Say(text, markup, thread_id))
+        box.items.append(_Say(text, markup, thread_id, picture))
         self._work(chat_id, box)
 
     def offer_games(
@@ -265,11 +269,15 @@ class Publisher:
             return await self._offer(chat_id, item)
         if isinstance(item, _Say):
             await self.pacer.turn(chat_id)
-            sent = await self.io.send(chat_id, item.text, item.markup, thread_id=item.thread_id)
+            shown = item.picture is not None and await self.services.directory.chat_pictures(
+                chat_id
+            )
+            said = Composed(item.text, item.markup, item.picture if shown else None)
+            sent = await self.io.show(chat_id, said, thread_id=item.thread_id)
             if sent.delivery is Delivery.MIGRATED and sent.migrated_to is not None:
                 await self._migrated(chat_id, sent.migrated_to)
                 chat_id = sent.migrated_to
-                sent = await self.io.send(chat_id, item.text, item.markup)
+                sent = await self.io.show(chat_id, said)
             return await self._settled(sent, chat_id, None)
         return await self._sync_table(item.table_id)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from players.base import Player
 from players.durak import DurakHeuristic
 from players.hundred_one import HundredOneHeuristic
+from players.joker import JokerHeuristic
 from players.random_player import RandomPlayer
 
-__all__ = ["DurakHeuristic", "HundredOneHeuristic", "Player", "RandomPlayer"]
+__all__ = ["DurakHeuristic", "HundredOneHeuristic", "JokerHeuristic", "Player", "RandomPlayer"]

@@ -35,6 +35,7 @@ class Directory:
         # known chat) costs no write at all.
         self._written: set[Person | ChatInfo] = set()
         self._chat_languages: dict[int, str] = {}
+        self._chat_pictures: dict[int, bool] = {}
         self._user_languages: dict[int, str] = {}
 
     async def seen(self, person: Person | None, chat: ChatInfo | None) -> None:
@@ -53,6 +54,7 @@ class Directory:
         if len(self._written) > 50_000:  # caches, not registries: keep them bounded
             self._written.clear()
             self._chat_languages.clear()
+            self._chat_pictures.clear()
             self._user_languages.clear()
         self._written.update(x for x in (person, chat) if x is not None)
         if person is not None:
@@ -79,6 +81,20 @@ class Directory:
             cached = (chat.language if chat else None) or self.default_language
             self._chat_languages[chat_id] = cached
         return cached
+
+    async def chat_pictures(self, chat_id: int) -> bool:
+        """Whether the chat shows pictures (asked for on every picture; cached)."""
+        cached = self._chat_pictures.get(chat_id)
+        if cached is None:
+            async with self._db.read() as tx:
+                chat = await tx.people.get_chat(chat_id)
+            cached = self._chat_pictures[chat_id] = chat is None or chat.pictures
+        return cached
+
+    async def set_chat_pictures(self, chat_id: int, pictures: bool) -> None:
+        async with self._db.transaction() as tx:
+            await tx.people.set_chat_pictures(chat_id, pictures)
+        self._chat_pictures.pop(chat_id, None)
 
     async def chat_title(self, chat_id: int) -> str:
         async with self._db.read() as tx:
@@ -111,4 +127,6 @@ class Directory:
             moved = await tx.people.migrate_chat(old_id, new_id)
         self._chat_languages.pop(old_id, None)
         self._chat_languages.pop(new_id, None)
+        self._chat_pictures.pop(old_id, None)
+        self._chat_pictures.pop(new_id, None)
         return moved

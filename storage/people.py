@@ -27,6 +27,8 @@ class ChatRow:
     kind: str
     title: str | None
     language: str | None
+    pictures: bool = True
+    """Pictures are shown (off: a picture's text is sent instead)."""
 
 
 class People(Queries):
@@ -74,12 +76,15 @@ class People(Queries):
 
     async def get_chat(self, chat_id: int) -> ChatRow | None:
         row = await self._one(
-            "SELECT id, kind, title, language FROM chats WHERE id = ?", (chat_id,)
+            "SELECT id, kind, title, language, pictures FROM chats WHERE id = ?", (chat_id,)
         )
-        return None if row is None else ChatRow(row[0], row[1], row[2], row[3])
+        return None if row is None else ChatRow(row[0], row[1], row[2], row[3], bool(row[4]))
 
     async def set_chat_language(self, chat_id: int, language: str) -> None:
         await self._run("UPDATE chats SET language = ? WHERE id = ?", (language, chat_id))
+
+    async def set_chat_pictures(self, chat_id: int, pictures: bool) -> None:
+        await self._run("UPDATE chats SET pictures = ? WHERE id = ?", (int(pictures), chat_id))
 
     async def migrate_chat(self, old_id: int, new_id: int) -> bool:
         """A group became a supergroup: move its tables, results and scores.

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from games.core import Action, Event, Outcome, Rules
 from services import ScoreRow
 
-__all__ = ["GameScreens", "Key", "Picture", "Screen"]
+__all__ = ["GameScreens", "Key", "Picture", "Screen", "SheetScreens"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,3 +104,12 @@ class GameScreens(Protocol):
 
     def summary(self, lang: str, rules: Rules) -> str:
         """One line of what matters most in these rules, for the lobby."""
+
+
+@runtime_checkable
+class SheetScreens(Protocol):
+    """The screens of a game that keeps a score sheet, which ``/sheet`` shows
+    (games without one need not say anything)."""
+
+    def sheet(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> Screen | None:
+        """The score sheet so far, from the public view (None: nothing on it yet)."""

@@ -49,12 +49,18 @@ def bot_config(server: FakeTelegram, db_path: Path, **overrides: Any) -> Config:
 
 @asynccontextmanager
 async def running_bot(
-    config: Config, clock: FakeClock | None = None, catalog: Catalog = CATALOG
+    config: Config,
+    clock: FakeClock | None = None,
+    catalog: Catalog = CATALOG,
+    seeds: Callable[[], int] | None = None,
 ) -> AsyncIterator[Any]:
     """The bot as ``run_polling`` runs it, hooks included, in this event loop, on
-    a fake clock (the one given, or its own)."""
+    a fake clock (the one given, or its own); ``seeds`` gives the games' seeds
+    when a test needs its deals to repeat."""
     clock = clock or FakeClock()
-    application = build_application(config, catalog=catalog, clock=clock, heartbeat=3600.0)
+    application = build_application(
+        config, catalog=catalog, clock=clock, heartbeat=3600.0, seeds=seeds
+    )
     application.bot_data["test_clock"] = clock
     await application.initialize()
     try:

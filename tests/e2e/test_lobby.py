@@ -18,7 +18,7 @@ async def test_newgame_without_arguments_chooses_by_buttons(
         await table.command(table.players[0], "/newgame")
         chooser = server.last_bot_message(table.group_id)
         assert chooser is not None
-        assert chooser.button_texts == ["Дурак", "101"]
+        assert chooser.button_texts[:2] == ["Дурак", "101"]  # then every other game listed
         await table.press_text(table.players[0], chooser, "Дурак")
         presets = server.bot_message(table.group_id, chooser.message_id)
         assert presets.button_texts == ["подкидной", "переводной"]

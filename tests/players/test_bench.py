@@ -11,5 +11,5 @@ def test_bench_prints_a_line_per_match_up(capsys: pytest.CaptureFixture[str]) ->
     lines = main(["--games", "2"])
     out = capsys.readouterr().out
     assert len(lines) == len(out.strip().splitlines()) - 2
-    assert {line.game for line in lines} == {"durak", "101"}
+    assert {line.game for line in lines} == {"durak", "101", "joker"}
     assert all(0 <= line.wins <= line.games == 2 for line in lines)

@@ -1,0 +1,206 @@
+"""Joker's complete state as JSON (``dump``) and back (``load``).
+
+Layout, format 1 (cards as codes; hands and the taken pile sorted by card)::
+
+    {"game": "joker", "format": 1, "rules": {...}, "seats": 4, "seed": 123,
+     "deal": 4, "phase": "play", "dealer": 0, "turn": 2,
+     "hands": [[...], ...], "stock": [next card dealt first ...],
+     "trump": 2, "trump_card": "8d" | null, "chooser": -1,
+     "bids": [1, -1, ...], "tricks": [...],
+     "trick": [[seat, "As", mode, suit], ...], "trick_done": false,
+     "lead_suit": 0, "lead_high": false, "taken": [...],
+     "void": [suit bits per seat], "draw": [[seat, "7h"], ...],
+     "sheet": [...], "pulkas": [...], "totals": [...], "resigned": -1}
+
+``trump`` is a suit index (0..3 in ♠ ♣ ♦ ♥ order) or -1 for no trump;
+``mode`` 0 an ordinary card, 1 a joker led high, 2 led "takes", 3 followed
+high, 4 followed low; ``suit`` the led joker's suit index, else -1.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from games.cards import Card, CardParseError
+from games.core import JSON, RulesError, StateFormatError, check_format
+from games.joker.cards import BIT, CARD, DECK, bits_of
+from games.joker.rules import JokerRules, seat_range
+
+if TYPE_CHECKING:
+    from games.joker.engine import Joker
+
+__all__ = ["dump", "load"]
+
+J = TypeVar("J", bound="Joker")
+
+_PHASES = ("deal", "trump", "bid", "play", "over")
+
+
+def _codes(mask: int) -> list[str]:
+    return [CARD[b].code for b in bits_of(mask)]
+
+
+def _rows(rows: list[dict[str, Any]]) -> list[dict[str, JSON]]:
+    return [{k: (list(v) if isinstance(v, list) else v) for k, v in r.items()} for r in rows]
+
+
+def dump(game: Joker) -> dict[str, JSON]:
+    return {
+        "game": type(game).key,
+        "format": type(game).FORMAT,
+        "rules": game.rules.to_json(),
+        "seats": game._n,
+        "seed": game._seed,
+        "deal": game._deal,
+        "phase": game._phase,
+        "dealer": game._dealer,
+        "turn": game._turn,
+        "hands": [_codes(h) for h in game._hands],
+        "stock": [CARD[b].code for b in reversed(game._stock)],
+        "trump": game._trump,
+        "trump_card": CARD[game._trump_card].code if game._trump_card >= 0 else None,
+        "chooser": game._chooser,
+        "bids": list(game._bids),
+        "tricks": list(game._tricks),
+        "trick": [[s, CARD[b].code, mode, suit] for s, b, mode, suit in game._trick],
+        "trick_done": game._done,
+        "lead_suit": game._lead_suit,
+        "lead_high": game._lead_high,
+        "taken": _codes(game._taken),
+        "void": list(game._void),
+        "draw": [[s, CARD[b].code] for s, b in game._draw],
+        "sheet": _rows(game._rows),
+        "pulkas": _rows(game._pulkas),
+        "totals": list(game._totals),
+        "resigned": game._resigned,
+    }
+
+
+def _int(value: JSON, key: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise StateFormatError(f"{key}: expected an integer in {lo}..{hi}")
+    return value
+
+
+def _bool(value: JSON, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise StateFormatError(f"{key}: expected a boolean")
+    return value
+
+
+def _list(value: JSON, key: str, length: int | None = None) -> list[JSON]:
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        raise StateFormatError(f"{key}: expected a list" + (f" of {length}" if length else ""))
+    return value
+
+
+def _bits(value: JSON, key: str) -> list[int]:
+    out = []
+    for code in _list(value, key):
+        if not isinstance(code, str):
+            raise StateFormatError(f"{key}: expected card codes")
+        card = Card.parse(code)
+        if card not in BIT:
+            raise StateFormatError(f"{key}: {code} is not in the Joker deck")
+        out.append(BIT[card])
+    return out
+
+
+def _mask(bits: list[int], key: str) -> int:
+    mask = 0
+    for b in bits:
+        mask |= 1 << b
+    if mask.bit_count() != len(bits):
+        raise StateFormatError(f"{key}: repeated card")
+    return mask
+
+
+def _ints(value: JSON, key: str, n: int, lo: int, hi: int) -> list[int]:
+    return [_int(v, key, lo, hi) for v in _list(value, key, n)]
+
+
+def _records(value: JSON, key: str) -> list[dict[str, Any]]:
+    out = []
+    for item in _list(value, key):
+        if not isinstance(item, dict):
+            raise StateFormatError(f"{key}: expected objects")
+        out.append({k: (list(v) if isinstance(v, list) else v) for k, v in item.items()})
+    return out
+
+
+def load(cls: type[J], data: Mapping[str, JSON]) -> J:
+    check_format(cls, data)
+    try:
+        return _load(cls, data)
+    except StateFormatError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, CardParseError, RulesError) as exc:
+        raise StateFormatError(f"bad joker state: {exc!r}") from exc
+
+
+def _load(cls: type[J], data: Mapping[str, JSON]) -> J:
+    from games.joker.engine import _SINGLE, BID, DEAL_PHASE, OVER, PLAY, TRUMP
+
+    rules = JokerRules.from_json(data["rules"])
+    n = _int(data["seats"], "seats", 3, 4)
+    if n not in seat_range(rules):
+        raise StateFormatError(f"{n} seats")
+    game = cls.__new__(cls)
+    seed = data["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise StateFormatError("seed: expected an integer")
+    game._init(rules, n, seed)
+    game._deal = _int(data["deal"], "deal", 0, len(game._cards) - 1)
+    phase = data["phase"]
+    if phase not in _PHASES:
+        raise StateFormatError(f"phase: {phase!r}")
+    game._phase = next(p for p in (DEAL_PHASE, TRUMP, BID, PLAY, OVER) if p == phase)
+    game._dealer = _int(data["dealer"], "dealer", 0, n - 1)
+    game._turn = _int(data["turn"], "turn", 0, n - 1)
+    game._hands = [_mask(_bits(h, "hands"), "hands") for h in _list(data["hands"], "hands", n)]
+    game._stock = _bits(data["stock"], "stock")[::-1]
+    game._trump = _int(data["trump"], "trump", -1, 3)
+    trump_card = data["trump_card"]
+    game._trump_card = -1 if trump_card is None else _bits([trump_card], "trump_card")[0]
+    game._chooser = _int(data["chooser"], "chooser", -1, n - 1)
+    game._bids = _ints(data["bids"], "bids", n, -1, 9)
+    game._tricks = _ints(data["tricks"], "tricks", n, 0, 9)
+    trick = []
+    for entry in _list(data["trick"], "trick"):
+        seat, code, mode, suit = _list(entry, "trick", 4)
+        bit = _bits([code], "trick")[0]
+        trick.append(
+            (
+                _int(seat, "trick", 0, n - 1),
+                bit,
+                _int(mode, "trick", 0, 4),
+                _int(suit, "trick", -1, 3),
+            )
+        )
+    if len(trick) > n:
+        raise StateFormatError("trick: too many cards")
+    game._trick = trick
+    game._done = _bool(data["trick_done"], "trick_done")
+    game._lead_suit = _int(data["lead_suit"], "lead_suit", -1, 3)
+    game._lead_high = _bool(data["lead_high"], "lead_high")
+    game._taken = _mask(_bits(data["taken"], "taken"), "taken")
+    game._void = _ints(data["void"], "void", n, 0, 15)
+    draw = []
+    for entry in _list(data["draw"], "draw"):
+        seat, code = _list(entry, "draw", 2)
+        draw.append((_int(seat, "draw", -1, n - 1), _bits([code], "draw")[0]))
+    game._draw = draw
+    game._rows = _records(data["sheet"], "sheet")
+    game._pulkas = _records(data["pulkas"], "pulkas")
+    game._totals = [_int(v, "totals", -(10**7), 10**7) for v in _list(data["totals"], "totals", n)]
+    game._resigned = _int(data["resigned"], "resigned", -1, n - 1)
+    everything = [b for h in game._hands for b in bits_of(h)] + list(game._stock)
+    everything += [e[1] for e in trick] + bits_of(game._taken) + [b for _, b in draw]
+    if game._trump_card >= 0:
+        everything.append(game._trump_card)
+    if Counter(everything) != Counter(BIT[c] for c in DECK):
+        raise StateFormatError("the cards do not make up the deck")
+    game._tm = frozenset() if game._phase is OVER else _SINGLE[game._turn]
+    return game

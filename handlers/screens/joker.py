@@ -1,0 +1,562 @@
+"""Joker on screen: the table with bids and the trick, the hand with a key per
+bid or card (a joker's declaration in a sub-menu), a line after each deal and
+the score sheet, as a picture, after each pulka and at the end."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.core import Action, Event, Outcome, Rules
+from games.joker.actions import Bid, ChooseTrump, Deal, FollowJoker, LeadJoker, Play
+from games.joker.rules import JokerRules
+from handlers.screens.base import Key, Picture, Screen
+from handlers.screens.faces import chunk, face, faces, suit_symbol
+from handlers.screens.joker_sheet import SheetLabels, draw_sheet
+from i18n import t, tn
+from services import ScoreRow
+
+__all__ = ["JokerScreens", "sheet_text"]
+
+TRUMP_MARK = "★"
+"""Marks a trump on a button (buttons cannot be bold)."""
+
+
+def _minus(n: int) -> str:
+    """A score as written on the sheet: ``+150``, ``−200`` (a real minus sign)."""
+    return f"+{n}" if n > 0 else ("0" if n == 0 else f"−{-n}")
+
+
+def _total(n: int) -> str:
+    return str(n) if n >= 0 else f"−{-n}"
+
+
+def _suit(lang: str, letter: str | None) -> str:
+    if letter is None:
+        return "?"
+    if letter == "none":
+        return t(lang, "joker.no_trump")
+    return suit_symbol(letter)
+
+
+def _trump_line(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str:
+    if view["phase"] == "trump":
+        return t(lang, "joker.trump_choosing", name=names[view["chooser"]])
+    if view["trump_card"]:
+        return t(
+            lang,
+            "joker.trump_turned",
+            trump=_suit(lang, view["trump"]),
+            card=face(view["trump_card"]),
+        )
+    return t(lang, "joker.trump_named", trump=_suit(lang, view["trump"]))
+
+
+def _deal_line(lang: str, view: Mapping[str, Any]) -> str:
+    return t(
+        lang,
+        "joker.deal",
+        deal=view["deal"],
+        deals=view["deals"],
+        pulka=view["pulka"],
+        cards=tn(lang, "joker.n_cards", view["cards"]),
+    )
+
+
+def _bids_sum(lang: str, view: Mapping[str, Any]) -> str | None:
+    """``Заказано 4 из 5: недобор 1``."""
+    bids = [b for b in view["bids"] if b is not None]
+    if not bids:
+        return None
+    total, cards = sum(bids), view["cards"]
+    if len(bids) < len(view["bids"]):
+        return t(lang, "joker.bids_so_far", total=total, cards=cards)
+    if total > cards:
+        return t(lang, "joker.bids_over", total=total, cards=cards, n=total - cards)
+    return t(lang, "joker.bids_under", total=total, cards=cards, n=cards - total)
+
+
+def joker_word(lang: str, entry: Mapping[str, Any]) -> str:
+    """How a played joker was declared."""
+    how = entry["joker"]
+    if how is None:
+        return ""
+    suit = entry["suit"]
+    if suit is not None:
+        return t(lang, f"joker.lead_{how}", suit=suit_symbol(suit))
+    return t(lang, f"joker.follow_{how}")
+
+
+def _played(lang: str, entry: Mapping[str, Any]) -> str:
+    card = face(entry["card"])
+    if entry["joker"] is None:
+        return card
+    return f"{card} {joker_word(lang, entry)}"
+
+
+def _trick_line(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+    trick = view["trick"]
+    if not trick:
+        return None
+    cards = " · ".join(f"{names[e['seat']]} {_played(lang, e)}" for e in trick)
+    line = t(lang, "joker.on_table", cards=cards)
+    if view["trick_done"] and view["trick_winner"] is not None:
+        line += "\n" + t(lang, "joker.trick_to", name=names[view["trick_winner"]])
+    return line
+
+
+def _bid_text(lang: str, bid: int | None) -> str:
+    """A bid in a list of bids: ``2``, ``пас``, ``—`` (not yet)."""
+    if bid is None:
+        return "—"
+    return t(lang, "joker.pass") if bid == 0 else str(bid)
+
+
+def _bid_phrase(lang: str, bid: int) -> str:
+    """A bid on its own: ``заказ 2``, ``пас``."""
+    return t(lang, "joker.pass") if bid == 0 else t(lang, "joker.bid_n", n=bid)
+
+
+def _deal_summary(lang: str, row: Mapping[str, Any], names: Sequence[str]) -> str:
+    """One line of a played deal: each player's bid/tricks and points."""
+    parts = []
+    for seat, name in enumerate(names):
+        bid, took, points = row["bids"][seat], row["tricks"][seat], row["points"][seat]
+        mark = " " + t(lang, "joker.khisht") if bid >= 1 and took == 0 else ""
+        parts.append(f"{name} {bid}/{took} {_minus(points)}{mark}")
+    head = t(
+        lang, "joker.deal_done", deal=row["deal"], cards=tn(lang, "joker.n_cards", row["cards"])
+    )
+    return f"{head}: " + " · ".join(parts)
+
+
+def sheet_text(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The score sheet in a few lines: each pulka's subtotals with its premium
+    and what was struck off, then the totals (the picture's caption, and the
+    sheet itself where pictures are off)."""
+    rows = view["sheet"]
+    lines = [t(lang, "joker.sheet_title", deal=len(rows), deals=view["deals"])]
+    done = {p["pulka"]: p for p in view["pulkas"]}
+    pulkas = sorted({r["pulka"] for r in rows})
+    for number in pulkas:
+        record = done.get(number)
+        if record is not None:
+            sums = record["subtotal"]
+        else:
+            sums = [
+                sum(r["points"][s] for r in rows if r["pulka"] == number) for s in range(len(names))
+            ]
+        body = " · ".join(f"{name} {_total(sums[s])}" for s, name in enumerate(names))
+        key = "joker.sheet_pulka" if record is not None else "joker.sheet_pulka_open"
+        lines.append(f"{t(lang, key, pulka=number)}: {body}")
+        if record is not None and record["premium"]:
+            got = ", ".join(f"{names[s]} {_minus(record['bonus'][s])}" for s in record["premium"])
+            lost = [f"{names[s]} {_minus(b)}" for s, b in enumerate(record["bonus"]) if b < 0]
+            note = t(lang, "joker.sheet_premium", who=got)
+            if lost:
+                note += "; " + t(lang, "joker.sheet_struck", who=", ".join(lost))
+            lines.append(f"   {note}")
+    khisht = [
+        sum(1 for r in rows if r["bids"][s] >= 1 and r["tricks"][s] == 0) for s in range(len(names))
+    ]
+    if any(khisht):
+        who = ", ".join(f"{names[s]} {k}" for s, k in enumerate(khisht) if k)
+        lines.append(t(lang, "joker.sheet_khisht", who=who))
+    totals = view["totals"]
+    body = " · ".join(f"{name} {_total(totals[s])}" for s, name in enumerate(names))
+    lines.append(t(lang, "joker.sheet_totals", totals=body))
+    return "\n".join(lines)
+
+
+def _plain(name: str) -> str:
+    """A display name for the picture (they come HTML-escaped)."""
+    return (
+        name.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", '"')
+        .replace("&#x27;", "'")
+        .replace("&amp;", "&")
+    )
+
+
+def sheet_picture(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> Picture:
+    """The score sheet as Georgian players keep it on paper, drawn on demand."""
+    rows = [dict(r) for r in view["sheet"]]
+    pulkas = [dict(p) for p in view["pulkas"]]
+    winners = list(view["winners"]) if view["phase"] == "over" else []
+    plain = [_plain(n) for n in names]
+    labels = SheetLabels(
+        title=t(lang, "joker.picture_title"),
+        pulka=t(lang, "joker.picture_pulka"),
+        total=t(lang, "joker.picture_total"),
+        khisht=t(lang, "joker.picture_khisht"),
+        premium=t(lang, "joker.picture_premium"),
+    )
+    data = json.dumps([lang, plain, rows, pulkas, winners, view["schedule"]], sort_keys=True)
+    key = "joker-sheet-" + hashlib.blake2b(data.encode(), digest_size=10).hexdigest()
+    schedule = [list(p) for p in view["schedule"]]
+
+    def draw() -> bytes:
+        return draw_sheet(plain, schedule, rows, pulkas, winners, labels)
+
+    return Picture(key, draw)
+
+
+class JokerScreens:
+    # --- the group's table ----------------------------------------------------
+
+    def table(
+        self, lang: str, view: Mapping[str, Any], names: Sequence[str], *, live: bool
+    ) -> Screen:
+        phase = view["phase"]
+        if phase == "deal" and not view["sheet"]:
+            return Screen(self._draw_text(lang, view, names))
+        lines = [_deal_line(lang, view)]
+        if phase == "deal":
+            row = view["sheet"][-1]
+            lines[0] = t(lang, "joker.deal_over", deal=row["deal"], deals=view["deals"])
+        else:
+            dealer = names[view["dealer"]]
+            lines.append(
+                t(lang, "joker.dealer", name=dealer) + " · " + _trump_line(lang, view, names)
+            )
+        if phase in ("bid", "play") and (total := _bids_sum(lang, view)):
+            lines.append(total)
+        lines.append("")
+        turn = view["turn"] if live else None
+        for seat, name in enumerate(names):
+            total = _total(view["totals"][seat])
+            if phase in ("deal", "over") and view["sheet"]:
+                row = view["sheet"][-1]
+                part = t(
+                    lang,
+                    "joker.player_done",
+                    bid=_bid_phrase(lang, row["bids"][seat]),
+                    took=row["tricks"][seat],
+                    points=_minus(row["points"][seat]),
+                )
+            elif view["bids"][seat] is None:
+                part = t(lang, "joker.player_no_bid")
+            else:
+                part = t(
+                    lang,
+                    "joker.player_bid",
+                    bid=_bid_phrase(lang, view["bids"][seat]),
+                    took=view["tricks"][seat],
+                )
+            line = f"{name} — {part} · {total}"
+            if seat == turn and phase != "deal":
+                line = f"▶️ <b>{line}</b>"
+            elif seat == view["dealer"] and phase not in ("deal", "over"):
+                line = f"🂠 {line}"
+            else:
+                line = f"• {line}"
+            lines.append(line)
+        trick = _trick_line(lang, view, names)
+        if trick:
+            lines += ["", trick]
+        if phase == "deal" and live:
+            nxt = tn(lang, "joker.n_cards", view["cards"])
+            lines += [
+                "",
+                t(
+                    lang,
+                    "joker.next_deal",
+                    deal=view["deal"],
+                    cards=nxt,
+                    name=names[view["dealer"]],
+                ),
+            ]
+        if phase == "over":
+            lines += ["", self._winner_line(lang, view, names)]
+        return Screen("\n".join(lines))
+
+    def _draw_text(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        """Before the first deal: the draw for the first dealer."""
+        lines = [t(lang, "joker.draw_title")]
+        for entry in view["draw"]:
+            if entry["seat"] is None:
+                lines.append(t(lang, "joker.draw_middle", card=face(entry["card"])))
+            else:
+                lines.append(f"• {names[entry['seat']]}: {face(entry['card'])}")
+        lines += ["", t(lang, "joker.draw_dealer", name=names[view["dealer"]])]
+        return "\n".join(lines)
+
+    def _winner_line(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        winners = view["winners"]
+        who = ", ".join(names[s] for s in winners)
+        return t(lang, "joker.winner", name=who, points=_total(view["totals"][winners[0]]))
+
+    def turn(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        phase, turn = view["phase"], view["turn"]
+        if turn is None or phase == "over":
+            return None
+        name = names[turn]
+        match phase:
+            case "deal":
+                return t(lang, "joker.turn_deal", name=name)
+            case "trump":
+                return t(lang, "joker.turn_trump", name=name)
+            case "bid":
+                return t(lang, "joker.turn_bid", name=name)
+        return t(lang, "joker.turn_play", name=name)
+
+    # --- a player's own screen ------------------------------------------------
+
+    def hand(
+        self,
+        lang: str,
+        view: Mapping[str, Any],
+        actions: Sequence[Action],
+        names: Sequence[str],
+        focus: str | None,
+        *,
+        live: bool,
+    ) -> Screen:
+        seat = view["seat"]
+        phase = view["phase"]
+        trump = view["trump"] if phase != "trump" else None
+        hand: list[str] = view["hand"]
+        lines: list[str] = []
+        if phase == "deal" and view["sheet"]:
+            row = view["sheet"][-1]
+            lines.append(_deal_summary(lang, row, names))
+            lines.append(t(lang, "joker.your_total", total=_total(view["totals"][seat])))
+        elif phase == "deal":
+            lines.append(self._draw_text(lang, view, names))
+        elif phase == "over":
+            lines.append(t(lang, "joker.your_total", total=_total(view["totals"][seat])))
+        else:
+            lines.append(_deal_line(lang, view))
+            lines.append(_trump_line(lang, view, names))
+            if phase in ("bid", "play"):
+                bids = " · ".join(
+                    f"{names[s]} {_bid_text(lang, b)}" for s, b in enumerate(view["bids"])
+                )
+                line = t(lang, "joker.bids", bids=bids)
+                if total := _bids_sum(lang, view):
+                    line += f" ({total})"
+                lines.append(line)
+            trick = _trick_line(lang, view, names)
+            if trick:
+                lines.append(trick)
+            shown = " ".join(
+                f"<b>{face(c)}</b>" if trump and c[1] == trump else face(c) for c in hand
+            )
+            lines.append(t(lang, "joker.your_cards", cards=shown or "—"))
+            if phase == "play":
+                lines.append(
+                    t(
+                        lang,
+                        "joker.your_bid",
+                        bid=_bid_text(lang, view["bids"][seat]),
+                        took=view["tricks"][seat],
+                    )
+                )
+        if not actions:
+            return Screen("\n".join(lines))
+        prompt, keys = self._prompt_and_keys(lang, view, actions, focus)
+        lines.append(f"<i>{prompt}</i>")
+        return Screen("\n".join(lines), keys)
+
+    def _prompt_and_keys(
+        self, lang: str, view: Mapping[str, Any], actions: Sequence[Action], focus: str | None
+    ) -> tuple[str, tuple[tuple[Key, ...], ...]]:
+        first = actions[0]
+        if isinstance(first, Deal):
+            return t(lang, "joker.prompt_deal"), (
+                (Key(t(lang, "joker.btn_deal"), first.encode()),),
+            )
+        if isinstance(first, ChooseTrump):
+            keys = [
+                Key(
+                    t(lang, "joker.no_trump")
+                    if a.suit is None
+                    else f"{suit_symbol(a.suit.value)} {t(lang, f'suit.{a.suit.value}')}",
+                    a.encode(),
+                )
+                for a in actions
+                if isinstance(a, ChooseTrump)
+            ]
+            return t(lang, "joker.prompt_trump"), (*chunk(keys[:4], 2), tuple(keys[4:]))
+        if isinstance(first, Bid):
+            bids = [a for a in actions if isinstance(a, Bid)]
+            keys = [
+                Key(t(lang, "joker.btn_pass") if a.tricks == 0 else str(a.tricks), a.encode())
+                for a in bids
+            ]
+            prompt = t(lang, "joker.prompt_bid", cards=view["cards"])
+            forbidden = view["forbidden"]
+            if forbidden is not None:
+                prompt += "\n" + t(lang, "joker.forbidden", n=forbidden, cards=view["cards"])
+            return prompt, tuple(chunk(keys, 5))
+        return self._play_keys(lang, view, actions, focus)
+
+    def _play_keys(
+        self, lang: str, view: Mapping[str, Any], actions: Sequence[Action], focus: str | None
+    ) -> tuple[str, tuple[tuple[Key, ...], ...]]:
+        trump = view["trump"]
+        back = Key(t(lang, "joker.btn_back"), focus="back")
+        leads = [a for a in actions if isinstance(a, LeadJoker)]
+        follows = [a for a in actions if isinstance(a, FollowJoker)]
+        if focus is not None and focus.startswith("j") and len(focus) >= 3:
+            code = focus[1:3]
+            mode = focus[3:]
+            mine_leads = [a for a in leads if a.card.code == code]
+            mine_follows = [a for a in follows if a.card.code == code]
+            if mine_leads and mode in ("h", "t"):
+                high = mode == "h"
+                suits = [
+                    Key(
+                        t(
+                            lang,
+                            f"joker.lead_{'high' if high else 'takes'}",
+                            suit=suit_symbol(a.suit.value),
+                        ),
+                        a.encode(),
+                    )
+                    for a in mine_leads
+                    if a.high is high
+                ]
+                prompt = t(lang, "joker.prompt_lead_high" if high else "joker.prompt_lead_takes")
+                return prompt, (*chunk(suits, 2), (back,))
+            if mine_leads:
+                modes = (
+                    Key("🃏 " + t(lang, "joker.btn_high"), focus=f"j{code}h"),
+                    Key("🃏 " + t(lang, "joker.btn_takes"), focus=f"j{code}t"),
+                )
+                return t(lang, "joker.prompt_lead_joker"), (modes, (back,))
+            if mine_follows:
+                choices = tuple(
+                    Key(
+                        f"🃏 {t(lang, 'joker.follow_high' if a.high else 'joker.follow_low')}",
+                        a.encode(),
+                    )
+                    for a in mine_follows
+                )
+                return t(lang, "joker.prompt_follow_joker"), (choices, (back,))
+        # One key per card, in the order of the hand.
+        by_card: dict[str, Key] = {}
+        for a in actions:
+            if isinstance(a, Play):
+                code = a.card.code
+                by_card[code] = Key(
+                    face(code) + (TRUMP_MARK if code[1] == trump else ""), a.encode()
+                )
+            elif isinstance(a, LeadJoker | FollowJoker):
+                by_card.setdefault(a.card.code, Key(face(a.card.code), focus="j" + a.card.code))
+        keys = [by_card[c] for c in view["hand"] if c in by_card]
+        leading = not view["trick"] or view["trick_done"]
+        prompt = t(lang, "joker.prompt_lead" if leading else "joker.prompt_follow")
+        return prompt, tuple(chunk(keys))
+
+    # --- what happened --------------------------------------------------------
+
+    def event(
+        self, lang: str, event: Event, names: Sequence[str], viewer: int | None = None
+    ) -> str | None:
+        name = names[event.seat] if event.seat is not None else ""
+        you = viewer is not None and event.seat == viewer
+        match event.kind:
+            case "deal" if isinstance(event.value, int):
+                return t(lang, "joker.ev_deal", deal=event.value, name=name)
+            case "trump" if isinstance(event.value, str):
+                card = faces(c.code for c in event.cards)
+                return t(lang, "joker.ev_trump", trump=_suit(lang, event.value), card=card)
+            case "trump_chosen" if isinstance(event.value, str):
+                return t(lang, "joker.ev_trump_chosen", name=name, trump=_suit(lang, event.value))
+            case "bid" if isinstance(event.value, int):
+                return t(lang, "joker.ev_bid", name=name, bid=_bid_phrase(lang, event.value))
+            case "play" if event.cards:
+                entry: dict[str, Any] = {"card": event.cards[0].code, "joker": None, "suit": None}
+                if isinstance(event.value, str):
+                    how, _, suit = event.value.partition(":")
+                    entry["joker"], entry["suit"] = how, suit or None
+                return f"{name}: {_played(lang, entry)}"
+            case "trick":
+                return (
+                    t(lang, "joker.ev_trick_you") if you else t(lang, "joker.ev_trick", name=name)
+                )
+            case "premium" if isinstance(event.value, int):
+                return t(lang, "joker.ev_premium", name=name, points=_minus(event.value))
+            case "struck" if isinstance(event.value, int):
+                return t(lang, "joker.ev_struck", name=name, points=_minus(event.value))
+            case "pulka_over" if isinstance(event.value, int):
+                return t(lang, "joker.ev_pulka", pulka=event.value)
+            case "resign":
+                return t(lang, "joker.ev_resign", name=name)
+        return None
+
+    def table_key(self, lang: str, action: Action, view: Mapping[str, Any]) -> str:
+        raise ValueError(f"joker has no moves made on the table: {action!r}")
+
+    def announcements(
+        self, lang: str, events: Sequence[Event], view: Mapping[str, Any], names: Sequence[str]
+    ) -> list[Screen]:
+        """A line after each deal; after each pulka (but the last: the result
+        has the final sheet) the score sheet, the deal's line leading its caption."""
+        if not any(e.kind == "deal_over" for e in events) or not view["sheet"]:
+            return []
+        line = _deal_summary(lang, view["sheet"][-1], names)
+        pulka = any(e.kind == "pulka_over" for e in events)
+        if pulka and view["phase"] != "over":
+            text = f"{line}\n\n{sheet_text(lang, view, names)}"
+            return [Screen(text, picture=sheet_picture(lang, view, names))]
+        return [Screen(line)]
+
+    def sheet(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> Screen | None:
+        """The score sheet so far (``/sheet``); None before the first deal is played."""
+        if not view["sheet"]:
+            return None
+        return Screen(sheet_text(lang, view, names), picture=sheet_picture(lang, view, names))
+
+    def result(
+        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
+    ) -> Screen:
+        lines = []
+        if view["resigned"] is not None:
+            lines.append(t(lang, "joker.result_resigned", name=names[view["resigned"]]))
+        winners = ", ".join(names[s] for s in sorted(outcome.winners))
+        totals = outcome.scores or tuple(view["totals"])
+        lines.append(
+            t(lang, "joker.result", name=winners, points=_total(totals[min(outcome.winners)]))
+        )
+        if view["sheet"]:
+            lines += ["", sheet_text(lang, view, names)]
+            return Screen("\n".join(lines), picture=sheet_picture(lang, view, names))
+        return Screen("\n".join(lines))
+
+    def own_result(
+        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
+    ) -> str:
+        seat = view["seat"]
+        totals = outcome.scores or tuple(view["totals"])
+        points = _total(totals[seat])
+        if seat in outcome.winners:
+            return t(lang, "joker.own_winner", points=points)
+        place = next(i for i, group in enumerate(outcome.places, 1) if seat in group)
+        return t(lang, "joker.own_place", place=place, n=len(names), points=points)
+
+    def summary(self, lang: str, rules: Rules) -> str:
+        assert isinstance(rules, JokerRules)
+        parts = [t(lang, f"joker.summary.{rules.deals.value}")]
+        if rules.minus:
+            parts.append(t(lang, "joker.summary.minus"))
+        else:
+            parts.append(
+                t(
+                    lang,
+                    "joker.summary.khisht",
+                    khisht=t(lang, f"optval.joker.khisht.{rules.khisht.value}"),
+                )
+            )
+        if rules.joker_lead_last:
+            parts.append(t(lang, "joker.summary.joker_lead_last"))
+        if rules.first_joker_wins:
+            parts.append(t(lang, "joker.summary.first_joker_wins"))
+        return " · ".join(parts)
+
+    def score_line(self, lang: str, place: int, name: str, row: ScoreRow) -> str:
+        return t(lang, "joker.score_row", place=place, name=name, played=row.played, wins=row.wins)

@@ -1,0 +1,275 @@
+"""Joker's score sheet drawn as players keep it on paper (Pillow).
+
+A column pair per player in seat order — the bid, then the points — and a
+row per deal labelled by its card count, every deal of the game ruled in
+advance (the ones not played yet stay blank).  Under each pulka: its premium
+row (the bonus, or what was struck off) and its subtotal with the running
+total.  A khisht is written in red with its mark, the deal a premium doubled
+is ringed, a deal struck off is crossed through, and the winner's columns are
+shaded at the end.
+
+The fonts ship with the package (``fonts/``: DejaVu Sans Condensed, subset),
+so the sheet looks the same on a machine with no fonts installed.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+__all__ = ["SheetLabels", "draw_sheet", "drawable"]
+
+MARGIN = 14
+LABEL_W = 40
+BID_W = 34
+POINTS_W = 64
+ROW_H = 21
+HEAD_H = 30
+TITLE_H = 34
+SUB_H = 21
+TOTAL_H = 30
+
+FONTS = Path(__file__).with_name("fonts")
+PAPER = (252, 250, 242)
+INK = (32, 36, 48)
+FAINT = (150, 150, 160)
+RULE = (196, 200, 210)
+PULKA_RULE = (60, 70, 100)
+KHISHT = (196, 30, 30)
+KHISHT_BG = (252, 224, 224)
+MADE = (20, 110, 50)
+PREMIUM_BG = (255, 236, 170)
+PREMIUM_RING = (200, 140, 0)
+STRUCK = (180, 40, 40)
+WINNER_BG = (220, 242, 222)
+HEADER_BG = (232, 236, 246)
+
+
+_GLYPHS = (
+    (0x20, 0x7E),
+    (0xA0, 0x17F),
+    (0x400, 0x45F),
+    (0x490, 0x491),
+    (0x2010, 0x2027),
+    (0x2030, 0x203A),
+    (0x2190, 0x2193),
+    (0x2211, 0x2212),
+    (0xD7, 0xD7),
+    (0x2605, 0x2605),
+    (0x2660, 0x2667),
+    (0x2713, 0x2713),
+    (0x2716, 0x2716),
+    (0x25B6, 0x25B6),
+)
+"""The characters the shipped fonts hold (what they were subset to)."""
+
+
+def drawable(text: str) -> str:
+    """``text`` without the characters the fonts cannot draw (emoji, other
+    scripts), so that no empty box shows; ``?`` if nothing is left."""
+    kept = "".join(c for c in text if any(lo <= ord(c) <= hi for lo, hi in _GLYPHS))
+    return " ".join(kept.split()) or "?"
+
+
+@dataclass(frozen=True, slots=True)
+class SheetLabels:
+    """The words on the sheet, in the chat's language."""
+
+    title: str
+    pulka: str
+    total: str
+    khisht: str
+    premium: str
+
+
+@functools.cache
+def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    name = "DejaVuSansCondensed-Bold.ttf" if bold else "DejaVuSansCondensed.ttf"
+    return ImageFont.truetype(str(FONTS / name), size)
+
+
+def _num(n: int, sign: bool = False) -> str:
+    if n < 0:
+        return f"−{-n}"
+    return f"+{n}" if sign and n > 0 else str(n)
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, width: int) -> str:
+    """``text`` cut (with an ellipsis) to fit ``width`` pixels."""
+    if draw.textlength(text, font=font) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=font) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def draw_sheet(
+    names: Sequence[str],
+    schedule: Sequence[Sequence[int]],
+    rows: Sequence[Mapping[str, Any]],
+    pulkas: Sequence[Mapping[str, Any]],
+    winners: Sequence[int],
+    labels: SheetLabels,
+) -> bytes:
+    """PNG bytes of the sheet: ``rows`` are the deals played (the view's
+    ``sheet``), ``pulkas`` the finished pulkas' records, ``winners`` the seats
+    to highlight (empty while the game goes on)."""
+    n = len(names)
+    pair = BID_W + POINTS_W
+    width = MARGIN * 2 + LABEL_W + pair * n
+    height = MARGIN * 2 + TITLE_H + HEAD_H + TOTAL_H
+    height += sum(len(p) * ROW_H + 2 * SUB_H for p in schedule)
+    image = Image.new("RGB", (width, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    small = _font(13)
+    normal = _font(14)
+    bold = _font(14, bold=True)
+    title = _font(18, bold=True)
+    tiny = _font(10, bold=True)
+    left = MARGIN
+    right = width - MARGIN
+
+    def col(seat: int) -> int:
+        return left + LABEL_W + seat * pair
+
+    # Winner's columns, shaded under everything else.
+    top = MARGIN + TITLE_H
+    for seat in winners:
+        draw.rectangle((col(seat), top, col(seat) + pair, height - MARGIN), fill=WINNER_BG)
+
+    draw.text((left, MARGIN + 4), labels.title, font=title, fill=INK)
+    y = top
+    draw.rectangle((left, y, right, y + HEAD_H), fill=HEADER_BG)
+    for seat, name in enumerate(names):
+        font = bold if seat in winners else normal
+        text = _fit(draw, drawable(name), font, pair - 8)
+        w = draw.textlength(text, font=font)
+        draw.text((col(seat) + (pair - w) / 2, y + 7), text, font=font, fill=INK)
+    y += HEAD_H
+    draw.line((left, y, right, y), fill=PULKA_RULE, width=2)
+
+    def cell(x: int, w: int, yy: int, h: int, text: str, font: Any, fill: Any) -> None:
+        tw = draw.textlength(text, font=font)
+        draw.text((x + (w - tw) / 2, yy + (h - 15) / 2), text, font=font, fill=fill)
+
+    records = {p["pulka"]: p for p in pulkas}
+    index = 0
+    for number, counts in enumerate(schedule, start=1):
+        record = records.get(number)
+        first = index
+        for count in counts:
+            row = rows[index] if index < len(rows) else None
+            cell(left, LABEL_W, y, ROW_H, str(count), small, FAINT if row is None else INK)
+            if row is not None:
+                for seat in range(n):
+                    _deal_cells(
+                        draw,
+                        row,
+                        seat,
+                        col(seat),
+                        y,
+                        record,
+                        index,
+                        cell,
+                        small,
+                        normal,
+                        tiny,
+                        labels,
+                    )
+            y += ROW_H
+            draw.line((left, y, right, y), fill=RULE, width=1)
+            index += 1
+        # The pulka's premium row and its subtotal with the running total.
+        cell(left, LABEL_W, y, SUB_H, labels.premium, tiny, FAINT)
+        if record is not None:
+            for seat in range(n):
+                bonus = record["bonus"][seat]
+                if bonus:
+                    color = MADE if bonus > 0 else STRUCK
+                    cell(col(seat), pair, y, SUB_H, _num(bonus, sign=True), bold, color)
+        y += SUB_H
+        draw.line((left, y, right, y), fill=RULE, width=1)
+        cell(left, LABEL_W, y, SUB_H, f"{labels.pulka}{number}", tiny, INK)
+        played = list(rows[first:index])
+        if record is not None or played:
+            for seat in range(n):
+                if record is not None:
+                    sub, running = record["subtotal"][seat], record["totals"][seat]
+                    cell(col(seat), BID_W + 6, y, SUB_H, _num(sub), small, FAINT)
+                    cell(col(seat) + BID_W, POINTS_W, y, SUB_H, _num(running), bold, INK)
+                else:
+                    sub = sum(r["points"][seat] for r in played)
+                    cell(col(seat) + BID_W, POINTS_W, y, SUB_H, _num(sub), small, FAINT)
+        y += SUB_H
+        draw.line((left, y, right, y), fill=PULKA_RULE, width=2)
+
+    # The totals.
+    cell(left, LABEL_W, y, TOTAL_H, labels.total, tiny, INK)
+    totals = [0] * n
+    for row in rows:
+        for seat in range(n):
+            totals[seat] += row["points"][seat]
+    for record in pulkas:
+        for seat in range(n):
+            totals[seat] += record["bonus"][seat]
+    for seat in range(n):
+        font = _font(16, bold=True)
+        cell(
+            col(seat), pair, y, TOTAL_H, _num(totals[seat]), font, MADE if seat in winners else INK
+        )
+    y += TOTAL_H
+    # The column rules, over the whole sheet.
+    for seat in range(n):
+        x = col(seat)
+        draw.line((x, top, x, y), fill=PULKA_RULE, width=2)
+        draw.line((x + BID_W, top + HEAD_H, x + BID_W, y - TOTAL_H), fill=RULE, width=1)
+    draw.line((right, top, right, y), fill=PULKA_RULE, width=2)
+    draw.line((left, top, left, y), fill=PULKA_RULE, width=2)
+    draw.line((left, y, right, y), fill=PULKA_RULE, width=2)
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=3)
+    return out.getvalue()
+
+
+def _deal_cells(
+    draw: ImageDraw.ImageDraw,
+    row: Mapping[str, Any],
+    seat: int,
+    x: int,
+    y: int,
+    record: Mapping[str, Any] | None,
+    index: int,
+    cell: Any,
+    small: Any,
+    normal: Any,
+    tiny: Any,
+    labels: SheetLabels,
+) -> None:
+    bid, took, points = row["bids"][seat], row["tricks"][seat], row["points"][seat]
+    cell(x, BID_W, y, ROW_H, "—" if bid == 0 else str(bid), small, INK)
+    px = x + BID_W
+    made = bid == took
+    khisht = bid >= 1 and took == 0
+    doubled = record is not None and record["doubled"][seat] == index
+    struck = record is not None and record["struck"][seat] == index
+    if khisht:
+        draw.rectangle((px + 1, y + 1, px + POINTS_W - 1, y + ROW_H - 1), fill=KHISHT_BG)
+        draw.text((px + 3, y + 1), labels.khisht, font=tiny, fill=KHISHT)
+        cell(px + 8, POINTS_W - 8, y, ROW_H, _num(points), normal, KHISHT)
+    elif doubled:
+        draw.rectangle((px + 1, y + 1, px + POINTS_W - 1, y + ROW_H - 1), fill=PREMIUM_BG)
+        draw.ellipse(
+            (px + 4, y + 1, px + POINTS_W - 4, y + ROW_H - 1), outline=PREMIUM_RING, width=2
+        )
+        cell(px, POINTS_W, y, ROW_H, _num(points), normal, INK)
+    else:
+        cell(px, POINTS_W, y, ROW_H, _num(points), normal, MADE if made else FAINT)
+    if struck:
+        mid = y + ROW_H // 2
+        draw.line((px + 4, mid, px + POINTS_W - 4, mid), fill=STRUCK, width=2)

@@ -1,0 +1,169 @@
+"""Joker's screens: the score sheet drawn for a finished game, the bid and
+trump buttons, a joker's menus, and the table as the group sees it."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from bench.pictures import main as bench_pictures
+from bot.catalog import CATALOG
+from games.joker import Joker, JokerRules
+from handlers.group_message import compose_group
+from handlers.hand_messages import compose_hand
+from handlers.screens.base import SheetScreens
+from handlers.screens.joker import sheet_picture, sheet_text
+from handlers.screens.joker_sheet import BID_W, LABEL_W, MARGIN, POINTS_W, drawable
+from players import JokerHeuristic
+from players.arena import play
+from tests.e2e.harness import faces_in
+from tests.handlers.snapshots import NOW, seat, snapshot
+
+SCREENS = CATALOG.screens["joker"]
+NAMES = ["Аня", "Борис", "Вера", "Глеб"]
+PEOPLE = tuple(seat(n, name) for n, name in enumerate(NAMES))
+
+
+def finished(seed: int = 3, seats: int = 4) -> Joker:
+    rng = random.Random(seed)
+    game = Joker.new(JokerRules(), seats, rng)
+    play(game, [JokerHeuristic()] * seats, rng)
+    return game
+
+
+def test_the_sheet_of_a_finished_game_is_a_picture_with_every_total_in_its_text() -> None:
+    game = finished()
+    view = game.public_view()
+    picture = sheet_picture("ru", view, NAMES)
+    image = Image.open(io.BytesIO(picture.draw()))
+    image.load()
+    assert image.format == "PNG"
+    assert image.width == 2 * MARGIN + LABEL_W + 4 * (BID_W + POINTS_W)
+    assert 600 <= image.height <= 1000
+    text = sheet_text("ru", view, NAMES)
+    for name, total in zip(NAMES, view["totals"], strict=True):
+        shown = str(total) if total >= 0 else f"−{-total}"
+        assert f"{name} {shown}" in text
+    assert len(text) <= 1024
+    # The key names what is drawn: the same sheet, the same key; another, another.
+    assert sheet_picture("ru", view, NAMES).key == picture.key
+    assert sheet_picture("en", view, NAMES).key != picture.key
+
+
+def test_a_sheet_of_three_players_in_progress_is_drawn_too() -> None:
+    game = Joker.new(JokerRules(), 3, random.Random(1))
+    rng = random.Random(2)
+    while len(game.public_view()["sheet"]) < 10:
+        (mover,) = game.to_move()
+        game.apply(mover, rng.choice(game.legal_actions(mover)))
+    assert isinstance(SCREENS, SheetScreens)
+    screen = SCREENS.sheet("en", game.public_view(), NAMES[:3])
+    assert screen is not None
+    assert screen.picture is not None
+    image = Image.open(io.BytesIO(screen.picture.draw()))
+    assert image.width == 2 * MARGIN + LABEL_W + 3 * (BID_W + POINTS_W)
+    assert "Pulka 2 (on)" in screen.text
+
+
+def keys_of(composed: object) -> list[str]:
+    markup = getattr(composed, "markup", None)
+    assert markup is not None
+    return [b.text for row in markup.inline_keyboard for b in row]
+
+
+def test_the_dealers_bid_buttons_leave_out_the_forbidden_bid_and_say_why() -> None:
+    game = Joker.position(
+        JokerRules(), ["As 7s 8s", "Ks 7c 8c", "Qs 7d 8d", "Js 7h 8h"], trump="h", dealer=3,
+        bids=[1, 0, 1, None],
+    )  # fmt: skip
+    composed, acting = compose_hand(snapshot(game, PEOPLE), 3, "ru", SCREENS, now=NOW)
+    assert acting
+    assert keys_of(composed) == ["Пас", "2", "3"]
+    assert "Заказать 1 нельзя" in composed.text
+    assert "Заказано 2 из 3" in composed.text
+
+
+def test_a_joker_offers_high_or_takes_then_the_suit() -> None:
+    game = Joker.position(
+        JokerRules(), ["X1 7c", "Kh 8c", "Ah 9c", "Qh Tc"], trump="h", dealer=3, bids=[1, 0, 0, 0]
+    )
+    snap = snapshot(game, PEOPLE)
+    first, _ = compose_hand(snap, 0, "ru", SCREENS, now=NOW)
+    assert keys_of(first) == ["🃏", "7♣️"]
+    mode, _ = compose_hand(snap, 0, "ru", SCREENS, now=NOW, focus="jX1")
+    assert keys_of(mode) == ["🃏 Хочу…", "🃏 Забирает…", "« Назад"]
+    suits, _ = compose_hand(snap, 0, "ru", SCREENS, now=NOW, focus="jX1h")
+    assert keys_of(suits) == ["хочу ♠️", "хочу ♣️", "хочу ♦️", "хочу ♥️", "« Назад"]
+    takes, _ = compose_hand(snap, 0, "ru", SCREENS, now=NOW, focus="jX1t")
+    assert "♠️ забирает" in keys_of(takes)
+
+
+def test_a_joker_on_a_lead_is_high_or_low_and_the_group_sees_the_trick() -> None:
+    game = Joker.position(
+        JokerRules(), ["As 7c", "X1 8c", "7s 9c", "8s Tc"], trump="h", dealer=3, bids=[1, 1, 0, 0]
+    )
+    game.apply(0, Joker.decode_action("pAs"))
+    game.apply(1, Joker.decode_action("fX1h"))
+    snap = snapshot(game, PEOPLE)
+    text = compose_group(snap, "ru", SCREENS, now=NOW, deep_link=str).text
+    assert "На столе: Аня A♠️ · Борис 🃏 старший, берёт" in text
+    assert faces_in(text) == {"As"}
+    game.apply(2, Joker.decode_action("p7s"))
+    composed, _ = compose_hand(snapshot(game, PEOPLE), 3, "ru", SCREENS, now=NOW)
+    assert keys_of(composed) == ["8♠️"]
+
+
+def test_the_nine_card_trump_is_named_from_five_buttons() -> None:
+    game = Joker.new(JokerRules(), 4, random.Random(4))
+    rng = random.Random(1)
+    while game.public_view()["phase"] != "trump":
+        (mover,) = game.to_move()
+        game.apply(mover, rng.choice(game.legal_actions(mover)))
+    (chooser,) = game.to_move()
+    snap = snapshot(game, PEOPLE)
+    composed, _ = compose_hand(snap, chooser, "ru", SCREENS, now=NOW)
+    assert keys_of(composed) == ["♠️ пики", "♣️ трефы", "♦️ бубны", "♥️ червы", "без козыря"]
+    assert len(faces_in(composed.text)) + composed.text.count("🃏") == 3
+    group = compose_group(snap, "ru", SCREENS, now=NOW, deep_link=str).text
+    assert f"Козырь называет: {NAMES[chooser]}" in group
+
+
+def test_the_first_dealer_draw_is_shown_to_the_group() -> None:
+    game = Joker.new(JokerRules(), 4, random.Random(6))
+    text = compose_group(snapshot(game, PEOPLE), "ru", SCREENS, now=NOW, deep_link=str).text
+    draw = game.public_view()["draw"]
+    assert faces_in(text) == {e["card"] for e in draw if e["card"][0] != "X"}
+    assert f"Первым сдаёт: {NAMES[game.public_view()['dealer']]}" in text
+
+
+def test_a_deal_line_and_after_a_pulka_the_sheet_as_a_picture() -> None:
+    game = Joker.new(JokerRules(), 4, random.Random(8))
+    rng = random.Random(8)
+    lines = pictures = 0
+    while len(game.public_view()["pulkas"]) < 2:
+        (mover,) = game.to_move()
+        events = game.apply(mover, rng.choice(game.legal_actions(mover)))
+        for screen in SCREENS.announcements("ru", events, game.public_view(), NAMES):
+            if screen.picture is None:
+                lines += 1
+                assert screen.text.startswith("Сдача ")
+            else:
+                pictures += 1
+                assert "📋" in screen.text
+    assert (lines, pictures) == (10, 2)
+
+
+def test_the_pictures_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = bench_pictures(["--images", "1"])
+    assert [line.images for line in lines] == [1, 1, 1]
+    assert all(line.mean_ms > 0 and line.png_bytes > 1000 for line in lines)
+    assert "joker sheet" in capsys.readouterr().out
+
+
+def test_names_lose_what_the_sheets_font_cannot_draw() -> None:
+    assert drawable("🤖 Валет") == "Валет"
+    assert drawable("Anna 🌸 K.") == "Anna K."
+    assert drawable("李") == "?"

@@ -1,0 +1,115 @@
+"""The Joker computer: legal and sensible choices, and clearly stronger than
+random players (seeded games, so the figures are exact).
+
+Measured (printed with ``pytest -s``): against three random players it wins
+385 of 400 classic games (96.2%; 99% interval 93.0% .. 98.0%).
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.joker import PRESETS, Bid, FollowJoker, Joker, JokerRules, LeadJoker, Play
+from players import JokerHeuristic, RandomPlayer
+from players.arena import play
+from players.base import Player
+from tests.players.common import Checked, wilson
+
+RANDOM = RandomPlayer()
+HEURISTIC = JokerHeuristic()
+
+
+def choose(game: Joker) -> object:
+    (seat,) = game.to_move()
+    return HEURISTIC.choose(game.rules, game.view(seat), game.legal_actions(seat), random.Random(0))
+
+
+def test_it_bids_its_sure_tricks() -> None:
+    strong = Joker.position(
+        JokerRules(),
+        ["X1 Ah Kh As", "7s 8s 9s 7c", "Ts Js Qs 8c", "9c Tc Jc Qc"],
+        trump="h",
+        dealer=3,
+    )
+    bid = choose(strong)
+    assert isinstance(bid, Bid)
+    assert bid.tricks >= 3
+    weak = Joker.position(
+        JokerRules(),
+        ["7s 8c 7d 6d", "Ah Kh As X1", "Ts Js Qs 9c", "9s Tc Jc Qc"],
+        trump="h",
+        dealer=3,
+    )
+    bid = choose(weak)
+    assert isinstance(bid, Bid)
+    assert bid.tricks == 0
+
+
+def test_it_takes_the_trick_it_needs_cheaply_and_ducks_the_one_it_does_not() -> None:
+    needs = Joker.position(
+        JokerRules(), ["7s 7c", "Ks 8c", "As 9c", "Qs Tc"], trump="h", dealer=3, bids=[0, 0, 1, 0]
+    )
+    needs.apply(0, Joker.decode_action("p7s"))
+    needs.apply(1, Joker.decode_action("pKs"))
+    assert choose(needs) == Joker.decode_action("pAs")
+    full = Joker.position(
+        JokerRules(), ["7s 7c", "Ks 8c", "As Ts", "Qs Tc"], trump="h", dealer=3, bids=[0, 0, 0, 1]
+    )
+    full.apply(0, Joker.decode_action("p7s"))
+    full.apply(1, Joker.decode_action("pKs"))
+    assert choose(full) == Joker.decode_action("pTs")  # stays under the king
+
+
+def test_it_plays_a_joker_high_when_it_needs_the_trick_and_low_when_it_does_not() -> None:
+    want = Joker.position(
+        JokerRules(), ["As 7c", "X1 8d", "7s 9c", "8s Tc"], trump="h", dealer=3, bids=[1, 1, 0, 0]
+    )
+    want.apply(0, Joker.decode_action("pAs"))
+    action = choose(want)
+    assert isinstance(action, FollowJoker)
+    assert action.high
+    give = Joker.position(
+        JokerRules(), ["As 7c", "X1 8d", "7s 9c", "8s Tc"], trump="h", dealer=3, bids=[1, 0, 0, 0]
+    )
+    give.apply(0, Joker.decode_action("pAs"))
+    action = choose(give)
+    assert isinstance(action, Play | FollowJoker)
+    assert not (isinstance(action, FollowJoker) and action.high)
+
+
+def test_it_leads_a_joker_high_to_make_its_bid() -> None:
+    game = Joker.position(
+        JokerRules(), ["X1 7c", "Kh 8c", "Ah 9c", "Qh Tc"], trump="h", dealer=3, bids=[1, 0, 0, 0]
+    )
+    action = choose(game)
+    assert isinstance(action, LeadJoker)
+    assert action.high
+
+
+def test_every_answer_is_legal_over_whole_games() -> None:
+    checked = Checked(HEURISTIC)
+    for seed in range(3):
+        rng = random.Random(seed)
+        for rules, seats in ((PRESETS["classic"], 4), (PRESETS["minus"], 3)):
+            play(Joker.new(rules, seats, rng), [checked] * seats, rng)
+    assert checked.calls > 1000
+
+
+def win_rate(games: int, seats: int = 4) -> int:
+    wins = 0
+    for i in range(games):
+        rng = random.Random(i)
+        me = i % seats
+        players: list[Player] = [RANDOM] * seats
+        players[me] = HEURISTIC
+        outcome = play(Joker.new(PRESETS["classic"], seats, rng), players, rng)
+        wins += outcome.winners == {me}
+    return wins
+
+
+def test_it_beats_three_random_players() -> None:
+    games = 400
+    wins = win_rate(games)
+    low, high = wilson(wins, games)
+    print(f"\njoker classic vs 3 random: {wins}/{games}, 99% interval [{low:.3f}, {high:.3f}]")
+    assert low > 0.8
