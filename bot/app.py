@@ -71,7 +71,12 @@ def build_application(
         )
         pacer = GroupWindow(clock, services.background, config.group_edits_per_minute)
         publisher = Publisher(
-            TelegramIO(app.bot), services, catalog.screens, pacer, Ledger(db), app.bot.username
+            TelegramIO(app.bot, clock, services.background),
+            services,
+            catalog.screens,
+            pacer,
+            Ledger(db),
+            app.bot.username,
         )
         services.tables.observe(publisher)
         app.bot_data[KEY] = Koloda(services, publisher, catalog.specs, catalog.screens)

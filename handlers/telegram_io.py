@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import functools
+import itertools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from telegram.error import (
 
 from handlers.composed import Composed
 from handlers.orphans import MAX_PROBES, Orphans, Sweep
+from services import Background, Clock
 
 __all__ = ["MAX_CAPTION", "MAX_TEXT", "Delivery", "Sent", "TelegramIO", "clip"]
 
@@ -38,6 +40,8 @@ log = logging.getLogger(__name__)
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 MAX_TEXT = 4096
 MAX_CAPTION = 1024
+RESWEEP_PAUSES = (1.0, 5.0, 30.0, 120.0)
+"""Pauses before finishing a sweep that was cut short (the last one repeats)."""
 _GONE = (
     "not enough rights",
     "message to edit not found",
@@ -57,6 +61,8 @@ class _Probe(enum.Enum):
     NOT_OURS = "not ours"
     NOTHING = "nothing"
     UNKNOWN = "unknown"
+    UNREACHABLE = "unreachable"
+    """The chat is out of reach (the bot was blocked or removed): nothing to do."""
 
 
 class Delivery(enum.Enum):
@@ -98,10 +104,13 @@ def clip(text: str, limit: int = MAX_TEXT) -> str:
 
 
 class TelegramIO:
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: Bot, clock: Clock, background: Background) -> None:
         self.bot = bot
+        self._clock = clock
+        self._background = background
         self._orphans = Orphans()
         self._sweeping: dict[int, asyncio.Event] = {}
+        self._resweeps: set[int] = set()
 
     async def show(
         self, chat_id: int, composed: Composed, *, thread_id: int = 0, notify: bool = True
@@ -260,7 +269,7 @@ class TelegramIO:
         try:
             sent = await self._call(method, chat_id, call, sweep=False)
             if sent.ok and sent.message_id is not None:
-                self._orphans.made(chat_id, sent.message_id)
+                self._orphans.made(chat_id, sent.message_id, ticket)
             elif sent.unsure:
                 self._orphans.doubtful(chat_id, ticket)
         finally:
@@ -282,15 +291,34 @@ class TelegramIO:
         finally:
             del self._sweeping[chat_id]
             done.set()
+        if self._orphans.owed(chat_id) and chat_id not in self._resweeps:
+            self._resweeps.add(chat_id)
+            self._background.spawn(self._resweep(chat_id), f"resweep-{chat_id}")
+
+    async def _resweep(self, chat_id: int) -> None:
+        """Finish a sweep that was cut short, with growing pauses, even when
+        nothing else is ever sent to the chat."""
+        try:
+            for pause in itertools.chain(RESWEEP_PAUSES, itertools.repeat(RESWEEP_PAUSES[-1])):
+                await self._background.wait(self._clock.sleep(pause))
+                if not self._orphans.owed(chat_id):
+                    return  # another call's sweep finished it
+                await self._sweep_if_due(chat_id)
+                if not self._orphans.owed(chat_id):
+                    return
+        finally:
+            self._resweeps.discard(chat_id)
 
     async def _sweep(self, chat_id: int, sweep: Sweep) -> None:
-        for message_id, _ in zip(sweep.ids(), range(MAX_PROBES), strict=False):
+        for probed, message_id in enumerate(sweep.ids()):
+            if probed == MAX_PROBES:  # on with the rest in a while
+                self._orphans.cut_short(chat_id, message_id - 1, sweep)
+                return
             found = await self._probe(chat_id, message_id)
             if found is _Probe.OURS:
                 log.info(
                     "deleting message %s in %s: a send never answered made it", message_id, chat_id
                 )
-                self._orphans.made(chat_id, message_id)
                 deleted = await self._call(
                     "deleteMessage",
                     chat_id,
@@ -298,13 +326,17 @@ class TelegramIO:
                     message_id,
                     sweep=False,
                 )
-                if deleted.delivery is Delivery.RETRY:  # its buttons are gone already
-                    self._orphans.look_after(chat_id, message_id - 1)
+                if deleted.delivery is Delivery.RETRY:  # the copy stays to be found again
+                    self._orphans.cut_short(chat_id, message_id - 1, sweep)
                     return
-            elif found is _Probe.NOTHING:
+                self._orphans.made(chat_id, message_id)  # gone: later sweeps skip its id
+            elif found is _Probe.NOTHING and sweep.before is None:
+                self._orphans.empty_at(chat_id, message_id, sweep)
                 return
             elif found is _Probe.UNKNOWN:
-                self._orphans.look_after(chat_id, message_id - 1)  # the next call's sweep
+                self._orphans.cut_short(chat_id, message_id - 1, sweep)
+                return
+            elif found is _Probe.UNREACHABLE:
                 return
 
     async def _probe(self, chat_id: int, message_id: int) -> _Probe:
@@ -320,7 +352,10 @@ class TelegramIO:
                 return _Probe.NOTHING
             if "can't be edited" in text:
                 return _Probe.NOT_OURS
-            return _Probe.UNKNOWN
+            log.warning("probing message %s in %s refused: %s", message_id, chat_id, exc.message)
+            return _Probe.UNREACHABLE
+        except (Forbidden, ChatMigrated):
+            return _Probe.UNREACHABLE
         except TelegramError as exc:
             log.info("probing message %s in %s failed: %s", message_id, chat_id, exc)
             return _Probe.UNKNOWN

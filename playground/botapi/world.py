@@ -515,6 +515,33 @@ class TelegramWorld:
                 raise forbidden(CANT_INITIATE)
         return chat
 
+    def inject_update(self, kind: str, payload: JsonDict) -> JsonDict:
+        """Any update as given, however malformed or unlikely (a channel post, an
+        edited message, a service message): for fuzzing."""
+        return self._enqueue(kind, payload)
+
+    def inject_press(self, user_id: int, data: str, message: JsonDict | None) -> str:
+        """A callback query with any data, on any message as given (one deleted,
+        in a chat that does not exist) or on none (an inline message); returns
+        its id, which answerCallbackQuery accepts as a real one's."""
+        user = self.user(user_id)
+        self._query_seq += 1
+        query_id = str(4_815_162_342_000_000 + self._query_seq * 7919)
+        chat_id = int(message["chat"]["id"]) if message else 0
+        message_id = int(message["message_id"]) if message else 0
+        self._queries[query_id] = CallbackQueryRecord(
+            query_id, user_id, chat_id, message_id, data, time.monotonic()
+        )
+        payload: JsonDict = {"id": query_id, "from": user.to_api(), "data": data}
+        if message is None:
+            payload["inline_message_id"] = f"inline-{query_id}"
+            payload["chat_instance"] = "-1"
+        else:
+            payload["message"] = message
+            payload["chat_instance"] = str(-7_000_000_000 - abs(chat_id) % 1_000_000_007)
+        self._enqueue("callback_query", payload)
+        return query_id
+
     # ----------------------------------------------------------------- the update queue
 
     def _enqueue(self, kind: str, payload: JsonDict) -> JsonDict:

@@ -115,7 +115,11 @@ def texts(driver: webdriver.Chrome, chat: str) -> list[str]:
 
 
 def wait(driver: webdriver.Chrome, check: object, timeout: float = 20) -> object:
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(
+    """Poll ``check`` until truthy; the page re-renders chats, so an element
+    going stale mid-check just means "look again"."""
+    return WebDriverWait(
+        driver, timeout, poll_frequency=0.1, ignored_exceptions=[StaleElementReferenceException]
+    ).until(
         lambda d: check(),  # type: ignore[operator]
     )
 

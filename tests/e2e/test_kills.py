@@ -1,0 +1,213 @@
+"""The host killing the bot at the worst moments: SIGKILL while presses are in
+flight (between a move's commit and its answer), while computers think, while
+nothing happens; restart on the same file each time and play on.  No move is
+lost or applied twice, the database opens cleanly every time, every game
+finishes and shows its result, and the log has no traceback."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+import sqlite3
+import subprocess
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from playground.botapi import FakeTelegram, SentMessage
+from tests.e2e.harness import (
+    MOVE_DATA,
+    Probe,
+    Table,
+    seat_players,
+    settle,
+    start_bot_process,
+    stop_bot_process,
+    wait_exit,
+)
+from tests.e2e.test_seats import add_computers
+
+NAMES = ["Anna", "Boris", "Vera"]
+
+
+@dataclass(frozen=True)
+class Game:
+    key: str
+    people: int
+    computers: int = 0
+
+
+@dataclass
+class Play:
+    """A table played through the kills, and what its presses came to."""
+
+    table: Table
+    table_id: int
+    accepted: int = 0
+    in_flight_at_kills: int = 0
+    pressed: list[str] = field(default_factory=list)
+
+    def choose(self, rng: random.Random) -> tuple[int, SentMessage, str] | None:
+        options = [(u, m) for u in self.table.players if (m := self.table.hand(u)) is not None]
+        if options:
+            user_id, message = rng.choice(options)
+            moves = [d for d in message.callback_datas if MOVE_DATA.match(d)]
+            return user_id, message, rng.choice(moves)
+        group = self.table.group_move()
+        if group is None:
+            return None
+        data = rng.choice([d for d in group.callback_datas if d.startswith("m:")])
+        return rng.choice(self.table.players), group, data
+
+
+class Bot:
+    """The bot as a process an operator runs, killed and started again."""
+
+    def __init__(self, server: FakeTelegram, db_path: Path, workdir: Path) -> None:
+        self.server = server
+        self.db_path = db_path
+        self.workdir = workdir
+        self.log = workdir / "bot.log"
+        self.kills = 0
+        self.process: subprocess.Popen[bytes] | None = None
+
+    async def start(self) -> None:
+        self.process = start_bot_process(self.server, self.db_path, self.workdir, self.log)
+        await self.server.wait_for(lambda: self.server.active_polls, timeout=30)
+
+    async def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        assert await wait_exit(self.process, 10) == -signal.SIGKILL
+        self.kills += 1
+        with closing(sqlite3.connect(self.db_path)) as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+    async def stop(self) -> None:
+        if self.process is not None:
+            await stop_bot_process(self.process)
+
+
+async def _press(server: FakeTelegram, play: Play, choice: tuple[int, SentMessage, str]) -> str:
+    user_id, message, data = choice
+    play.pressed.append(data)
+    return server.press(user_id, message.chat_id, message.message_id, data)
+
+
+async def _counted(server: FakeTelegram, play: Play, query: str, data: str) -> None:
+    """Wait for the answer to a press and count it when it was a move applied."""
+    answer = await server.answered(query, timeout=15)
+    if data.startswith("m:") and not answer.get("show_alert") and not answer.get("text"):
+        play.accepted += 1
+
+
+def _check_moves(probe: Probe, play: Play) -> None:
+    """The move log is whole (numbered 1..n, as many as the table counts), and
+    holds every press answered as applied, and no more than the presses made."""
+    moves = probe.moves(play.table_id)
+    _, count = probe.table(play.table_id)
+    assert [n for n, *_ in moves] == list(range(1, count + 1))
+    by_players = sum(1 for m in moves if m[2] == "player")
+    assert play.accepted <= by_players <= play.accepted + play.in_flight_at_kills
+
+
+async def _kill_storm(
+    server: FakeTelegram, db_path: Path, tmp_path: Path, games: list[Game], kills: int, seed: int
+) -> None:
+    rng = random.Random(seed)
+    probe = Probe(db_path)
+    bot = Bot(server, db_path, tmp_path)
+    await bot.start()
+    try:
+        plays = []
+        for index, game in enumerate(games):
+            table = seat_players(
+                server, NAMES[: game.people], group_id=-1001 - index, first_user=100 + 10 * index
+            )
+            table.rng = random.Random(seed + index)
+            await table.open(game.key)
+            if game.computers:
+                await add_computers(table, game.computers)
+            for user_id in table.players[1:]:
+                await table.press(user_id, table.lobby(), table.lobby().callback_data("🙋"))
+            await table.set_turn_time("без лимита")
+            await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
+            plays.append(Play(table, index + 1))
+
+        kill_at = sorted(rng.sample(range(5, 20 * kills), kills))
+        step = 0
+        while True:
+            running = [p for p in plays if probe.table(p.table_id)[0] == "playing"]
+            if not running:
+                break
+            step += 1
+            assert step < 6000, "the games did not end"
+            play = rng.choice(running)
+            choice = play.choose(rng)
+            if choice is None:
+                await settle(server, None)  # computers or deliveries still at work
+                continue
+            before = probe.table(play.table_id)[1]
+            query = await _press(server, play, choice)
+            if kill_at and step >= kill_at[0]:
+                kill_at.pop(0)
+                if rng.random() < 0.5:  # right after the move's commit, before its answer
+                    await server.wait_for(
+                        lambda: probe.table(play.table_id)[1] > before,  # noqa: B023
+                        timeout=10,
+                        interval=0.001,
+                    )
+                else:  # anywhere from before the update is fetched to after the answer
+                    await asyncio.sleep(rng.choice([0.0, 0.005, 0.02, 0.05, 0.2]))
+                await bot.kill()
+                if server.callback_answer(query) is None:
+                    play.in_flight_at_kills += 1
+                else:
+                    await _counted(server, play, query, choice[2])
+                for checked in plays:
+                    _check_moves(probe, checked)
+                await bot.start()
+                await settle(server, None)
+                continue
+            await _counted(server, play, query, choice[2])
+            await settle(server, None)
+
+        await settle(server, None)
+        for play in plays:
+            _check_moves(probe, play)
+            group = play.table.group_messages
+            await server.wait_for(lambda: any("🏁" in m.text for m in group()), timeout=30)  # noqa: B023
+    finally:
+        await bot.stop()
+    assert bot.kills == kills
+    log = bot.log.read_text(encoding="utf-8")
+    assert "Traceback" not in log, log
+    assert "ERROR" not in log, log
+    presses = sum(len(p.pressed) for p in plays)
+    moves = sum(probe.table(p.table_id)[1] for p in plays)
+    print(
+        f"\nkills: {len(plays)} games, {moves} moves, {presses} presses, {bot.kills} kills, "
+        f"{sum(p.in_flight_at_kills for p in plays)} presses in flight at a kill"
+    )
+
+
+@pytest.mark.slow
+async def test_a_game_killed_again_and_again_loses_and_doubles_nothing(
+    server: FakeTelegram, db_path: Path, tmp_path: Path
+) -> None:
+    await _kill_storm(server, db_path, tmp_path, [Game("durak", people=2)], kills=3, seed=5)
+
+
+@pytest.mark.soak
+async def test_every_game_killed_at_random_moments_loses_and_doubles_nothing(
+    server: FakeTelegram, db_path: Path, tmp_path: Path
+) -> None:
+    games = [
+        Game("durak", people=3),
+        Game("101", people=2),
+        Game("joker", people=2, computers=2),
+    ]
+    await _kill_storm(server, db_path, tmp_path, games, kills=15, seed=6)
