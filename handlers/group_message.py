@@ -25,6 +25,9 @@ from services import Actor, Services, Setting, Snapshot, Status
 __all__ = ["RECENT_LINES", "Settled", "TableMessages", "compose_group"]
 
 RECENT_LINES = 4
+PIN_RETRY = 600.0
+"""Seconds before asking again to pin in a chat where the bot may not pin
+(an admin may have given it the right meanwhile)."""
 """Lines of what just happened under the table."""
 _ACTOR_MARKS = {Actor.TIMER: "⏰ ", Actor.COMPUTER: "🤖 ", Actor.ADMIN: "⛔ "}
 """How the group tells a move nobody pressed for (computers' names carry 🤖 too)."""
@@ -179,6 +182,8 @@ class TableMessages:
         self._posted: dict[int, tuple[int, int]] = {}
         """Per table: (move, posts made) of a move whose announcements were
         interrupted, so that a retry does not post the first ones twice."""
+        self._pin_refused: dict[int, float] = {}
+        """Per chat: when Telegram last refused to let the bot pin there."""
 
     async def sync(
         self,
@@ -220,9 +225,14 @@ class TableMessages:
         playing = table.status is Status.PLAYING
         if row.message_id is None or playing == row.pinned:
             return
+        now = self._services.clock.now()
+        if playing and now - self._pin_refused.get(table.chat_id, -PIN_RETRY) < PIN_RETRY:
+            return  # no right to pin here: no message budget spent asking again
         await self._pacer.turn(table.chat_id)
         if playing:
             sent = await self._io.pin(table.chat_id, row.message_id)
+            if sent.delivery is Delivery.GONE:
+                self._pin_refused[table.chat_id] = now
         else:
             sent = await self._io.unpin(table.chat_id, row.message_id)
         if sent.ok:
@@ -261,7 +271,10 @@ class TableMessages:
                 return sent
         elif row.message_id is not None:
             # The old message stays in the chat's history, pointing below (and
-            # without its buttons) before the new one is posted.
+            # without its buttons) before the new one is posted.  Forget what
+            # it showed first: if the bot stops before the new one is recorded,
+            # the restart paints the old one again instead of trusting it.
+            await self._ledger.set_table_message(table.id, row.message_id, row.kind, None)
             if row.pinned:
                 unpinned = await self._io.unpin(table.chat_id, row.message_id)
                 if unpinned.delivery is Delivery.RETRY:

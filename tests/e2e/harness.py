@@ -373,7 +373,7 @@ def spawn_bot(env: dict[str, str], workdir: Path, log: Path) -> subprocess.Popen
 
 
 def start_bot_process(
-    server: FakeTelegram, db_path: Path, workdir: Path, log: Path
+    server: FakeTelegram, db_path: Path, workdir: Path, log: Path, *, log_level: str = "WARNING"
 ) -> subprocess.Popen[bytes]:
     """``python -m bot`` against ``server`` on real time, as an operator runs it."""
     env = {
@@ -383,7 +383,7 @@ def start_bot_process(
         "DATABASE_PATH": str(db_path),
         "GROUP_EDITS_PER_MINUTE": "60",
         "TELEGRAM_MAX_RATE": "10000",
-        "LOG_LEVEL": "WARNING",
+        "LOG_LEVEL": log_level,
     }
     return spawn_bot(env, workdir, log)
 

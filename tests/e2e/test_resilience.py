@@ -140,6 +140,22 @@ async def test_the_group_never_gets_more_than_its_budget(
         assert sum(1 for t in sent[i:] if t < start + 60) <= per_minute
 
 
+async def test_a_group_where_the_bot_may_not_pin_is_not_asked_again_and_again(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)  # the bot is no admin there
+        await table.open_and_start("durak")
+        for _ in range(15):
+            await table.play_random_move()
+        pins = server.calls_to("pinChatMessage", table.group_id)
+        assert len(pins) == 1
+        assert not pins[0].ok
+        await advance(server, app, 601)
+        await table.play_random_move()
+        assert len(server.calls_to("pinChatMessage", table.group_id)) == 2  # a while later
+
+
 async def test_announcements_owed_at_a_stop_are_posted_after_the_restart(
     server: FakeTelegram, db_path: Path
 ) -> None:

@@ -6,12 +6,13 @@ import asyncio
 import signal
 import sqlite3
 import time
+from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from playground.botapi import FakeTelegram
+from playground.botapi import FakeTelegram, SentMessage
 from tests.e2e.harness import (
     Probe,
     Table,
@@ -68,11 +69,27 @@ async def test_the_timer_plays_out_a_player_who_never_presses_again(
 
 
 async def add_computers(table: Table, count: int) -> None:
+    """The creator seats ``count`` computers from the lobby's settings (waiting
+    for each change to show, as a bot in another process paints it later)."""
     creator = table.players[0]
-    await table.press(creator, table.lobby(), table.lobby().callback_data("⚙️"))
-    for _ in range(count):
-        await table.press(creator, table.lobby(), table.lobby().callback_data("+ компьютер"))
-    await table.press(creator, table.lobby(), table.lobby().callback_data("« Назад"))
+    server = table.server
+
+    async def tap(label: str, shown: Callable[[str], bool] = lambda _: True) -> None:
+        def ready() -> SentMessage | None:
+            lobby = table.lobby()
+            has = any(label in b for b in lobby.button_texts) and shown(lobby.text)
+            return lobby if has else None
+
+        lobby = await server.wait_for(ready)
+        await table.press(creator, lobby, lobby.callback_data(label))
+
+    computers = table.lobby().text.count("🤖")
+    await tap("⚙️")
+    for added in range(count):
+        before = computers + added
+        await tap("+ компьютер", lambda text: text.count("🤖") == before)  # noqa: B023
+    await tap("« Назад", lambda text: text.count("🤖") == computers + count)
+    await server.wait_for(lambda: any("▶️" in b for b in table.lobby().button_texts))
 
 
 @pytest.mark.parametrize("game", ["durak", pytest.param("101", marks=pytest.mark.slow)])

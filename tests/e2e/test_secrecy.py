@@ -1,0 +1,150 @@
+"""What nobody may see or do, checked after every move of a whole game of
+every game in the registry: no card a person has not been shown (in the seat's
+own views or in public) in any group text, caption, button or another
+player's DM or in the answer to a press; a stranger's forged press of a real
+move (real table id, legal now) never moves, and no player moves for another
+seat."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.catalog import CATALOG
+from playground.botapi import FakeTelegram, SentMessage
+from tests.e2e.harness import (
+    MOVE_DATA,
+    Probe,
+    Table,
+    bot_config,
+    faces_in,
+    running_bot,
+    seat_players,
+)
+from tests.e2e.test_seats import add_computers
+from tests.engines.playout import cards_in
+
+STRANGER = 999
+
+
+class Sight:
+    """Every card each seat has been shown so far, and every card shown to all."""
+
+    def __init__(self, probe: Probe, table_id: int = 1) -> None:
+        self.probe = probe
+        self.table_id = table_id
+        self.public: set[str] = set()
+        self.seen: dict[int, set[str]] = {}
+        rows = probe.query("SELECT seat, user_id FROM seats WHERE table_id = ?", (table_id,))
+        self.seats = len(rows)
+        self.seat_of = {int(user): int(seat) for seat, user in rows if user is not None}
+
+    def update(self) -> None:
+        ((game_key, state, rules, seed),) = self.probe.query(
+            "SELECT game, state, rules, seed FROM tables WHERE id = ?", (self.table_id,)
+        )
+        spec = CATALOG.specs[game_key]
+        if not self.public:  # what the deal showed all before any move (Joker's draw)
+            dealt = spec.game.new(
+                spec.rules.from_json(json.loads(rules)), self.seats, random.Random(seed)
+            )
+            self.public |= {card.code for card in cards_in(dealt.public_view())}
+        self.public |= self.probe.public_cards(self.table_id)
+        game = spec.game.load(json.loads(state))
+        for seat in self.seat_of.values():
+            shown = {card.code for card in cards_in(game.view(seat))}
+            self.seen.setdefault(seat, set()).update(shown)
+
+    def may_see(self, user_id: int | None) -> set[str]:
+        if user_id is None or user_id not in self.seat_of:
+            return self.public
+        return self.public | self.seen[self.seat_of[user_id]]
+
+
+def _shown(message: SentMessage) -> set[str]:
+    return faces_in(" ".join([message.text, message.caption, *message.button_texts]))
+
+
+def _check(
+    server: FakeTelegram, table: Table, sight: Sight, answers: list[tuple[int, str]]
+) -> None:
+    for message in table.group_messages():
+        leaked = _shown(message) - sight.public
+        assert not leaked, f"the group sees {sorted(leaked)}:\n{message.text}{message.caption}"
+    for user_id in table.players:
+        for message in server.chat_messages(user_id):
+            leaked = _shown(message) - sight.may_see(user_id)
+            assert not leaked, f"{user_id}'s DM shows {sorted(leaked)}:\n{message.text}"
+    for user_id, text in answers:
+        leaked = faces_in(text) - sight.may_see(user_id)
+        assert not leaked, f"an answer to {user_id} shows {sorted(leaked)}: {text}"
+
+
+async def _refused(
+    server: FakeTelegram, user_id: int, message: SentMessage, data: str, probe: Probe
+) -> None:
+    before = probe.table()
+    query = server.press(user_id, message.chat_id, message.message_id, data, forged=True)
+    answer: dict[str, Any] = await server.answered(query)
+    assert answer.get("show_alert"), f"{user_id}'s forged {data} was not refused: {answer}"
+    assert probe.table() == before
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", [listing.spec.key for listing in CATALOG.listings])
+async def test_nothing_hidden_leaks_and_nobody_moves_for_another(
+    server: FakeTelegram, db_path: Path, game: str
+) -> None:
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        server.add_user(STRANGER, "Mallory")
+        server.start_bot(STRANGER)
+        await table.open(game)
+        await add_computers(table, 1)
+        await table.press(table.players[1], table.lobby(), table.lobby().callback_data("🙋"))
+        await table.set_turn_time("без лимита")
+        await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
+        sight = Sight(probe)
+        rng = random.Random(3)
+        answers: list[tuple[int, str]] = []
+        moves = 0
+        for _ in range(3000):
+            if probe.table()[0] != "playing":
+                break
+            sight.update()
+            _check(server, table, sight, answers)
+            options = [(u, m) for u in table.players if (m := table.hand(u)) is not None]
+            if options:
+                user_id, message = rng.choice(options)
+                data = rng.choice([d for d in message.callback_datas if MOVE_DATA.match(d)])
+                if data.startswith("m:"):
+                    other = next(u for u in table.players if u != user_id)
+                    own = server.last_bot_message(other)
+                    assert own is not None
+                    others = table.hand(other)
+                    if others is None or data not in others.callback_datas:
+                        await _refused(server, other, own, data, probe)  # not the other's move
+                    welcome = server.last_bot_message(STRANGER)
+                    assert welcome is not None
+                    await _refused(server, STRANGER, welcome, data, probe)
+            else:
+                group = table.group_move()
+                if group is None:
+                    await table.command(table.players[0], "/table")
+                    continue
+                data = rng.choice([d for d in group.callback_datas if d.startswith("m:")])
+                await _refused(server, STRANGER, group, data, probe)
+                user_id, message = rng.choice(table.players), group
+            answer = await table.press(user_id, message, data)
+            answers.append((user_id, str(answer.get("text", ""))))
+            moves += data.startswith("m:")
+        else:
+            raise AssertionError("the game did not end")
+        sight.update()
+        _check(server, table, sight, answers)
+        assert moves > 10
