@@ -39,13 +39,18 @@ NASTY = [
     "@koloda_test_bot",
 ]
 NUMBERS = [0, 1, 2, 3, 7, -1, -999, 2**31, 2**63, 10**30]
+WRONG = [-1, -999, 2**31, 2**63, 10**30]
+"""Numbers that are never a live table's id or move count: a player's forged
+data built with them can never be a legal press of his own move."""
 PREFIXES = ["m", "u", "l", "s", "j", "x", "", "m:", "l:0", "🂡"]
 
 
 def _b36(number: int) -> str:
+    """As the bot writes ids in callback data (a minus sign kept)."""
+    if number < 0:
+        return "-" + _b36(-number)
     digits = "0123456789abcdefghijklmnopqrstuvwxyz"
     text = ""
-    number = abs(number)
     while True:
         number, rest = divmod(number, 36)
         text = digits[rest] + text
@@ -57,16 +62,17 @@ def _forged_data(rng: random.Random, real: list[str], stale_only: bool) -> str:
     """Callback data a client could forge: real data taken apart and put back
     wrong, or noise; at most 64 bytes, as Telegram allows."""
     kind = rng.randrange(5)
+    numbers = WRONG if stale_only else NUMBERS
     if kind == 0 and real:  # a real button, with another table's id or a wrong counter
         parts = rng.choice(real).split(":")
         index = rng.randrange(1, len(parts)) if len(parts) > 1 else 0
-        number = rng.choice(NUMBERS)
-        parts[index] = rng.choice([str(number), _b36(number), "-" + _b36(number)])
+        number = rng.choice(numbers)
+        parts[index] = rng.choice([str(number), _b36(number)])
         data = ":".join(parts)
     elif kind == 1 and real and not stale_only:  # a real move as it is
         data = rng.choice(real)
     elif kind == 2:
-        data = f"{rng.choice(PREFIXES)}:{_b36(rng.choice(NUMBERS))}:{rng.choice(NUMBERS)}:pAs"
+        data = f"{rng.choice(PREFIXES)}:{_b36(rng.choice(numbers))}:{rng.choice(numbers)}:pAs"
     elif kind == 3:
         data = "".join(rng.choice("m:ul0123456789abzAs♠️🃏\u202e") for _ in range(rng.randrange(40)))
     else:

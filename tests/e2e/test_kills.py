@@ -32,6 +32,8 @@ from tests.e2e.harness import (
 from tests.e2e.test_seats import add_computers
 
 NAMES = ["Anna", "Boris", "Vera"]
+STALL_STEPS = 500
+"""Steps in a row without a move (refused presses, waits) that mean a stuck game."""
 
 
 @dataclass(frozen=True)
@@ -155,12 +157,17 @@ async def _kill_storm(
 
         kill_at = sorted(rng.sample(range(5, 20 * kills), kills))
         step = 0
+        progress = (0, 0)  # (moves made, the step they were last counted at)
         while True:
             running = [p for p in plays if probe.table(p.table_id)[0] == "playing"]
             if not running:
                 break
             step += 1
-            assert step < 6000, f"the games did not end:\n{_describe(server, running)}"
+            moves = sum(probe.table(p.table_id)[1] for p in plays)
+            if moves != progress[0]:
+                progress = (moves, step)
+            stalled = step - progress[1] > STALL_STEPS
+            assert not stalled, f"the games stopped moving:\n{_describe(server, running)}"
             play = rng.choice(running)
             choice = play.choose(rng)
             if choice is None:
