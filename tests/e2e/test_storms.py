@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from handlers.callback_data import _b36
 from handlers.callbacks import ANSWER_PAUSES
 from handlers.context import KEY, Koloda
 from handlers.group_message import compose_group
@@ -159,16 +160,6 @@ async def _final_displays(server: FakeTelegram, koloda: Koloda, play: Play, prob
 
 def _message(server: FakeTelegram, chat_id: int, message_id: int) -> SentMessage | None:
     return next((m for m in server.chat_messages(chat_id) if m.message_id == message_id), None)
-
-
-def _b36(number: int) -> str:
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    text = ""
-    while True:
-        number, rest = divmod(number, 36)
-        text = digits[rest] + text
-        if not number:
-            return text
 
 
 async def _open(table: Table, game: Game) -> None:
