@@ -224,6 +224,24 @@ class Table:
         await self.press(creator, self.lobby(), self.lobby().callback_data("« Назад"))
         await self.server.wait_for(lambda: label() is None)
 
+    def random_press(self, rng: random.Random) -> tuple[int, SentMessage, str] | None:
+        """A press some player could make now, chosen at random: a button of
+        somebody's live hand, else a move on the group's message (None: nobody
+        has a button)."""
+        options = [(u, m) for u in self.players if (m := self.hand(u)) is not None]
+        if options:
+            user_id, message = rng.choice(options)
+            return (
+                user_id,
+                message,
+                rng.choice([d for d in message.callback_datas if MOVE_DATA.match(d)]),
+            )
+        group = self.group_move()
+        if group is None:
+            return None
+        data = rng.choice([d for d in group.callback_datas if d.startswith("m:")])
+        return rng.choice(self.players), group, data
+
     async def play_random_move(self) -> str | None:
         """One random button press by some player who can act; returns the
         callback data pressed (None when nobody can act)."""

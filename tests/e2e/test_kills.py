@@ -20,7 +20,6 @@ import pytest
 
 from playground.botapi import FakeTelegram, SentMessage
 from tests.e2e.harness import (
-    MOVE_DATA,
     Probe,
     Table,
     seat_players,
@@ -54,16 +53,7 @@ class Play:
     pressed: list[str] = field(default_factory=list)
 
     def choose(self, rng: random.Random) -> tuple[int, SentMessage, str] | None:
-        options = [(u, m) for u in self.table.players if (m := self.table.hand(u)) is not None]
-        if options:
-            user_id, message = rng.choice(options)
-            moves = [d for d in message.callback_datas if MOVE_DATA.match(d)]
-            return user_id, message, rng.choice(moves)
-        group = self.table.group_move()
-        if group is None:
-            return None
-        data = rng.choice([d for d in group.callback_datas if d.startswith("m:")])
-        return rng.choice(self.table.players), group, data
+        return self.table.random_press(rng)
 
 
 class Bot:

@@ -55,16 +55,7 @@ class Play:
     queries: list[str] = field(default_factory=list)
 
     def choose(self, rng: random.Random) -> tuple[int, SentMessage, str] | None:
-        options = [(u, m) for u in self.table.players if (m := self.table.hand(u)) is not None]
-        if options:
-            user_id, message = rng.choice(options)
-            data = rng.choice([d for d in message.callback_datas if d.startswith(("m:", "u:"))])
-            return user_id, message, data
-        group = self.table.group_move()
-        if group is None:
-            return None
-        data = rng.choice([d for d in group.callback_datas if d.startswith("m:")])
-        return rng.choice(self.table.players), group, data
+        return self.table.random_press(rng)
 
 
 async def _press(
