@@ -67,6 +67,7 @@ def build_application(
             clock=clock,
             default_language=config.default_language,
             heartbeat=heartbeat,
+            pause=(config.computer_pause_ms / 2000, config.computer_pause_ms / 1000),
             seeds=seeds,
         )
         pacer = GroupWindow(clock, services.background, config.group_edits_per_minute)

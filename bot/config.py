@@ -37,6 +37,9 @@ class Config:
     default_language: str = "ru"
     group_edits_per_minute: int = 20
     overall_rate: float = 30.0
+    computer_pause_ms: int = 1500
+    """The longest a computer waits before its move (it waits half to all of
+    it), so that people can follow the table."""
     webhook_url: str | None = None
     webhook_listen: str = "0.0.0.0"  # noqa: S104 - the webhook server must be reachable
     webhook_port: int = 8443
@@ -86,6 +89,7 @@ class Config:
             default_language=language,
             group_edits_per_minute=_int(values, "GROUP_EDITS_PER_MINUTE", 20, 1, 60),
             overall_rate=float(_int(values, "TELEGRAM_MAX_RATE", 30, 1, 100_000)),
+            computer_pause_ms=_int(values, "COMPUTER_PAUSE_MS", 1500, 0, 10_000),
             webhook_url=values.get("WEBHOOK_URL", "").strip() or None,
             webhook_listen=values.get("WEBHOOK_LISTEN", "0.0.0.0").strip(),  # noqa: S104
             webhook_port=_int(values, "WEBHOOK_PORT", 8443, 1, 65535),

@@ -25,12 +25,14 @@ def test_defaults_and_overrides(tmp_path: Path) -> None:
             "DATABASE_PATH": str(tmp_path / "x.db"),
             "DEFAULT_LANGUAGE": "EN",
             "GROUP_EDITS_PER_MINUTE": "10",
+            "COMPUTER_PAUSE_MS": "0",
         },
         dotenv=tmp_path / "none",
     )
     assert custom.api_base_url == "http://127.0.0.1:9/bot"
     assert custom.default_language == "en"
     assert custom.group_edits_per_minute == 10
+    assert custom.computer_pause_ms == 0
 
 
 def test_dotenv_is_read_and_the_environment_wins(tmp_path: Path) -> None:
@@ -48,6 +50,7 @@ def test_dotenv_is_read_and_the_environment_wins(tmp_path: Path) -> None:
         ({"BOT_TOKEN": TOKEN, "DEFAULT_LANGUAGE": "de"}, "DEFAULT_LANGUAGE"),
         ({"BOT_TOKEN": TOKEN, "GROUP_EDITS_PER_MINUTE": "x"}, "whole number"),
         ({"BOT_TOKEN": TOKEN, "GROUP_EDITS_PER_MINUTE": "0"}, "between"),
+        ({"BOT_TOKEN": TOKEN, "COMPUTER_PAUSE_MS": "60000"}, "between"),
         ({"BOT_TOKEN": TOKEN, "LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
         ({"BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": "api.telegram.org/bot"}, "http"),
         ({"BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": "ftp://x/bot"}, "http"),

@@ -401,6 +401,7 @@ def start_bot_process(
         "DATABASE_PATH": str(db_path),
         "GROUP_EDITS_PER_MINUTE": "60",
         "TELEGRAM_MAX_RATE": "10000",
+        "COMPUTER_PAUSE_MS": "100",
         "LOG_LEVEL": log_level,
     }
     return spawn_bot(env, workdir, log)
