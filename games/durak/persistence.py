@@ -22,10 +22,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, TypeVar
 
-from games.cards import Card, CardParseError, Suit, deck
-from games.core import JSON, RulesError, StateFormatError, check_format
+from games.cards import Card, Suit, deck
+from games.core import JSON, StateFormatError
 from games.durak.beating import CARD_BY_ORDER, RANK_BITS, cards_of
 from games.durak.rules import DurakRules, seat_range
+from games.reader import array, boolean, card, cards, integer, read_state
 
 if TYPE_CHECKING:
     from games.durak.engine import Durak
@@ -78,34 +79,6 @@ def dump(game: Durak) -> dict[str, JSON]:
     }
 
 
-def _bool(data: Mapping[str, JSON], key: str) -> bool:
-    value = data[key]
-    if not isinstance(value, bool):
-        raise StateFormatError(f"{key}: expected a boolean")
-    return value
-
-
-def _int(value: JSON, key: str, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise StateFormatError(f"{key}: expected an integer in {lo}..{hi}")
-    return value
-
-
-def _list(value: JSON, key: str) -> list[JSON]:
-    if not isinstance(value, list):
-        raise StateFormatError(f"{key}: expected a list")
-    return value
-
-
-def _cards(value: JSON, key: str) -> list[Card]:
-    out = []
-    for code in _list(value, key):
-        if not isinstance(code, str):
-            raise StateFormatError(f"{key}: expected card codes")
-        out.append(Card.parse(code))
-    return out
-
-
 def _mask(cards: list[Card], key: str) -> int:
     mask = 0
     for c in cards:
@@ -117,55 +90,49 @@ def _mask(cards: list[Card], key: str) -> int:
 
 def _seat_mask(value: JSON, key: str, n: int) -> int:
     mask = 0
-    for s in _list(value, key):
-        mask |= 1 << _int(s, key, 0, n - 1)
+    for s in array(value, key):
+        mask |= 1 << integer(s, key, 0, n - 1)
     return mask
 
 
 def load(cls: type[D], data: Mapping[str, JSON]) -> D:
-    check_format(cls, data)
-    try:
-        return _load(cls, data)
-    except StateFormatError:
-        raise
-    except (KeyError, TypeError, ValueError, CardParseError, RulesError) as exc:
-        raise StateFormatError(f"bad durak state: {exc!r}") from exc
+    return read_state(cls, data, lambda: _load(cls, data))
 
 
 def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
     rules = DurakRules.from_json(data["rules"])
-    n = _int(data["seats"], "seats", 2, 6)
+    n = integer(data["seats"], "seats", 2, 6)
     if n not in seat_range(rules):
         raise StateFormatError(f"{n} seats with {rules.deck_size} cards")
     trump = Suit(data["trump"])
     game = cls._blank(rules, n, trump)
-    trump_card = Card.parse(data["trump_card"])
+    trump_card = card(data["trump_card"], "trump_card")
     if trump_card.suit is not trump:
         raise StateFormatError("trump card is not of the trump suit")
     game._trump_card = trump_card.order
-    game._trump_in_stock = _bool(data, "trump_in_stock")
-    stock = _cards(data["stock"], "stock")
+    game._trump_in_stock = boolean(data["trump_in_stock"], "trump_in_stock")
+    stock = cards(data["stock"], "stock")
     game._stock = [c.order for c in reversed(stock)]
-    hands = _list(data["hands"], "hands")
-    known = _list(data["known"], "known")
+    hands = array(data["hands"], "hands")
+    known = array(data["known"], "known")
     if len(hands) != n or len(known) != n:
         raise StateFormatError("hands and known need one entry per seat")
-    game._hands = [_mask(_cards(h, "hands"), "hands") for h in hands]
-    game._known = [_mask(_cards(k, "known"), "known") for k in known]
+    game._hands = [_mask(cards(h, "hands"), "hands") for h in hands]
+    game._known = [_mask(cards(k, "known"), "known") for k in known]
     if any(k & ~h for k, h in zip(game._known, game._hands, strict=True)):
         raise StateFormatError("known cards must be in their hand")
-    game._discard = _mask(_cards(data["discard"], "discard"), "discard")
-    beaten = _cards(data["beaten"], "beaten")
+    game._discard = _mask(cards(data["discard"], "discard"), "discard")
+    beaten = cards(data["beaten"], "beaten")
     if len(beaten) % 2:
         raise StateFormatError("beaten: expected attack cards, then their covers")
     game._beaten = [c.order for c in beaten]
     game._beaten_mask = _mask(beaten, "beaten")
-    for pair in _list(data["table"], "table"):
-        pair = _list(pair, "table")
+    for pair in array(data["table"], "table"):
+        pair = array(pair, "table")
         if len(pair) != 2:
             raise StateFormatError("table: expected [attack, defense] pairs")
-        game._att.append(Card.parse(pair[0]).order)
-        game._dfn.append(-1 if pair[1] is None else Card.parse(pair[1]).order)
+        game._att.append(card(pair[0], "table").order)
+        game._dfn.append(-1 if pair[1] is None else card(pair[1], "table").order)
     game._unbeaten = game._dfn.count(-1)
     for o in game._att + game._dfn:
         if o >= 0:
@@ -179,28 +146,28 @@ def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
         raise StateFormatError("the cards do not make up the deck")
     if trump_card not in full:
         raise StateFormatError("trump card is not in the deck")
-    over = _bool(data, "over")
+    over = boolean(data["over"], "over")
     lo = -1 if over else 0
     game._over = over
-    game._dealer = _int(data["dealer"], "dealer", 0, n - 1)
-    game._attacker = _int(data["attacker"], "attacker", lo, n - 1)
-    game._defender = _int(data["defender"], "defender", lo, n - 1)
-    game._taking = _bool(data, "taking")
+    game._dealer = integer(data["dealer"], "dealer", 0, n - 1)
+    game._attacker = integer(data["attacker"], "attacker", lo, n - 1)
+    game._defender = integer(data["defender"], "defender", lo, n - 1)
+    game._taking = boolean(data["taking"], "taking")
     game._passed = _seat_mask(data["passed"], "passed", n)
-    game._cap = _int(data["cap"], "cap", 0, 6)
-    game._first_bout = _bool(data, "first_bout")
-    game._locked = _bool(data, "transfer_locked")
+    game._cap = integer(data["cap"], "cap", 0, 6)
+    game._first_bout = boolean(data["first_bout"], "first_bout")
+    game._locked = boolean(data["transfer_locked"], "transfer_locked")
     game._out = _seat_mask(data["out"], "out", n)
     game._out_order = [
-        tuple(_int(s, "out_order", 0, n - 1) for s in _list(g, "out_order"))
-        for g in _list(data["out_order"], "out_order")
+        tuple(integer(s, "out_order", 0, n - 1) for s in array(g, "out_order"))
+        for g in array(data["out_order"], "out_order")
     ]
-    game._bout_out = [_int(s, "bout_out", 0, n - 1) for s in _list(data["bout_out"], "bout_out")]
+    game._bout_out = [integer(s, "bout_out", 0, n - 1) for s in array(data["bout_out"], "bout_out")]
     listed = [s for g in game._out_order for s in g] + game._bout_out
     if sorted(listed) != _seats(game._out, n):
         raise StateFormatError("out, out_order and bout_out disagree")
     durak = data["durak"]
-    game._durak = -1 if durak is None else _int(durak, "durak", 0, n - 1)
+    game._durak = -1 if durak is None else integer(durak, "durak", 0, n - 1)
     if game._durak >= 0 and not over:
         raise StateFormatError("a durak before the game is over")
     return game

@@ -24,55 +24,8 @@ he is eliminated at once, as if over the ceiling (see ``docs/rules/101.md``).
 Actions (see :mod:`games.hundred_one.actions`): ``p<card>`` play, ``o<suit>``
 order, ``d`` draw, ``x`` pass, ``n`` next round.
 
-Public view (``public_view()``), all JSON; card codes appear only as ``top``
-and in ``revealed``; suits are one-letter strings (``"s"``, ``"c"``, ``"d"``,
-``"h"``), never card codes::
-
-    {
-      "game": "101",
-      "phase": "play" | "order" | "round_over" | "over",
-      "round": 1,                  # round number, from 1
-      "leader": 0,                 # who led this round
-      "to_move": [2],              # seats that may act now
-      "top": "7h" | null,          # top card of the discard pile
-      "ordered": "s" | null,       # suit ordered by the master card / English ace
-      "follow": "s" | null,        # English durak: the ace's player must add this suit
-      "pending": null | {          # an effect not yet carried out
-          "seat": 3,               #   the player it will hit
-          "draw": 2,               #   cards he will draw
-          "skip": true,            #   he will miss his turn
-          "again": false,          #   (order phase) the orderer moves again after
-          "answer": true           #   he is on move and may answer it with an ace
-      },
-      "hands": [5, 4, 0, 7],       # cards held, per seat
-      "stock": 12,                 # cards in the stock
-      "discard": 6,                # cards in the discard pile, top included
-      "totals": [10, 0, 45, 99],   # penalty points, per seat
-      "eliminated": [1],           # eliminated seats, in order of elimination
-      "resigned": [1],             # the eliminated who left the match, in order
-      "last_round": null | {       # the last scored round
-          "winner": 0,
-          "penalties": [-20, null, 14, 3],  # per seat; null = not in that round;
-                                            # the winner's entry is his bonus (<= 0)
-          "doubled": false,        # jack variant: he finished on a jack
-          "blocked": false,        # the round was blocked (see the docs); the
-                                   # winner is then the lowest hand
-          "reset": [3],            # seats whose total hit the ceiling exactly -> 0
-          "eliminated": [2]        # seats eliminated by that round
-      },
-      "revealed": null | {"2": ["7h", "As"], ...}  # round_over/over: hands left
-    }
-
-Seat view (``view(seat)``) adds::
-
-      "seat": 2,
-      "hand": ["6s", "Qh", ...],   # own cards, sorted by rank then suit
-      "playable": [1]              # indices into "hand" of the cards he may lay now
-
-A view names each card at most once (the conformance suite counts every code
-a view contains), hence ``playable`` holds indices and the seat's own hand is
-left out of his ``revealed``.  The rules (ceiling, master card ...), the legal
-actions (for buttons) and the outcome come from the game object itself.
+Views: see :mod:`games.hundred_one.views`; the saved state:
+:mod:`games.hundred_one.persistence`.
 
 Zones: ``stock`` (nobody), ``discard_top`` and ``discard`` (the cards under it;
 everybody, they were all seen being played), ``hand<seat>`` (its owner; everybody
@@ -102,26 +55,15 @@ ace's suit may not be ordered); :meth:`HundredOne.resign` raises
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import operator
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
-from games.cards import SUITS, Card, CardParseError, Rank, Suit, deck, parse_cards
-from games.core import (
-    JSON,
-    Event,
-    Game,
-    IllegalAction,
-    Outcome,
-    RulesError,
-    StateFormatError,
-    Wait,
-    Zone,
-    check_format,
-)
+from games.cards import SUITS, Card, Rank, Suit, deck
+from games.core import JSON, Event, Game, IllegalAction, Outcome, RulesError, Wait, Zone
+from games.hundred_one import persistence, positions, views
 from games.hundred_one.actions import (
     DRAW,
     NEXT_ROUND,
@@ -136,168 +78,27 @@ from games.hundred_one.actions import (
     decode,
     play_of,
 )
-from games.hundred_one.rules import (
-    AceMode,
-    DrawMode,
-    HundredOneRules,
-    Master,
-    NineMode,
-    Scoring,
-    SmallDeck,
-    seat_range,
+from games.hundred_one.effects import (
+    Effect,
+    card_points,
+    effect,
+    effects,
+    master_rank,
+    queen_credit,
 )
+from games.hundred_one.phase import Phase
+from games.hundred_one.rules import AceMode, DrawMode, HundredOneRules, Scoring, seat_range
 
-__all__ = ["HundredOne", "card_points", "effect"]
-
-PLAY = "play"
-ORDER = "order"
-ROUND_OVER = "round_over"
-OVER = "over"
-_PHASES = (PLAY, ORDER, ROUND_OVER, OVER)
-
-_SUIT_BY_CHAR = {s.value: s for s in SUITS}
-_NO_EFFECT = (0, False, False, False)
-
-_CLASSIC_POINTS = {
-    Rank.TWO: 2,
-    Rank.THREE: 3,
-    Rank.FOUR: 4,
-    Rank.FIVE: 5,
-    Rank.SIX: 6,
-    Rank.SEVEN: 7,
-    Rank.EIGHT: 8,
-    Rank.NINE: 0,
-    Rank.TEN: 10,
-    Rank.JACK: 2,
-    Rank.QUEEN: 3,
-    Rank.KING: 4,
-    Rank.ACE: 11,
-}
-_PENTAGON_POINTS = dict.fromkeys(_CLASSIC_POINTS, 0) | {
-    Rank.TEN: 10,
-    Rank.JACK: 2,
-    Rank.QUEEN: 20,
-    Rank.KING: 4,
-    Rank.ACE: 11,
-}
-
-
-def card_points(rules: HundredOneRules, card: Card) -> int:
-    """Penalty points of one card left in hand (before the queens bonus)."""
-    table = _PENTAGON_POINTS if rules.scoring is Scoring.PENTAGON else _CLASSIC_POINTS
-    return table[card.rank]
-
-
-def effect(rules: HundredOneRules, card: Card) -> tuple[int, bool, bool, bool]:
-    """``(draw, skip, again, answerable)`` of ``card`` on the next player.
-
-    ``draw``: cards the next player draws; ``skip``: he misses his turn;
-    ``again``: the player who laid it moves again; ``answerable``: the next
-    player misses his turn unless he answers with an ace.  The master card's
-    order and the English ace are handled by the engine, not here.
-    """
-    return _effects(rules)[card]
-
-
-@functools.cache
-def _effects(rules: HundredOneRules) -> dict[Card, tuple[int, bool, bool, bool]]:
-    table: dict[Card, tuple[int, bool, bool, bool]] = {}
-    small = rules.deck == 32
-    for card in deck(rules.deck):
-        rank = card.rank
-        fx = _NO_EFFECT
-        if rank is Rank.SIX:
-            fx = (1, True, False, False)
-        elif rank is Rank.SEVEN:
-            skip_mode = small and rules.small_deck is SmallDeck.SKIP
-            fx = (1, True, False, False) if skip_mode else (2, False, False, False)
-        elif rank is Rank.EIGHT and small:
-            skip_mode = rules.small_deck is SmallDeck.SKIP
-            fx = (0, True, False, False) if skip_mode else (1, True, False, False)
-        elif rank is Rank.NINE:
-            if rules.nine is NineMode.AGAIN:
-                fx = (0, False, True, False)
-            elif rules.nine is NineMode.DRAW:
-                fx = (1, False, False, False)
-        elif rank is Rank.ACE:
-            if rules.ace is AceMode.ANSWER:
-                fx = (0, False, False, True)
-            elif rules.ace is AceMode.SKIP:
-                fx = (0, True, False, False)
-        elif rank is Rank.KING:
-            if card.suit is Suit.SPADES:
-                fx = (rules.king_spades, True, False, False)
-            elif card.suit is Suit.HEARTS and rules.crocodile:
-                fx = (5, True, False, False)
-        if rank is _master_rank(rules):
-            fx = _NO_EFFECT
-        table[card] = fx
-    return table
-
-
-def _master_rank(rules: HundredOneRules) -> Rank:
-    return Rank.JACK if rules.master is Master.JACK else Rank.QUEEN
-
+__all__ = ["HundredOne", "Phase", "card_points", "effect", "queen_credit"]
 
 _ORDER = operator.attrgetter("order")
-_CARD_BY_CODE = {c.code: c for c in deck(52)}
-
-
-@functools.cache
-def _deck_orders(size: int) -> list[int]:
-    return sorted(c.order for c in deck(size))
-
-
-@functools.cache
-def _rules_json(rules: HundredOneRules) -> dict[str, JSON]:
-    return rules.to_json()
-
-
-_RULES_SEEN: dict[tuple[object, ...], HundredOneRules] = {}
-_PLAIN = (str, int, bool)
-
-
-def _rules_from_json(data: Any) -> HundredOneRules:
-    """``HundredOneRules.from_json`` with a cache (loads happen often).  The key
-    holds the value types too, so ``1`` is never taken for ``True``."""
-    if not isinstance(data, dict):
-        return HundredOneRules.from_json(data)
-    values = tuple(data.values())
-    types = tuple(map(type, values))
-    if not all(t in _PLAIN for t in types):
-        return HundredOneRules.from_json(data)
-    key = (tuple(data), values, types)
-    rules = _RULES_SEEN.get(key)
-    if rules is None:
-        rules = HundredOneRules.from_json(data)
-        if len(_RULES_SEEN) < 1024:
-            _RULES_SEEN[key] = rules
-    return rules
-
-
-def _copy_last(last: dict[str, JSON] | None) -> dict[str, JSON] | None:
-    """A copy of a last-round summary (its values are ints, bools and lists)."""
-    if last is None:
-        return None
-    return {
-        "winner": last["winner"],
-        "penalties": list(last["penalties"]),
-        "doubled": last["doubled"],
-        "blocked": last["blocked"],
-        "reset": list(last["reset"]),
-        "eliminated": list(last["eliminated"]),
-    }
-
-
-def _cards(value: str | Iterable[Card]) -> list[Card]:
-    return parse_cards(value) if isinstance(value, str) else list(value)
 
 
 class HundredOne(Game[HundredOneRules, HundredOneAction]):
     """A 101 match.  See the module docstring for views, zones and events."""
 
     key: ClassVar[str] = "101"
-    FORMAT: ClassVar[int] = 1
+    FORMAT: ClassVar[int] = 2
 
     __slots__ = (
         "_after",
@@ -306,6 +107,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         "_english",
         "_excl",
         "_follow",
+        "_forced",
         "_fx",
         "_hands",
         "_last",
@@ -319,11 +121,8 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         "_resigned",
         "_round",
         "_seed",
-        "_seen",
         "_shuffles",
-        "_stalled",
         "_stock",
-        "_top_by",
         "_totals",
         "_turn",
         "_zc",
@@ -335,7 +134,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
     _seed: int
     _shuffles: int
     _round: int
-    _phase: str
+    _phase: Phase
     _turn: int
     _leader: int
     _hands: list[list[Card]]
@@ -351,10 +150,8 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
     _resigned: list[tuple[int, bool]]  # (seat, after the round's scoring), in order
     _last: dict[str, JSON] | None
     _last_winner: int
-    _top_by: int  # who laid the top card (-1: nobody in particular)
-    _seen: list[int]  # positions at which the pile was turned this round
-    _stalled: bool  # during apply(): a position came back a third time
-    _fx: dict[Card, tuple[int, bool, bool, bool]]
+    _forced: list[int]  # positions since the last free choice (see _note_forced)
+    _fx: dict[Card, Effect]
     _master: Rank
     _english: bool
     _zc: list[Zone] | None  # zones() of the current state, dropped on every change
@@ -369,7 +166,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         self._seed = seed
         self._shuffles = 0
         self._round = 1
-        self._phase = PLAY
+        self._phase = Phase.PLAY
         self._turn = 0
         self._leader = 0
         self._hands = [[] for _ in range(seats)]
@@ -385,15 +182,13 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         self._resigned = []
         self._last = None
         self._last_winner = 0
-        self._top_by = -1
-        self._seen = []
-        self._stalled = False
+        self._forced = []
         self._prepare()
 
     def _prepare(self) -> None:
         self._zc = None
-        self._fx = _effects(self.rules)
-        self._master = _master_rank(self.rules)
+        self._fx = effects(self.rules)
+        self._master = master_rank(self.rules)
         self._english = self.rules.ace is AceMode.ENGLISH
 
     @classmethod
@@ -424,64 +219,11 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         cls,
         rules: HundredOneRules,
         hands: Sequence[str | Iterable[Card]],
-        *,
-        stock: str | Iterable[Card] = (),
-        discard: str | Iterable[Card] = (),
-        turn: int = 0,
-        rest: str = "stock",
-        ordered: Suit | None = None,
-        totals: Sequence[int] | None = None,
-        eliminated: Mapping[int, int] | None = None,
-        round_number: int = 1,
-        seed: int = 0,
+        **setup: Any,
     ) -> Self:
-        """Build a play-phase position with explicit cards, for tests and puzzles.
-
-        ``hands[seat]`` and the piles take card lists or concatenated codes
-        (``"QsTh"``).  ``stock`` lists the cards in the order they will be drawn;
-        ``discard`` runs bottom to top (its last card is the top card).  Deck
-        cards mentioned nowhere go under the stock (``rest="stock"``) or under
-        the discard pile (``rest="discard"``), so the deck stays complete.
-        ``eliminated`` maps eliminated seats (which must hold no cards) to the
-        round they went out in.  ``seed`` drives later shuffles.
-        """
-        seats = len(hands)
-        rules.validate()
-        game = cls.__new__(cls)
-        game._init(rules, seats, seed)
-        full = deck(rules.deck)
-        hand_lists = [_cards(h) for h in hands]
-        stock_list = _cards(stock)
-        discard_list = _cards(discard)
-        used = [c for h in hand_lists for c in h] + stock_list + discard_list
-        if len(set(used)) != len(used):
-            raise ValueError("a card is given twice")
-        strangers = set(used) - set(full)
-        if strangers:
-            raise ValueError(f"not in the {rules.deck}-card deck: {sorted(strangers)}")
-        remaining = [c for c in full if c not in set(used)]
-        if rest == "stock":
-            stock_list = stock_list + remaining
-        elif rest == "discard":
-            discard_list = remaining + discard_list
-        else:
-            raise ValueError(f"rest must be 'stock' or 'discard', not {rest!r}")
-        game._hands = hand_lists
-        game._stock = stock_list[::-1]
-        game._discard = discard_list
-        game._turn = turn
-        game._leader = turn
-        game._ordered = ordered
-        game._round = round_number
-        if totals is not None:
-            game._totals = list(totals)
-        for seat, out_round in (eliminated or {}).items():
-            if hand_lists[seat]:
-                raise ValueError(f"eliminated seat {seat} holds cards")
-            game._out[seat] = out_round
-        if game._out[turn]:
-            raise ValueError("the seat on move is eliminated")
-        return game
+        """A play-phase position with explicit cards, for tests and puzzles
+        (see :func:`games.hundred_one.positions.build`)."""
+        return positions.build(cls, rules, hands, **setup)
 
     # ------------------------------------------------------------ the contract
 
@@ -491,15 +233,15 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
 
     def to_move(self) -> frozenset[int]:
         phase = self._phase
-        if phase is PLAY or phase is ORDER:
+        if phase is Phase.PLAY or phase is Phase.ORDER:
             return frozenset((self._turn,))
-        if phase is ROUND_OVER:
+        if phase is Phase.ROUND_OVER:
             return frozenset(s for s in range(self._n) if not self._out[s])
         return frozenset()
 
     def legal_actions(self, seat: int) -> list[HundredOneAction]:
         phase = self._phase
-        if phase is PLAY:
+        if phase is Phase.PLAY:
             if seat != self._turn:
                 return []
             actions: list[HundredOneAction] = [play_of(c) for c in self._playable()]
@@ -508,36 +250,51 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             elif not actions:
                 actions.append(DRAW if self._drawable(seat) else PASS)
             return actions
-        if phase is ORDER:
+        if phase is Phase.ORDER:
             if seat != self._turn:
                 return []
             return [ORDERS[s] for s in SUITS if s is not self._excl]
-        if phase is ROUND_OVER and 0 <= seat < self._n and not self._out[seat]:
+        if phase is Phase.ROUND_OVER and 0 <= seat < self._n and not self._out[seat]:
             return [NEXT_ROUND]
         return []
 
     def apply(self, seat: int, action: HundredOneAction) -> list[Event]:
         self._zc = None
-        self._stalled = False
+        in_round = self._phase is Phase.PLAY or self._phase is Phase.ORDER
+        free = in_round and len(self.legal_actions(seat)) > 1
+        shuffles = self._shuffles
         events = self._apply(seat, action)
-        if self._stalled:
-            # A position came back a third time when the pile was to be turned:
-            # the round would never end.  (Nobody can be stuck otherwise: when
-            # nothing can be drawn, every card but the top one is in the hands,
-            # so some player holds a card that fits, a master card at least.)
-            self._stalled = False
-            if self._phase is PLAY or self._phase is ORDER:
+        if in_round and (self._phase is Phase.PLAY or self._phase is Phase.ORDER):
+            if free or any(e.kind == "reshuffle" and e.value != 1 for e in events):
+                self._forced = []
+            elif self._note_forced():
                 self._end_blocked(events)
+        elif self._shuffles != shuffles:
+            self._forced = []  # a new round was dealt
         return events
+
+    def _note_forced(self) -> bool:
+        """Record the position after a move its player had no choice about;
+        True when it was met before since the last free choice.
+
+        From there on nobody can choose anything and no shuffle can change the
+        order of the cards (a free choice or a shuffle of two or more cards
+        clears the record), so the same moves come round for ever: the round
+        cannot end (see the docs, "a blocked round")."""
+        position = self._position_key()
+        if position in self._forced:
+            return True
+        self._forced.append(position)
+        return False
 
     def _apply(self, seat: int, action: HundredOneAction) -> list[Event]:
         phase = self._phase
-        if phase is OVER:
+        if phase is Phase.OVER:
             raise IllegalAction("illegal.game_over")
         if not 0 <= seat < self._n or self._out[seat]:
             raise IllegalAction("illegal.not_your_turn")
         events: list[Event] = []
-        if phase is ROUND_OVER:
+        if phase is Phase.ROUND_OVER:
             if not isinstance(action, NextRound):
                 raise IllegalAction("illegal.wrong_phase")
             self._round += 1
@@ -548,7 +305,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             return events
         if seat != self._turn:
             raise IllegalAction("illegal.not_your_turn")
-        if phase is ORDER:
+        if phase is Phase.ORDER:
             if not isinstance(action, Order):
                 raise IllegalAction("illegal.wrong_phase")
             if action.suit is self._excl:
@@ -588,9 +345,9 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         """The seat on move decides; between rounds every remaining player
         only has to let the next round come (anyone may deal it)."""
         phase = self._phase
-        if phase is PLAY or phase is ORDER:
+        if phase is Phase.PLAY or phase is Phase.ORDER:
             return {self._turn: Wait.DECIDE}
-        if phase is ROUND_OVER:
+        if phase is Phase.ROUND_OVER:
             return dict.fromkeys(self.to_move(), Wait.CONSENT)
         return {}
 
@@ -599,13 +356,13 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         else draw, else pass.  Order: the suit he holds most of (ties: suit
         order), among the suits he may order.  Between rounds: next round."""
         phase = self._phase
-        if phase is OVER:
+        if phase is Phase.OVER:
             raise IllegalAction("illegal.game_over")
-        if phase is ROUND_OVER:
+        if phase is Phase.ROUND_OVER:
             if 0 <= seat < self._n and not self._out[seat]:
                 return NEXT_ROUND
         elif seat == self._turn:
-            if phase is ORDER:
+            if phase is Phase.ORDER:
                 counts = dict.fromkeys(SUITS, 0)
                 for card in self._hands[seat]:
                     if card.suit is not None:
@@ -631,19 +388,19 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         order) the turn passes to the next player with nothing ordered.  With
         one player left the match is over and he wins."""
         phase = self._phase
-        if phase is OVER:
+        if phase is Phase.OVER:
             raise IllegalAction("illegal.game_over")
         if not 0 <= seat < self._n or self._out[seat]:
             raise IllegalAction("illegal.not_in_game")
         self._zc = None
-        scored = phase is ROUND_OVER
+        scored = phase is Phase.ROUND_OVER
         on_move = not scored and seat == self._turn
         if not scored:
             hand = self._hands[seat]
             self._stock[:0] = hand
             self._hands[seat] = []
             if (
-                phase is ORDER
+                phase is Phase.ORDER
                 and not on_move
                 and not self._after[2]
                 and self._next(self._turn) == seat
@@ -657,11 +414,11 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         ]
         players = self._players()
         if len(players) <= 1:
-            self._phase = OVER
+            self._phase = Phase.OVER
             self._clear_effects()
             events.append(Event("match_over", seat=players[0]))
         elif on_move:
-            self._phase = PLAY
+            self._phase = Phase.PLAY
             self._clear_effects()
             self._turn = self._next(seat)
         return events
@@ -685,7 +442,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         game._seed = rng.getrandbits(64)
         game._shuffles = 0
         pool = game._stock
-        if self._phase is PLAY or self._phase is ORDER:
+        if self._phase is Phase.PLAY or self._phase is Phase.ORDER:
             hands = game._hands
             seats = [s for s in range(self._n) if s != observer and hands[s]]
             for s in seats:
@@ -700,7 +457,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         return game
 
     def outcome(self) -> Outcome | None:
-        if self._phase is not OVER:
+        if self._phase is not Phase.OVER:
             return None
         winner = next(s for s in range(self._n) if not self._out[s])
         when = self._gone()
@@ -736,7 +493,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
     def zones(self) -> list[Zone]:
         zones = self._zc
         if zones is None:
-            shown = self._phase is ROUND_OVER or self._phase is OVER
+            shown = self._phase is Phase.ROUND_OVER or self._phase is Phase.OVER
             discard = self._discard
             zones = [
                 Zone("stock", tuple(self._stock), frozenset()),
@@ -755,196 +512,24 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
     def known_cards(self, observer: int) -> dict[int, list[Card]]:
         """Nobody knows another's cards during a round; between rounds (and at
         the end) the hands left are shown to everybody."""
-        if self._phase is not ROUND_OVER and self._phase is not OVER:
+        if self._phase is not Phase.ROUND_OVER and self._phase is not Phase.OVER:
             return {}
         return {s: list(h) for s, h in enumerate(self._hands) if s != observer and h}
 
+    # ------------------------------------------------------ views and state
+
     def public_view(self) -> dict[str, JSON]:
-        phase = self._phase
-        shown = phase is ROUND_OVER or phase is OVER
-        discard = self._discard
-        pending: dict[str, JSON] | None = None
-        if phase is ORDER:
-            draw, skip, again = self._after
-            pending = {
-                "seat": self._turn if again else self._next(self._turn),
-                "draw": draw,
-                "skip": skip,
-                "again": again,
-                "answer": False,
-            }
-        elif phase is PLAY and self._answer:
-            pending = {"seat": self._turn, "draw": 0, "skip": True, "again": False, "answer": True}
-        when = self._gone()
-        eliminated = sorted(when, key=when.__getitem__)
-        return {
-            "game": self.key,
-            "phase": phase,
-            "round": self._round,
-            "leader": self._leader,
-            "to_move": sorted(self.to_move()),
-            "top": discard[-1].code if discard else None,
-            "ordered": self._ordered.value if self._ordered else None,
-            "follow": self._follow.value if self._follow else None,
-            "pending": pending,
-            "hands": [len(h) for h in self._hands],
-            "stock": len(self._stock),
-            "discard": len(discard),
-            "totals": list(self._totals),
-            "eliminated": eliminated,
-            "resigned": [s for s, _ in self._resigned],
-            "last_round": _copy_last(self._last),
-            "revealed": (
-                {str(s): [c.code for c in h] for s, h in enumerate(self._hands) if h}
-                if shown
-                else None
-            ),
-        }
+        return views.public_view(self)
 
     def view(self, seat: int) -> dict[str, JSON]:
-        out = self.public_view()
-        hand = sorted(self._hands[seat], key=_ORDER)
-        revealed = out["revealed"]
-        if revealed:
-            revealed.pop(str(seat), None)
-        out["seat"] = seat
-        out["hand"] = [c.code for c in hand]
-        if self._phase is PLAY and seat == self._turn:
-            playable = set(self._playable())
-            out["playable"] = [i for i, c in enumerate(hand) if c in playable]
-        else:
-            out["playable"] = []
-        return out
-
-    # ------------------------------------------------------------- persistence
+        return views.seat_view(self, seat)
 
     def dump(self) -> dict[str, JSON]:
-        return {
-            "game": self.key,
-            "format": self.FORMAT,
-            "rules": dict(_rules_json(self.rules)),
-            "seats": self._n,
-            "seed": self._seed,
-            "shuffles": self._shuffles,
-            "round": self._round,
-            "phase": self._phase,
-            "turn": self._turn,
-            "leader": self._leader,
-            "hands": [[c.code for c in h] for h in self._hands],
-            "stock": [c.code for c in self._stock],
-            "discard": [c.code for c in self._discard],
-            "ordered": self._ordered.value if self._ordered else None,
-            "excluded": self._excl.value if self._excl else None,
-            "follow": self._follow.value if self._follow else None,
-            "answer": self._answer,
-            "after": list(self._after),
-            "totals": list(self._totals),
-            "out": list(self._out),
-            "resigned": [[s, scored] for s, scored in self._resigned],
-            "last": _copy_last(self._last),
-            "last_winner": self._last_winner,
-            "top_by": self._top_by,
-            "seen": list(self._seen),
-        }
+        return persistence.dump(self)
 
     @classmethod
     def load(cls, data: Mapping[str, JSON]) -> Self:
-        check_format(cls, data)
-        try:
-            return cls._load(data)
-        except StateFormatError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, CardParseError, RulesError) as exc:
-            raise StateFormatError(f"bad 101 state: {exc}") from exc
-
-    @classmethod
-    def _load(cls, data: Mapping[str, JSON]) -> Self:
-        def integer(value: Any) -> int:
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise StateFormatError(f"expected an integer, got {value!r}")
-            return value
-
-        def suit(value: Any) -> Suit | None:
-            if value is None:
-                return None
-            return _SUIT_BY_CHAR[value]
-
-        def codes(value: Any) -> list[Card]:
-            if not isinstance(value, list):
-                raise StateFormatError("expected a list of cards")
-            try:
-                return [_CARD_BY_CODE[c] for c in value]
-            except (KeyError, TypeError):
-                raise StateFormatError(f"bad card codes {value!r}") from None
-
-        rules = _rules_from_json(data["rules"])
-        seats = integer(data["seats"])
-        game = cls.__new__(cls)
-        game._init(rules, seats, integer(data["seed"]))
-        game._shuffles = integer(data["shuffles"])
-        game._round = integer(data["round"])
-        phase = data["phase"]
-        if phase not in _PHASES:
-            raise StateFormatError(f"unknown phase {phase!r}")
-        game._phase = _PHASES[_PHASES.index(phase)]
-        game._turn = integer(data["turn"])
-        game._leader = integer(data["leader"])
-        hands = data["hands"]
-        if not isinstance(hands, list) or len(hands) != seats:
-            raise StateFormatError("one hand per seat expected")
-        game._hands = [codes(h) for h in hands]
-        game._stock = codes(data["stock"])
-        game._discard = codes(data["discard"])
-        every = [c for h in game._hands for c in h] + game._stock + game._discard
-        if sorted([c.order for c in every]) != _deck_orders(rules.deck):
-            raise StateFormatError("the cards are not exactly one deck")
-        game._ordered = suit(data["ordered"])
-        game._excl = suit(data["excluded"])
-        game._follow = suit(data["follow"])
-        answer = data["answer"]
-        if not isinstance(answer, bool):
-            raise StateFormatError("answer must be a boolean")
-        game._answer = answer
-        after = data["after"]
-        if not (isinstance(after, list) and len(after) == 3):
-            raise StateFormatError("after must be [draw, skip, again]")
-        game._after = (integer(after[0]), bool(after[1]), bool(after[2]))
-        totals = data["totals"]
-        out = data["out"]
-        if not (isinstance(totals, list) and isinstance(out, list)):
-            raise StateFormatError("totals and out must be lists")
-        if len(totals) != seats or len(out) != seats:
-            raise StateFormatError("one total and one elimination round per seat")
-        game._totals = [integer(t) for t in totals]
-        game._out = [integer(o) for o in out]
-        resigned = data.get("resigned", [])  # absent from dumps made before resigning existed
-        if not isinstance(resigned, list):
-            raise StateFormatError("resigned must be a list")
-        for entry in resigned:
-            if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], bool)):
-                raise StateFormatError("resigned must hold [seat, scored] pairs")
-            seat = integer(entry[0])
-            if not 0 <= seat < seats or not game._out[seat]:
-                raise StateFormatError("a resigned seat must be eliminated")
-            game._resigned.append((seat, entry[1]))
-        if len({s for s, _ in game._resigned}) != len(game._resigned):
-            raise StateFormatError("a seat resigned twice")
-        last = data["last"]
-        if last is not None and not isinstance(last, dict):
-            raise StateFormatError("last must be an object")
-        game._last = _copy_last(last)
-        game._last_winner = integer(data["last_winner"])
-        game._top_by = integer(data["top_by"])
-        seen = data["seen"]
-        if not isinstance(seen, list):
-            raise StateFormatError("seen must be a list")
-        game._seen = [integer(h) for h in seen]
-        if not -1 <= game._top_by < seats:
-            raise StateFormatError("top_by out of range")
-        for seat in (game._turn, game._leader, game._last_winner):
-            if not 0 <= seat < seats:
-                raise StateFormatError(f"seat {seat} out of range")
-        return game
+        return persistence.load(cls, data)
 
     def clone(self) -> Self:
         other = self.__class__.__new__(self.__class__)
@@ -969,9 +554,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         other._resigned = self._resigned[:]
         other._last = self._last  # never mutated, only replaced
         other._last_winner = self._last_winner
-        other._top_by = self._top_by
-        other._seen = self._seen[:]
-        other._stalled = False
+        other._forced = self._forced[:]
         other._fx = self._fx
         other._master = self._master
         other._english = self._english
@@ -995,7 +578,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
 
     def _drawable(self, seat: int) -> bool:
         """Whether ``seat`` could draw a card now (see :meth:`_take`)."""
-        return bool(self._stock) or (len(self._discard) > 1 and self._top_by != seat)
+        return bool(self._stock) or len(self._discard) > 1
 
     def _fits(self, card: Card) -> bool:
         """Whether ``card`` may be laid in an ordinary turn now."""
@@ -1053,9 +636,8 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
                 self._hands[s].append(cards.pop())
         self._stock = cards
         self._discard = []
-        self._top_by = -1
-        self._seen = []
-        self._phase = PLAY
+        self._forced = []
+        self._phase = Phase.PLAY
         self._turn = leader
         self._leader = leader
         self._ordered = None
@@ -1067,24 +649,13 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         if self.rules.dealer_upcard:
             self._play(leader, self._hands[leader][-1], events)
 
-    def _take(self, events: list[Event], seat: int | None = None) -> Card | None:
+    def _take(self, events: list[Event]) -> Card | None:
         """Take the stock's top card, turning the discard pile (all but its top
-        card) into a new stock first when the stock is empty.
-
-        ``seat`` draws because he cannot follow: the pile is not turned for him
-        while the top card is his own (he moves again after a nine, or every
-        other player was skipped), else he could draw back and lay again his
-        own cards for ever once nearly every card is in the hands.
-        """
+        card) into a new stock first when the stock is empty."""
         if not self._stock:
             discard = self._discard
-            if len(discard) <= 1 or (seat is not None and seat == self._top_by):
+            if len(discard) <= 1:
                 return None
-            position = self._position_key()
-            if self._seen.count(position) >= 2:
-                self._stalled = True
-                return None
-            self._seen.append(position)
             pile = discard[:-1]
             del discard[:-1]
             self._rng().shuffle(pile)
@@ -1093,14 +664,18 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         return self._stock.pop()
 
     def _position_key(self) -> int:
-        """A stable fingerprint of the position when the pile is to be turned:
-        who holds which cards, the pile, the top card and whose move it is."""
+        """A fingerprint of everything the round's future depends on: who holds
+        which cards, the stock and the pile in order, whose move it is and
+        every effect pending."""
         parts = ["".join(sorted(c.code for c in h)) for h in self._hands]
-        parts.append("".join(sorted(c.code for c in self._discard[:-1])))
-        parts.append(self._discard[-1].code)
-        parts.append(f"{self._turn}{self._phase}{self._ordered}{self._follow}{self._answer}")
-        digest = hashlib.blake2b("/".join(parts).encode(), digest_size=6).digest()
-        return int.from_bytes(digest, "big")
+        parts.append("".join(c.code for c in self._stock))
+        parts.append("".join(c.code for c in self._discard))
+        parts.append(
+            f"{self._turn}{self._phase.value}{self._ordered}{self._excl}{self._follow}"
+            f"{self._answer}{self._after}"
+        )
+        digest = hashlib.blake2b("/".join(parts).encode(), digest_size=8).digest()
+        return int.from_bytes(digest, "big") >> 1  # fits SQLite's and JSON's integers
 
     def _penalty(self, seat: int, count: int, events: list[Event]) -> None:
         hand = self._hands[seat]
@@ -1135,7 +710,6 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         top = self._discard[-1] if self._discard else None
         hand.remove(card)
         self._discard.append(card)
-        self._top_by = seat
         events.append(Event("play", seat=seat, cards=(card,)))
         self._ordered = None
         self._follow = None
@@ -1144,11 +718,11 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         if not hand:
             self._end_round(seat, card, draw, events)
         elif card.rank is self._master:
-            self._phase = ORDER
+            self._phase = Phase.ORDER
             self._excl = None
             self._after = (0, self.rules.order_skip, False)
         elif self._english and top is not None and top.rank is Rank.ACE and card.suit is top.suit:
-            self._phase = ORDER
+            self._phase = Phase.ORDER
             self._excl = top.suit
             self._after = (draw, skip, again)
         elif self._english and card.rank is Rank.ACE:
@@ -1158,7 +732,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
 
     def _order(self, seat: int, suit: Suit, events: list[Event]) -> None:
         events.append(Event("order", seat=seat, value=suit.value))
-        self._phase = PLAY
+        self._phase = Phase.PLAY
         self._ordered = suit
         self._excl = None
         draw, skip, again = self._after
@@ -1171,14 +745,14 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         count = 0
         fits = False
         if follow is not None or self.rules.draw is DrawMode.ONE:
-            card = self._take(events, seat)
+            card = self._take(events)
             if card is not None:
                 hand.append(card)
                 count = 1
                 fits = card.suit is follow if follow is not None else self._fits(card)
         else:
             while True:
-                card = self._take(events, seat)
+                card = self._take(events)
                 if card is None:
                     break
                 hand.append(card)
@@ -1201,10 +775,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             self._penalty(self._next(winner), draw, events)
         bonus = 0
         if self._master is Rank.QUEEN and card.rank is Rank.QUEEN:
-            if rules.scoring is Scoring.PHARAOH:
-                bonus = -30
-            else:
-                bonus = -40 if card.suit is Suit.SPADES else -20
+            bonus = -queen_credit(rules, card)
         doubled = self._master is Rank.JACK and card.rank is Rank.JACK
         points = {s: self._hand_points(s) * (2 if doubled else 1) for s in self._players()}
         points[winner] = bonus
@@ -1227,11 +798,18 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         return [s for s in range(self._n) if not self._out[s]]
 
     def _hand_points(self, seat: int) -> int:
-        """Penalty points of the cards ``seat`` holds (queens bonus included)."""
+        """Penalty points of the cards ``seat`` holds: the only-queens rule, or
+        (option) the queens discarded together, each taking points off."""
         hand = self._hands[seat]
         rules = self.rules
-        if hand and self._master is Rank.QUEEN and all(c.rank is Rank.QUEEN for c in hand):
-            return len(hand) * (30 if rules.scoring is Scoring.PHARAOH else 20)
+        if self._master is Rank.QUEEN:
+            if rules.queen_discard:
+                return sum(
+                    -queen_credit(rules, c) if c.rank is Rank.QUEEN else card_points(rules, c)
+                    for c in hand
+                )
+            if hand and all(c.rank is Rank.QUEEN for c in hand):
+                return len(hand) * (30 if rules.scoring is Scoring.PHARAOH else 20)
         return sum(card_points(rules, c) for c in hand)
 
     def _score(
@@ -1247,7 +825,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         wait for the next round (led by ``winner``) or end the match.
         ``winners`` (who score nothing) are never eliminated."""
         rules = self.rules
-        self._phase = ROUND_OVER
+        self._phase = Phase.ROUND_OVER
         self._ordered = None
         self._excl = None
         self._follow = None
@@ -1288,5 +866,5 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             "eliminated": gone,
         }
         if len(players) - len(gone) <= 1:
-            self._phase = OVER
+            self._phase = Phase.OVER
             events.append(Event("match_over", seat=winner))

@@ -66,8 +66,8 @@ class SmallDeck(enum.Enum):
     """Meaning of the seven and the eight with the 32-card deck (no sixes)."""
 
     DRAW = "draw"
-    """Seven: the next draws two.  Eight (in the six's place): the next draws
-    one and misses his turn."""
+    """Seven: the next draws two.  Eight: the next draws one (and then moves
+    as usual)."""
     SKIP = "skip"
     """Seven: the next draws one and misses his turn.  Eight: the next misses
     his turn."""
@@ -116,6 +116,9 @@ class HundredOneRules(Rules):
     order_skip: bool = option(False)
     """Pentagon: after the master card's order the next player misses his turn."""
     scoring: Scoring = option(Scoring.CLASSIC)  # noqa: RUF009
+    queen_discard: bool = option(False)
+    """Queens left in a hand at a round's end are discarded together, each
+    taking off the points of a queen finish (only with the queen as master)."""
     finish_draw: bool = option(True)
     """A finishing card still makes the next player draw (those cards count)."""
     ceiling: int = option(101, 101, 201, 501)
@@ -136,7 +139,11 @@ class HundredOneRules(Rules):
                 raise RulesError(f"{f.name}: expected a boolean")
 
     def applies(self, name: str) -> bool:
-        return name != "small_deck" or self.deck == 32
+        if name == "small_deck":
+            return self.deck == 32
+        if name == "queen_discard":
+            return self.master is Master.QUEEN
+        return True
 
     @property
     def max_seats(self) -> int:

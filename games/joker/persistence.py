@@ -23,10 +23,11 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from games.cards import Card, CardParseError
-from games.core import JSON, RulesError, StateFormatError, check_format
+from games.cards import Card
+from games.core import JSON, StateFormatError
 from games.joker.cards import BIT, CARD, DECK, bits_of
 from games.joker.rules import JokerRules, seat_range
+from games.reader import array, boolean, integer, integers, read_state
 
 if TYPE_CHECKING:
     from games.joker.engine import Joker
@@ -78,27 +79,9 @@ def dump(game: Joker) -> dict[str, JSON]:
     }
 
 
-def _int(value: JSON, key: str, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise StateFormatError(f"{key}: expected an integer in {lo}..{hi}")
-    return value
-
-
-def _bool(value: JSON, key: str) -> bool:
-    if not isinstance(value, bool):
-        raise StateFormatError(f"{key}: expected a boolean")
-    return value
-
-
-def _list(value: JSON, key: str, length: int | None = None) -> list[JSON]:
-    if not isinstance(value, list) or (length is not None and len(value) != length):
-        raise StateFormatError(f"{key}: expected a list" + (f" of {length}" if length else ""))
-    return value
-
-
 def _bits(value: JSON, key: str) -> list[int]:
     out = []
-    for code in _list(value, key):
+    for code in array(value, key):
         if not isinstance(code, str):
             raise StateFormatError(f"{key}: expected card codes")
         card = Card.parse(code)
@@ -117,13 +100,9 @@ def _mask(bits: list[int], key: str) -> int:
     return mask
 
 
-def _ints(value: JSON, key: str, n: int, lo: int, hi: int) -> list[int]:
-    return [_int(v, key, lo, hi) for v in _list(value, key, n)]
-
-
 def _records(value: JSON, key: str) -> list[dict[str, Any]]:
     out = []
-    for item in _list(value, key):
+    for item in array(value, key):
         if not isinstance(item, dict):
             raise StateFormatError(f"{key}: expected objects")
         out.append({k: (list(v) if isinstance(v, list) else v) for k, v in item.items()})
@@ -131,20 +110,14 @@ def _records(value: JSON, key: str) -> list[dict[str, Any]]:
 
 
 def load(cls: type[J], data: Mapping[str, JSON]) -> J:
-    check_format(cls, data)
-    try:
-        return _load(cls, data)
-    except StateFormatError:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError, CardParseError, RulesError) as exc:
-        raise StateFormatError(f"bad joker state: {exc!r}") from exc
+    return read_state(cls, data, lambda: _load(cls, data))
 
 
 def _load(cls: type[J], data: Mapping[str, JSON]) -> J:
     from games.joker.engine import _SINGLE, BID, DEAL_PHASE, OVER, PLAY, TRUMP
 
     rules = JokerRules.from_json(data["rules"])
-    n = _int(data["seats"], "seats", 3, 4)
+    n = integer(data["seats"], "seats", 3, 4)
     if n not in seat_range(rules):
         raise StateFormatError(f"{n} seats")
     game = cls.__new__(cls)
@@ -152,50 +125,50 @@ def _load(cls: type[J], data: Mapping[str, JSON]) -> J:
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise StateFormatError("seed: expected an integer")
     game._init(rules, n, seed)
-    game._deal = _int(data["deal"], "deal", 0, len(game._cards) - 1)
+    game._deal = integer(data["deal"], "deal", 0, len(game._cards) - 1)
     phase = data["phase"]
     if phase not in _PHASES:
         raise StateFormatError(f"phase: {phase!r}")
     game._phase = next(p for p in (DEAL_PHASE, TRUMP, BID, PLAY, OVER) if p == phase)
-    game._dealer = _int(data["dealer"], "dealer", 0, n - 1)
-    game._turn = _int(data["turn"], "turn", 0, n - 1)
-    game._hands = [_mask(_bits(h, "hands"), "hands") for h in _list(data["hands"], "hands", n)]
+    game._dealer = integer(data["dealer"], "dealer", 0, n - 1)
+    game._turn = integer(data["turn"], "turn", 0, n - 1)
+    game._hands = [_mask(_bits(h, "hands"), "hands") for h in array(data["hands"], "hands", n)]
     game._stock = _bits(data["stock"], "stock")[::-1]
-    game._trump = _int(data["trump"], "trump", -1, 3)
+    game._trump = integer(data["trump"], "trump", -1, 3)
     trump_card = data["trump_card"]
     game._trump_card = -1 if trump_card is None else _bits([trump_card], "trump_card")[0]
-    game._chooser = _int(data["chooser"], "chooser", -1, n - 1)
-    game._bids = _ints(data["bids"], "bids", n, -1, 9)
-    game._tricks = _ints(data["tricks"], "tricks", n, 0, 9)
+    game._chooser = integer(data["chooser"], "chooser", -1, n - 1)
+    game._bids = integers(data["bids"], "bids", -1, 9, n)
+    game._tricks = integers(data["tricks"], "tricks", 0, 9, n)
     trick = []
-    for entry in _list(data["trick"], "trick"):
-        seat, code, mode, suit = _list(entry, "trick", 4)
+    for entry in array(data["trick"], "trick"):
+        seat, code, mode, suit = array(entry, "trick", 4)
         bit = _bits([code], "trick")[0]
         trick.append(
             (
-                _int(seat, "trick", 0, n - 1),
+                integer(seat, "trick", 0, n - 1),
                 bit,
-                _int(mode, "trick", 0, 4),
-                _int(suit, "trick", -1, 3),
+                integer(mode, "trick", 0, 4),
+                integer(suit, "trick", -1, 3),
             )
         )
     if len(trick) > n:
         raise StateFormatError("trick: too many cards")
     game._trick = trick
-    game._done = _bool(data["trick_done"], "trick_done")
-    game._lead_suit = _int(data["lead_suit"], "lead_suit", -1, 3)
-    game._lead_high = _bool(data["lead_high"], "lead_high")
+    game._done = boolean(data["trick_done"], "trick_done")
+    game._lead_suit = integer(data["lead_suit"], "lead_suit", -1, 3)
+    game._lead_high = boolean(data["lead_high"], "lead_high")
     game._taken = _mask(_bits(data["taken"], "taken"), "taken")
-    game._void = _ints(data["void"], "void", n, 0, 15)
+    game._void = integers(data["void"], "void", 0, 15, n)
     draw = []
-    for entry in _list(data["draw"], "draw"):
-        seat, code = _list(entry, "draw", 2)
-        draw.append((_int(seat, "draw", -1, n - 1), _bits([code], "draw")[0]))
+    for entry in array(data["draw"], "draw"):
+        seat, code = array(entry, "draw", 2)
+        draw.append((integer(seat, "draw", -1, n - 1), _bits([code], "draw")[0]))
     game._draw = draw
     game._rows = _records(data["sheet"], "sheet")
     game._pulkas = _records(data["pulkas"], "pulkas")
-    game._totals = [_int(v, "totals", -(10**7), 10**7) for v in _list(data["totals"], "totals", n)]
-    game._resigned = _int(data["resigned"], "resigned", -1, n - 1)
+    game._totals = integers(data["totals"], "totals", -(10**7), 10**7, n)
+    game._resigned = integer(data["resigned"], "resigned", -1, n - 1)
     everything = [b for h in game._hands for b in bits_of(h)] + list(game._stock)
     everything += [e[1] for e in trick] + bits_of(game._taken) + [b for _, b in draw]
     if game._trump_card >= 0:

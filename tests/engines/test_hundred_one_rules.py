@@ -178,20 +178,26 @@ def test_the_reshuffle_is_seeded_and_replays_identically() -> None:
     assert len({tuple(stock_after(s)) for s in range(5)}) > 1
 
 
-def test_the_pile_is_not_turned_for_a_player_whose_own_card_is_on_top() -> None:
-    # Nearly every card is in the hands.  Without the rule, seat 0 would draw
-    # back the nine of clubs, lay it (it fits), move again, draw back the nine
-    # of hearts, and so on for ever.
+def test_the_pile_is_turned_for_a_player_whose_own_card_is_on_top() -> None:
+    # RULINGS: when the stock runs out the pile but its top card becomes the
+    # new stock, whoever draws.  Here seat 0 draws back the nine of clubs under
+    # his own nine of hearts, lays it (it fits, he moves again), draws back the
+    # nine of hearts ... with no choice at any step: the round is blocked once
+    # the position comes back (see the blocked-round tests).
     mine = "9h6s7s8sTsJsKsAs6d7d8dTdJdKdAd"
     used = {mine[i : i + 2] for i in range(0, len(mine), 2)} | {"9c"}
     rest = "".join(c.code for c in deck(36) if c.code not in used)
     game = pos([mine, rest], discard="9c")
     assert summary(act(game, 0, "p9h")) == [("play", 0, None), ("again", 0, None)]
     assert game.public_view()["discard"] == 2
-    assert codes(game, 0) == {"x"}
-    refused(game, 0, "d", "illegal.nothing_to_draw")
-    assert summary(act(game, 0, "x")) == [("pass", 0, None)]
-    assert game.to_move() == {1}
+    assert codes(game, 0) == {"d"}
+    assert summary(act(game, 0, "d")) == [("reshuffle", None, 1), ("draw", 0, 1)]
+    assert codes(game, 0) == {"p9c"}
+    act(game, 0, "p9c")
+    act(game, 0, "d")
+    events = act(game, 0, "p9h")
+    assert [e.kind for e in events][:3] == ["play", "again", "blocked"]
+    assert game.public_view()["phase"] == "over"  # seat 1's cards put him over 101
 
 
 def test_penalty_draws_renew_the_stock_too() -> None:
