@@ -41,6 +41,7 @@ __all__ = [
     "reply",
     "set_language",
     "unknown",
+    "verify",
 ]
 
 log = logging.getLogger(__name__)
@@ -300,6 +301,25 @@ async def sheet(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app.publisher.say(chat.id, screen.text, thread_id=thread_of(update), picture=screen.picture)
 
 
+async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/verify [table]``: prove that a finished game's deal was not rigged."""
+    app = koloda(context)
+    _, chat = sender(update)
+    lang = await language_for(app, update)
+    verdict = await app.services.fairness.verify(chat.id, _table_number(context.args))
+    await reply(app, update, common.verdict_text(lang, verdict))
+
+
+def _table_number(args: list[str] | None) -> int | None:
+    """The table a command names (``12`` or ``#12``), None when it names none."""
+    if not args:
+        return None
+    text = args[0].removeprefix("#").removeprefix("№")
+    if len(args) > 1 or not text.isdecimal() or not text.isascii() or len(text) > 18:
+        raise ServiceError("fair.usage")
+    return int(text)
+
+
 # --- scores, rules, language ---------------------------------------------------------
 
 
@@ -412,6 +432,7 @@ COMMANDS: dict[str, Handler] = {
     "kick": _recorded(_group_only(kick)),
     "table": _recorded(_group_only(table_command)),
     "sheet": _recorded(_group_only(sheet)),
+    "verify": _recorded(_group_only(verify)),
     "scores": _recorded(_group_only(scores)),
     "stats": _recorded(stats),
     "rules": _recorded(rules),

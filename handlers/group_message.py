@@ -121,6 +121,9 @@ def _table(
         lines += ["", waiting]
     if table.status is Status.CANCELLED:
         lines += ["", common.closed_text(lang, table.end_reason)]
+    dealt = common.deal_line(lang, table)
+    if dealt:
+        lines += ["", dealt]
     rows: Rows = []
     if table.status is Status.PLAYING:
         rows = move_rows(_table_keys(snapshot, lang, screens), table.id, table.moves)

@@ -1,4 +1,5 @@
-"""Use cases: tables, lobby, moderation, timers, computers, scores, people.
+"""Use cases: tables, lobby, moderation, timers, computers, scores, people,
+fair deals.
 No Telegram types in here."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from services.clock import Clock, SystemClock
 from services.computers import PAUSE, Computers
 from services.directory import ChatInfo, Directory, Person
 from services.errors import ServiceError
+from services.fairness import Fairness, Verdict
 from services.lobby import JoinResult, Lobby, Setting
 from services.moderation import Moderation
 from services.scores import Scores
@@ -51,6 +53,7 @@ __all__ = [
     "SystemClock",
     "TableObserver",
     "TableRow",
+    "Verdict",
 ]
 # The rows of tables, seats, deadlines and scores are the services' own types
 # too: the Telegram layer reads them from here, never from storage.
@@ -68,6 +71,7 @@ class Services:
     timers: Timers
     computers: Computers
     scores: Scores
+    fairness: Fairness
 
     @classmethod
     def create(
@@ -99,6 +103,7 @@ class Services:
             timers=timers,
             computers=computers,
             scores=Scores(db),
+            fairness=Fairness(db, tables),
         )
 
     async def start(self) -> None:

@@ -8,22 +8,21 @@ told (the Telegram layer repaints the lobby).  A lobby nobody touches for
 from __future__ import annotations
 
 import enum
-import random
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import Outcome, Rules, RulesError
+from games.core import Rules, RulesError
 from games.spec import GameSpec, UnknownPreset
 from services.directory import Person
 from services.errors import ServiceError
+from services.fairness import commitment, deal
 from services.tables import Snapshot, Tables
 from storage import (
     Database,
     EndReason,
     OnAbsence,
-    SeatRow,
     Status,
     TableExistsError,
     TableRow,
@@ -299,16 +298,16 @@ class Lobby:
                 if not any(s.user_id is not None for s in table.seats):
                     raise ServiceError("error.no_people")
                 seed = self._seeds()
-                previous = await self._previous_outcome(tx, table)
-                game = spec.game.new(
-                    rules, len(table.seats), random.Random(seed), previous=previous
-                )
+                game = await deal(tx, self._tables, table, seed)
+                dealt = game.dump()
                 version = await tx.tables.update(
                     table_id,
                     table.version,
                     status=Status.PLAYING,
                     seed=seed,
-                    state=game.dump(),
+                    state=dealt,
+                    deal=dealt,
+                    commitment=commitment(table.game, seed, dealt),
                     moves=0,
                 )
                 started = await self._tables.get(tx, table_id)
@@ -346,34 +345,3 @@ class Lobby:
         self._in_lobby(table)
         if person.id != table.creator_id:
             raise ServiceError("error.only_creator_options")
-
-    async def _previous_outcome(self, tx: Tx, table: TableRow) -> Outcome | None:
-        """The previous game's outcome, re-expressed in this table's seats; None
-        when a player of that game is missing (who dealt no longer matters)."""
-        if table.previous_id is None:
-            return None
-        previous = await tx.tables.get(table.previous_id)
-        raw = await tx.scores.result(table.previous_id)
-        if previous is None or raw is None or len(previous.seats) != len(table.seats):
-            return None
-        now = {_identity(s): s.seat for s in table.seats}
-        try:
-            new_seat = {s.seat: now[_identity(s)] for s in previous.seats}
-        except KeyError:
-            return None
-        old = Outcome.from_json(raw)
-        return Outcome(
-            places=tuple(tuple(new_seat[s] for s in group) for group in old.places),
-            winners=frozenset(new_seat[s] for s in old.winners),
-            losers=frozenset(new_seat[s] for s in old.losers),
-            draw=old.draw,
-            scores=None,
-        )
-
-
-def _identity(seat: SeatRow) -> tuple[str, int]:
-    """Who sits in a seat, across tables: a person, or a computer by its name."""
-    if seat.user_id is not None:
-        return ("user", seat.user_id)
-    assert seat.computer is not None
-    return ("computer", seat.computer)

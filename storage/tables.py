@@ -92,6 +92,14 @@ class SeatRow:
     def is_human(self) -> bool:
         return self.user_id is not None
 
+    @property
+    def identity(self) -> tuple[str, int]:
+        """Who sits here, across tables: a person, or a computer by its name."""
+        if self.user_id is not None:
+            return ("user", self.user_id)
+        assert self.computer is not None
+        return ("computer", self.computer)
+
 
 @dataclass(frozen=True, slots=True)
 class TableRow:
@@ -113,6 +121,9 @@ class TableRow:
     seats: tuple[SeatRow, ...]
     chat_title: str | None = None
     """The group's title, for the players' DMs."""
+    commitment: str | None = None
+    """SHA-256 (hex) of the seed and the deal, shown while the game runs;
+    None for games dealt before deals were committed."""
 
     @property
     def is_open(self) -> bool:
@@ -152,6 +163,7 @@ _COLUMNS = (
     "turn_seconds",
     "on_absence",
     "end_reason",
+    "commitment",
 )
 _SELECT = (
     "SELECT "
@@ -227,7 +239,8 @@ class Tables(Queries):
                 on_absence=OnAbsence(r[13]),
                 end_reason=None if r[14] is None else EndReason(r[14]),
                 seats=tuple(seats[r[0]]),
-                chat_title=r[15],
+                commitment=r[15],
+                chat_title=r[16],
             )
             for r in rows
         ]
@@ -282,6 +295,8 @@ class Tables(Queries):
         rules: dict[str, Any] | None = None,
         seed: int | None = None,
         state: dict[str, Any] | None = None,
+        deal: dict[str, Any] | None = None,
+        commitment: str | None = None,
         moves: int | None = None,
         turn_seconds: int | None = None,
         on_absence: OnAbsence | None = None,
@@ -297,6 +312,8 @@ class Tables(Queries):
             ("rules", None if rules is None else json.dumps(rules)),
             ("seed", seed),
             ("state", None if state is None else json.dumps(state, separators=(",", ":"))),
+            ("deal", None if deal is None else json.dumps(deal, separators=(",", ":"))),
+            ("commitment", commitment),
             ("moves", moves),
             ("turn_seconds", turn_seconds),
             ("on_absence", on_absence),
@@ -372,6 +389,20 @@ class Tables(Queries):
                 self._now(),
             ),
         )
+
+    async def last_dealt(self, chat_id: int) -> int | None:
+        """The last table in the chat whose game was dealt and is over."""
+        rows = await self._all(
+            "SELECT id FROM tables WHERE chat_id = ? AND seed IS NOT NULL"
+            " AND status IN ('finished', 'cancelled') ORDER BY id DESC LIMIT 1",
+            (chat_id,),
+        )
+        return rows[0][0] if rows else None
+
+    async def deal(self, table_id: int) -> dict[str, Any] | None:
+        """The game as it was dealt (see :mod:`services.fairness`)."""
+        rows = await self._all("SELECT deal FROM tables WHERE id = ?", (table_id,))
+        return None if not rows or rows[0][0] is None else json.loads(rows[0][0])
 
     async def moves_after(self, table_id: int, after: int, limit: int) -> list[MoveRow]:
         """Up to ``limit`` moves numbered above ``after``, oldest first."""

@@ -18,12 +18,16 @@ from services import (
     ServiceError,
     Setting,
     Snapshot,
+    Status,
     TableRow,
+    Verdict,
 )
 
 __all__ = [
+    "COMMITMENT_SHOWN",
     "absence_label",
     "closed_text",
+    "deal_line",
     "duration",
     "game_and_preset",
     "game_title",
@@ -38,6 +42,7 @@ __all__ = [
     "settings_line",
     "stats_text",
     "turn_label",
+    "verdict_text",
 ]
 
 
@@ -159,6 +164,36 @@ def lobby_text(lang: str, snapshot: Snapshot, screens: GameScreens) -> str:
 def closed_text(lang: str, reason: EndReason | None) -> str:
     """Why a table ended without a result."""
     return t(lang, f"table.closed.{(reason or EndReason.CANCELLED).value}")
+
+
+COMMITMENT_SHOWN = 16
+"""Hex digits of a deal's commitment shown to players (64 bits: enough that
+no other deal could be made to match it)."""
+
+
+def verdict_text(lang: str, verdict: Verdict) -> str:
+    """The answer to ``/verify``."""
+    params = {
+        "id": verdict.table_id,
+        "seed": verdict.seed,
+        "commitment": verdict.commitment[:COMMITMENT_SHOWN],
+        "move": verdict.move,
+    }
+    if verdict.problem is not None:
+        return t(lang, f"fair.bad_{verdict.problem}", **params)
+    moves = tn(lang, "fair.ok_moves", verdict.moves)
+    return f"{t(lang, 'fair.ok', **params)}\n{moves}"
+
+
+def deal_line(lang: str, table: TableRow) -> str | None:
+    """The table message's line about its deal: the commitment while the game
+    runs, the seed to check it with once it is over."""
+    if table.commitment is None or table.seed is None:
+        return None
+    shown = table.commitment[:COMMITMENT_SHOWN]
+    if table.status is Status.PLAYING:
+        return t(lang, "table.commitment", commitment=shown)
+    return t(lang, "table.revealed", commitment=shown, seed=table.seed, id=table.id)
 
 
 def scores_text(

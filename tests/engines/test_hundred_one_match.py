@@ -31,7 +31,6 @@ from games.hundred_one import (
     HundredOneRules,
     Master,
     Scoring,
-    card_points,
 )
 from tests.engines.hundred_one_helpers import CLASSIC, act, codes, pos, refused, scores, summary
 from tests.engines.playout import cards_in
@@ -327,7 +326,8 @@ def test_a_round_nobody_can_change_is_blocked_and_the_lowest_hand_wins_it() -> N
     kinds: list[str] = []
     for _ in range(10):
         (seat,) = game.to_move()
-        assert seat == 0 and len(game.legal_actions(0)) == 1
+        assert seat == 0
+        assert len(game.legal_actions(0)) == 1
         events = game.apply(0, game.legal_actions(0)[0])
         kinds += [e.kind for e in events]
         if game.public_view()["phase"] != "play":
@@ -336,7 +336,8 @@ def test_a_round_nobody_can_change_is_blocked_and_the_lowest_hand_wins_it() -> N
     assert "blocked" in kinds
     ended = {e.seat: e.value for e in events if e.kind == "round_over"}
     assert ended[0] == 0  # 7 points against 33 cards: the lowest hand wins
-    assert isinstance(ended[1], int) and ended[1] > 100
+    assert isinstance(ended[1], int)
+    assert ended[1] > 100
     assert all(e.target == 0 for e in events if e.kind == "round_over")
     assert game.public_view()["last_round"]["blocked"] is True
     assert start != game.dump()

@@ -1,0 +1,64 @@
+"""``python -m bot.verify TABLE [--database PATH] [--language ru|en]``: check
+offline that a finished game's deal was fair, as ``/verify`` does in the group.
+
+Reads the bot's SQLite file (``DATABASE_PATH``, or ``--database``; a file of an
+older version is upgraded in place first, as the bot would), deals the game
+again from its seed, checks the commitment shown in the table message, and
+replays every move (see :mod:`services.fairness`).
+Exit code 0: proven; 1: something disagreed; 2: nothing to check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from bot.catalog import CATALOG
+from handlers.screens.common import verdict_text
+from i18n import LANGUAGES, t
+from services import ServiceError, SystemClock, Verdict
+from services.fairness import Fairness
+from services.tables import Tables
+from storage import Database
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.verify", description=__doc__.split("\n\n")[0].replace("\n", " ")
+    )
+    parser.add_argument("table", type=int, help="the table number (/verify in the group shows it)")
+    parser.add_argument(
+        "--database",
+        type=Path,
+        default=Path(os.environ.get("DATABASE_PATH") or "data/koloda.sqlite3"),
+        help="the bot's SQLite file (default: DATABASE_PATH, else data/koloda.sqlite3)",
+    )
+    parser.add_argument("--language", choices=LANGUAGES, default="en")
+    args = parser.parse_args(argv)
+    if not args.database.is_file():
+        print(f"no database at {args.database}", file=sys.stderr)
+        return 2
+    try:
+        verdict = asyncio.run(_verify(args.database, args.table))
+    except ServiceError as exc:
+        print(t(args.language, exc.key, **exc.params), file=sys.stderr)
+        return 2
+    print(verdict_text(args.language, verdict))
+    print(f"commitment: {verdict.commitment}\nseed: {verdict.seed}")
+    return 0 if verdict.ok else 1
+
+
+async def _verify(path: Path, table_id: int) -> Verdict:
+    db = await Database.open(path)
+    try:
+        tables = Tables(db, CATALOG.specs, SystemClock())
+        return await Fairness(db, tables).verify(None, table_id)
+    finally:
+        await db.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
