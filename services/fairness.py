@@ -101,7 +101,8 @@ class Fairness:
 
     async def verify(self, chat_id: int | None, table_id: int | None) -> Verdict:
         """Check the deal of a game that is over: ``table_id``, or the last
-        game dealt in ``chat_id``; ``chat_id`` None (offline) checks any table."""
+        game dealt in ``chat_id`` (refused while it is still being played);
+        ``chat_id`` None (offline) checks any table."""
         async with self._db.read() as tx:
             if table_id is None:
                 assert chat_id is not None

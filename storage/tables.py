@@ -391,10 +391,10 @@ class Tables(Queries):
         )
 
     async def last_dealt(self, chat_id: int) -> int | None:
-        """The last table in the chat whose game was dealt and is over."""
+        """The last table in the chat whose game was dealt (being played or over)."""
         rows = await self._all(
             "SELECT id FROM tables WHERE chat_id = ? AND seed IS NOT NULL"
-            " AND status IN ('finished', 'cancelled') ORDER BY id DESC LIMIT 1",
+            " ORDER BY id DESC LIMIT 1",
             (chat_id,),
         )
         return rows[0][0] if rows else None

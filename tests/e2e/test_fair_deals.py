@@ -1,0 +1,79 @@
+"""Provably fair deals as players meet them: the commitment in the table message
+while the game runs, the seed once it is over, /verify in the group, and the
+offline command an operator runs on the database file."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from playground.botapi import FakeTelegram
+from tests.e2e.harness import Probe, bot_config, running_bot, seat_players
+
+
+def _reply(server: FakeTelegram, group_id: int) -> str:
+    last = server.last_bot_message(group_id)
+    assert last is not None
+    return last.text
+
+
+async def test_the_deal_is_committed_shown_revealed_and_proven(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("durak")
+        ((table_id, seed, digest),) = probe.query("SELECT id, seed, commitment FROM tables")
+        assert len(digest) == 64
+        shown = table.group_messages()[0]
+        assert f"🔒 Сдача закреплена: {digest[:16]}" in shown.text
+        assert str(seed) not in shown.text  # the seed stays secret while the game runs
+
+        await table.command(table.players[1], "/verify")
+        assert "ещё идёт" in _reply(server, table.group_id)
+        assert "🔒" in _reply(server, table.group_id)
+
+        moves = await table.play_to_the_end(probe=probe)
+        await server.wait_for(lambda: "🔓" in table.group_messages()[0].text)
+        final = table.group_messages()[0].text
+        assert f"🔓 Сдача {digest[:16]} — сид {seed}. Проверить: /verify {table_id}" in final
+
+        await table.command(table.players[1], "/verify")
+        proof = _reply(server, table.group_id)
+        assert f"✅ Стол {table_id}: сдача честная. Сид {seed}" in proof
+        assert digest[:16] in proof
+        assert f"{moves} ход" in proof
+
+        await table.command(table.players[0], f"/verify {table_id}")
+        assert "✅" in _reply(server, table.group_id)
+        await table.command(table.players[0], "/verify 999")
+        assert _reply(server, table.group_id) == "Стола 999 в этом чате нет."
+        await table.command(table.players[0], "/verify twelve")
+        assert _reply(server, table.group_id).startswith("Напишите /verify")
+        assert probe.table(table_id) == ("finished", moves)  # nothing changed
+
+    # Offline, on the database file, as docs/fair-deals.md shows.
+    env = dict(os.environ, DATABASE_PATH=str(db_path))
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.verify", str(table_id)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"Table {table_id}: the deal was fair" in done.stdout
+    assert f"commitment: {digest}" in done.stdout
+    missing = subprocess.run(
+        [sys.executable, "-m", "bot.verify", "999", "--database", str(db_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert missing.returncode == 2
+    assert "no table 999" in missing.stderr
