@@ -393,8 +393,7 @@ class Tables(Queries):
     async def last_dealt(self, chat_id: int) -> int | None:
         """The last table in the chat whose game was dealt (being played or over)."""
         rows = await self._all(
-            "SELECT id FROM tables WHERE chat_id = ? AND seed IS NOT NULL"
-            " ORDER BY id DESC LIMIT 1",
+            "SELECT id FROM tables WHERE chat_id = ? AND seed IS NOT NULL ORDER BY id DESC LIMIT 1",
             (chat_id,),
         )
         return rows[0][0] if rows else None
