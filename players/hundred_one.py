@@ -72,6 +72,12 @@ class Weights:
     """Worth of the next player being unable to follow (he must draw)."""
     jack_close: int = 3
     """Jack preset: shed jacks once somebody holds this many cards or fewer."""
+    explore: float = 0.05
+    """Share of choices (a card, a suit to order) made at random among the
+    legal ones.  A round of 101 ends only when someone goes out, and players
+    who always choose alike can send the same cards round for ever (each one
+    ordering the suit the next cannot follow); a random choice now and then
+    breaks such a cycle."""
 
 
 @functools.cache
@@ -103,6 +109,8 @@ class HundredOneHeuristic:
         for action in legal:
             if isinstance(action, NextRound):
                 return action
+        if rng.random() < self.w.explore:
+            return rng.choice([a for a in legal if isinstance(a, Play | Order)] or list(legal))
         orders = [a for a in legal if isinstance(a, Order)]
         if orders:
             return self._order(rules, view, orders)
