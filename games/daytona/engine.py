@@ -1,0 +1,543 @@
+"""The Daytona engine: a match of races round a track of cards, to a target score.
+
+The rules are in ``docs/rules/daytona.md``; views in :mod:`games.daytona.views`,
+the saved state in :mod:`games.daytona.persistence`.
+
+Positions
+---------
+A car's position is a number: ``0`` before the start/finish card (where cars
+start), ``1`` on the start/finish card, ``2`` .. ``15`` on the track's cards in
+driving order (``track[position - 2]``), ``16`` finished.  The card *ahead* of
+a car is the start/finish card from 0, ``track[position - 1]`` from 1 to 14,
+and the start/finish card again (the finish) from 15.
+
+Phases
+------
+``draw``: the seat on move draws.  ``deuce``: he drew a deuce and says how it
+counts.  ``race_over``: the race is scored; any player still in the match starts
+the next one.  ``over``: the match is decided.
+
+Events (by ``kind``): ``race`` (value = race number: a new track is laid),
+``draw`` (seat, cards = the card drawn, shown to all), ``deuce`` (seat, value =
+``"2"`` or ``"joker"``), ``forward`` / ``back`` / ``stay`` (seat, value = the
+car's new position), ``pit`` (seat: his car stays, he misses two turns),
+``wait`` (seat misses a turn in the pit, value = turns still to miss),
+``finish`` (seat, value = place), ``reshuffle`` (value = cards drawn so far,
+shuffled into a new stock), ``points`` (seat, value = points of the race),
+``tie`` (the top is shared at the target: another race), ``match_over`` (seat =
+winner), ``resign`` (seat leaves the match).
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Mapping
+from typing import ClassVar, Self
+
+from games.cards import Card, Rank, shoe
+from games.core import JSON, Event, Game, IllegalAction, Outcome, RulesError, Wait, Zone
+from games.daytona import persistence, views
+from games.daytona.actions import (
+    AS_JOKER,
+    AS_TWO,
+    DRAW,
+    NEXT,
+    DaytonaAction,
+    Deuce,
+    Draw,
+    Next,
+    decode,
+)
+from games.daytona.rules import DaytonaRules, seat_range
+from games.daytona.track import TRACK_CARDS, lay_out, value
+
+__all__ = ["BEFORE_START", "FINISHED", "PLACE_POINTS", "Daytona", "Phase"]
+
+BEFORE_START = 0
+ON_START = 1
+LAST_CARD = TRACK_CARDS + 1
+"""On the track's last card: the finish is ahead."""
+FINISHED = TRACK_CARDS + 2
+PLACE_POINTS = (10, 5, 2, 0)
+PIT_TURNS = 2
+
+
+class Phase(enum.Enum):
+    DRAW = "draw"
+    DEUCE = "deuce"
+    RACE_OVER = "race_over"
+    OVER = "over"
+
+
+class Daytona(Game[DaytonaRules, DaytonaAction]):
+    """A Daytona match.  See the module docstring."""
+
+    key: ClassVar[str] = "daytona"
+    FORMAT: ClassVar[int] = 1
+
+    __slots__ = (
+        "_drawn",
+        "_finished",
+        "_first",
+        "_last",
+        "_n",
+        "_out",
+        "_phase",
+        "_pit",
+        "_pits",
+        "_points",
+        "_positions",
+        "_race",
+        "_scores",
+        "_seed",
+        "_shuffles",
+        "_start",
+        "_stock",
+        "_track",
+        "_turn",
+        "rules",
+    )
+
+    rules: DaytonaRules
+    _n: int
+    _seed: int
+    _shuffles: int
+    _race: int
+    _phase: Phase
+    _track: list[Card]
+    _start: Card
+    _pit: Card
+    _stock: list[Card]  # the last card is drawn first
+    _drawn: list[Card]  # drawn this race, the last one on top
+    _positions: list[int]
+    _pits: list[int]  # turns each seat still misses in the pit
+    _finished: list[int]  # seats in the order they finished this race
+    _out: list[bool]  # left the match
+    _turn: int
+    _first: int  # who moved first this race
+    _scores: list[int]
+    _points: list[int] | None  # the last race's points per seat
+    _last: dict[str, JSON] | None  # the last draw and what it did
+
+    # ----------------------------------------------------------------- creation
+
+    def _init(self, rules: DaytonaRules, seats: int, seed: int) -> None:
+        if seats not in seat_range(rules):
+            raise RulesError(f"Daytona takes {seat_range(rules)} players")
+        self.rules = rules
+        self._n = seats
+        self._seed = seed
+        self._shuffles = 0
+        self._race = 0
+        self._phase = Phase.DRAW
+        self._track = []
+        self._stock = []
+        self._drawn = []
+        self._positions = [BEFORE_START] * seats
+        self._pits = [0] * seats
+        self._finished = []
+        self._out = [False] * seats
+        self._turn = 0
+        self._first = 0
+        self._scores = [0] * seats
+        self._points = None
+        self._last = None
+
+    @classmethod
+    def new(
+        cls,
+        rules: DaytonaRules,
+        seats: int,
+        rng: random.Random,
+        *,
+        previous: Outcome | None = None,
+    ) -> Self:
+        """Lay the first track.  The first race starts with the previous
+        match's winner when ``previous`` names one among these seats, else
+        with a seat drawn from ``rng``."""
+        rules.validate()
+        game = cls.__new__(cls)
+        game._init(rules, seats, rng.getrandbits(64))
+        first = rng.randrange(seats)
+        if previous is not None and len(previous.winners) == 1:
+            (winner,) = previous.winners
+            if 0 <= winner < seats:
+                first = winner
+        game._new_race(first, [])
+        return game
+
+    @classmethod
+    def position(
+        cls,
+        rules: DaytonaRules,
+        track: list[Card],
+        start: Card,
+        pit: Card,
+        stock: list[Card],
+        *,
+        positions: list[int],
+        turn: int = 0,
+        pits: list[int] | None = None,
+        scores: list[int] | None = None,
+        finished: list[int] | None = None,
+        seed: int = 0,
+    ) -> Self:
+        """A race set up card by card, for tests: ``stock`` in the order the
+        cards will be drawn; the rest of the two decks lies in the drawn pile
+        (shuffled into a new stock when ``stock`` runs out)."""
+        seats = len(positions)
+        game = cls.__new__(cls)
+        game._init(rules, seats, seed)
+        if len(track) != TRACK_CARDS:
+            raise ValueError(f"a track has {TRACK_CARDS} cards")
+        rest = shoe()
+        for card in [*track, start, pit, *stock]:
+            rest.remove(card)
+        game._race = 1
+        game._track = list(track)
+        game._start = start
+        game._pit = pit
+        game._stock = list(reversed(stock))
+        game._drawn = rest
+        game._positions = list(positions)
+        game._pits = list(pits or [0] * seats)
+        game._finished = list(finished or [])
+        game._scores = list(scores or [0] * seats)
+        game._turn = game._first = turn
+        return game
+
+    # ------------------------------------------------------------ the contract
+
+    @property
+    def seats(self) -> int:
+        return self._n
+
+    def to_move(self) -> frozenset[int]:
+        if self._phase is Phase.RACE_OVER:
+            return frozenset(s for s in range(self._n) if not self._out[s])
+        if self._phase is Phase.OVER:
+            return frozenset()
+        return frozenset((self._turn,))
+
+    def waits(self) -> Mapping[int, Wait]:
+        """The seat on move draws (or says how his deuce counts); after a race
+        the players only let the next one come."""
+        if self._phase is Phase.RACE_OVER:
+            return dict.fromkeys(self.to_move(), Wait.CONSENT)
+        return dict.fromkeys(self.to_move(), Wait.DECIDE)
+
+    def legal_actions(self, seat: int) -> list[DaytonaAction]:
+        if seat not in self.to_move():
+            return []
+        if self._phase is Phase.DRAW:
+            return [DRAW]
+        if self._phase is Phase.DEUCE:
+            return [AS_TWO, AS_JOKER]
+        return [NEXT]
+
+    def default_action(self, seat: int) -> DaytonaAction:
+        """Draw; a deuce counts as whatever takes the car further (as a 2 when
+        both do the same); after a race, the next one."""
+        if self._phase is Phase.OVER:
+            raise IllegalAction("illegal.game_over")
+        if seat not in self.to_move():
+            raise IllegalAction("illegal.not_your_turn")
+        if self._phase is Phase.DEUCE:
+            return AS_JOKER if self.deuce_gain(seat) > 0 else AS_TWO
+        return NEXT if self._phase is Phase.RACE_OVER else DRAW
+
+    def deuce_gain(self, seat: int) -> int:
+        """How much further the car gets with the deuce as a joker than as a 2."""
+        at = self._positions[seat]
+        return self._moved(at, None) - self._moved(at, 2)
+
+    def apply(self, seat: int, action: DaytonaAction) -> list[Event]:
+        phase = self._phase
+        if phase is Phase.OVER:
+            raise IllegalAction("illegal.game_over")
+        if seat not in self.to_move():
+            raise IllegalAction("illegal.not_your_turn")
+        events: list[Event] = []
+        if phase is Phase.RACE_OVER:
+            if not isinstance(action, Next):
+                raise IllegalAction("illegal.wrong_phase")
+            self._new_race(self._next_active(self._first), events)
+        elif phase is Phase.DRAW:
+            if not isinstance(action, Draw):
+                raise IllegalAction("illegal.wrong_phase")
+            self._draw(seat, events)
+        else:
+            if not isinstance(action, Deuce):
+                raise IllegalAction("illegal.wrong_phase")
+            events.append(Event("deuce", seat=seat, value="joker" if action.joker else "2"))
+            self._move(seat, None if action.joker else 2, events)
+        return events
+
+    def resign(self, seat: int) -> list[Event]:
+        """``seat`` leaves the match: his car leaves the race, he scores no
+        more and is placed last.  With one player left the match is over."""
+        if self._phase is Phase.OVER:
+            raise IllegalAction("illegal.game_over")
+        if not 0 <= seat < self._n or self._out[seat]:
+            raise IllegalAction("illegal.not_in_game")
+        self._out[seat] = True
+        events = [Event("resign", seat=seat)]
+        active = [s for s in range(self._n) if not self._out[s]]
+        if len(active) == 1:
+            self._phase = Phase.OVER
+            events.append(Event("match_over", seat=active[0]))
+            return events
+        if self._phase is not Phase.RACE_OVER:
+            racing = self._racing()
+            if len(racing) <= 1:
+                self._end_race(events)
+            elif seat == self._turn:
+                self._phase = Phase.DRAW
+                self._pass_turn(seat, events)
+        return events
+
+    def determinize(self, observer: int, rng: random.Random) -> Self:
+        """Only the stock's order is hidden: shuffle it, and re-seed what
+        comes after."""
+        if not 0 <= observer < self._n:
+            raise IndexError(f"no seat {observer}")
+        game = self.clone()
+        rng.shuffle(game._stock)
+        game._seed = rng.getrandbits(64)
+        game._shuffles = 0
+        return game
+
+    def outcome(self) -> Outcome | None:
+        if self._phase is not Phase.OVER:
+            return None
+        active = [s for s in range(self._n) if not self._out[s]]
+        gone = [s for s in range(self._n) if self._out[s]]
+        ranked = sorted(active, key=lambda s: -self._scores[s])
+        places: list[tuple[int, ...]] = []
+        for s in ranked:
+            if places and self._scores[places[-1][0]] == self._scores[s]:
+                places[-1] = (*places[-1], s)
+            else:
+                places.append((s,))
+        if gone:
+            places.append(tuple(gone))
+        winners = frozenset(places[0])
+        losers = frozenset(places[-1]) if len(places) > 1 else frozenset()
+        return Outcome(
+            places=tuple(places),
+            winners=winners,
+            losers=losers,
+            scores=tuple(self._scores),
+        )
+
+    def zones(self) -> list[Zone]:
+        drawn = self._drawn
+        return [
+            Zone("stock", tuple(self._stock), frozenset()),
+            Zone("drawn", tuple(drawn[:-1]), frozenset(), remembered=True),
+            Zone("last_drawn", tuple(drawn[-1:]), None),
+            Zone("track", tuple(self._track), None),
+            Zone("start", (self._start,), None),
+            Zone("pit", (self._pit,), None),
+        ]
+
+    def known_cards(self, observer: int) -> dict[int, list[Card]]:
+        """Nobody holds cards."""
+        return {}
+
+    def public_view(self) -> dict[str, JSON]:
+        return views.public_view(self)
+
+    def view(self, seat: int) -> dict[str, JSON]:
+        return views.seat_view(self, seat)
+
+    def dump(self) -> dict[str, JSON]:
+        return persistence.dump(self)
+
+    @classmethod
+    def load(cls, data: Mapping[str, JSON]) -> Self:
+        return persistence.load(cls, data)
+
+    def clone(self) -> Self:
+        other = self.__class__.__new__(self.__class__)
+        other.rules = self.rules
+        other._n = self._n
+        other._seed = self._seed
+        other._shuffles = self._shuffles
+        other._race = self._race
+        other._phase = self._phase
+        other._track = self._track[:]
+        other._start = self._start
+        other._pit = self._pit
+        other._stock = self._stock[:]
+        other._drawn = self._drawn[:]
+        other._positions = self._positions[:]
+        other._pits = self._pits[:]
+        other._finished = self._finished[:]
+        other._out = self._out[:]
+        other._turn = self._turn
+        other._first = self._first
+        other._scores = self._scores[:]
+        other._points = None if self._points is None else self._points[:]
+        other._last = None if self._last is None else dict(self._last)
+        return other
+
+    @classmethod
+    def decode_action(cls, text: str) -> DaytonaAction:
+        return decode(text)
+
+    # ----------------------------------------------------------------- queries
+
+    def ahead(self, position: int) -> Card | None:
+        """The card a car at ``position`` moves onto next (None: finished)."""
+        if position in (BEFORE_START, LAST_CARD):
+            return self._start
+        if position >= FINISHED:
+            return None
+        return self._track[position - 1]
+
+    def under(self, position: int) -> Card | None:
+        """The card a car at ``position`` stands on (None: before the start, or
+        finished)."""
+        if position == ON_START:
+            return self._start
+        if ON_START < position < FINISHED:
+            return self._track[position - 2]
+        return None
+
+    def _moved(self, at: int, drawn: int | None) -> int:
+        """Where a car at ``at`` goes with a drawn value (None: a joker)."""
+        ahead = self.ahead(at)
+        if ahead is None:
+            return at
+        if drawn is None:  # one card forward, but never across the finish
+            return at if at == LAST_CARD else at + 1
+        under = self.under(at)
+        back = at > ON_START and under is not None and abs(drawn - value(under)) <= 2
+        forward = abs(drawn - value(ahead)) <= (1 if at == LAST_CARD else 2)
+        if back and (self.rules.back_wins or not forward):
+            return at - 1
+        return at + 1 if forward else at
+
+    def _racing(self) -> list[int]:
+        """Seats whose cars are still on the track."""
+        return [s for s in range(self._n) if not self._out[s] and self._positions[s] != FINISHED]
+
+    def _next_active(self, seat: int) -> int:
+        s = (seat + 1) % self._n
+        while self._out[s]:
+            s = (s + 1) % self._n
+        return s
+
+    # ------------------------------------------------------------------- moves
+
+    def _rng(self) -> random.Random:
+        rng = random.Random(self._seed + (self._shuffles << 64))
+        self._shuffles += 1
+        return rng
+
+    def _new_race(self, first: int, events: list[Event]) -> None:
+        self._race += 1
+        layout = None
+        while layout is None:
+            cards = shoe()
+            self._rng().shuffle(cards)
+            layout = lay_out(cards)
+        self._track = layout.track
+        self._start = layout.start
+        self._pit = layout.pit
+        self._stock = cards
+        self._drawn = []
+        self._positions = [BEFORE_START] * self._n
+        self._pits = [0] * self._n
+        self._finished = []
+        self._points = None
+        self._last = None
+        self._phase = Phase.DRAW
+        self._first = self._turn = first
+        events.append(Event("race", seat=first, value=self._race))
+
+    def _draw(self, seat: int, events: list[Event]) -> None:
+        if not self._stock:
+            pile = self._drawn
+            self._drawn = []
+            self._rng().shuffle(pile)
+            self._stock = pile
+            events.append(Event("reshuffle", value=len(pile)))
+        card = self._stock.pop()
+        self._drawn.append(card)
+        events.append(Event("draw", seat=seat, cards=(card,)))
+        at = self._positions[seat]
+        self._last = {"seat": seat, "card": card.code, "as": None, "move": "", "from": at}
+        if card.rank is Rank.TWO:
+            self._phase = Phase.DEUCE
+            self._last["move"] = "choose"
+            return
+        if card.is_joker:
+            self._move(seat, None, events)
+        elif value(card) == value(self._pit):
+            self._pits[seat] = PIT_TURNS
+            self._last |= {"move": "pit", "to": at}
+            events.append(Event("pit", seat=seat, value=PIT_TURNS))
+            self._pass_turn(seat, events)
+        else:
+            self._move(seat, value(card), events)
+
+    def _move(self, seat: int, drawn: int | None, events: list[Event]) -> None:
+        """Move ``seat``'s car for the value drawn (None: a joker), then finish
+        it, end the race or pass the turn."""
+        self._phase = Phase.DRAW
+        at = self._positions[seat]
+        to = self._moved(at, drawn)
+        self._positions[seat] = to
+        kind = "forward" if to > at else "back" if to < at else "stay"
+        assert self._last is not None
+        if self._last["move"] == "choose":
+            self._last["as"] = "joker" if drawn is None else "two"
+        self._last |= {"move": kind, "to": to}
+        events.append(Event(kind, seat=seat, value=to))
+        if to == FINISHED:
+            self._finished.append(seat)
+            self._last["move"] = "finish"
+            events.append(Event("finish", seat=seat, value=len(self._finished)))
+            if len(self._racing()) <= 1:
+                self._end_race(events)
+                return
+        self._pass_turn(seat, events)
+
+    def _pass_turn(self, seat: int, events: list[Event]) -> None:
+        """To the next car still racing; a player in the pit misses his turn."""
+        s = seat
+        while True:
+            s = self._next_active(s)
+            if self._positions[s] == FINISHED:
+                continue
+            if self._pits[s]:
+                self._pits[s] -= 1
+                events.append(Event("wait", seat=s, value=self._pits[s]))
+                continue
+            self._turn = s
+            return
+
+    def _end_race(self, events: list[Event]) -> None:
+        """Places: in the order the cars finished, the one left last; players
+        who left the match score nothing."""
+        order = self._finished + self._racing()
+        points = [0] * self._n
+        for place, s in enumerate(order):
+            points[s] = PLACE_POINTS[place] if place < len(PLACE_POINTS) else 0
+            self._scores[s] += points[s]
+            events.append(Event("points", seat=s, value=points[s]))
+        self._points = points
+        self._phase = Phase.RACE_OVER
+        active = [s for s in range(self._n) if not self._out[s]]
+        top = max(self._scores[s] for s in active)
+        if top < self.rules.target:
+            return
+        leaders = [s for s in active if self._scores[s] == top]
+        if len(leaders) > 1:
+            events.append(Event("tie", value=top))
+            return
+        self._phase = Phase.OVER
+        events.append(Event("match_over", seat=leaders[0]))

@@ -1,0 +1,109 @@
+"""A Daytona match's complete state as JSON (``dump``) and back (``load``).
+
+Layout, format 1 (cards as codes; the stock lists the card drawn *last*
+first, the drawn pile runs bottom to top)::
+
+    {"game": "daytona", "format": 1, "rules": {"target": 30}, "seats": 3,
+     "seed": 123, "shuffles": 2, "race": 1, "phase": "draw",
+     "track": [14 cards], "start": "7c", "pit": "Qd",
+     "stock": [...], "drawn": [...],
+     "positions": [0, 3, 16], "pits": [0, 2, 0], "finished": [2],
+     "out": [false, false, false], "turn": 1, "first": 0,
+     "scores": [10, 5, 0], "points": null | [...], "last": null | {...}}
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, TypeVar
+
+from games.cards import shoe
+from games.core import JSON, StateFormatError
+from games.daytona.rules import DaytonaRules, seat_range
+from games.daytona.track import TRACK_CARDS
+from games.reader import array, boolean, card, cards, choice, integer, integers, read_state
+
+if TYPE_CHECKING:
+    from games.daytona.engine import Daytona
+
+__all__ = ["dump", "load"]
+
+D = TypeVar("D", bound="Daytona")
+
+_SHOE = Counter(shoe())
+_LAST_KEYS = {"seat", "card", "as", "move", "from", "to"}
+
+
+def dump(game: Daytona) -> dict[str, JSON]:
+    return {
+        "game": game.key,
+        "format": game.FORMAT,
+        "rules": game.rules.to_json(),
+        "seats": game._n,
+        "seed": game._seed,
+        "shuffles": game._shuffles,
+        "race": game._race,
+        "phase": game._phase.value,
+        "track": [c.code for c in game._track],
+        "start": game._start.code,
+        "pit": game._pit.code,
+        "stock": [c.code for c in game._stock],
+        "drawn": [c.code for c in game._drawn],
+        "positions": list(game._positions),
+        "pits": list(game._pits),
+        "finished": list(game._finished),
+        "out": list(game._out),
+        "turn": game._turn,
+        "first": game._first,
+        "scores": list(game._scores),
+        "points": None if game._points is None else list(game._points),
+        "last": None if game._last is None else dict(game._last),
+    }
+
+
+def load(cls: type[D], data: Mapping[str, JSON]) -> D:
+    return read_state(cls, data, lambda: _load(cls, data))
+
+
+def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
+    from games.daytona.engine import FINISHED, Phase
+
+    rules = DaytonaRules.from_json(data["rules"])
+    n = integer(data["seats"], "seats", 2, 4)
+    if n not in seat_range(rules):
+        raise StateFormatError(f"{n} seats")
+    game = cls.__new__(cls)
+    game._init(rules, n, integer(data["seed"], "seed", 0, 2**64 - 1))
+    game._shuffles = integer(data["shuffles"], "shuffles", 0, 2**62)
+    game._race = integer(data["race"], "race", 1, 10**6)
+    game._phase = choice(data["phase"], "phase", Phase)
+    game._track = cards(data["track"], "track")
+    if len(game._track) != TRACK_CARDS:
+        raise StateFormatError(f"track: expected {TRACK_CARDS} cards")
+    game._start = card(data["start"], "start")
+    game._pit = card(data["pit"], "pit")
+    game._stock = cards(data["stock"], "stock")
+    game._drawn = cards(data["drawn"], "drawn")
+    every = Counter([*game._track, game._start, game._pit, *game._stock, *game._drawn])
+    if every != _SHOE:
+        raise StateFormatError("the cards are not exactly two decks with four jokers")
+    game._positions = integers(data["positions"], "positions", 0, FINISHED, n)
+    game._pits = integers(data["pits"], "pits", 0, 2, n)
+    game._finished = integers(data["finished"], "finished", 0, n - 1)
+    if len(set(game._finished)) != len(game._finished) or any(
+        game._positions[s] != FINISHED for s in game._finished
+    ):
+        raise StateFormatError("finished: seats whose cars have finished, once each")
+    game._out = [boolean(v, "out") for v in array(data["out"], "out", n)]
+    game._turn = integer(data["turn"], "turn", 0, n - 1)
+    game._first = integer(data["first"], "first", 0, n - 1)
+    game._scores = integers(data["scores"], "scores", 0, 10**6, n)
+    points = data["points"]
+    game._points = None if points is None else integers(points, "points", 0, 10, n)
+    last = data["last"]
+    if last is not None:
+        if not isinstance(last, dict) or set(last) - _LAST_KEYS:
+            raise StateFormatError("last: expected the last draw")
+        game._last = dict(last)
+    return game

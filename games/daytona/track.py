@@ -1,0 +1,97 @@
+"""Laying out a Daytona track (seed 000, ``docs/rules/daytona.md`` §2), and
+the values cards have on it."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from games.cards import Card, Rank
+
+__all__ = ["TRACK_CARDS", "Layout", "lay_out", "value"]
+
+TRACK_CARDS = 14
+"""Cards of the rectangle (4 top, 3 on the right, 4 bottom, 3 on the left)."""
+
+
+def value(card: Card) -> int:
+    """A card's value in the race: ace 1, 2..10, jack 11, queen 12, king 13."""
+    return 1 if card.rank is Rank.ACE else int(card.rank)
+
+
+_VALUES = frozenset((1, *range(3, 14)))
+"""The values a track card may have: no deuces."""
+
+
+def _usable(card: Card) -> bool:
+    return not card.is_joker and card.rank is not Rank.TWO
+
+
+class Layout:
+    """The track, the start/finish card and the pit stop, taken from a stock."""
+
+    __slots__ = ("pit", "start", "track", "under")
+
+    def __init__(self, track: list[Card], start: Card, pit: Card, under: int) -> None:
+        self.track = track
+        self.start = start
+        self.pit = pit
+        self.under = under
+        """Cards turned down and put under the stock while laying it out."""
+
+
+def lay_out(stock: list[Card]) -> Layout | None:
+    """Lay the track from ``stock`` (its last card is its top), as the seed
+    says: the 14 cards in order round the rectangle, then the start/finish
+    card, then the pit stop.  A card that breaks a rule goes under the stock
+    (to the front of the list) and the next one is turned.  ``stock`` keeps
+    what is left.
+
+    Two decisions the texts leave open (``docs/rules/daytona.md``): the
+    start/finish card is at least two apart from the track's last card, else
+    no card could take a car over the finish (it needs a card within one of
+    the finish and not within two of the card it stands on, since back wins);
+    and when the track uses every value there is no pit stop to lay: None,
+    and the cards are shuffled and laid again."""
+    track: list[Card] = []
+    counts: Counter[int] = Counter()
+    under = 0
+
+    def turn() -> Card:
+        return stock.pop()
+
+    def reject(card: Card) -> None:
+        nonlocal under
+        stock.insert(0, card)
+        under += 1
+
+    while len(track) < TRACK_CARDS:
+        card = turn()
+        v = value(card) if _usable(card) else 0
+        closing = len(track) == TRACK_CARDS - 1
+        if (
+            not v
+            or counts[v] >= 2
+            or (track and value(track[-1]) == v)
+            or (closing and value(track[0]) == v)
+        ):
+            reject(card)
+            continue
+        track.append(card)
+        counts[v] += 1
+    while True:
+        card = turn()
+        v = value(card) if _usable(card) else 0
+        if not v or counts[v] >= 2 or v == value(track[0]) or abs(v - value(track[-1])) < 2:
+            reject(card)
+            continue
+        start = card
+        counts[v] += 1
+        break
+    if len(counts) == len(_VALUES):
+        return None
+    while True:
+        card = turn()
+        if not _usable(card) or value(card) in counts:
+            reject(card)
+            continue
+        return Layout(track, start, card, under)

@@ -1,0 +1,301 @@
+"""Daytona: every movement case of RULINGS and seed 000 with a fixed stock,
+the track's restrictions over thousands of deals, a race's end and a match's
+end (a tie at the top included), saving and refusing."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from games.cards import Card, parse_cards, shoe
+from games.core import IllegalAction, StateFormatError
+from games.daytona import (
+    AS_JOKER,
+    AS_TWO,
+    DRAW,
+    FINISHED,
+    NEXT,
+    TRACK_CARDS,
+    Daytona,
+    DaytonaRules,
+    lay_out,
+    value,
+)
+
+RULES = DaytonaRules()
+# A track whose values run 5 9 3 7 11 4 8 12 1 6 10 13 3 9 (hearts, clubs ...).
+TRACK = parse_cards("5h9c3d7cJs4h8dQcAs6hTdKs3c9h")
+START = Card.parse("Kh")  # 13
+
+
+def race(
+    stock: str,
+    positions: list[int],
+    *,
+    pits: list[int] | None = None,
+    rules: DaytonaRules = RULES,
+    pit: str = "Jh",
+    start: Card = START,
+    scores: list[int] | None = None,
+    finished: list[int] | None = None,
+) -> Daytona:
+    return Daytona.position(
+        rules,
+        TRACK,
+        start,
+        Card.parse(pit),
+        parse_cards(stock),
+        positions=positions,
+        pits=pits,
+        scores=scores,
+        finished=finished,
+    )
+
+
+def draw(game: Daytona, seat: int = 0) -> list[str]:
+    return [e.kind for e in game.apply(seat, DRAW)]
+
+
+def where(game: Daytona) -> list[int]:
+    return list(game.public_view()["positions"])
+
+
+# ----------------------------------------------------------------- moving
+
+
+def test_the_first_step_is_onto_the_start_card_within_two() -> None:
+    game = race("Qd8s", [0, 0])  # the start/finish card is a king (13)
+    assert draw(game) == ["draw", "forward"]
+    assert where(game) == [1, 0]
+    assert draw(game, 1) == ["draw", "stay"]  # 8 is five from the king
+    assert where(game) == [1, 0]
+
+
+def test_within_two_of_the_card_ahead_goes_forward_suits_never_matter() -> None:
+    # Seed 000: the first track card is the 5 of hearts; a 7 of spades takes
+    # the car onto it, a 9 of clubs leaves it where it is.
+    game = race("7s9c", [1, 1])
+    assert draw(game) == ["draw", "forward"]
+    assert where(game)[0] == 2
+    assert draw(game, 1) == ["draw", "stay"]
+    assert where(game)[1] == 1
+
+
+def test_within_two_of_the_card_it_stands_on_goes_one_back() -> None:
+    # Seed 000's example: on the 7 of clubs, the 5 of clubs takes it back.
+    game = race("5c", [5, 0])  # position 5 stands on track[3] = 7♣
+    assert game.under(5) == Card.parse("7c")
+    assert draw(game) == ["draw", "back"]
+    assert where(game)[0] == 4
+
+
+def test_when_forward_and_back_both_fit_back_wins() -> None:
+    # On the 3♦ (position 4), the 7♣ ahead: a 5 is within two of both.
+    game = race("5s", [4, 0])
+    assert draw(game) == ["draw", "back"]
+    assert where(game)[0] == 3
+
+
+def test_with_back_wins_off_forward_wins() -> None:
+    game = race("5s", [4, 0], rules=RULES.replace(back_wins=False))
+    assert draw(game) == ["draw", "forward"]
+    assert where(game)[0] == 5
+
+
+def test_a_car_never_goes_back_before_the_start_card() -> None:
+    game = race("Qs", [1, 0])  # on the king (13), the 5♥ ahead: a queen is 1 from the king
+    assert draw(game) == ["draw", "stay"]
+    assert where(game)[0] == 1
+
+
+def test_a_joker_takes_the_car_one_card_forward() -> None:
+    game = race("X1", [6, 0])
+    assert draw(game) == ["draw", "forward"]
+    assert where(game)[0] == 7
+
+
+def test_a_joker_cannot_take_the_car_over_the_finish() -> None:
+    game = race("X2", [15, 0])
+    assert draw(game) == ["draw", "stay"]
+    assert where(game)[0] == 15
+
+
+def test_a_deuce_counts_as_two_or_as_a_joker_by_the_players_choice() -> None:
+    game = race("2h2d", [10, 10])  # on the ace (1), the 6♥ ahead
+    assert draw(game) == ["draw"]
+    view = game.public_view()
+    assert view["phase"] == "deuce"
+    assert game.legal_actions(0) == [AS_TWO, AS_JOKER]
+    assert game.legal_actions(1) == []
+    assert game.default_action(0) is AS_JOKER  # as a 2 it would go back
+    assert [e.kind for e in game.apply(0, AS_TWO)] == ["deuce", "back"]
+    assert where(game)[0] == 9
+    assert game.public_view()["last"]["as"] == "two"
+    draw(game, 1)
+    assert [e.kind for e in game.apply(1, AS_JOKER)] == ["deuce", "forward"]
+    assert where(game)[1] == 11
+    assert game.public_view()["last"]["as"] == "joker"
+
+
+def test_finishing_needs_a_card_within_one_of_the_finish() -> None:
+    # On the track's last card (9♥), the king of hearts ahead is the finish:
+    # a five is far from both, a queen is one from the king.
+    game = race("5dQd", [15, 15])
+    assert draw(game) == ["draw", "stay"]
+    assert where(game)[0] == 15
+    assert draw(game, 1) == ["draw", "forward", "finish", "points", "points"]
+    assert where(game)[1] == FINISHED
+
+
+def test_the_pit_stop_value_misses_the_next_two_turns() -> None:
+    game = race("JcAd5d8s3h", [3, 3, 3], pit="Jh")
+    assert draw(game) == ["draw", "pit"]
+    assert where(game)[0] == 3
+    assert game.public_view()["pits"][0] == 2
+    draw(game, 1)
+    kinds = draw(game, 2)
+    assert (kinds[0], kinds[-1]) == ("draw", "wait")  # seat 0 misses a turn ...
+    assert game.to_move() == {1}
+    draw(game, 1)
+    kinds = draw(game, 2)
+    assert kinds[-1] == "wait"  # ... and another
+    assert game.public_view()["pits"][0] == 0
+    assert game.to_move() == {1}
+
+
+def test_drawn_cards_are_shuffled_into_a_new_stock_when_it_runs_out() -> None:
+    game = race("", [1, 1])  # the stock is empty: the rest of the shoe is in the drawn pile
+    assert game.public_view()["stock"] == 0
+    kinds = draw(game)
+    assert kinds[:2] == ["reshuffle", "draw"]
+    view = game.public_view()
+    assert view["drawn"] == 1
+    assert view["stock"] == 108 - TRACK_CARDS - 3
+
+
+# --------------------------------------------------------- races and matches
+
+
+def test_a_race_ends_when_one_car_is_left_and_places_score_ten_five_two_zero() -> None:
+    game = race("Qd", [15, 3, FINISHED, 7], finished=[2])
+    draw(game)
+    view = game.public_view()
+    assert view["phase"] == "draw"
+    assert view["finished"] == [2, 0]
+    game = race("Qd", [15, 3, FINISHED, FINISHED], finished=[3, 2])
+    draw(game)
+    view = game.public_view()
+    assert view["phase"] == "race_over"
+    assert view["race_points"] == [2, 0, 5, 10]
+    assert view["scores"] == [2, 0, 5, 10]
+    assert game.to_move() == {0, 1, 2, 3}
+    events = game.apply(1, NEXT)
+    assert events[0].kind == "race"
+    view = game.public_view()
+    assert view["race"] == 2
+    assert view["positions"] == [0, 0, 0, 0]
+    assert view["track"] != [c.code for c in TRACK]
+
+
+def test_the_match_ends_at_the_target_and_a_tie_at_the_top_races_again() -> None:
+    game = race("Qd", [15, 3], scores=[25, 28])
+    kinds = draw(game)
+    assert kinds[-1] == "match_over"
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.winners == {0}
+    assert outcome.scores == (35, 33)
+    tie = race("Qd", [15, 3], scores=[25, 30])
+    kinds = draw(tie)
+    assert kinds[-1] == "tie"
+    assert tie.public_view()["phase"] == "race_over"
+    assert tie.outcome() is None
+
+
+def test_a_player_who_leaves_is_placed_last_and_the_last_one_left_wins() -> None:
+    game = race("Qd", [5, 3, 2])
+    game.resign(1)
+    assert game.to_move() == {0}
+    events = game.resign(0)
+    assert [e.kind for e in events] == ["resign", "match_over"]
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.winners == {2}
+    assert outcome.places[-1] == (0, 1)
+    with pytest.raises(IllegalAction):
+        game.resign(2)
+
+
+# ------------------------------------------------------------------ track
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_every_track_keeps_the_layout_rules(chunk: int) -> None:
+    for seed in range(chunk * 750, (chunk + 1) * 750):
+        cards = shoe()
+        random.Random(seed).shuffle(cards)
+        before = Counter(cards)
+        layout = lay_out(cards)
+        if layout is None:
+            continue
+        track, start, pit = layout.track, layout.start, layout.pit
+        assert len(track) == TRACK_CARDS
+        laid = [*track, start]
+        values = [value(c) for c in laid]
+        assert all(not c.is_joker and c.code[0] != "2" for c in [*laid, pit])
+        assert max(Counter(values).values()) <= 2
+        loop = [value(c) for c in track]
+        assert all(loop[i] != loop[i - 1] for i in range(TRACK_CARDS))  # closed loop
+        assert value(start) != loop[0]
+        assert abs(value(start) - loop[-1]) >= 2  # a car on the last card can finish
+        assert value(pit) not in values
+        assert Counter([*cards, *laid, pit]) == before
+
+
+def test_a_match_always_lays_a_track_with_a_pit_stop() -> None:
+    for seed in range(300):
+        view = Daytona.new(RULES, 2, random.Random(seed)).public_view()
+        assert value(Card.parse(view["pit"])) not in {
+            value(Card.parse(c)) for c in [*view["track"], view["start"]]
+        }
+
+
+# ------------------------------------------------------------ the contract
+
+
+def test_only_the_seat_on_move_draws_and_refusals_change_nothing() -> None:
+    game = race("5s7d", [1, 1])
+    before = game.dump()
+    for seat, action, reason in (
+        (1, DRAW, "illegal.not_your_turn"),
+        (0, AS_TWO, "illegal.wrong_phase"),
+        (0, NEXT, "illegal.wrong_phase"),
+        (7, DRAW, "illegal.not_your_turn"),
+    ):
+        with pytest.raises(IllegalAction) as info:
+            game.apply(seat, action)
+        assert info.value.reason == reason
+        assert game.dump() == before
+
+
+def test_dump_load_round_trip_and_bad_states_are_refused() -> None:
+    game = Daytona.new(RULES, 3, random.Random(4))
+    for _ in range(40):
+        (seat,) = sorted(game.to_move())[:1]
+        game.apply(seat, game.default_action(seat))
+    data = game.dump()
+    assert Daytona.load(data).dump() == data
+    bad: list[dict[str, Any]] = [
+        {"format": 2},
+        {"seats": 5},
+        {"positions": [0, 0, 17]},
+        {"stock": data["stock"][:-1]},
+        {"phase": "pit"},
+        {"rules": {"target": 40}},
+    ]
+    for change in bad:
+        with pytest.raises(StateFormatError):
+            Daytona.load(data | change)
