@@ -11,13 +11,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from games import durak, hundred_one, joker
+from games import daytona, durak, hundred_one, joker
 from games.spec import GameSpec
 from handlers.screens.base import GameScreens
+from handlers.screens.daytona import DaytonaScreens
 from handlers.screens.durak import DurakScreens
 from handlers.screens.hundred_one import HundredOneScreens
 from handlers.screens.joker import JokerScreens
-from players import DurakHeuristic, HundredOneHeuristic, JokerHeuristic, Player
+from players import (
+    DaytonaHeuristic,
+    DurakHeuristic,
+    HundredOneHeuristic,
+    JokerHeuristic,
+    Player,
+)
 
 __all__ = ["CATALOG", "Catalog", "Listing"]
 
@@ -50,4 +57,5 @@ CATALOG = Catalog(
     Listing(durak.SPEC, DurakScreens(), DurakHeuristic()),
     Listing(hundred_one.SPEC, HundredOneScreens(), HundredOneHeuristic()),
     Listing(joker.SPEC, JokerScreens(), JokerHeuristic()),
+    Listing(daytona.SPEC, DaytonaScreens(), DaytonaHeuristic()),
 )

@@ -9,9 +9,17 @@ between players for tests and benchmarks.
 from __future__ import annotations
 
 from players.base import Player
+from players.daytona import DaytonaHeuristic
 from players.durak import DurakHeuristic
 from players.hundred_one import HundredOneHeuristic
 from players.joker import JokerHeuristic
 from players.random_player import RandomPlayer
 
-__all__ = ["DurakHeuristic", "HundredOneHeuristic", "JokerHeuristic", "Player", "RandomPlayer"]
+__all__ = [
+    "DaytonaHeuristic",
+    "DurakHeuristic",
+    "HundredOneHeuristic",
+    "JokerHeuristic",
+    "Player",
+    "RandomPlayer",
+]

@@ -34,6 +34,12 @@ from games.core import (
 from games.spec import GameSpec
 
 MAX_STEPS = 20_000
+PLAY_BUDGET = 3_000
+"""Random moves a playout makes before it ends the game by resigning seats,
+one at a time, through the game's own contract.  Some games last longer than
+anybody would watch random moves for (a 101 round ends only when someone goes
+out; a Daytona race may send the cars back and forth for thousands of draws);
+the engines themselves never cut a game short."""
 
 DETERMINIZE_EVERY = 12
 """On average one step in this many checks ``determinize`` (deep playouts)."""
@@ -327,10 +333,13 @@ def check_determinize(
     world = chooser.choice(worlds)
     check_round_trip(world)
     check_waits(world)
-    for _ in range(MAX_STEPS if to_the_end else PLAY_ON_STEPS):
+    for step in range(MAX_STEPS if to_the_end else PLAY_ON_STEPS):
         actors = world.to_move()
         if not actors:
             break
+        if step >= PLAY_BUDGET:
+            resign_any(world, chooser)
+            continue
         seat = chooser.choice(sorted(actors))
         world.apply(seat, chooser.choice(world.legal_actions(seat)))
     else:
@@ -507,6 +516,9 @@ def playout(
                 if seat in waits:
                     default = game.default_action(seat)
                     assert default in actions, f"default {default} of seat {seat} is illegal"
+        if step >= PLAY_BUDGET:
+            log.append(resign_any(game, chooser))
+            continue
         seat = chooser.choice(sorted(actors))
         if deep:
             try_illegal(game, seat, sorted(pool), chooser, before=state)
@@ -543,6 +555,15 @@ def playout(
     if deep:
         check_no_resign_when_over(game)
     return game, log
+
+
+def resign_any(game: Game[Any, Any], chooser: random.Random) -> tuple[int, str]:
+    """One seat still in play leaves the game; its move-log entry."""
+    for seat in chooser.sample(range(game.seats), game.seats):
+        with contextlib.suppress(IllegalAction):
+            game.resign(seat)
+            return seat, RESIGN
+    raise AssertionError("no seat could resign from a game that is not over")
 
 
 def replay(

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot.catalog import CATALOG
 from games.cards import Card, parse_cards, shoe
 from games.core import IllegalAction, StateFormatError
 from games.daytona import (
@@ -18,6 +19,7 @@ from games.daytona import (
     DRAW,
     FINISHED,
     NEXT,
+    SPEC,
     TRACK_CARDS,
     Daytona,
     DaytonaRules,
@@ -299,3 +301,9 @@ def test_dump_load_round_trip_and_bad_states_are_refused() -> None:
     for change in bad:
         with pytest.raises(StateFormatError):
             Daytona.load(data | change)
+
+
+def test_the_game_is_registered_without_private_hands() -> None:
+    assert CATALOG.specs["daytona"] is SPEC
+    assert SPEC.private_hands is False
+    assert all(a.place.value == "table" for a in (DRAW, AS_TWO, AS_JOKER, NEXT))

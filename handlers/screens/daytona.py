@@ -1,0 +1,243 @@
+"""Daytona on screen: the track as a picture with a caption, moves on the table
+message (Daytona has no private hands), a line per draw, the races' results."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.cards import Card
+from games.core import Action, Event, Outcome, Rules
+from games.daytona.actions import Deuce, Draw, Next
+from games.daytona.rules import DaytonaRules
+from handlers.screens.base import Picture, Screen
+from handlers.screens.daytona_track import Car, TrackLabels, draw_track
+from handlers.screens.faces import face
+from i18n import t, tn
+from services import ScoreRow
+
+__all__ = ["DaytonaScreens"]
+
+FINISHED = 16
+LAPS = 14
+_MOVES = ("forward", "back", "stay")
+
+
+def _plain(name: str) -> str:
+    """A display name for the picture (they come HTML-escaped)."""
+    return (
+        name.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", '"')
+        .replace("&#x27;", "'")
+        .replace("&amp;", "&")
+    )
+
+
+def _where(lang: str, view: Mapping[str, Any], seat: int) -> str:
+    """Where a car is, for the caption and the legend."""
+    if view["out"][seat]:
+        return t(lang, "daytona.where_out")
+    position = view["positions"][seat]
+    if position >= FINISHED:
+        return t(lang, "daytona.where_finished", place=view["finished"].index(seat) + 1)
+    if position == 0:
+        where = t(lang, "daytona.where_grid")
+    elif position == 1:
+        where = t(lang, "daytona.where_start")
+    else:
+        where = t(lang, "daytona.where_track", n=position - 1, of=LAPS)
+    pits = view["pits"][seat]
+    if pits:
+        where += " · " + tn(lang, "daytona.where_pit", pits)
+    return where
+
+
+def _last_line(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+    last = view["last"]
+    if last is None:
+        return None
+    name = names[last["seat"]]
+    card = face(last["card"])
+    move = last["move"]
+    if move == "choose":
+        return t(lang, "daytona.last_choose", name=name, card=card)
+    what = t(lang, f"daytona.move_{move}")
+    if last.get("as"):
+        what = t(lang, f"daytona.as_{last['as']}") + " — " + what
+    return t(lang, "daytona.last", name=name, card=card, what=what)
+
+
+def _standings(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    order = sorted(range(len(names)), key=lambda s: -view["scores"][s])
+    return [
+        f"{i}. {names[s]} — {tn(lang, 'daytona.points', view['scores'][s])}"
+        for i, s in enumerate(order, 1)
+    ]
+
+
+def track_picture(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> Picture:
+    """The track with the cars, drawn on demand."""
+    plain = [_plain(n) for n in names]
+    moving = set(view["to_move"]) if view["phase"] in ("draw", "deuce") else set()
+    statuses = [_where(lang, view, s) for s in range(len(names))]
+    last = view["last"]
+    last_text = ""
+    if last is not None and last["move"] != "choose":
+        move = t(lang, "daytona.move_" + last["move"])
+        last_text = f"{plain[last['seat']]}: {move}"
+    labels = TrackLabels(
+        pit=t(lang, "daytona.picture_pit"),
+        start=t(lang, "daytona.picture_start"),
+        stock=t(lang, "daytona.picture_stock", n=view["stock"]),
+        last=last_text,
+    )
+    fields = [view[k] for k in ("track", "start", "pit", "positions", "scores", "stock", "last")]
+    data = json.dumps([lang, plain, statuses, sorted(moving), fields], sort_keys=True)
+    key = "daytona-" + hashlib.blake2b(data.encode(), digest_size=10).hexdigest()
+    cars = [
+        Car(plain[s], view["positions"][s], statuses[s], view["scores"][s], s in moving)
+        for s in range(len(names))
+    ]
+    track = [Card.parse(c) for c in view["track"]]
+    start, pit = Card.parse(view["start"]), Card.parse(view["pit"])
+    drawn = None if last is None else Card.parse(last["card"])
+
+    def draw() -> bytes:
+        return draw_track(track, start, pit, drawn, cars, labels)
+
+    return Picture(key, draw)
+
+
+class DaytonaScreens:
+    # --- the group's table ----------------------------------------------------
+
+    def table(
+        self, lang: str, view: Mapping[str, Any], names: Sequence[str], *, live: bool
+    ) -> Screen:
+        lines = [
+            t(lang, "daytona.race", race=view["race"], target=view["target"]),
+            t(
+                lang,
+                "daytona.cards",
+                start=face(view["start"]),
+                pit=face(view["pit"]),
+                stock=view["stock"],
+            ),
+            "",
+        ]
+        turn = set(view["to_move"]) if live and view["phase"] in ("draw", "deuce") else set()
+        for seat, name in enumerate(names):
+            line = f"{name} — {_where(lang, view, seat)} · {view['scores'][seat]}"
+            lines.append(f"▶️ <b>{line}</b>" if seat in turn else f"• {line}")
+        last = _last_line(lang, view, names)
+        if last:
+            lines += ["", last]
+        if live and view["phase"] == "race_over":
+            lines += ["", t(lang, "daytona.next_race")]
+        return Screen("\n".join(lines), picture=track_picture(lang, view, names))
+
+    def hand(
+        self,
+        lang: str,
+        view: Mapping[str, Any],
+        actions: Sequence[Action],
+        names: Sequence[str],
+        focus: str | None,
+        *,
+        live: bool,
+    ) -> Screen:
+        """Daytona has no hands: a player's own screen only says how the race
+        stands (the moves are on the table message)."""
+        return Screen(self.table(lang, view, names, live=live).text)
+
+    def turn(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        if view["phase"] not in ("draw", "deuce") or not view["to_move"]:
+            return None
+        return t(lang, "daytona.turn", name=names[view["to_move"][0]])
+
+    def table_key(self, lang: str, action: Action, view: Mapping[str, Any]) -> str:
+        if isinstance(action, Draw):
+            return t(lang, "daytona.btn_draw")
+        if isinstance(action, Deuce):
+            return t(lang, "daytona.btn_joker" if action.joker else "daytona.btn_two")
+        if isinstance(action, Next):
+            return t(lang, "daytona.btn_next")
+        raise ValueError(f"not a Daytona move: {action!r}")
+
+    def event(
+        self, lang: str, event: Event, names: Sequence[str], viewer: int | None = None
+    ) -> str | None:
+        seat = event.seat
+        name = names[seat] if seat is not None and 0 <= seat < len(names) else ""
+        match event.kind:
+            case "draw":
+                return t(lang, "daytona.ev_draw", name=name, card=face(event.cards[0].code))
+            case "deuce":
+                return t(
+                    lang,
+                    "daytona.ev_deuce",
+                    name=name,
+                    what=t(lang, "daytona.as_" + ("joker" if event.value == "joker" else "two")),
+                )
+            case "forward" | "back" | "stay":
+                return t(lang, f"daytona.ev_{event.kind}", name=name)
+            case "pit":
+                return t(lang, "daytona.ev_pit", name=name)
+            case "wait":
+                return t(lang, "daytona.ev_wait", name=name)
+            case "finish":
+                return t(lang, "daytona.ev_finish", name=name, place=event.value)
+            case "race":
+                return t(lang, "daytona.ev_race", race=event.value)
+            case "tie":
+                return t(lang, "daytona.ev_tie", points=event.value)
+            case "resign":
+                return t(lang, "daytona.ev_resign", name=name)
+        return None
+
+    def announcements(
+        self, lang: str, events: Sequence[Event], view: Mapping[str, Any], names: Sequence[str]
+    ) -> list[Screen]:
+        """The places and points after each race but the last (the result
+        has those)."""
+        if view["phase"] != "race_over" or not any(e.kind == "points" for e in events):
+            return []
+        lines = [t(lang, "daytona.race_over", race=view["race"])]
+        points = view["race_points"]
+        order = sorted(range(len(names)), key=lambda s: -points[s])
+        for i, s in enumerate(order, 1):
+            lines.append(f"{i}. {names[s]} +{points[s]}")
+        lines += ["", t(lang, "daytona.standings"), *_standings(lang, view, names)]
+        if any(e.kind == "tie" for e in events):
+            lines += ["", t(lang, "daytona.tie")]
+        return [Screen("\n".join(lines))]
+
+    def result(
+        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
+    ) -> Screen:
+        winners = ", ".join(names[s] for s in sorted(outcome.winners))
+        lines = [t(lang, "daytona.result", name=winners, races=view["race"])]
+        lines += ["", *_standings(lang, view, names)]
+        return Screen("\n".join(lines))
+
+    def own_result(
+        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
+    ) -> str:
+        seat = view["seat"]
+        if seat in outcome.winners:
+            return t(lang, "daytona.own_winner")
+        place = next(i for i, group in enumerate(outcome.places, 1) if seat in group)
+        return t(lang, "daytona.own_place", place=place, n=len(names))
+
+    def summary(self, lang: str, rules: Rules) -> str:
+        assert isinstance(rules, DaytonaRules)
+        back = "daytona.summary.back_wins" if rules.back_wins else "daytona.summary.forward_wins"
+        return t(lang, "daytona.summary", target=rules.target) + " · " + t(lang, back)
+
+    def score_line(self, lang: str, place: int, name: str, row: ScoreRow) -> str:
+        return t(
+            lang, "daytona.score_row", place=place, name=name, played=row.played, wins=row.wins
+        )
