@@ -28,6 +28,8 @@ __all__ = ["CAR_COLOURS", "Car", "TrackLabels", "draw_track"]
 CARD_W, CARD_H = 58, 82
 GAP = 10
 MARGIN = 18
+LEFT = 44
+"""Room left of the start/finish card for the cars before the start."""
 LEGEND_ROW = 26
 FONTS = Path(__file__).with_name("fonts")
 
@@ -82,7 +84,7 @@ def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 def _xy(cell: tuple[int, int]) -> tuple[int, int]:
     col, row = cell
-    return MARGIN + col * (CARD_W + GAP), MARGIN + row * (CARD_H + GAP)
+    return LEFT + col * (CARD_W + GAP), MARGIN + row * (CARD_H + GAP)
 
 
 def _card(
@@ -121,7 +123,7 @@ def draw_track(
     labels: TrackLabels,
 ) -> bytes:
     """The PNG of the track with the cars on it."""
-    width = MARGIN * 2 + 7 * CARD_W + 6 * GAP
+    width = LEFT + MARGIN + 7 * CARD_W + 6 * GAP
     board_h = MARGIN * 2 + 5 * CARD_H + 4 * GAP
     height = board_h + LEGEND_ROW * (len(cars) + 1) + MARGIN
     image = Image.new("RGB", (width, height), FELT)
@@ -131,7 +133,8 @@ def draw_track(
         _card(draw, *_xy(_CELLS[index]), card, None)
     sx, sy = _xy(_START)
     _card(draw, sx, sy, start, GOLD)
-    draw.text((sx + CARD_W / 2, sy - 4), labels.start, font=_font(12, True), fill=GOLD, anchor="md")
+    above = (sx + CARD_W / 2, sy - 5)
+    draw.text(above, labels.start, font=_font(10, True), fill=GOLD, anchor="md")
     px, py = _xy((3, 2))
     px += (CARD_W + GAP) // 2
     _card(draw, px, py, pit, None)
@@ -139,7 +142,7 @@ def draw_track(
     if last is not None:
         lx = px + CARD_W + GAP
         _card(draw, lx, py, last, GOLD)
-    middle_x = MARGIN + 3.5 * (CARD_W + GAP)
+    middle_x = LEFT + 3.5 * (CARD_W + GAP)
     draw.text((middle_x, py + CARD_H + 14), labels.stock, font=_font(13), fill=PAPER, anchor="mm")
     if labels.last:
         draw.text((middle_x, py - 26), labels.last, font=_font(14, True), fill=PAPER, anchor="mm")
@@ -151,7 +154,7 @@ def draw_track(
         if position >= 16:
             continue
         if position == 0:
-            x, y = sx - GAP - 6, sy + CARD_H / 2
+            x, y = sx - LEFT / 2, sy + CARD_H / 2
             for i, seat in enumerate(seats):
                 _token(draw, x, y - 30 + i * 22, seat, cars[seat].moving)
             continue
