@@ -27,13 +27,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.catalog import CATALOG
-from games.core import Game, Rules
+from games.core import Game, IllegalAction, Rules
 from games.spec import GameSpec
 
 __all__ = ["Result", "main", "measure", "play_random_game"]
 
-MAX_STEPS = 100_000
-"""A random game that is not over after this many moves is abandoned."""
+MAX_STEPS = 20_000
+"""Random moves after which the benchmark ends a game by resigning its seats
+one by one (a Daytona race or a 101 round played at random may go on far
+longer than people would play it; the engines never cut a game short)."""
 
 
 @dataclass(frozen=True)
@@ -54,10 +56,15 @@ def play_random_game(
     """Play one random game to its end; return it and its number of moves."""
     game = spec.game.new(rules, seats, rng)
     rand = rng.random
-    for step in range(MAX_STEPS):
+    step = 0
+    while True:
         actors = game.to_move()
         if not actors:
             return game, step
+        step += 1
+        if step > MAX_STEPS:
+            _resign_one(game)
+            continue
         if len(actors) == 1:
             (seat,) = actors
         else:
@@ -65,7 +72,16 @@ def play_random_game(
             seat = ordered[int(rand() * len(ordered))]
         actions = game.legal_actions(seat)
         game.apply(seat, actions[int(rand() * len(actions))])
-    raise RuntimeError(f"{spec.key}: no end after {MAX_STEPS} random moves")
+
+
+def _resign_one(game: Game[Any, Any]) -> None:
+    for seat in range(game.seats):
+        try:
+            game.resign(seat)
+        except IllegalAction:
+            continue
+        return
+    raise RuntimeError("no seat could resign from a game that is not over")
 
 
 def _games_per_second(
@@ -84,7 +100,7 @@ def _games_per_second(
         games += 1
         steps += n
         view = game.public_view()
-        rounds += int(view.get("round") or view.get("deal") or 1)
+        rounds += int(view.get("round") or view.get("deal") or view.get("race") or 1)
         elapsed = clock() - start
         if elapsed >= seconds:
             return games / elapsed, rounds / elapsed, steps / games
@@ -100,7 +116,7 @@ def _call_costs(
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
         game = spec.game.new(rules, seats, rng)
-        while actors := game.to_move():
+        while (actors := game.to_move()) and time.perf_counter() < deadline:
             seat = sorted(actors)[int(rng.random() * len(actors))]
             t0 = clock()
             actions = game.legal_actions(seat)

@@ -1,8 +1,10 @@
-"""How long the pictures take: Joker's score sheet, drawn with Pillow.
+"""How long the pictures take: Joker's score sheet and Daytona's track, drawn
+with Pillow.
 
 The sheet of a whole game (24 deals, four players, a fixed seed) and of a
-game in its first pulka are drawn again and again; each line prints the mean
-and the median milliseconds per image and the PNG's size::
+game in its first pulka, and the track of a four-car race in progress (drawn
+after every turn: aim under 30 ms), are drawn again and again; each line
+prints the mean and the median milliseconds per image and the PNG's size::
 
     .venv/bin/python -m bench.pictures            # 50 images per line
     .venv/bin/python -m bench.pictures --quick    # 5 images per line
@@ -24,7 +26,10 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from games.daytona import Daytona, DaytonaRules
 from games.joker import Joker, JokerRules
+from handlers.screens.base import Picture
+from handlers.screens.daytona import track_picture
 from handlers.screens.joker import sheet_picture
 from players import JokerHeuristic
 from players.arena import play
@@ -61,9 +66,23 @@ def _game(deals: int, seats: int = 4, seed: int = 1) -> Joker:
     return game
 
 
-def measure(name: str, game: Joker, images: int) -> Line:
+def _race(turns: int = 40, seats: int = 4, seed: int = 1) -> Daytona:
+    """A Daytona race ``turns`` draws in."""
+    game = Daytona.new(DaytonaRules(), seats, random.Random(seed))
+    for _ in range(turns):
+        seat = min(game.to_move())
+        game.apply(seat, game.default_action(seat))
+    return game
+
+
+def measure(name: str, game: Joker | Daytona, images: int) -> Line:
     view = game.public_view()
-    picture = sheet_picture("ru", view, NAMES[: game.seats])
+    names = NAMES[: game.seats]
+    picture: Picture = (
+        track_picture("ru", view, names)
+        if isinstance(game, Daytona)
+        else sheet_picture("ru", view, names)
+    )
     picture.draw()  # warm up: fonts loaded, caches filled
     times = []
     data = b""
@@ -95,11 +114,13 @@ def main(argv: Sequence[str] | None = None) -> list[Line]:
     print(header)
     print("-" * len(header))
     lines = []
-    for name, game in (
+    games: tuple[tuple[str, Joker | Daytona], ...] = (
         ("joker sheet, 24 deals, 4", _game(24)),
         ("joker sheet, 5 deals, 4", _game(5)),
         ("joker sheet, 24 deals, 3", _game(24, seats=3)),
-    ):
+        ("daytona track, 4 cars", _race()),
+    )
+    for name, game in games:
         line = measure(name, game, images)
         lines.append(line)
         print(
