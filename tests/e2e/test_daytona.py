@@ -75,4 +75,8 @@ async def test_three_people_race_a_match_on_the_table_message(
         assert final.kind == "photo"
         assert len(final.caption) <= 1024
         assert not any(d.startswith("m:") for d in final.callback_datas)
+        # One picture of the track, edited in place after every turn (the
+        # lobby's text message was replaced by it once, at the start).
+        assert [m.message_id for m in table.group_messages() if m.kind == "photo"] == [message_id]
+        assert len(final.photo_history) > 50
         assert server.chat_messages(vera) == []  # she raced without a DM

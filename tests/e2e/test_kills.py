@@ -44,6 +44,7 @@ class Game:
     key: str
     people: int
     computers: int = 0
+    preset: str | None = None
 
 
 @dataclass
@@ -140,7 +141,7 @@ async def _kill_storm(
                 server, NAMES[: game.people], group_id=-1001 - index, first_user=100 + 10 * index
             )
             table.rng = random.Random(seed + index)
-            await table.open(game.key)
+            await table.open(game.key, game.preset)
             if game.computers:
                 await add_computers(table, game.computers)
             for user_id in table.players[1:]:
@@ -229,5 +230,6 @@ async def test_every_game_killed_at_random_moments_loses_and_doubles_nothing(
         Game("durak", people=3),
         Game("101", people=2, computers=1),
         Game("joker", people=2, computers=2),
+        Game("daytona", people=1, computers=2, preset="sprint"),
     ]
     await _kill_storm(server, db_path, tmp_path, games, kills=15, seed=6)

@@ -118,7 +118,8 @@ async def _final_displays(server: FakeTelegram, koloda: Koloda, play: Play, prob
     shown = _message(server, table.group_id, message_id)
     assert shown is not None
     assert not shown.deleted
-    assert shown.html == composed.text, "the group's table message is not the final state"
+    html = shown.caption_html if shown.kind == "photo" else shown.html
+    assert html == composed.text, "the group's table message is not the final state"
     owned = f":{_b36(play.table_id)}:"
     live = [
         m
@@ -128,8 +129,8 @@ async def _final_displays(server: FakeTelegram, koloda: Koloda, play: Play, prob
     ]
     assert not live, f"group messages with live buttons after the end: {live}"
     for seat in snapshot.table.seats:
-        if seat.user_id is None:
-            continue  # a computer's seat
+        if seat.user_id is None or not snapshot.spec.private_hands:
+            continue  # a computer's seat, or a game without hands
         hand, _ = compose_hand(snapshot, seat.seat, lang, screens, now=now)
         ((hand_id,),) = probe.query(
             "SELECT message_id FROM hand_messages WHERE table_id = ? AND seat = ?",
