@@ -22,7 +22,15 @@ __all__ = ["DaytonaScreens"]
 
 FINISHED = 16
 LAPS = 14
-_MOVES = ("forward", "back", "stay")
+_MOVE_KEYS = {
+    "forward": "daytona.move_forward",
+    "back": "daytona.move_back",
+    "stay": "daytona.move_stay",
+    "pit": "daytona.move_pit",
+    "finish": "daytona.move_finish",
+    "choose": "daytona.move_choose",
+}
+_AS_KEYS = {"two": "daytona.as_two", "joker": "daytona.as_joker"}
 
 
 def _plain(name: str) -> str:
@@ -64,9 +72,9 @@ def _last_line(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str 
     move = last["move"]
     if move == "choose":
         return t(lang, "daytona.last_choose", name=name, card=card)
-    what = t(lang, f"daytona.move_{move}")
+    what = t(lang, _MOVE_KEYS[move])
     if last.get("as"):
-        what = t(lang, f"daytona.as_{last['as']}") + " — " + what
+        what = t(lang, _AS_KEYS[last["as"]]) + " — " + what
     return t(lang, "daytona.last", name=name, card=card, what=what)
 
 
@@ -86,7 +94,7 @@ def track_picture(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> P
     last = view["last"]
     last_text = ""
     if last is not None and last["move"] != "choose":
-        move = t(lang, "daytona.move_" + last["move"])
+        move = t(lang, _MOVE_KEYS[last["move"]])
         last_text = f"{plain[last['seat']]}: {move}"
     labels = TrackLabels(
         pit=t(lang, "daytona.picture_pit"),
@@ -180,10 +188,14 @@ class DaytonaScreens:
                     lang,
                     "daytona.ev_deuce",
                     name=name,
-                    what=t(lang, "daytona.as_" + ("joker" if event.value == "joker" else "two")),
+                    what=t(lang, _AS_KEYS["joker" if event.value == "joker" else "two"]),
                 )
-            case "forward" | "back" | "stay":
-                return t(lang, f"daytona.ev_{event.kind}", name=name)
+            case "forward":
+                return t(lang, "daytona.ev_forward", name=name)
+            case "back":
+                return t(lang, "daytona.ev_back", name=name)
+            case "stay":
+                return t(lang, "daytona.ev_stay", name=name)
             case "pit":
                 return t(lang, "daytona.ev_pit", name=name)
             case "wait":

@@ -37,7 +37,7 @@ async def test_three_people_race_a_match_on_the_table_message(
         shown = table.group_move()
         assert shown is not None
         assert shown.kind == "photo"
-        assert "Заезд 1 · до 30 очков" in shown.caption
+        assert "Заезд 1 · цель: 30 очков" in shown.caption
         image = Image.open(io.BytesIO(shown.photo.data if shown.photo else b""))
         assert image.format == "PNG"
         (mover,) = probe.public_view()["to_move"]
