@@ -55,7 +55,6 @@ ace's suit may not be ordered); :meth:`HundredOne.resign` raises
 
 from __future__ import annotations
 
-import hashlib
 import operator
 import random
 from collections.abc import Iterable, Mapping, Sequence
@@ -92,6 +91,14 @@ from games.hundred_one.rules import AceMode, DrawMode, HundredOneRules, Scoring,
 __all__ = ["HundredOne", "Phase", "card_points", "effect", "queen_credit"]
 
 _ORDER = operator.attrgetter("order")
+_PHASE_NUMBER = {phase: n for n, phase in enumerate(Phase)}
+_SUIT_NUMBER: dict[Suit | None, int] = {None: -1} | {s: n for n, s in enumerate(SUITS)}
+_TURNED_ONE = 1
+"""A one-card pile was turned into the stock (nothing shuffled)."""
+_TURNED_MANY = 2
+"""A pile of two or more cards was shuffled into the stock."""
+_FINGERPRINT_BITS = (1 << 63) - 1
+"""Fingerprints are kept positive and within 63 bits (JSON, SQLite)."""
 
 
 class HundredOne(Game[HundredOneRules, HundredOneAction]):
@@ -125,6 +132,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         "_stock",
         "_totals",
         "_turn",
+        "_turned",
         "_zc",
         "rules",
     )
@@ -150,7 +158,8 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
     _resigned: list[tuple[int, bool]]  # (seat, after the round's scoring), in order
     _last: dict[str, JSON] | None
     _last_winner: int
-    _forced: list[int]  # positions since the last free choice (see _note_forced)
+    _forced: list[int]  # positions since the last free choice (see _note_renewal)
+    _turned: int  # during apply(): _TURNED_ONE / _TURNED_MANY bits of stock renewals
     _fx: dict[Card, Effect]
     _master: Rank
     _english: bool
@@ -183,6 +192,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         self._last = None
         self._last_winner = 0
         self._forced = []
+        self._turned = 0
         self._prepare()
 
     def _prepare(self) -> None:
@@ -261,26 +271,38 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
     def apply(self, seat: int, action: HundredOneAction) -> list[Event]:
         self._zc = None
         in_round = self._phase is Phase.PLAY or self._phase is Phase.ORDER
-        free = in_round and len(self.legal_actions(seat)) > 1
+        # Only a record kept since the last choice needs to know of this one.
+        free = bool(self._forced) and in_round and self._has_choice(seat)
         shuffles = self._shuffles
+        self._turned = 0
         events = self._apply(seat, action)
         if in_round and (self._phase is Phase.PLAY or self._phase is Phase.ORDER):
-            if free or any(e.kind == "reshuffle" and e.value != 1 for e in events):
+            turned = self._turned
+            if free or turned & _TURNED_MANY:
                 self._forced = []
-            elif self._note_forced():
+            if turned == _TURNED_ONE and self._note_renewal():
                 self._end_blocked(events)
         elif self._shuffles != shuffles:
             self._forced = []  # a new round was dealt
         return events
 
-    def _note_forced(self) -> bool:
-        """Record the position after a move its player had no choice about;
-        True when it was met before since the last free choice.
+    def _has_choice(self, seat: int) -> bool:
+        """Whether ``seat`` (on move) has more than one legal action, as
+        :meth:`legal_actions` would list them, without building them."""
+        if self._phase is Phase.ORDER or seat != self._turn:
+            return self._phase is Phase.ORDER
+        fits = len(self._playable())
+        return fits + self._answer > 1
 
-        From there on nobody can choose anything and no shuffle can change the
+    def _note_renewal(self) -> bool:
+        """Record the position after a move that turned a one-card pile into
+        the stock; True when it was met before since the last free choice.
+
+        Then nobody has chosen anything since, and no shuffle could change the
         order of the cards (a free choice or a shuffle of two or more cards
         clears the record), so the same moves come round for ever: the round
-        cannot end (see the docs, "a blocked round")."""
+        cannot end (see the docs, "a blocked round").  Every endless loop
+        turns the pile: cards only come back to a hand through the stock."""
         position = self._position_key()
         if position in self._forced:
             return True
@@ -555,6 +577,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         other._last = self._last  # never mutated, only replaced
         other._last_winner = self._last_winner
         other._forced = self._forced[:]
+        other._turned = 0
         other._fx = self._fx
         other._master = self._master
         other._english = self._english
@@ -657,6 +680,7 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             if len(discard) <= 1:
                 return None
             pile = discard[:-1]
+            self._turned |= _TURNED_ONE if len(pile) == 1 else _TURNED_MANY
             del discard[:-1]
             self._rng().shuffle(pile)
             self._stock = pile
@@ -667,15 +691,21 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         """A fingerprint of everything the round's future depends on: who holds
         which cards, the stock and the pile in order, whose move it is and
         every effect pending."""
-        parts = ["".join(sorted(c.code for c in h)) for h in self._hands]
-        parts.append("".join(c.code for c in self._stock))
-        parts.append("".join(c.code for c in self._discard))
-        parts.append(
-            f"{self._turn}{self._phase.value}{self._ordered}{self._excl}{self._follow}"
-            f"{self._answer}{self._after}"
+        key = (
+            tuple(tuple(sorted(c.order for c in h)) for h in self._hands),
+            tuple(c.order for c in self._stock),
+            tuple(c.order for c in self._discard),
+            self._turn,
+            _PHASE_NUMBER[self._phase],
+            _SUIT_NUMBER[self._ordered],
+            _SUIT_NUMBER[self._excl],
+            _SUIT_NUMBER[self._follow],
+            self._answer,
+            self._after,
         )
-        digest = hashlib.blake2b("/".join(parts).encode(), digest_size=8).digest()
-        return int.from_bytes(digest, "big") >> 1  # fits SQLite's and JSON's integers
+        # Ints and bools only: their hashes are the same in every process
+        # (str and None hashes are not), so a saved fingerprint stays valid.
+        return hash(key) & _FINGERPRINT_BITS
 
     def _penalty(self, seat: int, count: int, events: list[Event]) -> None:
         hand = self._hands[seat]

@@ -332,7 +332,7 @@ def test_a_round_nobody_can_change_is_blocked_and_the_lowest_hand_wins_it() -> N
         kinds += [e.kind for e in events]
         if game.public_view()["phase"] != "play":
             break
-    assert kinds.count("play") == 3  # Ah, As drawn back, Ah drawn back: the loop closed
+    assert kinds.count("play") == 3  # Ah, As drawn back, Ah: drawing As again closes the loop
     assert "blocked" in kinds
     ended = {e.seat: e.value for e in events if e.kind == "round_over"}
     assert ended[0] == 0  # 7 points against 33 cards: the lowest hand wins
