@@ -14,6 +14,7 @@ from games.daytona.actions import Deuce, Draw, Next
 from games.daytona.rules import DaytonaRules
 from handlers.screens.base import Picture, Screen
 from handlers.screens.daytona_track import Car, TrackLabels, draw_track
+from handlers.screens.drawing import plain
 from handlers.screens.faces import face
 from i18n import t, tn
 from services import ScoreRow
@@ -31,17 +32,6 @@ _MOVE_KEYS = {
     "choose": "daytona.move_choose",
 }
 _AS_KEYS = {"two": "daytona.as_two", "joker": "daytona.as_joker"}
-
-
-def _plain(name: str) -> str:
-    """A display name for the picture (they come HTML-escaped)."""
-    return (
-        name.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", '"')
-        .replace("&#x27;", "'")
-        .replace("&amp;", "&")
-    )
 
 
 def _where(lang: str, view: Mapping[str, Any], seat: int) -> str:
@@ -88,14 +78,14 @@ def _standings(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> list
 
 def track_picture(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> Picture:
     """The track with the cars, drawn on demand."""
-    plain = [_plain(n) for n in names]
+    shown = [plain(n) for n in names]
     moving = set(view["to_move"]) if view["phase"] in ("draw", "deuce") else set()
     statuses = [_where(lang, view, s) for s in range(len(names))]
     last = view["last"]
     last_text = ""
     if last is not None and last["move"] != "choose":
         move = t(lang, _MOVE_KEYS[last["move"]])
-        last_text = f"{plain[last['seat']]}: {move}"
+        last_text = f"{shown[last['seat']]}: {move}"
     labels = TrackLabels(
         pit=t(lang, "daytona.picture_pit"),
         start=t(lang, "daytona.picture_start"),
@@ -103,10 +93,10 @@ def track_picture(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> P
         last=last_text,
     )
     fields = [view[k] for k in ("track", "start", "pit", "positions", "scores", "stock", "last")]
-    data = json.dumps([lang, plain, statuses, sorted(moving), fields], sort_keys=True)
+    data = json.dumps([lang, shown, statuses, sorted(moving), fields], sort_keys=True)
     key = "daytona-" + hashlib.blake2b(data.encode(), digest_size=10).hexdigest()
     cars = [
-        Car(plain[s], view["positions"][s], statuses[s], view["scores"][s], s in moving)
+        Car(shown[s], view["positions"][s], statuses[s], view["scores"][s], s in moving)
         for s in range(len(names))
     ]
     track = [Card.parse(c) for c in view["track"]]

@@ -13,15 +13,14 @@ finish.  The fonts ship with the package, as for Joker's sheet.
 
 from __future__ import annotations
 
-import functools
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from games.cards import Card
+from handlers.screens.drawing import drawable, typeface
 
 __all__ = ["CAR_COLOURS", "Car", "TrackLabels", "draw_track"]
 
@@ -31,7 +30,6 @@ MARGIN = 18
 LEFT = 44
 """Room left of the start/finish card for the cars before the start."""
 LEGEND_ROW = 26
-FONTS = Path(__file__).with_name("fonts")
 
 FELT = (28, 94, 60)
 FELT_EDGE = (20, 70, 44)
@@ -76,12 +74,6 @@ class TrackLabels:
     """The last draw and what it did (empty before the first)."""
 
 
-@functools.cache
-def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    name = "DejaVuSansCondensed-Bold.ttf" if bold else "DejaVuSansCondensed.ttf"
-    return ImageFont.truetype(str(FONTS / name), size)
-
-
 def _xy(cell: tuple[int, int]) -> tuple[int, int]:
     col, row = cell
     return LEFT + col * (CARD_W + GAP), MARGIN + row * (CARD_H + GAP)
@@ -95,12 +87,12 @@ def _card(
     )
     colour = RED if card.suit is not None and card.suit.value in "hd" else INK
     label = "★" if card.is_joker else card.rank.label
-    draw.text((x + 6, y + 3), label, font=_font(20, True), fill=colour)
+    draw.text((x + 6, y + 3), label, font=typeface(20, True), fill=colour)
     if card.suit is not None:
         draw.text(
             (x + CARD_W / 2, y + CARD_H / 2 + 8),
             card.suit.symbol,
-            font=_font(30),
+            font=typeface(30),
             fill=colour,
             anchor="mm",
         )
@@ -111,7 +103,7 @@ def _token(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, moving: b
     if moving:
         draw.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), outline=GOLD, width=3)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=CAR_COLOURS[seat], outline=INK, width=1)
-    draw.text((cx, cy), str(seat + 1), font=_font(13, True), fill=PAPER, anchor="mm")
+    draw.text((cx, cy), str(seat + 1), font=typeface(13, True), fill=PAPER, anchor="mm")
 
 
 def draw_track(
@@ -134,18 +126,24 @@ def draw_track(
     sx, sy = _xy(_START)
     _card(draw, sx, sy, start, GOLD)
     above = (sx + CARD_W / 2, sy - 5)
-    draw.text(above, labels.start, font=_font(10, True), fill=GOLD, anchor="md")
+    draw.text(above, labels.start, font=typeface(10, True), fill=GOLD, anchor="md")
     px, py = _xy((3, 2))
     px += (CARD_W + GAP) // 2
     _card(draw, px, py, pit, None)
-    draw.text((px + CARD_W / 2, py - 4), labels.pit, font=_font(12, True), fill=PAPER, anchor="md")
+    draw.text(
+        (px + CARD_W / 2, py - 4), labels.pit, font=typeface(12, True), fill=PAPER, anchor="md"
+    )
     if last is not None:
         lx = px + CARD_W + GAP
         _card(draw, lx, py, last, GOLD)
     middle_x = LEFT + 3.5 * (CARD_W + GAP)
-    draw.text((middle_x, py + CARD_H + 14), labels.stock, font=_font(13), fill=PAPER, anchor="mm")
+    draw.text(
+        (middle_x, py + CARD_H + 14), labels.stock, font=typeface(13), fill=PAPER, anchor="mm"
+    )
     if labels.last:
-        draw.text((middle_x, py - 26), labels.last, font=_font(14, True), fill=PAPER, anchor="mm")
+        draw.text(
+            (middle_x, py - 26), labels.last, font=typeface(14, True), fill=PAPER, anchor="mm"
+        )
 
     by_place: dict[int, list[int]] = {}
     for seat, car in enumerate(cars):
@@ -166,10 +164,10 @@ def draw_track(
     y = board_h + 4
     for seat, car in enumerate(cars):
         _token(draw, MARGIN + 10, y + 11, seat, car.moving)
-        text = f"{car.name} — {car.status}"
-        draw.text((MARGIN + 30, y + 2), text, font=_font(15, car.moving), fill=INK)
+        text = f"{drawable(car.name)} — {drawable(car.status)}"
+        draw.text((MARGIN + 30, y + 2), text, font=typeface(15, car.moving), fill=INK)
         draw.text(
-            (width - MARGIN, y + 2), str(car.points), font=_font(15, True), fill=INK, anchor="ra"
+            (width - MARGIN, y + 2), str(car.points), font=typeface(15, True), fill=INK, anchor="ra"
         )
         y += LEGEND_ROW
     out = io.BytesIO()

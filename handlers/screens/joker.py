@@ -13,6 +13,7 @@ from games.core import Action, Event, Outcome, Rules
 from games.joker.actions import Bid, ChooseTrump, Deal, FollowJoker, LeadJoker, Play
 from games.joker.rules import JokerRules
 from handlers.screens.base import Key, Picture, Screen
+from handlers.screens.drawing import plain
 from handlers.screens.faces import chunk, face, faces, suit_symbol
 from handlers.screens.joker_sheet import SheetLabels, draw_sheet
 from i18n import t, tn
@@ -170,23 +171,12 @@ def sheet_text(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def _plain(name: str) -> str:
-    """A display name for the picture (they come HTML-escaped)."""
-    return (
-        name.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", '"')
-        .replace("&#x27;", "'")
-        .replace("&amp;", "&")
-    )
-
-
 def sheet_picture(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> Picture:
     """The score sheet as Georgian players keep it on paper, drawn on demand."""
     rows = [dict(r) for r in view["sheet"]]
     pulkas = [dict(p) for p in view["pulkas"]]
     winners = list(view["winners"]) if view["phase"] == "over" else []
-    plain = [_plain(n) for n in names]
+    shown = [plain(n) for n in names]
     labels = SheetLabels(
         title=t(lang, "joker.picture_title"),
         pulka=t(lang, "joker.picture_pulka"),
@@ -194,12 +184,12 @@ def sheet_picture(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> P
         khisht=t(lang, "joker.picture_khisht"),
         premium=t(lang, "joker.picture_premium"),
     )
-    data = json.dumps([lang, plain, rows, pulkas, winners, view["schedule"]], sort_keys=True)
+    data = json.dumps([lang, shown, rows, pulkas, winners, view["schedule"]], sort_keys=True)
     key = "joker-sheet-" + hashlib.blake2b(data.encode(), digest_size=10).hexdigest()
     schedule = [list(p) for p in view["schedule"]]
 
     def draw() -> bytes:
-        return draw_sheet(plain, schedule, rows, pulkas, winners, labels)
+        return draw_sheet(shown, schedule, rows, pulkas, winners, labels)
 
     return Picture(key, draw)
 

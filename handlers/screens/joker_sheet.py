@@ -14,16 +14,16 @@ so the sheet looks the same on a machine with no fonts installed.
 
 from __future__ import annotations
 
-import functools
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["SheetLabels", "draw_sheet", "drawable"]
+from handlers.screens.drawing import drawable, typeface
+
+__all__ = ["SheetLabels", "draw_sheet"]
 
 MARGIN = 14
 LABEL_W = 40
@@ -35,7 +35,6 @@ TITLE_H = 34
 SUB_H = 21
 TOTAL_H = 30
 
-FONTS = Path(__file__).with_name("fonts")
 PAPER = (252, 250, 242)
 INK = (32, 36, 48)
 FAINT = (150, 150, 160)
@@ -51,32 +50,6 @@ WINNER_BG = (220, 242, 222)
 HEADER_BG = (232, 236, 246)
 
 
-_GLYPHS = (
-    (0x20, 0x7E),
-    (0xA0, 0x17F),
-    (0x400, 0x45F),
-    (0x490, 0x491),
-    (0x2010, 0x2027),
-    (0x2030, 0x203A),
-    (0x2190, 0x2193),
-    (0x2211, 0x2212),
-    (0xD7, 0xD7),
-    (0x2605, 0x2605),
-    (0x2660, 0x2667),
-    (0x2713, 0x2713),
-    (0x2716, 0x2716),
-    (0x25B6, 0x25B6),
-)
-"""The characters the shipped fonts hold (what they were subset to)."""
-
-
-def drawable(text: str) -> str:
-    """``text`` without the characters the fonts cannot draw (emoji, other
-    scripts), so that no empty box shows; ``?`` if nothing is left."""
-    kept = "".join(c for c in text if any(lo <= ord(c) <= hi for lo, hi in _GLYPHS))
-    return " ".join(kept.split()) or "?"
-
-
 @dataclass(frozen=True, slots=True)
 class SheetLabels:
     """The words on the sheet, in the chat's language."""
@@ -86,12 +59,6 @@ class SheetLabels:
     total: str
     khisht: str
     premium: str
-
-
-@functools.cache
-def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    name = "DejaVuSansCondensed-Bold.ttf" if bold else "DejaVuSansCondensed.ttf"
-    return ImageFont.truetype(str(FONTS / name), size)
 
 
 def _num(n: int, sign: bool = False) -> str:
@@ -127,11 +94,11 @@ def draw_sheet(
     height += sum(len(p) * ROW_H + 2 * SUB_H for p in schedule)
     image = Image.new("RGB", (width, height), PAPER)
     draw = ImageDraw.Draw(image)
-    small = _font(13)
-    normal = _font(14)
-    bold = _font(14, bold=True)
-    title = _font(18, bold=True)
-    tiny = _font(10, bold=True)
+    small = typeface(13)
+    normal = typeface(14)
+    bold = typeface(14, bold=True)
+    title = typeface(18, bold=True)
+    tiny = typeface(10, bold=True)
     left = MARGIN
     right = width - MARGIN
 
@@ -219,7 +186,7 @@ def draw_sheet(
         for seat in range(n):
             totals[seat] += record["bonus"][seat]
     for seat in range(n):
-        font = _font(16, bold=True)
+        font = typeface(16, bold=True)
         cell(
             col(seat), pair, y, TOTAL_H, _num(totals[seat]), font, MADE if seat in winners else INK
         )

@@ -13,8 +13,9 @@ from PIL import Image
 from games.daytona import AS_TWO, Daytona, DaytonaRules
 from handlers.screens.daytona import DaytonaScreens, track_picture
 from handlers.screens.daytona_track import CAR_COLOURS
+from handlers.screens.drawing import drawable, plain
 
-NAMES = ["Анна", "Борис", "Вера", "Глеб-с-очень-длинным-именем-для-подписи"]
+NAMES = ["Анна", "Борис &amp; Ко", "🤖 Тузик", "Глеб-с-очень-длинным-именем-для-подписи"]
 
 
 def _race(turns: int) -> Daytona:
@@ -59,3 +60,8 @@ def test_the_caption_fits_and_names_the_deuce_choice(lang: str) -> None:
     assert "▶️" in screen.text
     label = screens.table_key(lang, AS_TWO, view)
     assert label.startswith("2️⃣")
+
+
+def test_names_are_drawn_as_plain_text_without_what_the_fonts_lack() -> None:
+    assert plain("Борис &amp; Ко &lt;3") == "Борис & Ко <3"
+    assert drawable(plain("🤖 Тузик")) == "Тузик"

@@ -15,8 +15,9 @@ from games.joker import Joker, JokerRules
 from handlers.group_message import compose_group
 from handlers.hand_messages import compose_hand
 from handlers.screens.base import SheetScreens
+from handlers.screens.drawing import drawable
 from handlers.screens.joker import sheet_picture, sheet_text
-from handlers.screens.joker_sheet import BID_W, LABEL_W, MARGIN, POINTS_W, drawable
+from handlers.screens.joker_sheet import BID_W, LABEL_W, MARGIN, POINTS_W
 from players import JokerHeuristic
 from players.arena import play
 from tests.e2e.harness import faces_in

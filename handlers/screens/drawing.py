@@ -1,0 +1,51 @@
+"""What the pictures share: the fonts that ship with the screens (DejaVu Sans
+Condensed, subset, so that a machine without fonts draws the same pictures),
+and names made fit to draw."""
+
+from __future__ import annotations
+
+import functools
+import html
+from pathlib import Path
+
+from PIL import ImageFont
+
+__all__ = ["FONTS", "drawable", "plain", "typeface"]
+
+FONTS = Path(__file__).with_name("fonts")
+
+_GLYPHS = (
+    (0x20, 0x7E),
+    (0xA0, 0x17F),
+    (0x400, 0x45F),
+    (0x490, 0x491),
+    (0x2010, 0x2027),
+    (0x2030, 0x203A),
+    (0x2190, 0x2193),
+    (0x2211, 0x2212),
+    (0xD7, 0xD7),
+    (0x2605, 0x2605),
+    (0x2660, 0x2667),
+    (0x2713, 0x2713),
+    (0x2716, 0x2716),
+    (0x25B6, 0x25B6),
+)
+"""The characters the shipped fonts hold (what they were subset to)."""
+
+
+def drawable(text: str) -> str:
+    """``text`` without the characters the fonts cannot draw (emoji, other
+    scripts), so that no empty box shows; ``?`` if nothing is left."""
+    kept = "".join(c for c in text if any(lo <= ord(c) <= hi for lo, hi in _GLYPHS))
+    return " ".join(kept.split()) or "?"
+
+
+@functools.cache
+def typeface(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    name = "DejaVuSansCondensed-Bold.ttf" if bold else "DejaVuSansCondensed.ttf"
+    return ImageFont.truetype(str(FONTS / name), size)
+
+
+def plain(name: str) -> str:
+    """A display name as drawn: the names screens get are HTML-escaped."""
+    return html.unescape(name)
