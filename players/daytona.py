@@ -3,7 +3,7 @@ takes its car further (as a 2 when that does no worse).
 
 It reads only its seat's view (:mod:`games.daytona.views`) and works out from
 the track on the table where each reading of the deuce would put the car,
-exactly as the rules move it.
+with the rules' own :func:`games.daytona.track.moved`.
 """
 
 from __future__ import annotations
@@ -14,28 +14,10 @@ from typing import Any
 
 from games.cards import Card
 from games.core import Action, Rules
-from games.daytona import AS_JOKER, AS_TWO, FINISHED, DaytonaRules, Deuce, value
+from games.daytona import AS_JOKER, AS_TWO, DaytonaRules, Deuce, value
+from games.daytona.track import moved
 
-__all__ = ["DaytonaHeuristic", "moved"]
-
-_LAST_CARD = FINISHED - 1
-
-
-def moved(rules: DaytonaRules, view: Mapping[str, Any], at: int, drawn: int | None) -> int:
-    """Where a car at ``at`` goes with the value ``drawn`` (None: a joker)."""
-    if at >= FINISHED:
-        return at
-    track = [value(Card.parse(c)) for c in view["track"]]
-    start = value(Card.parse(view["start"]))
-    ahead = start if at in (0, _LAST_CARD) else track[at - 1]
-    if drawn is None:
-        return at if at == _LAST_CARD else at + 1
-    under = start if at == 1 else track[at - 2] if at > 1 else None
-    back = at > 1 and under is not None and abs(drawn - under) <= 2
-    forward = abs(drawn - ahead) <= (1 if at == _LAST_CARD else 2)
-    if back and (rules.back_wins or not forward):
-        return at - 1
-    return at + 1 if forward else at
+__all__ = ["DaytonaHeuristic"]
 
 
 class DaytonaHeuristic:
@@ -50,6 +32,9 @@ class DaytonaHeuristic:
             return legal[0]
         if not isinstance(rules, DaytonaRules):
             raise TypeError("DaytonaHeuristic plays Daytona")
+        track = [value(Card.parse(c)) for c in view["track"]]
+        start = value(Card.parse(view["start"]))
         at = view["positions"][view["seat"]]
-        as_joker, as_two = moved(rules, view, at, None), moved(rules, view, at, 2)
+        as_joker = moved(track, start, at, None, back_wins=rules.back_wins)
+        as_two = moved(track, start, at, 2, back_wins=rules.back_wins)
         return AS_JOKER if as_joker > as_two else AS_TWO

@@ -17,10 +17,10 @@ import hashlib
 import json
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from games.core import Game, GameError, Outcome, StateFormatError, perform
+from games.core import Game, GameError, Outcome, perform
 from services.errors import ServiceError
 from services.tables import Tables
 from storage import Database, Status, TableRow, Tx
@@ -123,33 +123,17 @@ class Fairness:
             moves = await tx.tables.moves_after(table_id, 0, _ALL_MOVES)
         verdict = Verdict(table_id, table.game, table.seed, table.commitment, 0)
         if dealt is None or commitment(table.game, table.seed, dealt) != table.commitment:
-            return _failed(verdict, "commitment")
+            return replace(verdict, problem="commitment")
         if game.dump() != dealt:
-            return _failed(verdict, "deal")
+            return replace(verdict, problem="deal")
         for replayed, move in enumerate(moves):
             try:
                 events = perform(game, move.seat, move.action)
-            except (GameError, StateFormatError):
-                return _failed(verdict, "move", replayed, move.n)
-            if [e.to_json() for e in events] != move.events:
-                return _failed(verdict, "move", replayed, move.n)
-        verdict = _replayed(verdict, len(moves))
+            except GameError:
+                events = None
+            if events is None or [e.to_json() for e in events] != move.events:
+                return replace(verdict, moves=replayed, problem="move", move=move.n)
+        verdict = replace(verdict, moves=len(moves))
         if game.dump() != table.state:
-            return _failed(verdict, "state", len(moves))
+            return replace(verdict, problem="state")
         return verdict
-
-
-def _replayed(verdict: Verdict, moves: int) -> Verdict:
-    return Verdict(verdict.table_id, verdict.game, verdict.seed, verdict.commitment, moves)
-
-
-def _failed(verdict: Verdict, problem: str, moves: int = 0, move: int | None = None) -> Verdict:
-    return Verdict(
-        verdict.table_id,
-        verdict.game,
-        verdict.seed,
-        verdict.commitment,
-        moves,
-        problem,
-        move,
-    )

@@ -10,9 +10,9 @@ Daytona has no private hands: it is played on the group's table message.
 from __future__ import annotations
 
 from games.daytona.actions import AS_JOKER, AS_TWO, DRAW, NEXT, DaytonaAction, Deuce, Draw, Next
-from games.daytona.engine import BEFORE_START, FINISHED, PLACE_POINTS, Daytona, Phase
+from games.daytona.engine import PLACE_POINTS, Daytona, Phase
 from games.daytona.rules import PRESETS, DaytonaRules, seat_range
-from games.daytona.track import TRACK_CARDS, lay_out, value
+from games.daytona.track import BEFORE_START, FINISHED, TRACK_CARDS, lay_out, moved, value
 from games.spec import GameSpec
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "Next",
     "Phase",
     "lay_out",
+    "moved",
     "seat_range",
     "value",
 ]

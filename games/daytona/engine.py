@@ -50,15 +50,19 @@ from games.daytona.actions import (
     decode,
 )
 from games.daytona.rules import DaytonaRules, seat_range
-from games.daytona.track import TRACK_CARDS, lay_out, value
+from games.daytona.track import (
+    BEFORE_START,
+    FINISHED,
+    LAST_CARD,
+    ON_START,
+    TRACK_CARDS,
+    lay_out,
+    moved,
+    value,
+)
 
-__all__ = ["BEFORE_START", "FINISHED", "PLACE_POINTS", "Daytona", "Phase"]
+__all__ = ["PLACE_POINTS", "Daytona", "Phase"]
 
-BEFORE_START = 0
-ON_START = 1
-LAST_CARD = TRACK_CARDS + 1
-"""On the track's last card: the finish is ahead."""
-FINISHED = TRACK_CARDS + 2
 PLACE_POINTS = (10, 5, 2, 0)
 PIT_TURNS = 2
 
@@ -408,17 +412,8 @@ class Daytona(Game[DaytonaRules, DaytonaAction]):
 
     def _moved(self, at: int, drawn: int | None) -> int:
         """Where a car at ``at`` goes with a drawn value (None: a joker)."""
-        ahead = self.ahead(at)
-        if ahead is None:
-            return at
-        if drawn is None:  # one card forward, but never across the finish
-            return at if at == LAST_CARD else at + 1
-        under = self.under(at)
-        back = at > ON_START and under is not None and abs(drawn - value(under)) <= 2
-        forward = abs(drawn - value(ahead)) <= (1 if at == LAST_CARD else 2)
-        if back and (self.rules.back_wins or not forward):
-            return at - 1
-        return at + 1 if forward else at
+        track = [value(c) for c in self._track]
+        return moved(track, value(self._start), at, drawn, back_wins=self.rules.back_wins)
 
     def _racing(self) -> list[int]:
         """Seats whose cars are still on the track."""

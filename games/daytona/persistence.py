@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, TypeVar
 from games.cards import shoe
 from games.core import JSON, StateFormatError
 from games.daytona.rules import DaytonaRules, seat_range
-from games.daytona.track import TRACK_CARDS
+from games.daytona.track import FINISHED, TRACK_CARDS
 from games.reader import array, boolean, card, cards, choice, integer, integers, read_state
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def load(cls: type[D], data: Mapping[str, JSON]) -> D:
 
 
 def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
-    from games.daytona.engine import FINISHED, Phase
+    from games.daytona.engine import Phase
 
     rules = DaytonaRules.from_json(data["rules"])
     n = integer(data["seats"], "seats", 2, 4)

@@ -1,16 +1,33 @@
-"""Laying out a Daytona track (seed 000, ``docs/rules/daytona.md`` §2), and
-the values cards have on it."""
+"""Laying out a Daytona track (seed 000, ``docs/rules/daytona.md`` §2), the
+values cards have on it, and where a drawn value takes a car (§3) — pure, so
+that the engine and a computer player work it out the same way."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from games.cards import Card, Rank
 
-__all__ = ["TRACK_CARDS", "Layout", "lay_out", "value"]
+__all__ = [
+    "BEFORE_START",
+    "FINISHED",
+    "LAST_CARD",
+    "ON_START",
+    "TRACK_CARDS",
+    "Layout",
+    "lay_out",
+    "moved",
+    "value",
+]
 
 TRACK_CARDS = 14
 """Cards of the rectangle (4 top, 3 on the right, 4 bottom, 3 on the left)."""
+BEFORE_START = 0
+ON_START = 1
+LAST_CARD = TRACK_CARDS + 1
+"""On the track's last card: the finish is ahead."""
+FINISHED = TRACK_CARDS + 2
 
 
 def value(card: Card) -> int:
@@ -20,6 +37,23 @@ def value(card: Card) -> int:
 
 _VALUES = frozenset((1, *range(3, 14)))
 """The values a track card may have: no deuces."""
+
+
+def moved(track: Sequence[int], start: int, at: int, drawn: int | None, *, back_wins: bool) -> int:
+    """Where a car at position ``at`` goes with the value ``drawn`` (None: a
+    joker), on a track of these values with this start/finish value (positions
+    as in :mod:`games.daytona.engine`)."""
+    if at >= FINISHED:
+        return at
+    if drawn is None:  # one card forward, but never across the finish
+        return at if at == LAST_CARD else at + 1
+    ahead = start if at in (BEFORE_START, LAST_CARD) else track[at - 1]
+    under = start if at == ON_START else track[at - 2] if at > ON_START else None
+    back = at > ON_START and under is not None and abs(drawn - under) <= 2
+    forward = abs(drawn - ahead) <= (1 if at == LAST_CARD else 2)
+    if back and (back_wins or not forward):
+        return at - 1
+    return at + 1 if forward else at
 
 
 def _usable(card: Card) -> bool:

@@ -12,6 +12,7 @@ from games.cards import Card
 from games.core import Action, Event, Outcome, Rules
 from games.daytona.actions import Deuce, Draw, Next
 from games.daytona.rules import DaytonaRules
+from games.daytona.track import BEFORE_START, FINISHED, ON_START, TRACK_CARDS
 from handlers.screens.base import Picture, Screen
 from handlers.screens.daytona_track import Car, TrackLabels, draw_track
 from handlers.screens.drawing import plain
@@ -21,8 +22,6 @@ from services import ScoreRow
 
 __all__ = ["DaytonaScreens"]
 
-FINISHED = 16
-LAPS = 14
 _MOVE_KEYS = {
     "forward": "daytona.move_forward",
     "back": "daytona.move_back",
@@ -41,12 +40,12 @@ def _where(lang: str, view: Mapping[str, Any], seat: int) -> str:
     position = view["positions"][seat]
     if position >= FINISHED:
         return t(lang, "daytona.where_finished", place=view["finished"].index(seat) + 1)
-    if position == 0:
+    if position == BEFORE_START:
         where = t(lang, "daytona.where_grid")
-    elif position == 1:
+    elif position == ON_START:
         where = t(lang, "daytona.where_start")
     else:
-        where = t(lang, "daytona.where_track", n=position - 1, of=LAPS)
+        where = t(lang, "daytona.where_track", n=position - ON_START, of=TRACK_CARDS)
     pits = view["pits"][seat]
     if pits:
         where += " · " + tn(lang, "daytona.where_pit", pits)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from games.cards import Card
+from games.daytona.track import BEFORE_START, FINISHED, ON_START
 from handlers.screens.drawing import drawable, typeface
 
 __all__ = ["CAR_COLOURS", "Car", "TrackLabels", "draw_track"]
@@ -149,14 +150,14 @@ def draw_track(
     for seat, car in enumerate(cars):
         by_place.setdefault(car.position, []).append(seat)
     for position, seats in by_place.items():
-        if position >= 16:
+        if position >= FINISHED:
             continue
-        if position == 0:
+        if position == BEFORE_START:
             x, y = sx - LEFT / 2, sy + CARD_H / 2
             for i, seat in enumerate(seats):
                 _token(draw, x, y - 30 + i * 22, seat, cars[seat].moving)
             continue
-        x, y = _xy(_START if position == 1 else _CELLS[position - 2])
+        x, y = _xy(_START if position == ON_START else _CELLS[position - ON_START - 1])
         step = CARD_W / (len(seats) + 1)
         for i, seat in enumerate(seats):
             _token(draw, x + step * (i + 1), y + CARD_H - 14, seat, cars[seat].moving)
