@@ -150,14 +150,24 @@ async def _kill_storm(
             await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
             plays.append(Play(table, index + 1))
 
-        kill_at = sorted(rng.sample(range(5, 20 * kills), kills))
-        step = 0
+        # Kills fall among the first presses, which every game outlasts (a
+        # two-player Durak game takes at least ~38 moves); any left when the
+        # games are over kill the bot at rest.
+        kill_at = sorted(rng.sample(range(5, 12 * kills), kills))
+        presses = 0
         progress = (0, time.monotonic())  # (moves made, when they were last counted)
+
+        async def resume() -> None:
+            """After a kill: nothing lost or doubled, and the bot starts again."""
+            for checked in plays:
+                _check_moves(probe, checked)
+            await bot.start()
+            await settle(server, None)
+
         while True:
             running = [p for p in plays if probe.table(p.table_id)[0] == "playing"]
             if not running:
                 break
-            step += 1
             moves = sum(probe.table(p.table_id)[1] for p in plays)
             if moves != progress[0]:
                 progress = (moves, time.monotonic())
@@ -169,31 +179,32 @@ async def _kill_storm(
                 await settle(server, None)  # computers or deliveries still at work
                 await asyncio.sleep(IDLE_PAUSE)
                 continue
+            presses += 1
             before = probe.table(play.table_id)[1]
             query = await _press(server, play, choice)
-            if kill_at and step >= kill_at[0]:
-                kill_at.pop(0)
-                if rng.random() < 0.5:  # right after the move's commit, before its answer
-                    with contextlib.suppress(TimeoutError):  # not a move, or refused
-                        await server.wait_for(
-                            lambda: probe.table(play.table_id)[1] > before,  # noqa: B023
-                            timeout=3,
-                            interval=0.001,
-                        )
-                else:  # anywhere from before the update is fetched to after the answer
-                    await asyncio.sleep(rng.choice([0.0, 0.005, 0.02, 0.05, 0.2]))
-                await bot.kill()
-                if server.callback_answer(query) is None:
-                    play.in_flight_at_kills += 1
-                else:
-                    await _counted(server, play, query, choice[2])
-                for checked in plays:
-                    _check_moves(probe, checked)
-                await bot.start()
+            if not kill_at or presses < kill_at[0]:
+                await _counted(server, play, query, choice[2])
                 await settle(server, None)
                 continue
-            await _counted(server, play, query, choice[2])
-            await settle(server, None)
+            kill_at.pop(0)
+            if rng.random() < 0.5:  # right after the move's commit, before its answer
+                with contextlib.suppress(TimeoutError):  # not a move, or refused
+                    await server.wait_for(
+                        lambda: probe.table(play.table_id)[1] > before,  # noqa: B023
+                        timeout=3,
+                        interval=0.001,
+                    )
+            else:  # anywhere from before the update is fetched to after the answer
+                await asyncio.sleep(rng.choice([0.0, 0.005, 0.02, 0.05, 0.2]))
+            await bot.kill()
+            if server.callback_answer(query) is None:
+                play.in_flight_at_kills += 1
+            else:
+                await _counted(server, play, query, choice[2])
+            await resume()
+        for _ in kill_at:
+            await bot.kill()
+            await resume()
 
         await settle(server, None)
         for play in plays:
