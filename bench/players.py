@@ -36,7 +36,7 @@ from typing import Any
 
 from games.cards import Rank, Suit
 from games.core import Action, Game, Rules
-from games.durak import Durak, DurakRules
+from games.durak import Durak, DurakRules, Transfers
 from games.durak.actions import Attack, Beat, Pass, Take, Throw
 from games.hundred_one import PRESETS, HundredOne, HundredOneRules, Master, Order, Play, card_points
 from games.joker import PRESETS as JOKER_PRESETS
@@ -190,7 +190,7 @@ def measure(
 def _plan(only: str | None) -> list[tuple[str, str, Rules, int, str]]:
     plan: list[tuple[str, str, Rules, int, str]] = []
     if only in (None, "durak"):
-        podkidnoy, perevodnoy = DurakRules(), DurakRules(transfer=True)
+        podkidnoy, perevodnoy = DurakRules(), DurakRules(transfer=Transfers.TRANSFER)
         plan += [
             ("durak", "podkidnoy", podkidnoy, 2, "random"),
             ("durak", "podkidnoy", podkidnoy, 2, "lowest"),

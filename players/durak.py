@@ -42,7 +42,7 @@ from games.cards import Card, Rank, Suit, deck
 from games.core import Action, Rules
 from games.durak import DurakRules
 from games.durak.actions import Attack, Beat, Pass, Take, Throw, Transfer
-from games.durak.beating import can_beat
+from games.durak.beating import Beating
 
 __all__ = ["DurakHeuristic", "Weights"]
 
@@ -94,6 +94,7 @@ class _Table:
     rules: DurakRules
     seat: int
     trump: Suit
+    beating: Beating
     low: int
     span: int
     early: float
@@ -147,6 +148,7 @@ def _read(rules: DurakRules, view: Mapping[str, Any]) -> _Table:
         rules=rules,
         seat=seat,
         trump=trump,
+        beating=Beating(trump, rules.spades_by_spades, rules.unbeatable_queen),
         low=int(low),
         span=int(Rank.ACE) - int(low),
         early=min(stock / first_stock, 1.0),
@@ -199,12 +201,12 @@ class DurakHeuristic:
     def p_cannot_beat(self, t: _Table, seat: int, card: Card, spent: int = 0) -> float:
         """Chance that ``seat`` holds nothing that beats ``card`` (``spent``:
         cards of his that are needed elsewhere)."""
-        if any(can_beat(card, k, t.trump) for k in t.known[seat]):
+        if any(t.beating.beats(card, k) for k in t.known[seat]):
             return 0.0
         free = t.hands[seat] - len(t.known[seat]) - spent
         if free <= 0:
             return 1.0
-        beaters = sum(1 for c in t.unseen if can_beat(card, c, t.trump))
+        beaters = sum(1 for c in t.unseen if t.beating.beats(card, c))
         if beaters == 0:
             return 1.0
         pool = t.pool
@@ -264,10 +266,10 @@ class DurakHeuristic:
     def beat_price(self, t: _Table, seat: int, card: Card) -> float:
         """Expected worth of the card ``seat`` would cover ``card`` with (his
         cheapest beater), given that he has one."""
-        known = [self.worth(t, k) for k in t.known[seat] if can_beat(card, k, t.trump)]
+        known = [self.worth(t, k) for k in t.known[seat] if t.beating.beats(card, k)]
         if known:
             return min(known)
-        prices = sorted(self.worth(t, c) for c in t.unseen if can_beat(card, c, t.trump))
+        prices = sorted(self.worth(t, c) for c in t.unseen if t.beating.beats(card, c))
         if not prices:
             return 0.0
         free = max(t.hands[seat] - len(t.known[seat]), 1)
@@ -360,7 +362,7 @@ class DurakHeuristic:
         # best[mask] = (cost, assignment) covering the cards in mask.
         best: dict[int, tuple[float, list[tuple[Card, Card]]]] = {0: (0.0, [])}
         for card in t.hand:
-            fits = [j for j, a in enumerate(unbeaten) if can_beat(a, card, t.trump)]
+            fits = [j for j, a in enumerate(unbeaten) if t.beating.beats(a, card)]
             if not fits:
                 continue
             price = self.cost(t, card)

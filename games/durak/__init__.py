@@ -1,8 +1,9 @@
-"""Durak: podkidnoy (throw-in) and perevodnoy (transfer) durak.
+"""Durak and its family (seed 003): podkidnoy, perevodnoy and its refusal,
+diamonds durak, Akulina.
 
 ``SPEC`` registers the game; :class:`Durak` is the engine, :class:`DurakRules`
-its lobby options.  Rules in full: ``docs/rules/durak.md``.  Test positions:
-:meth:`Durak.from_position` (a bout about to start, hands given) and
+its axes and lobby options.  Rules in full: ``docs/rules/durak.md``.  Test
+positions: :meth:`Durak.from_position` (a bout about to start, hands given) and
 :meth:`Durak.deal` (a deal from a pack in a given order).
 """
 
@@ -10,10 +11,19 @@ from __future__ import annotations
 
 from games.durak.actions import Attack, Beat, DurakAction, Pass, Take, Throw, Transfer
 from games.durak.engine import Durak
-from games.durak.rules import DurakRules, FirstAttack, seat_range
+from games.durak.rules import (
+    DurakRules,
+    FirstAttack,
+    Shape,
+    ThrowIn,
+    Transfers,
+    Trump,
+    seat_range,
+)
 from games.spec import GameSpec
 
 __all__ = [
+    "PRESETS",
     "SPEC",
     "Attack",
     "Beat",
@@ -22,19 +32,29 @@ __all__ = [
     "DurakRules",
     "FirstAttack",
     "Pass",
+    "Shape",
     "Take",
     "Throw",
+    "ThrowIn",
     "Transfer",
+    "Transfers",
+    "Trump",
 ]
+
+PRESETS: dict[str, DurakRules] = {
+    "podkidnoy": DurakRules(),
+    "perevodnoy": DurakRules(transfer=Transfers.TRANSFER),
+    "refusal": DurakRules(transfer=Transfers.REFUSAL),
+    "diamonds": DurakRules(trump=Trump.DIAMONDS, spades_by_spades=True),
+    "akulina": DurakRules(shape=Shape.SUIT, throw_in=ThrowIn.NOBODY, unbeatable_queen=True),
+}
+"""The variants by the names ``/newgame durak <name>`` takes (RULINGS.md)."""
 
 SPEC = GameSpec(
     key="durak",
     name_key="game.durak",
     game=Durak,
     rules=DurakRules,
-    presets={
-        "podkidnoy": DurakRules(),
-        "perevodnoy": DurakRules(transfer=True),
-    },
+    presets=PRESETS,
     seat_range=seat_range,
 )

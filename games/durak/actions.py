@@ -4,6 +4,7 @@
 code       action          meaning
 =========  ==============  ==================================================
 ``a6s6h``  :class:`Attack`    lead a bout with one card or several of one rank
+                              (in Akulina: of one suit, ``a6s9sQs``)
 ``t6s``    :class:`Throw`     throw one card in (its rank is on the table)
 ``b6sTs``  :class:`Beat`      cover the attack card 6♠ with 10♠
 ``x6d``    :class:`Transfer`  perevodnoy: add card(s) of the attack rank and
@@ -12,19 +13,21 @@ code       action          meaning
 ``p``      :class:`Pass`      a thrower has nothing (more) to throw in
 =========  ==============  ==================================================
 
-Cards inside ``a`` and ``x`` codes are distinct, of one rank and in
-ascending ``Card.order`` (by suit: ♠ ♣ ♦ ♥).  Every action is an interned
-singleton, so :func:`decode` is a dictionary look-up and refuses any text that
-is not exactly the code of some action.
+Cards inside ``a`` and ``x`` codes are distinct, of one rank (an ``a`` code:
+or of one suit) and in ascending ``Card.order``.  Every action is an interned
+singleton, so :func:`decode` is a dictionary look-up (suit attacks, too many to
+make up front, are interned when first seen) and refuses any text that is not
+exactly the code of some action.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.cards import Card
+from games.cards import Card, CardParseError, parse_cards
 from games.core import Action, ActionParseError
-from games.durak.beating import ALL_CARDS
+from games.durak.beating import ALL_CARDS, CARD_BY_ORDER
+from games.durak.rules import HAND_SIZE
 
 __all__ = [
     "ATTACKS",
@@ -41,12 +44,14 @@ __all__ = [
     "Throw",
     "Transfer",
     "decode",
+    "suit_attack",
 ]
 
 
 @dataclass(frozen=True, slots=True)
 class Attack(Action):
-    """The first attack of a bout: one card or several of the same rank."""
+    """The first attack of a bout: one card or several of the same rank (or,
+    in Akulina, of the same suit)."""
 
     cards: tuple[Card, ...]
 
@@ -138,9 +143,45 @@ _ALL_ACTIONS.extend(TRANSFERS.values())
 _BY_CODE: dict[str, DurakAction] = {a.encode(): a for a in _ALL_ACTIONS}
 
 
+_SUIT_ATTACKS: dict[int, Attack] = {}
+
+
+def suit_attack(mask: int) -> Attack:
+    """The attack with the cards of ``mask`` (one suit; any number of them)."""
+    attack = _SUIT_ATTACKS.get(mask)
+    if attack is None:
+        cards = []
+        rest = mask
+        while rest:
+            low = rest & -rest
+            cards.append(CARD_BY_ORDER[low.bit_length() - 1])
+            rest ^= low
+        attack = _SUIT_ATTACKS[mask] = Attack(tuple(cards))
+    return attack
+
+
+def _parse_suit_attack(text: str) -> Attack | None:
+    """The suit attack whose code is exactly ``text``, if it is one."""
+    if len(text) < 5 or len(text) > 1 + 2 * HAND_SIZE or not text.startswith("a"):
+        return None
+    try:
+        cards = parse_cards(text[1:])
+    except CardParseError:
+        return None
+    mask = 0
+    for card in cards:
+        if card.suit is not cards[0].suit or card.order not in CARD_BY_ORDER:
+            return None
+        mask |= 1 << card.order
+    attack = suit_attack(mask)
+    return attack if attack.encode() == text else None
+
+
 def decode(text: str) -> DurakAction:
     """The action whose code is exactly ``text``."""
-    action = _BY_CODE.get(text) if isinstance(text, str) else None
+    if not isinstance(text, str):
+        raise ActionParseError(f"not a durak action: {text!r}")
+    action = _BY_CODE.get(text) or _parse_suit_attack(text)
     if action is None:
         raise ActionParseError(f"not a durak action: {text!r}")
     return action

@@ -1,9 +1,10 @@
 """The one place that decides whether a card beats another.
 
 Standard durak: a higher card of the same suit, or any trump against a
-non-trump.  Variants that change beating (diamonds durak, Akulina's queen of
-spades) change :func:`can_beat`; the engine only ever uses the tables built
-from it here.
+non-trump.  Diamonds durak: spades are beaten only by higher spades (a trump
+does not beat them).  Akulina: nothing beats the queen of spades.  A
+:class:`Beating` holds the trump suit and those two rules; the engine only ever
+uses the tables built from it here, and the computer players ask it too.
 
 Cards are addressed by ``Card.order`` (``rank * 4 + suit index``, below 64),
 so a set of cards is an ``int`` bit mask with bit ``card.order`` set.
@@ -12,16 +13,18 @@ so a set of cards is an ``int`` bit mask with bit ``card.order`` set.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, cached_property
 
-from games.cards import Card, Suit, deck
+from games.cards import Card, Rank, Suit, deck
 
 __all__ = [
     "ALL_CARDS",
     "CARD_BY_ORDER",
+    "QUEEN_OF_SPADES",
     "RANK_BITS",
-    "beaters",
-    "can_beat",
+    "SUIT_BITS",
+    "Beating",
     "cards_of",
     "mask_of",
 ]
@@ -31,23 +34,44 @@ CARD_BY_ORDER: dict[int, Card] = {c.order: c for c in ALL_CARDS}
 
 RANK_BITS: tuple[int, ...] = tuple(0b1111 << (4 * r) for r in range(16))
 """``RANK_BITS[rank]``: the mask of the four cards of that rank."""
+SUIT_BITS: dict[Suit, int] = {
+    suit: sum(1 << c.order for c in ALL_CARDS if c.suit is suit) for suit in Suit
+}
+"""``SUIT_BITS[suit]``: the mask of the thirteen cards of that suit."""
+QUEEN_OF_SPADES = Card.of(Rank.QUEEN, Suit.SPADES)
 
 
-def can_beat(attack: Card, cover: Card, trump: Suit) -> bool:
-    """Does ``cover`` beat ``attack`` when ``trump`` is the trump suit?"""
-    if cover.suit is attack.suit:
-        return cover.rank > attack.rank
-    return cover.suit is trump
+@dataclass(frozen=True)
+class Beating:
+    """What beats what at one table."""
+
+    trump: Suit
+    spades_by_spades: bool = False
+    unbeatable_queen: bool = False
+
+    def beats(self, attack: Card, cover: Card) -> bool:
+        """Does ``cover`` beat ``attack``?"""
+        if self.unbeatable_queen and attack == QUEEN_OF_SPADES:
+            return False
+        if cover.suit is attack.suit:
+            return cover.rank > attack.rank
+        if self.spades_by_spades and attack.suit is Suit.SPADES:
+            return False
+        return cover.suit is self.trump
+
+    @cached_property
+    def table(self) -> tuple[int, ...]:
+        """``table[attack.order]``: the mask of the cards that beat ``attack``."""
+        return _table(self)
 
 
 @cache
-def beaters(trump: Suit) -> tuple[int, ...]:
-    """``beaters(trump)[attack.order]``: mask of the cards that beat ``attack``."""
+def _table(beating: Beating) -> tuple[int, ...]:
     table = [0] * 64
     for attack in ALL_CARDS:
         mask = 0
         for cover in ALL_CARDS:
-            if cover is not attack and can_beat(attack, cover, trump):
+            if cover is not attack and beating.beats(attack, cover):
                 mask |= 1 << cover.order
         table[attack.order] = mask
     return tuple(table)

@@ -11,18 +11,16 @@ passed since the last new card, when the cap is reached, or when the defender
 has no cards left.  A player who leaves the game (:meth:`Durak.resign`) is its
 durak and ends it at once.  See ``docs/rules/durak.md`` for the full rules.
 
-Internally a card is its ``Card.order`` and a set of cards an ``int`` bit mask
-(:mod:`games.durak.beating`), which keeps move generation cheap.
-
-Extension points for later variants: :func:`games.durak.beating.can_beat`
-(what beats what), :meth:`Durak._throwers` (who may throw in under a defender),
-:meth:`Durak._transfer_room` (whether and how far an attack may be passed on).
+The variants are the axes of :class:`~games.durak.rules.DurakRules`: the
+engine reads them through the tables built from them (what beats what in
+:mod:`games.durak.beating`; leads, transfers, throwers and refill orders in
+:mod:`games.durak.tables`) and through a few flags.
 
 Illegal actions raise :class:`~games.core.IllegalAction` with one of these
 reasons: ``illegal.game_over``, ``illegal.no_such_seat``,
 ``illegal.unknown_action``, ``illegal.not_your_turn``, ``illegal.not_defender``,
 ``illegal.no_bout``, ``illegal.bout_in_progress``, ``illegal.not_in_hand``,
-``illegal.mixed_ranks``, ``illegal.over_cap`` (param ``cap``),
+``illegal.mixed_ranks``, ``illegal.mixed_suits``, ``illegal.over_cap`` (param ``cap``),
 ``illegal.cap_reached``, ``illegal.rank_not_on_table``,
 ``illegal.not_on_table``, ``illegal.already_beaten``, ``illegal.cannot_beat``,
 ``illegal.already_taking``, ``illegal.nothing_to_take``,
@@ -39,11 +37,10 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
-from games.cards import SUITS, Card, Suit, deck, parse_cards
+from games.cards import Card, Suit, deck, parse_cards
 from games.core import (
     JSON,
     Event,
-    Game,
     IllegalAction,
     Outcome,
     RulesError,
@@ -57,7 +54,6 @@ from games.durak.actions import (
     PASS,
     TAKE,
     THROWS,
-    TRANSFERS,
     Attack,
     Beat,
     DurakAction,
@@ -67,73 +63,19 @@ from games.durak.actions import (
     Transfer,
     decode,
 )
-from games.durak.beating import CARD_BY_ORDER, RANK_BITS, beaters, cards_of, mask_of
-from games.durak.rules import HAND_SIZE, DurakRules, FirstAttack, seat_range
+from games.durak.beating import CARD_BY_ORDER, RANK_BITS, SUIT_BITS, cards_of, mask_of
+from games.durak.rules import HAND_SIZE, DurakRules, FirstAttack, Trump, seat_range
+from games.durak.state import NOBODY, DurakState
+from games.durak.tables import DECKS, SEAT_SETS, transfer_list
 
 __all__ = ["Durak"]
 
-_NOBODY = -1
-
-
-def _same_rank_lists(table: Mapping[int, DurakAction]) -> list[tuple[DurakAction, ...]]:
-    """``lists[((rank << 4 | suits) << 3) | most]``: the actions of ``table`` for
-    every non-empty subset of ``suits`` with at most ``most`` (0..4) cards."""
-    lists: list[tuple[DurakAction, ...]] = [()] * (15 << 7)
-    for rank in range(2, 15):
-        for suits in range(16):
-            for most in range(5):
-                subs = [x for x in range(1, 16) if x & suits == x and x.bit_count() <= most]
-                key = (((rank << 4) | suits) << 3) | most
-                lists[key] = tuple(table[(rank << 4) | x] for x in subs)
-    return lists
-
-
-_ATTACK_LISTS = _same_rank_lists(ATTACKS)
-_TRANSFER_LISTS = _same_rank_lists(TRANSFERS)
-
-_LEAD_BASES = {24: (9, 12), 36: (6, 9, 12), 52: (2, 5, 8, 11, 14)}
-"""The lowest rank of each group of three ranks in a deck."""
-_LEADS: dict[int, tuple[DurakAction, ...]] = {}
-"""Leads by ``(bits << 7) | (base << 3) | most``: the attacks from the cards of
-ranks ``base .. base + 2`` (12 bits of the hand mask), at most ``most`` cards."""
-
-
-def _leads(bits: int, base: int, most: int) -> tuple[DurakAction, ...]:
-    out: list[DurakAction] = []
-    for i in range(3):
-        rank = base + i
-        if rank <= 14:
-            out.extend(_ATTACK_LISTS[(((rank << 4) | ((bits >> (i * 4)) & 15)) << 3) | most])
-    return tuple(out)
-
-
 _DEAL_TRIES = 20
 """Random deals :meth:`Durak.determinize` tries before it deals to order."""
-
-_SEAT_SETS: tuple[frozenset[int], ...] = tuple(
-    frozenset(s for s in range(6) if mask >> s & 1) for mask in range(64)
-)
-"""``_SEAT_SETS[mask]``: the seats whose bits are set."""
-
-
-def _refill_orders(seats: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """``orders[a][d]``: ``a`` first, then clockwise, ``d`` last."""
-    return tuple(
-        tuple(
-            (*((a + k) % seats for k in range(seats) if (a + k) % seats != d), d)
-            for d in range(seats)
-        )
-        for a in range(seats)
-    )
-
-
-_REFILL: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = {
-    n: _refill_orders(n) for n in range(2, 7)
+_LOWEST_DIAMOND = {
+    size: min(c for c in cards if c.suit is Suit.DIAMONDS) for size, cards in DECKS.items()
 }
-_OTHERS: dict[int, tuple[tuple[int, ...], ...]] = {
-    n: tuple(tuple((d + k) % n for k in range(1, n)) for d in range(n)) for n in range(2, 7)
-}
-_DECKS: dict[int, tuple[Card, ...]] = {size: tuple(deck(size)) for size in (24, 36, 52)}
+"""Stands for the trump card when diamonds are trump and no card is turned."""
 
 
 def _cards(items: Iterable[Card | str] | str) -> list[Card]:
@@ -142,13 +84,10 @@ def _cards(items: Iterable[Card | str] | str) -> list[Card]:
     return [c if isinstance(c, Card) else Card.parse(c) for c in items]
 
 
-_SUIT_BITS = {suit: sum(1 << (r * 4 + i) for r in range(2, 15)) for i, suit in enumerate(SUITS)}
-
-
 def lowest_trump_holder(hands: Sequence[int], trump: Suit) -> int:
     """Who leads the first bout: the holder of the lowest trump; if nobody
     holds a trump, the holder of the lowest card (ties: lowest seat)."""
-    suit = _SUIT_BITS[trump]
+    suit = SUIT_BITS[trump]
     trumps = [(h & suit & -(h & suit), seat) for seat, h in enumerate(hands) if h & suit]
     if trumps:
         return min(trumps)[1]
@@ -158,46 +97,30 @@ def lowest_trump_holder(hands: Sequence[int], trump: Suit) -> int:
     return min(lowest)[1]
 
 
-class Durak(Game[DurakRules, DurakAction]):
+def turn_trump(rules: DurakRules, rest: list[Card]) -> Card | None:
+    """The card turned up as trump from the undealt ``rest`` (``rest[0]``),
+    which then lies under the stock; None when the trump is not turned.
+
+    Diamonds durak turns nothing.  Its option 5.a turns a card, but a spade
+    goes into the middle of the stock and the next card is turned (``rest`` is
+    reordered in place); if only spades are left, diamonds are trump, as they
+    are when no card is left to turn and the dealer's last card is a spade."""
+    if rules.trump is Trump.DIAMONDS or not rest:
+        return None
+    if rules.trump is Trump.TURNED_NO_SPADES:
+        if all(c.suit is Suit.SPADES for c in rest):
+            return None
+        while rest[0].suit is Suit.SPADES:
+            spade = rest.pop(0)
+            rest.insert(len(rest) // 2, spade)
+    return rest[0]
+
+
+class Durak(DurakState):
     """One game of podkidnoy or perevodnoy durak."""
 
     key: ClassVar[str] = "durak"
     FORMAT: ClassVar[int] = 1
-
-    rules: DurakRules
-    _n: int
-    _trump: Suit
-    _beaters: tuple[int, ...]
-    _trump_card: int
-    _trump_in_stock: bool
-    _stock: list[int]  # the next card drawn is _stock[-1]
-    _hands: list[int]
-    _known: list[int]
-    _discard: int
-    _beaten: list[int]  # the bout just beaten off: its attack cards, then their covers
-    _beaten_mask: int
-    _att: list[int]
-    _dfn: list[int]  # _NOBODY where the attack card is unbeaten
-    _unbeaten: int
-    _table_ranks: int  # RANK_BITS of every rank on the table
-    _dealer: int
-    _attacker: int
-    _defender: int
-    _taking: bool
-    _passed: int  # seat bits
-    _cap: int
-    _first_bout: bool
-    _locked: bool  # no transfer in this bout ("под дурака" first cards)
-    _out: int  # seat bits
-    _out_order: list[tuple[int, ...]]
-    _bout_out: list[int]
-    _durak: int
-    _over: bool
-    _tm: frozenset[int] | None
-    _thrower_table: tuple[tuple[int, ...], ...]
-    _refill_table: tuple[tuple[tuple[int, ...], ...], ...]
-    _transfers: bool
-    _lead_bases: tuple[int, ...]
 
     # ------------------------------------------------------------------ setup
 
@@ -212,7 +135,7 @@ class Durak(Game[DurakRules, DurakAction]):
     ) -> Self:
         if seats not in seat_range(rules):
             raise RulesError(f"{rules.deck_size} cards: {seats} players is not allowed")
-        pack = list(_DECKS[rules.deck_size])
+        pack = list(DECKS[rules.deck_size])
         rng.shuffle(pack)
         return cls._deal(rules, seats, pack, previous)
 
@@ -237,7 +160,7 @@ class Durak(Game[DurakRules, DurakAction]):
         cards = _cards(pack)
         if seats not in seat_range(rules):
             raise RulesError(f"{rules.deck_size} cards: {seats} players is not allowed")
-        full = _DECKS[rules.deck_size]
+        full = DECKS[rules.deck_size]
         if len(cards) != len(full) or set(cards) != set(full):
             raise ValueError(f"the pack must be the {rules.deck_size}-card deck")
         return cls._deal(rules, seats, cards, previous)
@@ -261,9 +184,16 @@ class Durak(Game[DurakRules, DurakAction]):
             hands[(dealer + 1 + k) % seats] = mask
         known = [0] * seats
         rest = cards[i:]
-        if rest:
-            trump_card, stock, in_stock = rest[0], rest[1:], True
-        else:
+        turned = turn_trump(rules, rest)
+        if turned is not None:
+            trump_card, stock, in_stock = turned, rest[1:], True
+        elif (
+            rest
+            or rules.trump is Trump.DIAMONDS
+            or (rules.trump is Trump.TURNED_NO_SPADES and cards[i - 1].suit is Suit.SPADES)
+        ):
+            trump_card, stock, in_stock = _LOWEST_DIAMOND[rules.deck_size], rest, False
+        else:  # no stock: the dealer's last card shows the trump
             trump_card, stock, in_stock = cards[i - 1], [], False
             known[dealer] = 1 << trump_card.order
         assert trump_card.suit is not None
@@ -363,64 +293,7 @@ class Durak(Game[DurakRules, DurakAction]):
         game._start_bout(attacker)
         return game
 
-    @classmethod
-    def _blank(cls, rules: DurakRules, seats: int, trump: Suit) -> Self:
-        game = cls.__new__(cls)
-        game.rules = rules
-        game._n = seats
-        game._trump = trump
-        game._beaters = beaters(trump)
-        game._trump_card = 0
-        game._trump_in_stock = False
-        game._stock = []
-        game._hands = [0] * seats
-        game._known = [0] * seats
-        game._discard = 0
-        game._beaten = []
-        game._beaten_mask = 0
-        game._att = []
-        game._dfn = []
-        game._unbeaten = 0
-        game._table_ranks = 0
-        game._dealer = 0
-        game._attacker = _NOBODY
-        game._defender = _NOBODY
-        game._taking = False
-        game._passed = 0
-        game._cap = 0
-        game._first_bout = False
-        game._locked = False
-        game._out = 0
-        game._out_order = []
-        game._bout_out = []
-        game._durak = _NOBODY
-        game._over = False
-        game._tm = None
-        game._thrower_table = game._throwers_by_defender()
-        game._refill_table = _REFILL[seats]
-        game._transfers = rules.transfer
-        game._lead_bases = _LEAD_BASES[rules.deck_size]
-        return game
-
     # ------------------------------------------------------------- queries
-
-    @property
-    def seats(self) -> int:
-        return self._n
-
-    @property
-    def trump(self) -> Suit:
-        return self._trump
-
-    def hand(self, seat: int) -> list[Card]:
-        """The cards in ``seat``'s hand, lowest ``Card.order`` first."""
-        return cards_of(self._hands[seat])
-
-    def hand_size(self, seat: int) -> int:
-        return self._hands[seat].bit_count()
-
-    def _limit(self) -> int:
-        return 5 if self._first_bout and self.rules.first_bout_five else HAND_SIZE
 
     def _next_active(self, seat: int) -> int:
         """The next seat clockwise still in play (``seat`` itself if none)."""
@@ -430,11 +303,6 @@ class Durak(Game[DurakRules, DurakAction]):
         while out >> s & 1 and s != seat:
             s = (s + 1) % n
         return s
-
-    def _throwers_by_defender(self) -> tuple[tuple[int, ...], ...]:
-        """``table[d]``: the seats that may throw in under defender ``d``.  Every
-        other seat (variant hook: in teams, only the defender's opponents)."""
-        return _OTHERS[self._n]
 
     def _throwers(self) -> tuple[int, ...]:
         """Seats that may throw in under the current defender."""
@@ -446,11 +314,19 @@ class Durak(Game[DurakRules, DurakAction]):
         d = self._defender
         if not self._transfers or self._locked or self._taking or self._unbeaten != len(self._att):
             return d, 0
+        if self._refusal and self._refusable():
+            return self._attacker, self._limit() - len(self._att)
         target = self._next_active(d)
         if target == d:
             return d, 0
         room = min(self._limit(), self._hands[target].bit_count()) - len(self._att)
         return target, max(room, 0)
+
+    def _refusable(self) -> bool:
+        """With refusal: the attacker has just played his last cards against
+        the only other player left, who may send them back."""
+        a = self._attacker
+        return a in self._bout_out and not self._hands[a] and self._n - self._out.bit_count() == 1
 
     def to_move(self) -> frozenset[int]:
         tm = self._tm
@@ -460,10 +336,10 @@ class Durak(Game[DurakRules, DurakAction]):
 
     def _compute_to_move(self) -> frozenset[int]:
         if self._over:
-            return _SEAT_SETS[0]
+            return SEAT_SETS[0]
         att = self._att
         if not att:
-            return _SEAT_SETS[1 << self._attacker]
+            return SEAT_SETS[1 << self._attacker]
         settled = self._taking or not self._unbeaten
         acc = 0 if settled else 1 << self._defender
         if len(att) < self._cap:
@@ -473,7 +349,7 @@ class Durak(Game[DurakRules, DurakAction]):
             for s in self._thrower_table[self._defender]:
                 if hands[s] & ranks and not passed >> s & 1:
                     acc |= 1 << s
-        return _SEAT_SETS[acc]
+        return SEAT_SETS[acc]
 
     def legal_actions(self, seat: int) -> list[DurakAction]:
         if self._over or not 0 <= seat < self._n:
@@ -497,10 +373,8 @@ class Durak(Game[DurakRules, DurakAction]):
                         m ^= low
             if self._transfers:
                 _, room = self._transfer_room()
-                if room:
-                    rank = att[0] >> 2
-                    key = (rank << 4) | ((hand >> (rank * 4)) & 15)
-                    out.extend(_TRANSFER_LISTS[(key << 3) | min(room, 4)])
+                if room > 0:
+                    out.extend(transfer_list(hand, att[0] >> 2, room))
             out.append(TAKE)
             return out
         if len(att) >= self._cap or seat not in self._thrower_table[self._defender]:
@@ -518,18 +392,7 @@ class Durak(Game[DurakRules, DurakAction]):
         return out
 
     def _lead_actions(self) -> list[DurakAction]:
-        hand = self._hands[self._attacker]
-        most = min(self._cap, 4)
-        out: list[DurakAction] = []
-        for base in self._lead_bases:
-            bits = (hand >> (base << 2)) & 0xFFF
-            if bits:
-                key = (bits << 7) | (base << 3) | most
-                leads = _LEADS.get(key)
-                if leads is None:
-                    leads = _LEADS[key] = _leads(bits, base, most)
-                out.extend(leads)
-        return out
+        return self._leads(self._hands[self._attacker], self._cap)
 
     # ----------------------------------------------------------- timers
 
@@ -554,7 +417,7 @@ class Durak(Game[DurakRules, DurakAction]):
         if not self._att:
             if seat == self._attacker:
                 hand = self._hands[seat]
-                low = hand & ~_SUIT_BITS[self._trump] or hand
+                low = hand & ~SUIT_BITS[self._trump] or hand
                 o = (low & -low).bit_length() - 1
                 return ATTACKS[((o >> 2) << 4) | (1 << (o & 3))]
         elif seat == self._defender:
@@ -598,7 +461,7 @@ class Durak(Game[DurakRules, DurakAction]):
         events.append(Event("resign", seat))
         self._over = True
         self._durak = seat
-        self._attacker = self._defender = _NOBODY
+        self._attacker = self._defender = NOBODY
         self._cap = 0
         self._taking = False
         self._passed = 0
@@ -606,7 +469,8 @@ class Durak(Game[DurakRules, DurakAction]):
         events.append(Event("game_over", seat, value="durak"))
         return events
 
-    def _same_rank_mask(self, cards: tuple[Card, ...]) -> tuple[int, int]:
+    @staticmethod
+    def _same_rank_mask(cards: tuple[Card, ...]) -> tuple[int, int]:
         """``(mask, rank)`` of distinct cards of one rank; raises otherwise."""
         if not cards:
             raise IllegalAction("illegal.not_in_hand")
@@ -620,6 +484,23 @@ class Durak(Game[DurakRules, DurakAction]):
             raise IllegalAction("illegal.not_in_hand")
         return mask, rank
 
+    @staticmethod
+    def _same_suit_mask(cards: tuple[Card, ...]) -> tuple[int, int]:
+        """``(mask, ranks)`` of distinct cards of one suit (``ranks``: the
+        RANK_BITS of all of them); raises otherwise."""
+        if not cards:
+            raise IllegalAction("illegal.not_in_hand")
+        suit = cards[0].suit
+        mask = ranks = 0
+        for c in cards:
+            if c.suit is not suit or suit is None:
+                raise IllegalAction("illegal.mixed_suits")
+            mask |= 1 << c.order
+            ranks |= RANK_BITS[c.order >> 2]
+        if mask.bit_count() != len(cards):
+            raise IllegalAction("illegal.not_in_hand")
+        return mask, ranks
+
     def _attack(self, seat: int, action: Attack) -> list[Event]:
         if self._att:
             raise IllegalAction("illegal.bout_in_progress")
@@ -628,9 +509,12 @@ class Durak(Game[DurakRules, DurakAction]):
         cards = action.cards
         if len(cards) == 1:
             o = cards[0].order
-            mask, rank = 1 << o, o >> 2
+            mask, ranks = 1 << o, RANK_BITS[o >> 2]
+        elif self._suit_leads:
+            mask, ranks = self._same_suit_mask(cards)
         else:
             mask, rank = self._same_rank_mask(cards)
+            ranks = RANK_BITS[rank]
         hand = self._hands[seat]
         if hand & mask != mask:
             raise IllegalAction("illegal.not_in_hand")
@@ -640,9 +524,9 @@ class Durak(Game[DurakRules, DurakAction]):
         self._hands[seat] = hand
         self._known[seat] &= hand
         self._att = [c.order for c in cards]
-        self._dfn = [_NOBODY] * len(cards)
+        self._dfn = [NOBODY] * len(cards)
         self._unbeaten = len(cards)
-        self._table_ranks = RANK_BITS[rank]
+        self._table_ranks = ranks
         if self._beaten:
             self._discard |= self._beaten_mask
             self._beaten = []
@@ -678,7 +562,7 @@ class Durak(Game[DurakRules, DurakAction]):
         self._hands[seat] = hand
         self._known[seat] &= hand
         att.append(o)
-        self._dfn.append(_NOBODY)
+        self._dfn.append(NOBODY)
         self._passed = 0
         if not self._taking:
             self._unbeaten += 1
@@ -732,7 +616,7 @@ class Durak(Game[DurakRules, DurakAction]):
 
     def _transfer(self, seat: int, action: Transfer) -> list[Event]:
         att = self._att
-        if not self.rules.transfer:
+        if not self._transfers:
             raise IllegalAction("illegal.no_transfer")
         if not att or seat != self._defender:
             raise IllegalAction("illegal.not_defender")
@@ -754,9 +638,11 @@ class Durak(Game[DurakRules, DurakAction]):
         hand ^= mask
         self._hands[seat] = hand
         self._known[seat] &= hand
+        if self._refusal and self._refusable():
+            return self._refuse(seat, action)
         orders = [c.order for c in action.cards]
         att.extend(orders)
-        self._dfn.extend([_NOBODY] * len(orders))
+        self._dfn.extend([NOBODY] * len(orders))
         self._unbeaten += len(orders)
         self._attacker = seat
         self._defender = target
@@ -765,6 +651,23 @@ class Durak(Game[DurakRules, DurakAction]):
         if not hand:
             self._check_out(seat)
         return [Event("transfer", seat, action.cards, target)]
+
+    def _refuse(self, seat: int, action: Transfer) -> list[Event]:
+        """Refusal: the cards go back to the attacker, who has none and must
+        take the table; he is back in play."""
+        a = self._attacker
+        self._out &= ~(1 << a)
+        self._bout_out.remove(a)
+        for card in action.cards:
+            self._att.append(card.order)
+            self._dfn.append(NOBODY)
+        self._unbeaten = len(self._att)
+        self._attacker = seat
+        self._defender = a
+        self._taking = True
+        events = [Event("refuse", seat, action.cards, a)]
+        self._close(events)
+        return events
 
     def _take(self, seat: int, action: Take) -> list[Event]:
         if not self._att or seat != self._defender:
@@ -868,8 +771,8 @@ class Durak(Game[DurakRules, DurakAction]):
         if self._n - self._out.bit_count() <= 1:
             active = [s for s in range(self._n) if not self._out >> s & 1]
             self._over = True
-            self._durak = active[0] if active else _NOBODY
-            self._attacker = self._defender = _NOBODY
+            self._durak = active[0] if active else NOBODY
+            self._attacker = self._defender = NOBODY
             self._cap = 0
             if active:
                 events.append(Event("game_over", self._durak, value="durak"))
@@ -930,7 +833,7 @@ class Durak(Game[DurakRules, DurakAction]):
         everyone = frozenset(range(self._n))
         places = list(self._out_order)
         durak = self._durak
-        if durak == _NOBODY:
+        if durak == NOBODY:
             return Outcome(tuple(places), frozenset(), frozenset(), draw=True)
         out = self._out
         rest = tuple(s for s in range(self._n) if not out >> s & 1 and s != durak)
@@ -1093,7 +996,7 @@ class Durak(Game[DurakRules, DurakAction]):
         return decode(text)
 
     def __repr__(self) -> str:
-        return f"<Durak {self._n} seats {views.phase(self)}>"
+        return f"<Durak {self._n} seats {self.phase}>"
 
 
 _HANDLERS: dict[type[DurakAction], Callable[[Durak, int, Any], list[Event]]] = {

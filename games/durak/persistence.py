@@ -20,20 +20,18 @@ and known cards are sorted by ``Card.order``)::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from games.cards import Card, Suit, deck
 from games.core import JSON, StateFormatError
 from games.durak.beating import CARD_BY_ORDER, RANK_BITS, cards_of
 from games.durak.rules import DurakRules, seat_range
+from games.durak.state import DurakState
 from games.reader import array, boolean, card, cards, integer, read_state
-
-if TYPE_CHECKING:
-    from games.durak.engine import Durak
 
 __all__ = ["dump", "load"]
 
-D = TypeVar("D", bound="Durak")
+D = TypeVar("D", bound=DurakState)
 
 
 def _codes(mask: int) -> list[str]:
@@ -44,7 +42,7 @@ def _seats(mask: int, n: int) -> list[int]:
     return [s for s in range(n) if mask >> s & 1]
 
 
-def dump(game: Durak) -> dict[str, JSON]:
+def dump(game: DurakState) -> dict[str, JSON]:
     n = game._n
     return {
         "game": type(game).key,

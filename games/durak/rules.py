@@ -1,17 +1,33 @@
-"""Durak's lobby options and the seat counts they allow.
+"""Durak's rules as declarative axes, the lobby options among them, and the
+seat counts they allow.
 
-The options are the ones ``docs/rules/durak.md`` describes; presets live in
-``games.durak`` (``SPEC``).
+Every variant is a point in these axes (the presets are in ``games.durak``):
+how an attack is shaped, who throws in, what beats what, how the trump is
+chosen, and whether the defender may pass the attack on.  The
+engine's speed tables are generated from them (:mod:`games.durak.tables`), so a
+new combination is data, not code.  ``docs/rules/durak.md`` describes them all.
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Self
 
-from games.core import Rules, RulesError, option
+from games.core import JSON, Rules, RulesError, option
 
-__all__ = ["DECK_SIZES", "HAND_SIZE", "DurakRules", "FirstAttack", "seat_range"]
+__all__ = [
+    "DECK_SIZES",
+    "HAND_SIZE",
+    "DurakRules",
+    "FirstAttack",
+    "Shape",
+    "ThrowIn",
+    "Transfers",
+    "Trump",
+    "seat_range",
+]
 
 DECK_SIZES = (24, 36, 52)
 HAND_SIZE = 6
@@ -28,34 +44,123 @@ class FirstAttack(enum.Enum):
     first cards may not be transferred."""
 
 
+class Shape(enum.Enum):
+    """What cards a bout's lead may hold."""
+
+    RANK = "rank"
+    """One card, or several of one rank."""
+    SUIT = "suit"
+    """Akulina: one card, or several of one suit."""
+
+
+class ThrowIn(enum.Enum):
+    """Who may add cards under a defender after the lead."""
+
+    EVERYONE = "everyone"
+    """Podkidnoy: every other player holding cards."""
+    NOBODY = "nobody"
+    """Simple durak (Akulina, believe / don't believe): only the lead."""
+
+
+class Transfers(enum.Enum):
+    """Whether the defender may pass the attack on (perevodnoy)."""
+
+    NONE = "none"
+    TRANSFER = "transfer"
+    """Perevodnoy: a card of the attack's rank passes it to the next player."""
+    REFUSAL = "refusal"
+    """Perevodnoy with refusal: with two players left, the attacker's last
+    cards may be sent back, and he must take them."""
+
+
+class Trump(enum.Enum):
+    """How the trump suit is chosen."""
+
+    TURNED = "turned"
+    """The card after the deal is turned up."""
+    DIAMONDS = "diamonds"
+    """Diamonds, always (diamonds durak)."""
+    TURNED_NO_SPADES = "turned_no_spades"
+    """Turned up, but a spade goes into the middle of the stock and the next
+    card is turned (diamonds durak, option 5.a)."""
+
+
 @dataclass(frozen=True)
 class DurakRules(Rules):
-    """Podkidnoy durak, with perevodnoy (transfers) as an option."""
+    """One point in Durak's axes.  Lobby options first; the fields after them
+    define the variant and are set by its preset."""
 
     deck_size: int = option(36, 24, 36, 52)
     """24 (9..A), 36 (6..A) or 52 (2..A) cards."""
-    transfer: bool = option(False)
-    """Perevodnoy: the defender may pass the attack on with a card of its rank."""
+    transfer: Transfers = option(Transfers.NONE)  # noqa: RUF009 - option() is a dataclasses.field
+    """Perevodnoy, and its refusal."""
     first_bout_five: bool = option(False)
     """The first bout of each game holds at most five attack cards."""
-    later_first_attack: FirstAttack = option(FirstAttack.LOWEST_TRUMP)  # noqa: RUF009 - option() is a dataclasses.field
+    later_first_attack: FirstAttack = option(FirstAttack.LOWEST_TRUMP)  # noqa: RUF009
     """Who starts a game that follows another one."""
+    trump: Trump = option(Trump.TURNED)  # noqa: RUF009
+    """How the trump is chosen (a lobby option of diamonds durak only: the
+    turned card needs the spade rule off, the others need it on)."""
+    shape: Shape = Shape.RANK
+    throw_in: ThrowIn = ThrowIn.EVERYONE
+    spades_by_spades: bool = False
+    """Spades are beaten only by higher spades (diamonds durak)."""
+    unbeatable_queen: bool = False
+    """No card beats the queen of spades (Akulina)."""
 
-    def validate(self) -> None:
-        if isinstance(self.deck_size, bool) or self.deck_size not in DECK_SIZES:
-            raise RulesError(f"deck_size must be one of {DECK_SIZES}")
-        if not isinstance(self.later_first_attack, FirstAttack):
-            raise RulesError("later_first_attack must be a FirstAttack")
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> Self:
+        """As :meth:`Rules.from_json`; a format-1 ``transfer`` bool still reads."""
+        if isinstance(data, Mapping) and isinstance(data.get("transfer"), bool):
+            data = {**data, "transfer": "transfer" if data["transfer"] else "none"}
+        return super().from_json(data)
 
     def __post_init__(self) -> None:
         self.validate()
 
+    def validate(self) -> None:
+        if isinstance(self.deck_size, bool) or self.deck_size not in DECK_SIZES:
+            raise RulesError(f"deck_size must be one of {DECK_SIZES}")
+        kinds = {
+            "transfer": Transfers,
+            "later_first_attack": FirstAttack,
+            "trump": Trump,
+            "shape": Shape,
+            "throw_in": ThrowIn,
+        }
+        for name, kind in kinds.items():
+            if not isinstance(getattr(self, name), kind):
+                raise RulesError(f"{name} must be a {kind.__name__}")
+        for name in ("first_bout_five", "spades_by_spades", "unbeatable_queen"):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"{name} must be a boolean")
+        if self.spades_by_spades != (self.trump is not Trump.TURNED):
+            raise RulesError("the spade rule goes with diamonds durak's trump")
+        if self.transfer is not Transfers.NONE and self.shape is Shape.SUIT:
+            raise RulesError("transfers need attacks of one rank")
+        suits_ok = self.deck_size == 36 and self.throw_in is ThrowIn.NOBODY
+        if self.shape is Shape.SUIT and not suits_ok:
+            raise RulesError("Akulina is played with 36 cards and no throw-ins")
+
+    def applies(self, name: str) -> bool:
+        """The lobby hides options that the variant does not use."""
+        if name == "transfer":
+            return self.shape is Shape.RANK
+        if name == "trump":
+            return self.spades_by_spades
+        return True
+
     @property
     def max_seats(self) -> int:
-        """Six cards each must fit in the deck."""
-        return min(6, self.deck_size // HAND_SIZE)
+        """Six cards each must fit in the deck; Akulina is for two to four."""
+        most = min(6, self.deck_size // HAND_SIZE)
+        return min(most, 4) if self.shape is Shape.SUIT else most
+
+    @property
+    def throws_in(self) -> bool:
+        return self.throw_in is not ThrowIn.NOBODY
 
 
 def seat_range(rules: DurakRules) -> range:
-    """2..6 players with 36 or 52 cards, 2..4 with 24."""
+    """2..6 players with 36 or 52 cards, 2..4 with 24 or in Akulina."""
     return range(2, rules.max_seats + 1)

@@ -54,26 +54,12 @@ valid card code.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from games.cards import SUITS, Card
 from games.core import JSON
 from games.durak.beating import CARD_BY_ORDER, cards_of
+from games.durak.state import DurakState
 
-if TYPE_CHECKING:
-    from games.durak.engine import Durak
-
-__all__ = ["hand_sort_key", "phase", "public_view", "seat_view"]
-
-
-def phase(game: Durak) -> str:
-    if game._over:
-        return "over"
-    if not game._att:
-        return "attack"
-    if game._unbeaten and not game._taking:
-        return "defend"
-    return "throw"
+__all__ = ["hand_sort_key", "public_view", "seat_view"]
 
 
 def hand_sort_key(trump_index: int) -> dict[int, int]:
@@ -88,7 +74,7 @@ def _sorted(mask: int, key: dict[int, int]) -> list[Card]:
     return sorted(cards_of(mask), key=lambda c: key[c.order])
 
 
-def public_view(game: Durak) -> dict[str, JSON]:
+def public_view(game: DurakState) -> dict[str, JSON]:
     n = game.seats
     key = _SORT_KEYS[game._trump]
     beaten = game._beaten
@@ -96,7 +82,7 @@ def public_view(game: Durak) -> dict[str, JSON]:
     over = game._over
     return {
         "game": "durak",
-        "phase": phase(game),
+        "phase": game.phase,
         "trump": game._trump.value,
         "trump_card": CARD_BY_ORDER[game._trump_card].code if game._trump_in_stock else None,
         "stock": len(game._stock) + game._trump_in_stock,
@@ -128,7 +114,7 @@ def public_view(game: Durak) -> dict[str, JSON]:
     }
 
 
-def seat_view(game: Durak, seat: int) -> dict[str, JSON]:
+def seat_view(game: DurakState, seat: int) -> dict[str, JSON]:
     if not 0 <= seat < game.seats:
         raise IndexError(f"no seat {seat}")
     view = public_view(game)

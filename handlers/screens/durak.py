@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from games.cards import Card
 from games.core import Action, Event, Outcome, Rules
 from games.durak.actions import Attack, Beat, Pass, Take, Throw, Transfer
-from games.durak.rules import DurakRules, FirstAttack
+from games.durak.rules import DurakRules, FirstAttack, Shape, Transfers, Trump
 from handlers.screens.base import Key, Screen
 from handlers.screens.faces import chunk, face, faces, suit_symbol
 from i18n import t, tn
 from services import ScoreRow
 
 __all__ = ["DurakScreens"]
+
+_TRANSFER_SUMMARY = {
+    Transfers.NONE: "durak.summary.no_transfer",
+    Transfers.TRANSFER: "durak.summary.transfer",
+    Transfers.REFUSAL: "durak.summary.refusal",
+}
 
 TRUMP_MARK = "★"
 """Marks a trump on a button (buttons cannot be bold)."""
@@ -32,6 +39,11 @@ def _table_cards(view: Mapping[str, Any]) -> str:
         attack = face(pair["attack"])
         pairs.append(f"{attack} ← {face(pair['defense'])}" if pair["defense"] else attack)
     return " · ".join(pairs)
+
+
+def _in_order(codes: Iterable[str]) -> list[str]:
+    """Card codes in the order an action's code lists them."""
+    return sorted(codes, key=lambda code: Card.parse(code).order)
 
 
 def _label(code: str, trump: str) -> str:
@@ -151,6 +163,14 @@ class DurakScreens:
                 for a in options
             ]
             return (*chunk(keys, 2), (Key(t(lang, "durak.btn_back"), focus="back"),))
+        suit_leads = {
+            a.encode(): a
+            for a in actions
+            if isinstance(a, Attack) and len({c.suit for c in a.cards}) == 1
+        }
+        composing = any(len({c.rank for c in a.cards}) > 1 for a in suit_leads.values())
+        if composing and focus is not None and focus.startswith("s"):
+            return self._compose(lang, view, suit_leads, focus[1:])
 
         # One key per card, in the order of the hand (trumps last), whatever it does.
         by_card: dict[str, Key] = {}
@@ -163,7 +183,7 @@ class DurakScreens:
                 if len(a.cards) == 1:
                     code = a.cards[0].code
                     by_card[code] = Key(_label(code, trump), action=a.encode())
-                elif len(a.cards) == held_of_rank.get(a.cards[0].code[0], 0):
+                elif not composing and len(a.cards) == held_of_rank.get(a.cards[0].code[0], 0):
                     label = " ".join(_label(c.code, trump) for c in a.cards)
                     groups.append(Key(label, action=a.encode()))
             elif isinstance(a, Throw):
@@ -172,6 +192,8 @@ class DurakScreens:
             elif isinstance(a, Transfer):
                 label = "↪ " + " ".join(_label(c.code, trump) for c in a.cards)
                 groups.append(Key(label, action=a.encode()))
+        if composing:
+            groups.append(Key(t(lang, "durak.btn_several"), focus="s"))
         for cover, options in beats.items():
             if len(options) == 1:
                 only = options[0]
@@ -197,6 +219,36 @@ class DurakScreens:
             rows.append(tuple(last))
         return tuple(rows)
 
+    def _compose(
+        self, lang: str, view: Mapping[str, Any], leads: Mapping[str, Attack], chosen: str
+    ) -> tuple[tuple[Key, ...], ...]:
+        """Akulina's lead of several cards of one suit: each key adds or removes
+        a card (the screen's focus holds the cards chosen so far), and one
+        key plays them."""
+        trump = view["trump"]
+        hand = view["hand"]
+        picked = [chosen[i : i + 2] for i in range(0, len(chosen), 2)]
+        picked = [code for code in hand if code in picked]
+        suit = picked[0][1] if picked else None
+        keys = []
+        for code in hand:
+            if suit is not None and code[1] != suit:
+                continue
+            together = [c for c in hand if c in picked or c == code]
+            if code not in picked and "a" + "".join(_in_order(together)) not in leads:
+                continue  # no lead holds it with the cards chosen (too many)
+            rest = [c for c in picked if c != code] if code in picked else together
+            mark = "☑️ " if code in picked else ""
+            keys.append(Key(mark + _label(code, trump), focus="s" + "".join(rest)))
+        rows = list(chunk(keys))
+        lead = leads.get("a" + "".join(_in_order(picked))) if picked else None
+        last = [Key(t(lang, "durak.btn_back"), focus="back")]
+        if lead is not None:
+            label = t(lang, "durak.btn_lead", cards=faces(c.code for c in lead.cards))
+            last.insert(0, Key(label, action=lead.encode()))
+        rows.append(tuple(last))
+        return tuple(rows)
+
     def event(
         self, lang: str, event: Event, names: Sequence[str], viewer: int | None = None
     ) -> str | None:
@@ -213,6 +265,9 @@ class DurakScreens:
             case "transfer":
                 target = names[event.target] if event.target is not None else ""
                 return t(lang, "durak.ev_transfer", name=name, cards=cards, target=target)
+            case "refuse":
+                target = names[event.target] if event.target is not None else ""
+                return t(lang, "durak.ev_refuse", name=name, cards=cards, target=target)
             case "take":
                 return t(lang, "durak.ev_take", name=name)
             case "bout_beaten":
@@ -256,9 +311,16 @@ class DurakScreens:
 
     def summary(self, lang: str, rules: Rules) -> str:
         assert isinstance(rules, DurakRules)
-        mode = "durak.summary.transfer" if rules.transfer else "durak.summary.no_transfer"
         cards = tn(lang, "durak.n_cards", rules.deck_size)
-        parts = [t(lang, "durak.summary", cards=cards, mode=t(lang, mode))]
+        parts = [cards]
+        if rules.shape is Shape.SUIT:
+            parts.append(t(lang, "durak.summary.akulina"))
+        if rules.trump is Trump.DIAMONDS:
+            parts.append(t(lang, "durak.summary.diamonds"))
+        elif rules.trump is Trump.TURNED_NO_SPADES:
+            parts.append(t(lang, "durak.summary.diamonds_5a"))
+        if rules.applies("transfer"):
+            parts.append(t(lang, _TRANSFER_SUMMARY[rules.transfer]))
         if rules.first_bout_five:
             parts.append(t(lang, "durak.summary.first_bout_five"))
         if rules.later_first_attack is FirstAttack.UNDER_LOSER:

@@ -19,6 +19,9 @@ NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
         pytest.param("podkidnoy", 3, marks=pytest.mark.slow),
         pytest.param("podkidnoy", 6, marks=pytest.mark.slow),
         pytest.param("perevodnoy", 3, marks=pytest.mark.slow),
+        ("refusal", 2),
+        ("diamonds", 2),
+        pytest.param("akulina", 3, marks=pytest.mark.slow),
     ],
 )
 async def test_a_whole_game_by_buttons_to_the_result_and_leaderboard(

@@ -14,8 +14,17 @@ from hypothesis import strategies as st
 
 from bench.engines import main as bench_main
 from games.cards import Card, CardParseError, deck
-from games.core import ActionParseError, IllegalAction, Outcome, StateFormatError
-from games.durak import SPEC, Durak, DurakAction, DurakRules, FirstAttack
+from games.core import ActionParseError, IllegalAction, Outcome, RulesError, StateFormatError
+from games.durak import (
+    PRESETS,
+    SPEC,
+    Durak,
+    DurakAction,
+    DurakRules,
+    FirstAttack,
+    Shape,
+    Transfers,
+)
 from games.durak.actions import (
     ATTACKS,
     BEATS,
@@ -28,16 +37,21 @@ from games.durak.actions import (
     Throw,
     Transfer,
 )
-from games.durak.beating import can_beat
 from tests.engines.playout import playout, replay
 
-RULES = st.builds(
-    DurakRules,
-    deck_size=st.sampled_from([24, 36, 52]),
-    transfer=st.booleans(),
-    first_bout_five=st.booleans(),
-    later_first_attack=st.sampled_from(list(FirstAttack)),
-)
+
+@st.composite
+def _rules(draw: st.DrawFn) -> DurakRules:
+    """A variant (a preset) with its lobby options drawn at random."""
+    rules = draw(st.sampled_from(list(PRESETS.values())))
+    for name, choices in DurakRules.options():
+        if rules.applies(name):
+            with contextlib.suppress(RulesError):
+                rules = rules.replace(**{name: draw(st.sampled_from(choices))})
+    return rules
+
+
+RULES = _rules()
 
 
 def seats_for(rules: DurakRules, data: st.DataObject) -> int:
@@ -72,12 +86,16 @@ def check_table(game: Durak) -> None:
     if game.rules.first_bout_five and view["cap"] == 6:
         assert not game._first_bout
     ranks = {Card.parse(table[0]["attack"]).rank} if table else set()
+    suits = {Card.parse(table[0]["attack"]).suit} if table else set()
     for row in table:
         attack = Card.parse(row["attack"])
-        assert attack.rank in ranks, "thrown in a rank that was not on the table"
+        if game.rules.shape is Shape.SUIT:
+            assert attack.suit in suits, "a lead of several suits"
+        else:
+            assert attack.rank in ranks, "thrown in a rank that was not on the table"
         if row["defense"] is not None:
             defense = Card.parse(row["defense"])
-            assert can_beat(attack, defense, trump)
+            assert game.beating.beats(attack, defense)
             ranks.add(defense.rank)
     unbeaten = sum(row["defense"] is None for row in table)
     if table and not view["taking"]:
@@ -216,7 +234,7 @@ def test_a_forged_mixed_attack_is_refused() -> None:
 
 
 def mid_game(seed: int, rules: DurakRules | None = None, seats: int = 3, steps: int = 25) -> Durak:
-    game = Durak.new(rules or DurakRules(transfer=True), seats, random.Random(seed))
+    game = Durak.new(rules or DurakRules(transfer=Transfers.TRANSFER), seats, random.Random(seed))
     chooser = random.Random(seed)
     for _ in range(steps):
         actors = game.to_move()
@@ -311,8 +329,10 @@ def test_hands_in_views_are_sorted_with_trumps_last() -> None:
 @pytest.mark.parametrize(
     "rules",
     [
-        DurakRules(deck_size=24, transfer=True, first_bout_five=True),
-        DurakRules(deck_size=52, later_first_attack=FirstAttack.UNDER_LOSER, transfer=True),
+        DurakRules(deck_size=24, transfer=Transfers.TRANSFER, first_bout_five=True),
+        DurakRules(
+            deck_size=52, later_first_attack=FirstAttack.UNDER_LOSER, transfer=Transfers.TRANSFER
+        ),
     ],
     ids=["24-five-transfer", "52-under-loser"],
 )

@@ -11,10 +11,10 @@ import pytest
 
 from games.cards import Card, deck
 from games.core import RESIGN, Event, IllegalAction, Outcome, Place, Wait, perform
-from games.durak import Attack, Durak, DurakRules, FirstAttack
+from games.durak import Attack, Durak, DurakRules, FirstAttack, Transfers
 
 PODKIDNOY = DurakRules()
-PEREVODNOY = DurakRules(transfer=True)
+PEREVODNOY = DurakRules(transfer=Transfers.TRANSFER)
 
 
 def position(
@@ -295,7 +295,7 @@ def test_later_games_start_with_the_lowest_trump_by_default_and_the_loser_deals(
 
 
 def test_under_the_loser_and_its_first_cards_cannot_be_transferred() -> None:
-    rules = DurakRules(transfer=True, later_first_attack=FirstAttack.UNDER_LOSER)
+    rules = DurakRules(transfer=Transfers.TRANSFER, later_first_attack=FirstAttack.UNDER_LOSER)
     hands = ["6s 6c Qs Qc Ks 8d", "7s 8s 9s Ts Js As", "7c 8c 9c Tc Jc Ac"]
     previous = Outcome(((0,), (1,), (2,)), frozenset({0, 1}), frozenset({2}))
     pack = pack_for(hands, "6h", first_stock="7d", dealer=2)

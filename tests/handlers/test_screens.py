@@ -9,12 +9,14 @@ import pytest
 
 from bot.catalog import CATALOG
 from games.core import Event, Place, RulesError
+from games.durak import PRESETS as DURAK_PRESETS
 from games.durak import Durak, DurakRules
 from games.hundred_one import PRESETS, HundredOne
 from handlers.group_message import compose_group
 from handlers.hand_messages import compose_hand
 from handlers.screens import common
-from handlers.screens.base import GameScreens
+from handlers.screens.base import GameScreens, Key
+from handlers.screens.durak import DurakScreens
 from handlers.screens.faces import face, faces
 from services import LoggedEvent, Snapshot
 from services.lobby import TURN_SECONDS
@@ -195,3 +197,37 @@ def test_suits_are_drawn_as_emoji_so_hearts_and_diamonds_are_red() -> None:
     assert face("Th") == "10♥️"
     assert face("7s") == "7♠️"
     assert faces(["Qd", "Ac"]) == "Q♦️ A♣️"
+
+
+def test_akulina_composes_a_lead_of_several_cards_of_one_suit() -> None:
+    """A key per card toggles it into the lead (the screen's focus holds the
+    cards chosen); one key plays them; no key per subset."""
+    game = Durak.from_position(
+        DURAK_PRESETS["akulina"],
+        ["6s 9s Qs 7h", "8d 8h Th Jh Kc Ac"],
+        attacker=0,
+        trump_card="Ad",
+        stock=["6c", "7c"],
+    )
+    screens = DurakScreens()
+    view, actions = game.view(0), game.legal_actions(0)
+
+    def keys(focus: str | None) -> list[Key]:
+        screen = screens.hand("ru", view, actions, ["Anna", "Boris"], focus, live=True)
+        return [key for row in screen.keys for key in row]
+
+    main = keys(None)
+    assert len(main) == 5  # four single cards and "several"
+    several = next(k for k in main if k.focus == "s")
+    chosen = keys(several.focus)
+    assert [k.label for k in chosen][:-1] == ["6♠️", "9♠️", "Q♠️", "7♥️"]
+    spade = next(k for k in chosen if k.label == "6♠️")
+    after = keys(spade.focus)
+    assert "7♥️" not in [k.label for k in after]  # one suit only
+    nine = next(k for k in after if k.label == "9♠️")
+    both = keys(nine.focus)
+    lead = next(k for k in both if k.action is not None)
+    assert lead.action == "a6s9s"
+    assert sum(k.label.startswith("☑️") for k in both) == 2
+    forged = keys("s6s7hXX")  # a forged focus only ever shows legal leads
+    assert all(k.action is None or k.action in {a.encode() for a in actions} for k in forged)

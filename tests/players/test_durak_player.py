@@ -10,7 +10,7 @@ import pytest
 
 from games.cards import deck
 from games.core import Action, Outcome
-from games.durak import SPEC, Durak, DurakRules, FirstAttack
+from games.durak import PRESETS, SPEC, Durak, DurakRules, FirstAttack, Shape, Transfers, Trump
 from games.durak.actions import PASS, TAKE
 from players import DurakHeuristic, RandomPlayer
 from players.arena import next_seat, play, random_seat
@@ -18,15 +18,26 @@ from tests.players.common import Checked
 
 ALL_RULES = [
     DurakRules(deck_size=d, transfer=t, first_bout_five=f, later_first_attack=a)
-    for d, t, f, a in itertools.product((24, 36, 52), (False, True), (False, True), FirstAttack)
+    for d, t, f, a in itertools.product(
+        (24, 36, 52), (Transfers.NONE, Transfers.TRANSFER), (False, True), FirstAttack
+    )
+]
+ALL_RULES += [
+    PRESETS["refusal"],
+    PRESETS["refusal"].replace(deck_size=24, later_first_attack=FirstAttack.UNDER_LOSER),
+    PRESETS["diamonds"],
+    PRESETS["diamonds"].replace(deck_size=52, trump=Trump.TURNED_NO_SPADES, first_bout_five=True),
+    PRESETS["akulina"],
+    PRESETS["akulina"].replace(later_first_attack=FirstAttack.UNDER_LOSER, first_bout_five=True),
 ]
 H = DurakHeuristic()
 RNG = random.Random(0)
 
 
 def rule_id(rules: DurakRules) -> str:
+    variant = "akulina" if rules.shape is Shape.SUIT else rules.trump.value
     return (
-        f"{rules.deck_size}{'-transfer' if rules.transfer else ''}"
+        f"{variant}-{rules.deck_size}-{rules.transfer.value}"
         f"{'-five' if rules.first_bout_five else ''}-{rules.later_first_attack.value}"
     )
 
@@ -51,13 +62,14 @@ def test_only_legal_moves_in_every_variant_and_seat_count(rules: DurakRules) -> 
             assert heuristic.calls > 0
 
 
-LOOPED = [(24, True, 3, 0), (36, False, 5, 42), (36, False, 6, 37), (36, True, 6, 25)]
-LOOPED += [(52, False, 3, 26), (52, False, 3, 37), (52, False, 5, 45), (52, True, 3, 37)]
+NO, YES = Transfers.NONE, Transfers.TRANSFER
+LOOPED = [(24, YES, 3, 0), (36, NO, 5, 42), (36, NO, 6, 37), (36, YES, 6, 25)]
+LOOPED += [(52, NO, 3, 26), (52, NO, 3, 37), (52, NO, 5, 45), (52, YES, 3, 37)]
 
 
 @pytest.mark.parametrize(("deck_size", "transfer", "seats", "seed"), LOOPED)
 def test_heuristics_alone_do_not_pass_cards_round_for_ever(
-    deck_size: int, transfer: bool, seats: int, seed: int
+    deck_size: int, transfer: Transfers, seats: int, seed: int
 ) -> None:
     """Deals on which heuristic-only tables, always leading their best lead,
     passed the same cards round the table for ever (each defender taking
@@ -78,7 +90,7 @@ def test_heuristics_alone_do_not_pass_cards_round_for_ever(
 def test_same_view_and_seed_same_choice() -> None:
     """Every decision of a game asked again, with a fresh rng of the same
     seed, gives the same action; and a whole game replays identically."""
-    rules = DurakRules(transfer=True)
+    rules = DurakRules(transfer=Transfers.TRANSFER)
     logs: list[list[tuple[int, str]]] = []
     for _ in range(2):
         log: list[tuple[int, str]] = []
@@ -166,14 +178,14 @@ def test_keeps_a_trump_early_instead_of_throwing_it_in() -> None:
 
 
 def test_transfers_with_a_cheap_card() -> None:
-    rules = DurakRules(transfer=True)
+    rules = DurakRules(transfer=Transfers.TRANSFER)
     game = early(["7s Js Kd Ac Jc Qc", "7c Ks Ad Qs 8s 8d", "9s Kh Th 6c Tc Qd"], rules)
     act(game, 0, "a7s")
     assert ask(game, 1) == Durak.decode_action("x7c")
 
 
 def test_does_not_transfer_with_a_trump_early() -> None:
-    rules = DurakRules(transfer=True)
+    rules = DurakRules(transfer=Transfers.TRANSFER)
     game = early(["7s Js Kd Ac Jc Qc", "7h Ks Ad Qs 8s 8d", "9s Kh Th 6c Tc Qd"], rules)
     act(game, 0, "a7s")
     assert ask(game, 1) == Durak.decode_action("b7s8s")

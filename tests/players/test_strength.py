@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 
-from games.durak import Durak, DurakRules
+from games.durak import Durak, DurakRules, Transfers
 from games.hundred_one import PRESETS, HundredOne
 from players import DurakHeuristic, HundredOneHeuristic, RandomPlayer
 from players.arena import play
@@ -71,7 +71,7 @@ def test_durak_heuristic_beats_random_heads_up() -> None:
 
 def test_durak_heuristic_beats_random_heads_up_in_perevodnoy() -> None:
     games = 1000
-    wins, _, _ = durak_results(DurakRules(transfer=True), 2, games)
+    wins, _, _ = durak_results(DurakRules(transfer=Transfers.TRANSFER), 2, games)
     low, _ = report("durak perevodnoy 2 seats", wins, games)
     assert low > 0.8
 

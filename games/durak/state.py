@@ -1,0 +1,145 @@
+"""Durak's state: every field of a game, and the queries that only read them.
+
+:class:`~games.durak.engine.Durak` moves the state; :mod:`games.durak.views`
+and :mod:`games.durak.persistence` read and build it.  They depend on this
+module, not on the engine, so the engine is the only module that imports them.
+
+Internally a card is its ``Card.order`` and a set of cards an ``int`` bit mask
+(:mod:`games.durak.beating`), which keeps move generation cheap.
+"""
+
+from __future__ import annotations
+
+from typing import Self
+
+from games.cards import Card, Suit
+from games.core import Game
+from games.durak.actions import DurakAction
+from games.durak.beating import Beating, cards_of
+from games.durak.rules import HAND_SIZE, DurakRules, Shape, Transfers
+from games.durak.tables import Leads, leads_for, refill_orders, throwers_by_defender
+
+__all__ = ["NOBODY", "DurakState"]
+
+NOBODY = -1
+
+
+class DurakState(Game[DurakRules, DurakAction]):
+    """The data half of :class:`~games.durak.engine.Durak` (abstract: the
+    engine gives the moves)."""
+
+    rules: DurakRules
+    _n: int
+    _trump: Suit
+    _beating: Beating
+    _beaters: tuple[int, ...]  # _beating.table
+    _trump_card: int  # the turned card (the suit's lowest card when none is turned)
+    _trump_in_stock: bool  # the turned card lies under the stock, drawn last
+    _stock: list[int]  # the next card drawn is _stock[-1]
+    _hands: list[int]
+    _known: list[int]  # per seat, the cards of his hand everybody has seen
+    _discard: int
+    _beaten: list[int]  # the bout just beaten off: its attack cards, then their covers
+    _beaten_mask: int
+    _att: list[int]
+    _dfn: list[int]  # NOBODY where the attack card is unbeaten
+    _unbeaten: int
+    _table_ranks: int  # RANK_BITS of every rank on the table
+    _dealer: int
+    _attacker: int
+    _defender: int
+    _taking: bool
+    _passed: int  # seat bits
+    _cap: int
+    _first_bout: bool
+    _locked: bool  # no transfer in this bout ("под дурака" first cards)
+    _out: int  # seat bits
+    _out_order: list[tuple[int, ...]]
+    _bout_out: list[int]
+    _durak: int
+    _over: bool
+    _tm: frozenset[int] | None  # to_move, cached until the next move
+    _thrower_table: tuple[tuple[int, ...], ...]
+    _refill_table: tuple[tuple[tuple[int, ...], ...], ...]
+    _transfers: bool
+    _refusal: bool
+    _leads: Leads
+    _suit_leads: bool  # Akulina: a lead of several cards is of one suit
+
+    @classmethod
+    def _blank(cls, rules: DurakRules, seats: int, trump: Suit) -> Self:
+        """A game with nothing dealt yet."""
+        game = cls.__new__(cls)
+        game.rules = rules
+        game._n = seats
+        game._trump = trump
+        game._beating = Beating(trump, rules.spades_by_spades, rules.unbeatable_queen)
+        game._beaters = game._beating.table
+        game._trump_card = 0
+        game._trump_in_stock = False
+        game._stock = []
+        game._hands = [0] * seats
+        game._known = [0] * seats
+        game._discard = 0
+        game._beaten = []
+        game._beaten_mask = 0
+        game._att = []
+        game._dfn = []
+        game._unbeaten = 0
+        game._table_ranks = 0
+        game._dealer = 0
+        game._attacker = NOBODY
+        game._defender = NOBODY
+        game._taking = False
+        game._passed = 0
+        game._cap = 0
+        game._first_bout = False
+        game._locked = False
+        game._out = 0
+        game._out_order = []
+        game._bout_out = []
+        game._durak = NOBODY
+        game._over = False
+        game._tm = None
+        game._thrower_table = throwers_by_defender(seats, rules.throw_in)
+        game._refill_table = refill_orders(seats)
+        game._transfers = rules.transfer is not Transfers.NONE
+        game._refusal = rules.transfer is Transfers.REFUSAL
+        game._leads = leads_for(rules.shape, rules.deck_size)
+        game._suit_leads = rules.shape is Shape.SUIT
+        return game
+
+    @property
+    def seats(self) -> int:
+        return self._n
+
+    @property
+    def trump(self) -> Suit:
+        return self._trump
+
+    @property
+    def beating(self) -> Beating:
+        return self._beating
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards in ``seat``'s hand, lowest ``Card.order`` first."""
+        return cards_of(self._hands[seat])
+
+    def hand_size(self, seat: int) -> int:
+        return self._hands[seat].bit_count()
+
+    @property
+    def phase(self) -> str:
+        """``attack`` (a lead is due), ``defend`` (some attack card is unbeaten
+        and the defender has not taken), ``throw`` (everything is beaten or the
+        defender takes: throwers add or pass) or ``over``."""
+        if self._over:
+            return "over"
+        if not self._att:
+            return "attack"
+        if self._unbeaten and not self._taking:
+            return "defend"
+        return "throw"
+
+    def _limit(self) -> int:
+        return 5 if self._first_bout and self.rules.first_bout_five else HAND_SIZE

@@ -1,0 +1,167 @@
+"""The variants of seed 003, one scripted position per rule (docs/rules/durak.md):
+Akulina, diamonds durak and its option 5.a, perevodnoy with refusal."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core import RulesError
+from games.durak import PRESETS, SPEC, Durak, DurakRules, Shape, Transfers, Trump
+from tests.engines.test_durak_scenarios import kinds, legal, pack_for, play, position, refused
+
+AKULINA = PRESETS["akulina"]
+DIAMONDS = PRESETS["diamonds"]
+REFUSAL = PRESETS["refusal"]
+
+# --------------------------------------------------------------- Akulina
+
+
+def test_akulina_leads_one_or_several_cards_of_one_suit() -> None:
+    game = position(AKULINA, ["6s 9s Qh 7c", "8d 8h Th Jh Kc Ac"], trump_card="Ad")
+    leads = legal(game, 0)
+    assert {"a6s", "a9s", "a6s9s", "aQh", "a7c"} <= leads
+    assert not any(code.startswith("a") and len(code) > 3 and code[2] != code[4] for code in leads)
+    assert "a6s9sQh" not in leads
+    events = play(game, "0:a6s9s")
+    assert kinds(events) == ["attack"]
+    assert [c.code for c in events[0].cards] == ["6s", "9s"]
+
+
+def test_a_forged_attack_of_two_suits_is_refused() -> None:
+    game = position(AKULINA, ["6s 6h 7c", "8d 8h Th Jh Kc Ac"], trump_card="Ad")
+    assert refused(game, 0, "a6s6h") == "illegal.mixed_suits"
+
+
+def test_akulina_has_no_throw_ins_the_bout_ends_when_all_is_beaten() -> None:
+    game = position(AKULINA, ["6h 7h 8c", "9h Th Jd", "6c 7c 9c"], trump_card="Ad")
+    play(game, "0:a6h7h")
+    # Seat 2 holds cards of the ranks on the table, but nobody throws in.
+    assert game.to_move() == frozenset({1})
+    assert legal(game, 2) == set()
+    events = play(game, "1:b6h9h", "1:b7hTh")
+    assert "bout_beaten" in kinds(events)
+    assert game.public_view()["attacker"] == 1
+
+
+def test_the_queen_of_spades_cannot_be_beaten_but_beats() -> None:
+    game = position(AKULINA, ["Qs 7c", "Ks As 6d 9c"], trump_card="Ad")
+    play(game, "0:aQs")
+    assert legal(game, 1) == {"k"}  # neither the king nor the ace of spades, nor a trump
+    assert refused(game, 1, "bQsKs") == "illegal.cannot_beat"
+    assert refused(game, 1, "bQs6d") == "illegal.cannot_beat"
+    game = position(AKULINA, ["Js 7c", "Qs 6h 9c"], trump_card="Ad")
+    play(game, "0:aJs")
+    assert "bJsQs" in legal(game, 1)
+
+
+def test_akulina_is_for_two_to_four_players_with_36_cards() -> None:
+    assert list(SPEC.seat_range(AKULINA)) == [2, 3, 4]
+    with pytest.raises(RulesError):
+        AKULINA.replace(deck_size=52)
+    with pytest.raises(RulesError):
+        DurakRules(shape=Shape.SUIT)  # throw-ins with suit leads are no variant of the seed
+
+
+# --------------------------------------------------------------- diamonds
+
+
+def test_diamonds_are_trump_and_no_card_is_turned() -> None:
+    game = Durak.deal(DIAMONDS, 2, pack_for(["6s 7s 8s 9s Ts Js", "6c 7c 8c 9c Tc Jc"], "Ah"))
+    view = game.public_view()
+    assert view["trump"] == "d"
+    assert view["trump_card"] is None
+    assert view["stock"] == 24  # every undealt card, the ace of hearts among them
+
+
+def test_spades_are_beaten_only_by_spades() -> None:
+    game = position(DIAMONDS, ["7s 8h", "6d Ad 9s 9h"], trump="d", trump_card=None)
+    play(game, "0:a7s")
+    assert legal(game, 1) == {"b7s9s", "k"}  # no diamond beats a spade
+    assert refused(game, 1, "b7sAd") == "illegal.cannot_beat"
+    play(game, "1:b7s9s")
+    game = position(DIAMONDS, ["8h 7c", "6d 9h 6s As"], trump="d", trump_card=None)
+    play(game, "0:a8h")
+    assert legal(game, 1) == {"b8h6d", "b8h9h", "k"}  # a diamond beats a heart; a spade does not
+
+
+def test_option_5a_turns_the_trump_but_a_spade_goes_into_the_stock() -> None:
+    rules = DIAMONDS.replace(trump=Trump.TURNED_NO_SPADES)
+    hands = ["6h 7h 8h 9h Th Jh", "6c 7c 8c 9c Tc Jc"]
+    pack = pack_for(hands, "As", first_stock="Ks 8d")
+    game = Durak.deal(rules, 2, pack)
+    view = game.public_view()
+    assert view["trump_card"] == "8d"
+    assert view["trump"] == "d"
+    stock = [c.code for c in game.zones()[0].cards]
+    assert stock.index("As") > 0
+    assert stock.index("Ks") > 0
+    assert len(stock) + 1 == 24
+    # A turned heart makes hearts trump; spades still fall only to spades.
+    game = Durak.deal(rules, 2, pack_for(hands, "Qd"))
+    assert game.public_view()["trump"] == "d"
+    plain = Durak.deal(rules, 2, pack_for(["6s 7s 8s 9s Ts Js", "6c 7c 8c 9c Tc Jc"], "Ah"))
+    assert plain.public_view()["trump"] == "h"
+
+
+def test_the_spade_rule_belongs_to_diamonds_durak_only() -> None:
+    with pytest.raises(RulesError):
+        DurakRules(spades_by_spades=True)  # the turned trump without 5.a
+    with pytest.raises(RulesError):
+        DurakRules(trump=Trump.DIAMONDS)
+    assert DIAMONDS.applies("trump")
+    assert not PRESETS["podkidnoy"].applies("trump")
+
+
+# --------------------------------------------------------------- refusal
+
+
+def endgame(rules: DurakRules) -> Durak:
+    """Two players, the stock empty: seat 0 leads his last card, a seven."""
+    return position(rules, ["7s", "7h 9d Ac"], trump="c", trump_card=None, stock=[])
+
+
+def test_with_refusal_the_last_cards_go_back_to_the_attacker() -> None:
+    game = endgame(REFUSAL)
+    play(game, "0:a7s")
+    assert "x7h" in legal(game, 1)
+    events = play(game, "1:x7h")
+    assert kinds(events)[:2] == ["refuse", "bout_taken"]
+    assert {c.code for c in game.hand(0)} == {"7s", "7h"}
+    view = game.public_view()
+    assert view["active"] == [0, 1]
+    assert view["attacker"] == 1
+    assert view["defender"] == 0
+    assert game.outcome() is None
+
+
+def test_a_refusal_that_empties_the_hand_ends_the_game() -> None:
+    game = position(REFUSAL, ["7s", "7h"], trump="c", trump_card=None, stock=[])
+    play(game, "0:a7s")
+    events = play(game, "1:x7h")
+    assert events[-1].kind == "game_over"
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.losers == frozenset({0})
+
+
+def test_without_refusal_the_attackers_last_cards_stand() -> None:
+    game = endgame(PRESETS["perevodnoy"])
+    play(game, "0:a7s")
+    assert legal(game, 1) == {"b7sAc", "k"}  # no transfer to an empty hand
+    assert refused(game, 1, "x7h") == "illegal.transfer_too_many"
+
+
+def test_refusal_is_only_against_the_last_opponent() -> None:
+    game = position(REFUSAL, ["7s", "7h 9d Ac", "6c 8c"], trump="c", trump_card=None, stock=[])
+    play(game, "0:a7s")
+    assert "x7h" in legal(game, 1)  # an ordinary transfer to seat 2 (two cards)
+    play(game, "1:x7h")
+    view = game.public_view()
+    assert view["defender"] == 2
+    assert view["active"] == [1, 2]
+
+
+def test_old_tables_with_a_boolean_transfer_still_load() -> None:
+    rules = DurakRules.from_json({"deck_size": 36, "transfer": True})
+    assert rules.transfer is Transfers.TRANSFER
+    assert DurakRules.from_json({"transfer": False}).transfer is Transfers.NONE
