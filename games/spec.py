@@ -31,6 +31,10 @@ class GameSpec:
     """Seats hold cards only they may see, so each human player needs a
     private screen (a DM).  A game played wholly on the table (Daytona) says
     False: its players need not have opened the bot."""
+    teams: Callable[[Any, int], tuple[tuple[int, ...], ...]] = lambda _rules, _seats: ()
+    """The teams (as seats) a table of so many seats plays in under the
+    given rules; none when empty.  The lobby shows them and lets the creator
+    shuffle or pick them."""
 
     @property
     def default_preset(self) -> str:

@@ -48,6 +48,8 @@ LOBBY_COMMANDS = {
     "x": False,  # remove a computer
     "t": True,  # next value of the game option named by the argument
     "g": True,  # next value of the table setting named by the argument
+    "h": False,  # shuffle the teams
+    "w": True,  # move the player at the seat given to the other team
 }
 """Lobby commands, and whether each takes an argument."""
 

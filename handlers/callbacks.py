@@ -178,6 +178,12 @@ async def _lobby(
         case "g" if pressed.arg in tuple(Setting):
             await lobby.cycle_setting(table_id, who, Setting(pressed.arg))
             await _answer(query)
+        case "h":
+            await lobby.shuffle_teams(table_id, who)
+            await _answer(query, t(lang, "lobby.teams_shuffled"))
+        case "w" if pressed.arg is not None and pressed.arg.isdigit():
+            await lobby.switch_team(table_id, who, int(pressed.arg))
+            await _answer(query)
         case _:
             raise ServiceError("error.bad_button")
 

@@ -82,6 +82,15 @@ def _lobby(snapshot: Snapshot, lang: str, screens: GameScreens, options_open: bo
                 button(t(lang, "lobby.remove_computer"), cd.LobbyButton(table.id, "x")),
             ]
         )
+        if _has_teams(snapshot):
+            names = common.names_of(lang, table)
+            switches = [
+                button(
+                    t(lang, "lobby.switch_team", name=name), cd.LobbyButton(table.id, "w", str(i))
+                )
+                for i, name in enumerate(names)
+            ]
+            rows += [switches[i : i + 2] for i in range(0, len(switches), 2)]
         rows.append(lobby(t(lang, "lobby.back"), "b"))
         return Composed(text, markup(rows))
     rows = [
@@ -95,7 +104,14 @@ def _lobby(snapshot: Snapshot, lang: str, screens: GameScreens, options_open: bo
         ],
         [button(t(lang, "lobby.cancel"), cd.LobbyButton(table.id, "c"))],
     ]
+    if _has_teams(snapshot):
+        rows.insert(2, [button(t(lang, "lobby.shuffle_teams"), cd.LobbyButton(table.id, "h"))])
     return Composed(text, markup(rows))
+
+
+def _has_teams(snapshot: Snapshot) -> bool:
+    seats = len(snapshot.table.seats)
+    return seats > 1 and bool(snapshot.spec.teams(snapshot.rules, seats))
 
 
 def _table(

@@ -8,6 +8,7 @@ told (the Telegram layer repaints the lobby).  A lobby nobody touches for
 from __future__ import annotations
 
 import enum
+import random
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -75,6 +76,7 @@ class Lobby:
         self._db = db
         self._tables = tables
         self._seeds = seeds
+        self._shuffler = random.SystemRandom()
 
     # --- creating ---------------------------------------------------------------
 
@@ -220,6 +222,43 @@ class Lobby:
 
         return await self._change(table_id, work)
 
+    # --- teams ------------------------------------------------------------------
+
+    async def shuffle_teams(self, table_id: int, person: Person) -> Snapshot:
+        """Seat everybody again at random, so the teams are drawn anew."""
+
+        async def work(tx: Tx, table: TableRow) -> None:
+            self._creator_teams(table, person)
+            order = list(range(len(table.seats)))
+            self._shuffler.shuffle(order)
+            await tx.tables.reorder_seats(table.id, order)
+            await tx.tables.update(table.id, table.version)
+
+        return await self._change(table_id, work)
+
+    async def switch_team(self, table_id: int, person: Person, seat: int) -> Snapshot:
+        """Move the player at ``seat`` to the other team: he changes places
+        with the player after him, who sits in it (teams sit alternately)."""
+
+        async def work(tx: Tx, table: TableRow) -> None:
+            self._creator_teams(table, person)
+            n = len(table.seats)
+            if not 0 <= seat < n:
+                raise ServiceError("error.bad_button")
+            order = list(range(n))
+            other = (seat + 1) % n
+            order[seat], order[other] = other, seat
+            await tx.tables.reorder_seats(table.id, order)
+            await tx.tables.update(table.id, table.version)
+
+        return await self._change(table_id, work)
+
+    def _creator_teams(self, table: TableRow, person: Person) -> None:
+        self._creator_lobby(table, person)
+        spec = self._tables.spec(table.game)
+        if len(table.seats) < 2 or not spec.teams(self._tables.rules_of(table), len(table.seats)):
+            raise ServiceError("error.no_teams")
+
     # --- options ----------------------------------------------------------------
 
     def check_creator(self, snapshot: Snapshot, person: Person) -> None:
@@ -295,6 +334,9 @@ class Lobby:
                     raise ServiceError("error.not_enough_players", n=seats.start)
                 if len(table.seats) > seats[-1]:
                     raise ServiceError("error.too_many_for_option", n=seats[-1])
+                if len(table.seats) not in seats:
+                    counts = ", ".join(str(n) for n in seats)
+                    raise ServiceError("error.seat_counts", counts=counts)
                 if not any(s.user_id is not None for s in table.seats):
                     raise ServiceError("error.no_people")
                 seed = self._seeds()

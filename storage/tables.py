@@ -346,6 +346,16 @@ class Tables(Queries):
         )
         return seat
 
+    async def reorder_seats(self, table_id: int, order: list[int]) -> None:
+        """Seat again (lobbies only): the player at seat ``order[i]`` moves to
+        seat ``i``."""
+        await self._run("UPDATE seats SET seat = -1 - seat WHERE table_id = ?", (table_id,))
+        for new, old in enumerate(order):
+            await self._run(
+                "UPDATE seats SET seat = ? WHERE table_id = ? AND seat = ?",
+                (new, table_id, -1 - old),
+            )
+
     async def remove_seat(self, table_id: int, seat: int) -> None:
         """Unseat ``seat`` and close the gap so seats stay 0..n-1 (lobbies only)."""
         await self._run("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))

@@ -1,5 +1,5 @@
 """Durak and its family (seed 003): podkidnoy, perevodnoy and its refusal,
-diamonds durak, Akulina.
+teams, diamonds durak, Akulina.
 
 ``SPEC`` registers the game; :class:`Durak` is the engine, :class:`DurakRules`
 its axes and lobby options.  Rules in full: ``docs/rules/durak.md``.  Test
@@ -19,6 +19,7 @@ from games.durak.rules import (
     Transfers,
     Trump,
     seat_range,
+    teams,
 )
 from games.spec import GameSpec
 
@@ -45,6 +46,7 @@ PRESETS: dict[str, DurakRules] = {
     "podkidnoy": DurakRules(),
     "perevodnoy": DurakRules(transfer=Transfers.TRANSFER),
     "refusal": DurakRules(transfer=Transfers.REFUSAL),
+    "teams": DurakRules(teams=True, throw_in=ThrowIn.OPPONENTS),
     "diamonds": DurakRules(trump=Trump.DIAMONDS, spades_by_spades=True),
     "akulina": DurakRules(shape=Shape.SUIT, throw_in=ThrowIn.NOBODY, unbeatable_queen=True),
 }
@@ -57,4 +59,5 @@ SPEC = GameSpec(
     rules=DurakRules,
     presets=PRESETS,
     seat_range=seat_range,
+    teams=teams,
 )

@@ -120,7 +120,7 @@ class Durak(DurakState):
     """One game of podkidnoy or perevodnoy durak."""
 
     key: ClassVar[str] = "durak"
-    FORMAT: ClassVar[int] = 1
+    FORMAT: ClassVar[int] = 2
 
     # ------------------------------------------------------------------ setup
 
@@ -171,8 +171,8 @@ class Durak(DurakState):
     ) -> Self:
         dealer = 0
         loser: int | None = None
-        if previous is not None and len(previous.losers) == 1:
-            (candidate,) = previous.losers
+        if previous is not None and previous.losers:
+            candidate = min(previous.losers)  # in teams, any of the losers deals
             if 0 <= candidate < seats:
                 dealer = loser = candidate
         hands = [0] * seats
@@ -240,7 +240,8 @@ class Durak(DurakState):
         of the deck is in the discard pile.  ``attacker`` leads the bout against
         the next player holding cards.  Seats without cards once stock and
         trump card are gone are out, in one group unless ``out_order`` says
-        otherwise.  ``first_bout`` makes the bout the game's first (for the
+        otherwise (in teams, a partner plays their places).  ``first_bout``
+        makes the bout the game's first (for the
         five-card option), ``transfer_locked`` forbids transfers in it (as
         under the loser).  Raises ``ValueError`` for an impossible position.
         """
@@ -286,9 +287,13 @@ class Durak(DurakState):
         game._out_order = groups
         for s in empty:
             game._out |= 1 << s
-        if seats - len(empty) < 2:
+        if game._teams:
+            if any(all(s in empty for s in range(team, seats, 2)) for team in (0, 1)):
+                raise ValueError("each team must hold cards")
+            game._hand_over(None)
+        elif seats - len(empty) < 2:
             raise ValueError("at least two players must hold cards")
-        if not game._hands[attacker]:
+        if not game._hands[game._ctl[attacker]]:
             raise ValueError("the attacker must hold cards")
         game._start_bout(attacker)
         return game
@@ -304,22 +309,29 @@ class Durak(DurakState):
             s = (s + 1) % n
         return s
 
+    def _next_place(self, place: int) -> int:
+        """The place clockwise after ``place`` in the round: in teams every
+        place stays in it (a partner plays it) until the game ends."""
+        if self._teams:
+            return (place + 1) % self._n
+        return self._next_active(place)
+
     def _throwers(self) -> tuple[int, ...]:
         """Seats that may throw in under the current defender."""
         return self._thrower_table[self._defender]
 
     def _transfer_room(self) -> tuple[int, int]:
-        """``(target, room)``: to whom the defender could transfer now, and how
-        many cards he may add; room 0 when no transfer is possible."""
-        d = self._defender
+        """``(target, room)``: the place the defender could transfer to now, and
+        how many cards he may add; room 0 when no transfer is possible."""
+        d = self._dpos
         if not self._transfers or self._locked or self._taking or self._unbeaten != len(self._att):
             return d, 0
         if self._refusal and self._refusable():
-            return self._attacker, self._limit() - len(self._att)
-        target = self._next_active(d)
+            return self._apos, self._limit() - len(self._att)
+        target = self._next_place(d)
         if target == d:
             return d, 0
-        room = min(self._limit(), self._hands[target].bit_count()) - len(self._att)
+        room = min(self._limit(), self._hands[self._ctl[target]].bit_count()) - len(self._att)
         return target, max(room, 0)
 
     def _refusable(self) -> bool:
@@ -442,7 +454,8 @@ class Durak(DurakState):
         return events
 
     def resign(self, seat: int) -> list[Event]:
-        """``seat`` abandons the game and is its durak: the game ends at once.
+        """``seat`` abandons the game and is its durak (in teams: his team
+        loses): the game ends at once.
 
         Everybody else wins: the seats already out keep their places, the
         others still holding cards share the place above the resigner.  Every
@@ -459,14 +472,16 @@ class Durak(DurakState):
             place = len(self._out_order)
             events.extend(Event("out", s, value=place) for s in group)
         events.append(Event("resign", seat))
-        self._over = True
-        self._durak = seat
-        self._attacker = self._defender = NOBODY
-        self._cap = 0
+        self._end()
         self._taking = False
         self._passed = 0
         self._tm = None
-        events.append(Event("game_over", seat, value="durak"))
+        if self._teams:
+            self._losing_team = seat & 1
+            events.append(Event("game_over", value=f"team{self._losing_team}"))
+        else:
+            self._durak = seat
+            events.append(Event("game_over", seat, value="durak"))
         return events
 
     @staticmethod
@@ -644,13 +659,15 @@ class Durak(DurakState):
         att.extend(orders)
         self._dfn.extend([NOBODY] * len(orders))
         self._unbeaten += len(orders)
+        self._apos = self._dpos
+        self._dpos = target
         self._attacker = seat
-        self._defender = target
-        self._cap = min(self._limit(), self._hands[target].bit_count())
+        d = self._defender = self._ctl[target]
+        self._cap = min(self._limit(), self._hands[d].bit_count())
         self._passed = 0
         if not hand:
             self._check_out(seat)
-        return [Event("transfer", seat, action.cards, target)]
+        return [Event("transfer", seat, action.cards, d)]
 
     def _refuse(self, seat: int, action: Transfer) -> list[Event]:
         """Refusal: the cards go back to the attacker, who has none and must
@@ -662,8 +679,8 @@ class Durak(DurakState):
             self._att.append(card.order)
             self._dfn.append(NOBODY)
         self._unbeaten = len(self._att)
-        self._attacker = seat
-        self._defender = a
+        self._attacker = self._apos = seat
+        self._defender = self._dpos = a
         self._taking = True
         events = [Event("refuse", seat, action.cards, a)]
         self._close(events)
@@ -748,13 +765,14 @@ class Durak(DurakState):
         self._table_ranks = 0
         self._taking = False
         self._passed = 0
+        defended = self._dpos
         if self._stock or self._trump_in_stock:
             self._refill(events)
             if self._stock or self._trump_in_stock:
                 # Everybody holds six again: nobody can be out.
                 self._first_bout = False
                 self._locked = False
-                self._start_bout(self._next_active(d) if taken else d)
+                self._start_bout(self._next_place(defended) if taken else defended)
                 return
         if not self._stock and not self._trump_in_stock:
             hands = self._hands
@@ -768,12 +786,14 @@ class Durak(DurakState):
             self._bout_out = []
             place = len(self._out_order)
             events.extend(Event("out", s, value=place) for s in group)
-        if self._n - self._out.bit_count() <= 1:
+        if self._teams:
+            if self._team_over(events):
+                return
+        elif self._n - self._out.bit_count() <= 1:
             active = [s for s in range(self._n) if not self._out >> s & 1]
             self._over = True
             self._durak = active[0] if active else NOBODY
-            self._attacker = self._defender = NOBODY
-            self._cap = 0
+            self._end()
             if active:
                 events.append(Event("game_over", self._durak, value="durak"))
             else:
@@ -781,10 +801,49 @@ class Durak(DurakState):
             return
         self._first_bout = False
         self._locked = False
-        if taken or self._out >> d & 1:
-            self._start_bout(self._next_active(d))
+        if taken or (not self._teams and self._out >> defended & 1):
+            self._start_bout(self._next_place(defended))
         else:
-            self._start_bout(d)
+            self._start_bout(defended)
+
+    def _team_over(self, events: list[Event]) -> bool:
+        """Teams, the stock empty: a team with no cards left wins (both at
+        once: a draw); otherwise each place of a player who went out passes
+        to his nearest partner still holding cards."""
+        hands = self._hands
+        n = self._n
+        empty = [not any(hands[s] for s in range(team, n, 2)) for team in (0, 1)]
+        if empty[0] or empty[1]:
+            self._losing_team = NOBODY if empty[0] == empty[1] else int(empty[0])
+            self._end()
+            if self._losing_team == NOBODY:
+                events.append(Event("game_over", value="draw"))
+            else:
+                events.append(Event("game_over", value=f"team{self._losing_team}"))
+            return True
+        self._hand_over(events)
+        return False
+
+    def _hand_over(self, events: list[Event] | None) -> None:
+        """Each place whose player has no cards goes to the nearest partner
+        clockwise who has (teams)."""
+        hands = self._hands
+        n = self._n
+        for place in range(n):
+            if hands[self._ctl[place]]:
+                continue
+            for k in range(2, n, 2):
+                partner = (place + k) % n
+                if hands[partner]:
+                    self._ctl[place] = partner
+                    if events is not None:
+                        events.append(Event("hand_over", partner, target=place))
+                    break
+
+    def _end(self) -> None:
+        self._over = True
+        self._attacker = self._defender = self._apos = self._dpos = NOBODY
+        self._cap = 0
 
     def _refill(self, events: list[Event]) -> None:
         """Draw up to six: the attacker of the final defender first, then the
@@ -814,9 +873,12 @@ class Durak(DurakState):
             if not stock and not self._trump_in_stock:
                 break
 
-    def _start_bout(self, attacker: int) -> None:
-        self._attacker = attacker
-        d = self._defender = self._next_active(attacker)
+    def _start_bout(self, place: int) -> None:
+        """A bout led from ``place`` against the next place."""
+        self._apos = place
+        self._dpos = self._next_place(place)
+        self._attacker = self._ctl[place]
+        d = self._defender = self._ctl[self._dpos]
         cap = self._hands[d].bit_count()
         if cap > HAND_SIZE:
             cap = HAND_SIZE
@@ -831,6 +893,12 @@ class Durak(DurakState):
         if not self._over:
             return None
         everyone = frozenset(range(self._n))
+        if self._teams:
+            if self._losing_team == NOBODY:
+                return Outcome((tuple(range(self._n)),), frozenset(), frozenset(), draw=True)
+            losers = tuple(range(self._losing_team, self._n, 2))
+            winners = tuple(range(1 - self._losing_team, self._n, 2))
+            return Outcome((winners, losers), frozenset(winners), frozenset(losers))
         places = list(self._out_order)
         durak = self._durak
         if durak == NOBODY:
@@ -897,6 +965,7 @@ class Durak(DurakState):
         new._dfn = self._dfn[:]
         new._out_order = self._out_order[:]
         new._bout_out = self._bout_out[:]
+        new._ctl = self._ctl[:]
         return new
 
     def determinize(self, observer: int, rng: random.Random) -> Self:

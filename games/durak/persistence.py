@@ -1,9 +1,9 @@
 """Durak's complete state as JSON (``dump``) and back (``load``).
 
-Layout, format 1 (cards as codes; lists of cards in a hand, the discard pile
+Layout, format 2 (cards as codes; lists of cards in a hand, the discard pile
 and known cards are sorted by ``Card.order``)::
 
-    {"game": "durak", "format": 1, "rules": {...}, "seats": 3,
+    {"game": "durak", "format": 2, "rules": {...}, "seats": 3,
      "trump": "h", "trump_card": "9h", "trump_in_stock": true,
      "stock": [next card drawn first ...], "hands": [[...], ...],
      "known": [[cards other players know to be in that hand], ...],
@@ -12,9 +12,14 @@ and known cards are sorted by ``Card.order``)::
      "dealer": 0, "attacker": 0, "defender": 1, "taking": false,
      "passed": [seats], "cap": 6, "first_bout": true, "transfer_locked": false,
      "out": [seats], "out_order": [[seats], ...], "bout_out": [seats],
-     "durak": null, "over": false}
+     "durak": null, "over": false,
+     "places": [0, 1], "controls": [0, 1, 2], "losing_team": null}
 
-``attacker``/``defender`` are -1 once the game is over.
+``attacker``/``defender`` (seats) and ``places`` (the attacker's and the
+defender's places in the round) are -1 once the game is over; ``controls``
+names the seat playing each place (teams: a partner plays the place of a player
+out of cards).  Format 1 (before teams) had neither ``places`` nor
+``controls`` nor ``losing_team``: every place was played by its own seat.
 """
 
 from __future__ import annotations
@@ -74,6 +79,9 @@ def dump(game: DurakState) -> dict[str, JSON]:
         "bout_out": list(game._bout_out),
         "durak": game._durak if game._durak >= 0 else None,
         "over": game._over,
+        "places": [game._apos, game._dpos],
+        "controls": list(game._ctl),
+        "losing_team": game._losing_team if game._losing_team >= 0 else None,
     }
 
 
@@ -94,7 +102,20 @@ def _seat_mask(value: JSON, key: str, n: int) -> int:
 
 
 def load(cls: type[D], data: Mapping[str, JSON]) -> D:
+    if isinstance(data, Mapping) and data.get("format") == 1 and data.get("game") == cls.key:
+        data = _from_format_1(data)
     return read_state(cls, data, lambda: _load(cls, data))
+
+
+def _from_format_1(data: Mapping[str, JSON]) -> dict[str, JSON]:
+    """A game saved before teams: every place played by its own seat."""
+    upgraded = dict(data)
+    upgraded["format"] = 2
+    upgraded["places"] = [data.get("attacker"), data.get("defender")]
+    seats = data.get("seats")
+    upgraded["controls"] = list(range(seats)) if isinstance(seats, int) else None
+    upgraded["losing_team"] = None
+    return upgraded
 
 
 def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
@@ -168,4 +189,18 @@ def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
     game._durak = -1 if durak is None else integer(durak, "durak", 0, n - 1)
     if game._durak >= 0 and not over:
         raise StateFormatError("a durak before the game is over")
+    game._apos, game._dpos = (
+        integer(p, "places", lo, n - 1) for p in array(data["places"], "places", 2)
+    )
+    game._ctl = [integer(c, "controls", 0, n - 1) for c in array(data["controls"], "controls", n)]
+    if any(c != p and (not game._teams or (c - p) % 2) for p, c in enumerate(game._ctl)):
+        raise StateFormatError("controls: a place is played only by its seat or a partner")
+    losing = data["losing_team"]
+    game._losing_team = -1 if losing is None else integer(losing, "losing_team", 0, 1)
+    if game._losing_team >= 0 and not (over and game._teams):
+        raise StateFormatError("a losing team before a team game is over")
+    if not over and (
+        game._ctl[game._apos] != game._attacker or game._ctl[game._dpos] != game._defender
+    ):
+        raise StateFormatError("places and seats disagree")
     return game

@@ -3,7 +3,7 @@ seat counts they allow.
 
 Every variant is a point in these axes (the presets are in ``games.durak``):
 how an attack is shaped, who throws in, what beats what, how the trump is
-chosen, and whether the defender may pass the attack on.  The
+chosen, whether the defender may pass the attack on, and teams.  The
 engine's speed tables are generated from them (:mod:`games.durak.tables`), so a
 new combination is data, not code.  ``docs/rules/durak.md`` describes them all.
 """
@@ -27,6 +27,7 @@ __all__ = [
     "Transfers",
     "Trump",
     "seat_range",
+    "teams",
 ]
 
 DECK_SIZES = (24, 36, 52)
@@ -58,6 +59,8 @@ class ThrowIn(enum.Enum):
 
     EVERYONE = "everyone"
     """Podkidnoy: every other player holding cards."""
+    OPPONENTS = "opponents"
+    """Teams: only the defender's opponents."""
     NOBODY = "nobody"
     """Simple durak (Akulina, believe / don't believe): only the lead."""
 
@@ -107,6 +110,9 @@ class DurakRules(Rules):
     """Spades are beaten only by higher spades (diamonds durak)."""
     unbeatable_queen: bool = False
     """No card beats the queen of spades (Akulina)."""
+    teams: bool = False
+    """Two teams (2×2 or 3×3) of partners seated alternately: seats 0, 2, 4
+    against 1, 3, 5."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> Self:
@@ -131,13 +137,19 @@ class DurakRules(Rules):
         for name, kind in kinds.items():
             if not isinstance(getattr(self, name), kind):
                 raise RulesError(f"{name} must be a {kind.__name__}")
-        for name in ("first_bout_five", "spades_by_spades", "unbeatable_queen"):
+        for name in ("first_bout_five", "spades_by_spades", "unbeatable_queen", "teams"):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"{name} must be a boolean")
         if self.spades_by_spades != (self.trump is not Trump.TURNED):
             raise RulesError("the spade rule goes with diamonds durak's trump")
         if self.transfer is not Transfers.NONE and self.shape is Shape.SUIT:
             raise RulesError("transfers need attacks of one rank")
+        if self.teams != (self.throw_in is ThrowIn.OPPONENTS):
+            raise RulesError("in teams (and only there) opponents alone throw in")
+        if self.teams and self.transfer is Transfers.REFUSAL:
+            raise RulesError("refusal is between the last two players, not teams")
+        if self.teams and self.max_seats < 4:
+            raise RulesError("two teams of two need six cards each")
         suits_ok = self.deck_size == 36 and self.throw_in is ThrowIn.NOBODY
         if self.shape is Shape.SUIT and not suits_ok:
             raise RulesError("Akulina is played with 36 cards and no throw-ins")
@@ -162,5 +174,15 @@ class DurakRules(Rules):
 
 
 def seat_range(rules: DurakRules) -> range:
-    """2..6 players with 36 or 52 cards, 2..4 with 24 or in Akulina."""
+    """2..6 players with 36 or 52 cards, 2..4 with 24 or in Akulina; two teams
+    of two or three."""
+    if rules.teams:
+        return range(4, rules.max_seats + 1, 2)
     return range(2, rules.max_seats + 1)
+
+
+def teams(rules: DurakRules, seats: int) -> tuple[tuple[int, ...], ...]:
+    """The teams at a table of ``seats`` (none without the teams axis)."""
+    if not rules.teams:
+        return ()
+    return tuple(range(0, seats, 2)), tuple(range(1, seats, 2))

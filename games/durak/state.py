@@ -6,6 +6,11 @@ module, not on the engine, so the engine is the only module that imports them.
 
 Internally a card is its ``Card.order`` and a set of cards an ``int`` bit mask
 (:mod:`games.durak.beating`), which keeps move generation cheap.
+
+Teams (seed 003): the round goes by *places* (seats in the order they sit).
+When a player goes out, his partner plays his place as well as his own, so the
+attacker and the defender are places, each played by a seat (``_ctl``); outside
+teams every place is played by its own seat.
 """
 
 from __future__ import annotations
@@ -46,8 +51,13 @@ class DurakState(Game[DurakRules, DurakAction]):
     _unbeaten: int
     _table_ranks: int  # RANK_BITS of every rank on the table
     _dealer: int
-    _attacker: int
-    _defender: int
+    _attacker: int  # the seat attacking (whose cards lead and throw)
+    _defender: int  # the seat defending
+    _apos: int  # the attacker's place in the round (its seat, but in teams)
+    _dpos: int  # the defender's place
+    _ctl: list[int]  # per place, the seat playing it: itself, or in teams a partner
+    _teams: bool
+    _losing_team: int  # teams: the team that lost (NOBODY: none yet, or a draw)
     _taking: bool
     _passed: int  # seat bits
     _cap: int
@@ -90,6 +100,11 @@ class DurakState(Game[DurakRules, DurakAction]):
         game._dealer = 0
         game._attacker = NOBODY
         game._defender = NOBODY
+        game._apos = NOBODY
+        game._dpos = NOBODY
+        game._ctl = list(range(seats))
+        game._teams = rules.teams
+        game._losing_team = NOBODY
         game._taking = False
         game._passed = 0
         game._cap = 0

@@ -122,10 +122,14 @@ def leads_for(shape: Shape, deck_size: int) -> Leads:
 def throwers_by_defender(seats: int, throw_in: ThrowIn) -> tuple[tuple[int, ...], ...]:
     """``table[d]``: the seats that may throw in under defender ``d``,
     clockwise from his left."""
+
+    def may(thrower: int, defender: int) -> bool:
+        if throw_in is ThrowIn.OPPONENTS:  # teams sit alternately
+            return (thrower - defender) % 2 == 1
+        return throw_in is ThrowIn.EVERYONE
+
     return tuple(
-        tuple(
-            s for k in range(1, seats) for s in ((d + k) % seats,) if throw_in is ThrowIn.EVERYONE
-        )
+        tuple(s for k in range(1, seats) for s in ((d + k) % seats,) if may(s, d))
         for d in range(seats)
     )
 

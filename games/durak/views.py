@@ -40,6 +40,10 @@
       "durak": null | 1,         # the loser, once the game is over (a player
                                  # who resigned is the durak: the seats
                                  # still "active" beside him keep their cards)
+      "teams": [[0, 2], [1, 3]], # the teams (empty without teams)
+      "plays_for": [[1, 3]],     # teams: [partner, seat] for each seat out of
+                                 # cards whose place his partner plays
+      "losing_team": null | 0,   # teams: the team that lost, once over
       "draw": false,             # over with nobody holding cards
       "to_move": [0, 1]          # seats that may act now
     }
@@ -109,7 +113,10 @@ def public_view(game: DurakState) -> dict[str, JSON]:
         "dealer": game._dealer,
         "out_order": [list(g) for g in game._out_order],
         "durak": game._durak if game._durak >= 0 else None,
-        "draw": over and game._durak < 0,
+        "teams": [list(range(team, n, 2)) for team in (0, 1)] if game._teams else [],
+        "plays_for": [[c, place] for place, c in enumerate(game._ctl) if c != place],
+        "losing_team": game._losing_team if game._losing_team >= 0 else None,
+        "draw": over and game._durak < 0 and game._losing_team < 0,
         "to_move": sorted(game.to_move()),
     }
 

@@ -153,6 +153,12 @@ def lobby_text(lang: str, snapshot: Snapshot, screens: GameScreens) -> str:
     for seat, name in zip(table.seats, names, strict=True):
         creator = " 👑" if seat.user_id == table.creator_id else ""
         lines.append(f"{seat.seat + 1}. {name}{creator}")
+    teams = spec.teams(rules, len(table.seats)) if len(table.seats) > 1 else ()
+    if teams:
+        lines.append("")
+        for number, team in enumerate(teams, 1):
+            members = ", ".join(names[s] for s in team)
+            lines.append(t(lang, "lobby.team", n=number, names=members))
     lines.append("")
     if len(table.seats) < seats.start:
         lines.append(tn(lang, "lobby.need_more", seats.start - len(table.seats)))

@@ -66,6 +66,10 @@ class DurakScreens:
         ]
         active = set(view["active"])
         to_move = set(view["to_move"]) if live else set()
+        played_by = {seat: partner for partner, seat in view.get("plays_for", [])}
+        if view.get("teams"):
+            first, second = (", ".join(names[s] for s in team) for team in view["teams"])
+            lines[-1:-1] = ["", t(lang, "durak.teams", first=first, second=second)]
         for seat, name in enumerate(names):
             if seat == view.get("attacker"):
                 mark = "⚔️"
@@ -78,11 +82,16 @@ class DurakScreens:
             line = f"{mark} {name} — {tn(lang, 'durak.n_cards', view['hands'][seat])}"
             if seat not in active and view.get("durak") != seat:
                 line = f"{mark} {name} — {t(lang, 'durak.out')}"
+                if seat in played_by:
+                    line += " · " + t(lang, "durak.played_by", name=names[played_by[seat]])
             if seat in to_move:
                 line = f"<b>{line}</b> ⏳"
             lines.append(line)
         if view.get("durak") is not None:
             lines += ["", t(lang, "durak.is_durak", name=names[view["durak"]])]
+        elif view.get("losing_team") is not None:
+            losers = ", ".join(names[s] for s in view["teams"][view["losing_team"]])
+            lines += ["", t(lang, "durak.team_lost", names=losers)]
         elif view.get("draw"):
             lines += ["", t(lang, "durak.draw")]
         elif live and (status := self.turn(lang, view, names)):
@@ -276,6 +285,8 @@ class DurakScreens:
                 return tn(lang, "durak.ev_taken", len(event.cards), name=name, cards=cards)
             case "out":
                 return t(lang, "durak.ev_out", name=name)
+            case "hand_over" if event.target is not None:
+                return t(lang, "durak.ev_hand_over", name=name, seat=names[event.target])
             case "resign":
                 return t(lang, "durak.ev_resign", name=name)
         return None
@@ -294,6 +305,9 @@ class DurakScreens:
         if outcome.draw:
             return Screen(t(lang, "durak.result_draw"))
         losers = ", ".join(names[s] for s in sorted(outcome.losers))
+        if view.get("teams"):
+            winners = ", ".join(names[s] for s in sorted(outcome.winners))
+            return Screen(t(lang, "durak.result_teams", losers=losers, winners=winners))
         order = [names[s] for group in outcome.places for s in group if s not in outcome.losers]
         return Screen(t(lang, "durak.result", durak=losers, order=", ".join(order)))
 
@@ -303,6 +317,9 @@ class DurakScreens:
         seat = view["seat"]
         if outcome.draw:
             return t(lang, "durak.own_draw")
+        if view.get("teams"):
+            won = seat in outcome.winners
+            return t(lang, "durak.own_team_won" if won else "durak.own_team_lost")
         if seat in outcome.losers:
             return t(lang, "durak.own_durak")
         place = next(i for i, group in enumerate(outcome.places, 1) if seat in group)
@@ -313,6 +330,8 @@ class DurakScreens:
         assert isinstance(rules, DurakRules)
         cards = tn(lang, "durak.n_cards", rules.deck_size)
         parts = [cards]
+        if rules.teams:
+            parts.append(t(lang, "durak.summary.teams"))
         if rules.shape is Shape.SUIT:
             parts.append(t(lang, "durak.summary.akulina"))
         if rules.trump is Trump.DIAMONDS:

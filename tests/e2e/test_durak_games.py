@@ -82,3 +82,34 @@ async def test_rematch_seats_the_same_players(server: FakeTelegram, db_path: Pat
         assert "Игроки (2/6)" in lobby.text
         await table.press_text(table.players[0], lobby, "Начать")
         assert Probe(db_path).table(2) == ("playing", 0)
+
+
+async def test_a_two_against_two_team_game_by_buttons(server: FakeTelegram, db_path: Path) -> None:
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, NAMES[:4], app)
+        await table.open("durak", "teams")
+        for user_id in table.players[1:]:
+            await table.press(user_id, table.lobby(), table.lobby().callback_data("🙋"))
+        lobby = table.lobby()
+        assert "Команда 1: Anna, Vera" in lobby.text
+        assert "Команда 2: Boris, Gleb" in lobby.text
+        await table.press_text(table.players[0], lobby, "Перемешать команды")
+        assert "Команда 1:" in table.lobby().text
+        await table.set_turn_time("без лимита")
+        await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
+        assert probe.table() == ("playing", 0)
+        assert "Команды:" in table.group_messages()[0].text
+
+        await table.play_to_the_end(probe=probe)
+
+        result = await server.wait_for(
+            lambda: next((m for m in table.group_messages() if "🏁" in m.text), None)
+        )
+        scores = probe.scores()
+        winners = sum(s[4] for s in scores)
+        if "ничья" in result.text:
+            assert winners == 0
+        else:
+            assert "Проигравшая команда" in result.text
+            assert winners == 2  # both partners of the winning team

@@ -3,9 +3,11 @@ Akulina, diamonds durak and its option 5.a, perevodnoy with refusal."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from games.core import RulesError
+from games.core import Outcome, RulesError
 from games.durak import PRESETS, SPEC, Durak, DurakRules, Shape, Transfers, Trump
 from tests.engines.test_durak_scenarios import kinds, legal, pack_for, play, position, refused
 
@@ -165,3 +167,88 @@ def test_old_tables_with_a_boolean_transfer_still_load() -> None:
     rules = DurakRules.from_json({"deck_size": 36, "transfer": True})
     assert rules.transfer is Transfers.TRANSFER
     assert DurakRules.from_json({"transfer": False}).transfer is Transfers.NONE
+
+
+# --------------------------------------------------------------- teams
+
+TEAMS = PRESETS["teams"]
+
+
+def test_teams_of_two_or_three_sit_alternately() -> None:
+    assert list(SPEC.seat_range(TEAMS)) == [4, 6]
+    assert list(SPEC.seat_range(TEAMS.replace(deck_size=24))) == [4]
+    game = position(TEAMS, ["6s 7c", "6h 9d", "6d Ts", "6c Js"], attacker=0)
+    assert game.public_view()["teams"] == [[0, 2], [1, 3]]
+
+
+def test_only_the_defenders_opponents_throw_in() -> None:
+    game = position(TEAMS, ["6s 7c", "8h 9d", "6d Ts", "6c Js"], attacker=0)
+    play(game, "0:a6s")
+    assert game.to_move() == frozenset({1, 2})  # the defender, and seat 2 (a six)
+    assert legal(game, 3) == set()  # the defender's partner holds a six but may not
+    assert refused(game, 3, "t6c") == "illegal.not_your_turn"
+    assert "t6d" in legal(game, 2)
+
+
+def test_a_partner_plays_the_place_of_a_player_out_of_cards() -> None:
+    """Seed 003: Z, S, V, Yu round the table, Z and V partners, S and Yu; Yu
+    is out: S attacks Z in Yu's place, and when Z beats it off, Z attacks S."""
+    z, s, v, yu = 0, 1, 2, 3
+    game = position(
+        TEAMS, ["9s Th", "7s 8h 8c", "Jd Qd", ""], attacker=yu, trump="c", trump_card=None, stock=[]
+    )
+    view = game.public_view()
+    assert (view["attacker"], view["defender"]) == (s, z)
+    assert view["plays_for"] == [[s, yu]]
+    assert game.to_move() == frozenset({s})
+    play(game, f"{s}:a7s")
+    assert legal(game, v) == set()  # Z's partner never throws in under Z
+    play(game, f"{z}:b7s9s")  # nobody holds a seven or a nine: beaten off
+    view = game.public_view()
+    assert (view["attacker"], view["defender"]) == (z, s)
+
+
+def test_a_team_wins_when_all_its_players_are_out() -> None:
+    game = position(
+        TEAMS, ["7s", "8h 9h", "", "6c 6d"], attacker=0, trump="c", trump_card=None, stock=[]
+    )
+    play(game, "0:a7s")  # seat 0, the last of his team with cards, leads his last card
+    events = play(game, "1:k")
+    assert events[-1].kind == "game_over"
+    assert events[-1].value == "team1"
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.winners == frozenset({0, 2})
+    assert outcome.losers == frozenset({1, 3})
+    assert game.public_view()["losing_team"] == 1
+
+
+def test_both_teams_out_in_one_bout_is_a_draw() -> None:
+    game = position(TEAMS, ["7s", "8s", "", ""], attacker=0, trump="c", trump_card=None, stock=[])
+    events = play(game, "0:a7s", "1:b7s8s")
+    assert events[-1].kind == "game_over"
+    assert events[-1].value == "draw"
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.draw
+    assert game.public_view()["draw"]
+
+
+def test_a_team_game_resigned_is_lost_by_the_team() -> None:
+    game = position(TEAMS, ["6s 7c", "6h 9d", "6d Ts", "6c Js"], attacker=0)
+    game.resign(3)
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.losers == frozenset({1, 3})
+
+
+def test_the_next_team_game_is_dealt_by_a_loser() -> None:
+    previous = Outcome(((0, 2), (1, 3)), frozenset({0, 2}), frozenset({1, 3}))
+    game = Durak.new(TEAMS, 4, random.Random(3), previous=previous)
+    assert game.public_view()["dealer"] == 1
+
+
+def test_refusal_is_not_a_team_rule() -> None:
+    with pytest.raises(RulesError):
+        TEAMS.replace(transfer=Transfers.REFUSAL)
+    assert TEAMS.replace(transfer=Transfers.TRANSFER).teams

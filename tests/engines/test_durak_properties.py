@@ -119,6 +119,16 @@ def check_end(game: Durak) -> None:
     assert outcome is not None
     view = game.public_view()
     holding = [s for s in range(game.seats) if view["hands"][s]]
+    if view["teams"]:
+        if outcome.draw:
+            assert holding == []
+            return
+        losers = view["teams"][view["losing_team"]]
+        assert outcome.losers == set(losers)
+        assert outcome.winners == set(view["teams"][1 - view["losing_team"]])
+        assert holding  # the losing team still holds cards
+        assert set(holding) <= set(losers)  # the winners hold none
+        return
     if outcome.draw:
         assert holding == []
         assert view["durak"] is None
@@ -250,9 +260,22 @@ def test_load_refuses_another_game_or_format() -> None:
     with pytest.raises(StateFormatError):
         Durak.load({**dumped, "game": "101"})
     with pytest.raises(StateFormatError):
-        Durak.load({**dumped, "format": 2})
+        Durak.load({**dumped, "format": 3})
     with pytest.raises(StateFormatError):
         Durak.load([])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("over", [False, True])
+def test_games_saved_before_teams_still_load(over: bool) -> None:
+    """Format 1 had no places, controls or losing team, and ``transfer`` was a
+    boolean in the rules."""
+    game = mid_game(2, steps=2000 if over else 25)
+    assert game.is_over == over
+    dumped = game.dump()
+    old = {k: v for k, v in dumped.items() if k not in ("places", "controls", "losing_team")}
+    old["format"] = 1
+    old["rules"] = {**dumped["rules"], "transfer": True}  # type: ignore[dict-item]
+    assert Durak.load(old).dump() == dumped
 
 
 @pytest.mark.parametrize(

@@ -143,3 +143,38 @@ async def test_a_table_needs_a_person(world: World) -> None:
     await lobby.leave(table_id, ANNA)
     closed = await world.snapshot(table_id)
     assert closed.table.status is Status.CANCELLED  # computers alone do not keep it open
+
+
+async def test_teams_are_shuffled_or_picked_by_the_creator_and_need_4_or_6(world: World) -> None:
+    lobby = world.services.lobby
+    snapshot = await world.table("durak", "teams", people=4, start=False)
+    table_id = snapshot.table.id
+    people = [s.user_id for s in snapshot.table.seats]
+    assert people == [ANNA.id, BORIS.id, VERA.id, GLEB.id]
+    # Vera moves to the other team: she changes places with Gleb.
+    after = await lobby.switch_team(table_id, ANNA, 2)
+    assert [s.user_id for s in after.table.seats] == [ANNA.id, BORIS.id, GLEB.id, VERA.id]
+    with pytest.raises(ServiceError) as not_creator:
+        await lobby.switch_team(table_id, BORIS, 0)
+    assert not_creator.value.key == "error.only_creator_options"
+    with pytest.raises(ServiceError):
+        await lobby.switch_team(table_id, ANNA, 4)  # no such seat
+    shuffled = await lobby.shuffle_teams(table_id, ANNA)
+    assert sorted(s.user_id for s in shuffled.table.seats) == sorted(people)  # type: ignore[type-var]
+    assert [s.seat for s in shuffled.table.seats] == [0, 1, 2, 3]
+    await lobby.add_computer(table_id, ANNA)
+    with pytest.raises(ServiceError) as odd:
+        await lobby.start(table_id, ANNA, is_admin=False)
+    assert odd.value.key == "error.seat_counts"
+    assert odd.value.params == {"counts": "4, 6"}
+    await lobby.remove_computer(table_id, ANNA)
+    started = await lobby.start(table_id, ANNA, is_admin=False)
+    assert started.table.status is Status.PLAYING
+    assert started.public["teams"] == [[0, 2], [1, 3]]
+
+
+async def test_a_table_without_teams_has_nothing_to_shuffle(world: World) -> None:
+    snapshot = await world.table(start=False)
+    with pytest.raises(ServiceError) as refused:
+        await world.services.lobby.shuffle_teams(snapshot.table.id, ANNA)
+    assert refused.value.key == "error.no_teams"
