@@ -35,13 +35,13 @@ import functools
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from games.cards import Card, Rank, Suit, deck
 from games.core import Action, Rules
 from games.durak import DurakRules
-from games.durak.actions import Attack, Beat, Pass, Take, Throw, Transfer
+from games.durak.actions import Attack, Beat, Believe, Cover, Doubt, Pass, Take, Throw, Transfer
 from games.durak.beating import Beating
 
 __all__ = ["DurakHeuristic", "Weights"]
@@ -246,6 +246,10 @@ class DurakHeuristic:
         if not isinstance(rules, DurakRules):
             raise TypeError("DurakHeuristic plays Durak")
         t = _read(rules, view)
+        if any(isinstance(a, Believe) for a in legal):
+            return self._verdict(t, legal, rng)
+        if any(isinstance(a, Cover) for a in legal):
+            return self._face_down(t, view, legal)
         if t.seat == t.defender and any(isinstance(a, Take | Beat | Transfer) for a in legal):
             return self._defend(t, legal)
         if any(isinstance(a, Attack) for a in legal):
@@ -375,6 +379,36 @@ class DurakHeuristic:
                     if old is None or c + price < old[0] - 1e-12:
                         best[m2] = (c + price, [*pairs, (unbeaten[j], card)])
         return best.get(full)
+
+    def _face_down(self, t: _Table, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        """Believe / don't believe, defending: cover rightly if every card can
+        be, else bluff with the cheapest card.  Never take: a doubted bluff
+        costs what taking does, a believed one makes the attacker take."""
+        mine = view.get("my_covers") or [None] * len(t.table)
+        open_rows: list[tuple[Card, Card | None]] = [
+            (a, None) for (a, _), own in zip(t.table, mine, strict=True) if own is None
+        ]
+        plan = self._cover(replace(t, table=open_rows))
+        if plan is not None:
+            pairs = sorted(plan[1], key=lambda p: -self.worth(t, p[0]))
+            attack, card = pairs[0]
+        else:
+            attack = open_rows[0][0]
+            card = min(t.hand, key=lambda c: self.worth(t, c))
+        return next(
+            a for a in legal if isinstance(a, Cover) and a.attack is attack and a.card is card
+        )
+
+    def _verdict(self, t: _Table, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Believe with the chance that the defender could beat every card (he
+        covers rightly when he can).  A mixed choice: a fixed one could pass
+        the same cards back and forth for ever."""
+        right = 1.0
+        if t.defender is not None:
+            for attack, _ in t.table:
+                right *= 1.0 - self.p_cannot_beat(t, t.defender, attack, spent=-len(t.table))
+        wanted = Believe if rng.random() < right else Doubt
+        return next(a for a in legal if isinstance(a, wanted))
 
     def _defend(self, t: _Table, legal: Sequence[Action]) -> Action:
         w = self.w

@@ -1,5 +1,5 @@
 """Durak and its family (seed 003): podkidnoy, perevodnoy and its refusal,
-teams, diamonds durak, Akulina.
+teams, diamonds durak, Akulina, believe / don't believe.
 
 ``SPEC`` registers the game; :class:`Durak` is the engine, :class:`DurakRules`
 its axes and lobby options.  Rules in full: ``docs/rules/durak.md``.  Test
@@ -12,6 +12,7 @@ from __future__ import annotations
 from games.durak.actions import Attack, Beat, DurakAction, Pass, Take, Throw, Transfer
 from games.durak.engine import Durak
 from games.durak.rules import (
+    Covers,
     DurakRules,
     FirstAttack,
     Shape,
@@ -28,6 +29,7 @@ __all__ = [
     "SPEC",
     "Attack",
     "Beat",
+    "Covers",
     "Durak",
     "DurakAction",
     "DurakRules",
@@ -49,6 +51,7 @@ PRESETS: dict[str, DurakRules] = {
     "teams": DurakRules(teams=True, throw_in=ThrowIn.OPPONENTS),
     "diamonds": DurakRules(trump=Trump.DIAMONDS, spades_by_spades=True),
     "akulina": DurakRules(shape=Shape.SUIT, throw_in=ThrowIn.NOBODY, unbeatable_queen=True),
+    "believe": DurakRules(throw_in=ThrowIn.NOBODY, covers=Covers.FACE_DOWN),
 }
 """The variants by the names ``/newgame durak <name>`` takes (RULINGS.md)."""
 

@@ -11,6 +11,10 @@ code       action          meaning
                               pass the attack to the next player
 ``k``      :class:`Take`      the defender gives up and will take the table
 ``p``      :class:`Pass`      a thrower has nothing (more) to throw in
+``f6sTs``  :class:`Cover`     believe / don't believe: put 10♠ face down on
+                              the attack card 6♠ (any card)
+``y``      :class:`Believe`   the attacker believes the covers
+``n``      :class:`Doubt`     the attacker does not believe them
 =========  ==============  ==================================================
 
 Cards inside ``a`` and ``x`` codes are distinct, of one rank (an ``a`` code:
@@ -32,12 +36,18 @@ from games.durak.rules import HAND_SIZE
 __all__ = [
     "ATTACKS",
     "BEATS",
+    "BELIEVE",
+    "COVERS",
+    "DOUBT",
     "PASS",
     "TAKE",
     "THROWS",
     "TRANSFERS",
     "Attack",
     "Beat",
+    "Believe",
+    "Cover",
+    "Doubt",
     "DurakAction",
     "Pass",
     "Take",
@@ -106,10 +116,40 @@ class Pass(Action):
         return "p"
 
 
-DurakAction = Attack | Throw | Beat | Transfer | Take | Pass
+@dataclass(frozen=True, slots=True)
+class Cover(Action):
+    """Believe / don't believe: put ``card`` face down on the attack card
+    ``attack`` (right or wrong: nobody sees it until the verdict)."""
+
+    attack: Card
+    card: Card
+
+    def encode(self) -> str:
+        return "f" + self.attack.code + self.card.code
+
+
+@dataclass(frozen=True, slots=True)
+class Believe(Action):
+    """The attacker believes the face-down covers."""
+
+    def encode(self) -> str:
+        return "y"
+
+
+@dataclass(frozen=True, slots=True)
+class Doubt(Action):
+    """The attacker does not believe the face-down covers."""
+
+    def encode(self) -> str:
+        return "n"
+
+
+DurakAction = Attack | Throw | Beat | Transfer | Take | Pass | Cover | Believe | Doubt
 
 TAKE = Take()
 PASS = Pass()
+BELIEVE = Believe()
+DOUBT = Doubt()
 
 THROWS: dict[int, Throw] = {c.order: Throw(c) for c in ALL_CARDS}
 """``THROWS[card.order]``."""
@@ -117,6 +157,10 @@ BEATS: dict[int, Beat] = {
     (a.order << 6) | c.order: Beat(a, c) for a in ALL_CARDS for c in ALL_CARDS if a is not c
 }
 """``BEATS[(attack.order << 6) | cover.order]``."""
+COVERS: dict[int, Cover] = {
+    (a.order << 6) | c.order: Cover(a, c) for a in ALL_CARDS for c in ALL_CARDS if a is not c
+}
+"""``COVERS[(attack.order << 6) | card.order]``."""
 
 
 def _same_rank_sets() -> tuple[dict[int, Attack], dict[int, Transfer]]:
@@ -135,9 +179,10 @@ ATTACKS, TRANSFERS = _same_rank_sets()
 """``ATTACKS[(rank << 4) | suit_bits]``, bit ``i`` of ``suit_bits`` standing for
 ``SUITS[i]``; ``TRANSFERS`` likewise."""
 
-_ALL_ACTIONS: list[DurakAction] = [TAKE, PASS]
+_ALL_ACTIONS: list[DurakAction] = [TAKE, PASS, BELIEVE, DOUBT]
 _ALL_ACTIONS.extend(THROWS.values())
 _ALL_ACTIONS.extend(BEATS.values())
+_ALL_ACTIONS.extend(COVERS.values())
 _ALL_ACTIONS.extend(ATTACKS.values())
 _ALL_ACTIONS.extend(TRANSFERS.values())
 _BY_CODE: dict[str, DurakAction] = {a.encode(): a for a in _ALL_ACTIONS}

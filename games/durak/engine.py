@@ -51,11 +51,17 @@ from games.durak import persistence, views
 from games.durak.actions import (
     ATTACKS,
     BEATS,
+    BELIEVE,
+    COVERS,
+    DOUBT,
     PASS,
     TAKE,
     THROWS,
     Attack,
     Beat,
+    Believe,
+    Cover,
+    Doubt,
     DurakAction,
     Pass,
     Take,
@@ -352,6 +358,8 @@ class Durak(DurakState):
         att = self._att
         if not att:
             return SEAT_SETS[1 << self._attacker]
+        if self._face_down and not self._unbeaten and not self._taking:
+            return SEAT_SETS[1 << self._attacker]  # believe or not
         settled = self._taking or not self._unbeaten
         acc = 0 if settled else 1 << self._defender
         if len(att) < self._cap:
@@ -370,6 +378,8 @@ class Durak(DurakState):
         if not att:
             return self._lead_actions() if seat == self._attacker else []
         out: list[DurakAction] = []
+        if self._face_down:
+            return self._face_down_actions(seat)
         if seat == self._defender:
             if self._taking or not self._unbeaten:
                 return out
@@ -406,6 +416,29 @@ class Durak(DurakState):
     def _lead_actions(self) -> list[DurakAction]:
         return self._leads(self._hands[self._attacker], self._cap)
 
+    def _face_down_actions(self, seat: int) -> list[DurakAction]:
+        """Believe / don't believe, once the bout is led: the defender puts any
+        card face down on each attack card, or takes; then the attacker
+        believes or doubts."""
+        if self._taking:
+            return []
+        if not self._unbeaten:
+            return [BELIEVE, DOUBT] if seat == self._attacker else []
+        if seat != self._defender:
+            return []
+        out: list[DurakAction] = []
+        hand = self._hands[seat]
+        for a, c in zip(self._att, self._dfn, strict=True):
+            if c < 0:
+                row = a << 6
+                m = hand
+                while m:
+                    low = m & -m
+                    out.append(COVERS[row | (low.bit_length() - 1)])
+                    m ^= low
+        out.append(TAKE)
+        return out
+
     # ----------------------------------------------------------- timers
 
     def waits(self) -> Mapping[int, Wait]:
@@ -419,11 +452,14 @@ class Durak(DurakState):
             return {self._attacker: Wait.DECIDE}
         if self._unbeaten and not self._taking:
             return {self._defender: Wait.DECIDE}
+        if self._face_down:
+            return {self._attacker: Wait.DECIDE}  # believe or not
         return dict.fromkeys(self.to_move(), Wait.CONSENT)
 
     def default_action(self, seat: int) -> DurakAction:
         """Leader: his lowest card alone (the lowest non-trump by rank, else
-        the lowest trump).  Defender: take.  Thrower: pass."""
+        the lowest trump).  Defender: take.  Thrower: pass.  An attacker facing
+        face-down covers: believe."""
         if self._over:
             raise IllegalAction("illegal.game_over")
         if not self._att:
@@ -432,9 +468,11 @@ class Durak(DurakState):
                 low = hand & ~SUIT_BITS[self._trump] or hand
                 o = (low & -low).bit_length() - 1
                 return ATTACKS[((o >> 2) << 4) | (1 << (o & 3))]
-        elif seat == self._defender:
-            if self._unbeaten and not self._taking:
-                return TAKE
+        elif seat == self._defender and self._unbeaten and not self._taking:
+            return TAKE
+        elif self._face_down:
+            if seat == self._attacker and not self._unbeaten and not self._taking:
+                return BELIEVE
         elif (self._taking or not self._unbeaten) and seat in self.to_move():
             return PASS
         raise IllegalAction("illegal.not_your_turn")
@@ -609,6 +647,8 @@ class Durak(DurakState):
         hand = self._hands[seat]
         if not hand >> c & 1:
             raise IllegalAction("illegal.not_in_hand")
+        if self._face_down:
+            raise IllegalAction("illegal.cover_face_down")
         if not self._beaters[a] >> c & 1:
             raise IllegalAction("illegal.cannot_beat")
         hand ^= 1 << c
@@ -686,6 +726,64 @@ class Durak(DurakState):
         self._close(events)
         return events
 
+    def _cover(self, seat: int, action: Cover) -> list[Event]:
+        if not self._face_down:
+            raise IllegalAction("illegal.covers_face_up")
+        att = self._att
+        if not att or seat != self._defender:
+            raise IllegalAction("illegal.not_defender")
+        if self._taking:
+            raise IllegalAction("illegal.already_taking")
+        a = action.attack.order
+        c = action.card.order
+        try:
+            i = att.index(a)
+        except ValueError:
+            raise IllegalAction("illegal.not_on_table") from None
+        if self._dfn[i] >= 0:
+            raise IllegalAction("illegal.already_beaten")
+        hand = self._hands[seat]
+        if not hand >> c & 1:
+            raise IllegalAction("illegal.not_in_hand")
+        hand ^= 1 << c
+        self._hands[seat] = hand
+        self._known[seat] &= hand
+        self._dfn[i] = c
+        self._unbeaten -= 1
+        return [Event("cover", seat, (action.attack,))]  # the card stays face down
+
+    def _believe(self, seat: int, action: Believe) -> list[Event]:
+        return self._verdict(seat, believed=True)
+
+    def _doubt(self, seat: int, action: Doubt) -> list[Event]:
+        return self._verdict(seat, believed=False)
+
+    def _verdict(self, seat: int, *, believed: bool) -> list[Event]:
+        """The covers are turned up.  Believed and right: beaten off.  Believed
+        and wrong, or doubted and right: the attacker takes the table.
+        Doubted and wrong: the defender takes it."""
+        if not self._face_down:
+            raise IllegalAction("illegal.unknown_action")
+        if not self._att or self._unbeaten or self._taking:
+            raise IllegalAction("illegal.no_verdict")
+        if seat != self._attacker:
+            raise IllegalAction("illegal.not_your_turn")
+        pairs = list(zip(self._att, self._dfn, strict=True))
+        right = all(self._beaters[a] >> c & 1 for a, c in pairs)
+        shown = tuple(_CARD[o] for pair in pairs for o in pair)
+        events = [
+            Event("believe" if believed else "doubt", seat),
+            Event("reveal", self._defender, shown, value="right" if right else "wrong"),
+        ]
+        if believed and right:
+            self._close(events)
+        elif not believed and not right:
+            self._taking = True
+            self._close(events)
+        else:
+            self._close(events, attacker_takes=True)
+        return events
+
     def _take(self, seat: int, action: Take) -> list[Event]:
         if not self._att or seat != self._defender:
             raise IllegalAction("illegal.not_defender")
@@ -737,7 +835,10 @@ class Durak(DurakState):
                     return
         self._close(events)
 
-    def _close(self, events: list[Event]) -> None:
+    def _close(self, events: list[Event], *, attacker_takes: bool = False) -> None:
+        """End the bout: the defender takes the table (he said "take"), or it
+        is beaten off, or (believe / don't believe) the attacker takes it; then
+        refill, see who is out, and lead the next bout."""
         d = self._defender
         taken = self._taking
         att = self._att
@@ -750,10 +851,14 @@ class Durak(DurakState):
             if o >= 0:
                 mask |= 1 << o
                 shown.append(_CARD[o])
-        if taken:
-            self._hands[d] |= mask
-            self._known[d] |= mask
-            events.append(Event("bout_taken", d, tuple(shown)))
+        if taken or attacker_takes:
+            taker = self._attacker if attacker_takes else d
+            self._hands[taker] |= mask
+            self._known[taker] |= mask
+            if taker in self._bout_out:  # he led his last cards: back in play
+                self._bout_out.remove(taker)
+                self._out &= ~(1 << taker)
+            events.append(Event("bout_taken", taker, tuple(shown)))
         else:
             self._discard |= self._beaten_mask
             self._beaten = att + dfn
@@ -913,16 +1018,24 @@ class Durak(DurakState):
     def zones(self) -> list[Zone]:
         """``stock`` (nobody; in draw order), ``trump`` (everybody: the turned-up
         card while it lies under the stock), ``table`` (everybody: attack cards,
-        then defence cards), ``beaten`` (everybody: the bout just beaten off,
-        until the next lead sends it to the discard), ``discard`` (nobody), and
+        then defence cards; believe / don't believe: the attack cards, the
+        face-down covers being ``covers``, the defender's alone), ``beaten``
+        (everybody: the bout just beaten off, until the next lead sends it to
+        the discard), ``discard`` (nobody), and
         per seat ``hand{s}`` (seat s: the cards the others do not know) and
         ``known{s}`` (everybody: cards of that hand everybody has seen go in —
         picked up from the table, or the trump card)."""
         nobody: frozenset[int] = frozenset()
         table = [CARD_BY_ORDER[o] for o in self._att]
-        table.extend(CARD_BY_ORDER[o] for o in self._dfn if o >= 0)
+        covers = [CARD_BY_ORDER[o] for o in self._dfn if o >= 0]
         trump = (CARD_BY_ORDER[self._trump_card],) if self._trump_in_stock else ()
-        zones = [
+        zones = []
+        if self._face_down:
+            defender = frozenset({self._defender}) if self._defender >= 0 else frozenset()
+            zones.append(Zone("covers", tuple(covers), defender))
+        else:
+            table.extend(covers)
+        zones += [
             Zone("stock", tuple(CARD_BY_ORDER[o] for o in reversed(self._stock)), nobody),
             Zone("trump", trump, None),
             Zone("table", tuple(table), None),
@@ -974,7 +1087,8 @@ class Durak(DurakState):
         trump card stays under it; the discard pile is known, every card in it
         was seen beaten off).  Hand sizes stay, and so does what the table sees
         of the hands: a thrower asked to throw in (or who passed) still holds a
-        card of a rank on the table, one not asked still holds none."""
+        card of a rank on the table, one not asked still holds none.  Face-down
+        covers are dealt anew too, but for the defender."""
         n = self._n
         if not 0 <= observer < n:
             raise IndexError(f"no seat {observer}")
@@ -996,6 +1110,11 @@ class Durak(DurakState):
                 low = hidden & -hidden
                 pool.append(low.bit_length() - 1)
                 hidden ^= low
+        # Face-down covers are hidden from everybody but the defender.
+        covered = []
+        if self._face_down and observer != self._defender:
+            covered = [i for i, o in enumerate(game._dfn) if o >= 0]
+            pool.extend(game._dfn[i] for i in covered)
         # What the table sees: whether each thrower holds a card of a rank on
         # the table (he is in to_move, or has passed), unless his known cards
         # already say so.  -1: nothing to keep.
@@ -1026,6 +1145,10 @@ class Durak(DurakState):
             masks = self._deal_wanted(pool, sizes, wants, ranks, rng)
         for s, mask in zip(seats, masks, strict=True):
             hands[s] |= mask
+        if covered:
+            rng.shuffle(pool)
+            for i in covered:
+                game._dfn[i] = pool.pop()
         return game
 
     @staticmethod
@@ -1070,6 +1193,9 @@ class Durak(DurakState):
 
 _HANDLERS: dict[type[DurakAction], Callable[[Durak, int, Any], list[Event]]] = {
     Beat: Durak._beat,
+    Cover: Durak._cover,
+    Believe: Durak._believe,
+    Doubt: Durak._doubt,
     Throw: Durak._throw,
     Pass: Durak._pass,
     Take: Durak._take,

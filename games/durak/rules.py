@@ -3,7 +3,8 @@ seat counts they allow.
 
 Every variant is a point in these axes (the presets are in ``games.durak``):
 how an attack is shaped, who throws in, what beats what, how the trump is
-chosen, whether the defender may pass the attack on, and teams.  The
+chosen, whether the defender may pass the attack on, teams, and whether covers
+lie face down.  The
 engine's speed tables are generated from them (:mod:`games.durak.tables`), so a
 new combination is data, not code.  ``docs/rules/durak.md`` describes them all.
 """
@@ -20,6 +21,7 @@ from games.core import JSON, Rules, RulesError, option
 __all__ = [
     "DECK_SIZES",
     "HAND_SIZE",
+    "Covers",
     "DurakRules",
     "FirstAttack",
     "Shape",
@@ -63,6 +65,15 @@ class ThrowIn(enum.Enum):
     """Teams: only the defender's opponents."""
     NOBODY = "nobody"
     """Simple durak (Akulina, believe / don't believe): only the lead."""
+
+
+class Covers(enum.Enum):
+    """How the defender lays his covers."""
+
+    FACE_UP = "face_up"
+    FACE_DOWN = "face_down"
+    """Believe / don't believe: face down, any card on each attack card, until
+    the attacker believes or doubts them."""
 
 
 class Transfers(enum.Enum):
@@ -113,6 +124,7 @@ class DurakRules(Rules):
     teams: bool = False
     """Two teams (2×2 or 3×3) of partners seated alternately: seats 0, 2, 4
     against 1, 3, 5."""
+    covers: Covers = Covers.FACE_UP
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> Self:
@@ -133,6 +145,7 @@ class DurakRules(Rules):
             "trump": Trump,
             "shape": Shape,
             "throw_in": ThrowIn,
+            "covers": Covers,
         }
         for name, kind in kinds.items():
             if not isinstance(getattr(self, name), kind):
@@ -148,6 +161,12 @@ class DurakRules(Rules):
             raise RulesError("in teams (and only there) opponents alone throw in")
         if self.teams and self.transfer is Transfers.REFUSAL:
             raise RulesError("refusal is between the last two players, not teams")
+        if self.covers is Covers.FACE_DOWN and (
+            self.throw_in is not ThrowIn.NOBODY
+            or self.shape is not Shape.RANK
+            or self.transfer is not Transfers.NONE
+        ):
+            raise RulesError("believe / don't believe is simple durak: no throw-ins, no transfers")
         if self.teams and self.max_seats < 4:
             raise RulesError("two teams of two need six cards each")
         suits_ok = self.deck_size == 36 and self.throw_in is ThrowIn.NOBODY
@@ -157,7 +176,7 @@ class DurakRules(Rules):
     def applies(self, name: str) -> bool:
         """The lobby hides options that the variant does not use."""
         if name == "transfer":
-            return self.shape is Shape.RANK
+            return self.shape is Shape.RANK and self.covers is Covers.FACE_UP
         if name == "trump":
             return self.spades_by_spades
         return True

@@ -21,7 +21,7 @@ from games.cards import Card, Suit
 from games.core import Game
 from games.durak.actions import DurakAction
 from games.durak.beating import Beating, cards_of
-from games.durak.rules import HAND_SIZE, DurakRules, Shape, Transfers
+from games.durak.rules import HAND_SIZE, Covers, DurakRules, Shape, Transfers
 from games.durak.tables import Leads, leads_for, refill_orders, throwers_by_defender
 
 __all__ = ["NOBODY", "DurakState"]
@@ -75,6 +75,7 @@ class DurakState(Game[DurakRules, DurakAction]):
     _refusal: bool
     _leads: Leads
     _suit_leads: bool  # Akulina: a lead of several cards is of one suit
+    _face_down: bool  # believe / don't believe: covers lie face down
 
     @classmethod
     def _blank(cls, rules: DurakRules, seats: int, trump: Suit) -> Self:
@@ -122,6 +123,7 @@ class DurakState(Game[DurakRules, DurakAction]):
         game._refusal = rules.transfer is Transfers.REFUSAL
         game._leads = leads_for(rules.shape, rules.deck_size)
         game._suit_leads = rules.shape is Shape.SUIT
+        game._face_down = rules.covers is Covers.FACE_DOWN
         return game
 
     @property
@@ -146,14 +148,17 @@ class DurakState(Game[DurakRules, DurakAction]):
     @property
     def phase(self) -> str:
         """``attack`` (a lead is due), ``defend`` (some attack card is unbeaten
-        and the defender has not taken), ``throw`` (everything is beaten or the
-        defender takes: throwers add or pass) or ``over``."""
+        and the defender has not taken), ``verdict`` (every attack card has a
+        face-down cover: believe or not), ``throw`` (everything is beaten or
+        the defender takes: throwers add or pass) or ``over``."""
         if self._over:
             return "over"
         if not self._att:
             return "attack"
         if self._unbeaten and not self._taking:
             return "defend"
+        if self._face_down and not self._taking:
+            return "verdict"
         return "throw"
 
     def _limit(self) -> int:

@@ -4,10 +4,12 @@
 
     {
       "game": "durak",
-      "phase": "attack" | "defend" | "throw" | "over",
+      "phase": "attack" | "defend" | "verdict" | "throw" | "over",
           # attack: the table is empty and "attacker" must lead;
           # defend: some attack card is unbeaten and the defender has not
           #         taken (others may throw in meanwhile);
+          # verdict: believe / don't believe: every attack card has a
+          #         face-down cover; the attacker believes or doubts;
           # throw:  everything is beaten or the defender takes; the seats in
           #         "to_move" must throw in or pass;
           # over:   the game has ended.
@@ -31,7 +33,10 @@
                                  # transfer: the transferrer); null when over
       "defender": 1 | null,
       "table": [{"attack": "7s", "defense": "Ts"},
-                {"attack": "7d", "defense": null}],   # in the order played
+                {"attack": "7d", "defense": null}],   # in the order played;
+                                 # believe / don't believe: "defense" is
+                                 # always null and "covered" tells whether a
+                                 # face-down card lies on the attack card
       "taking": false,           # the defender has said "take"
       "passed": [2],             # throwers who passed since the last new card
       "cap": 6,                  # most attack cards this bout may hold
@@ -48,7 +53,9 @@
       "to_move": [0, 1]          # seats that may act now
     }
 
-``view(seat)`` — the public view plus ``"seat": seat`` and ``"hand"``: that
+``view(seat)`` — the public view plus ``"seat": seat`` (and, for the defender
+of believe / don't believe, ``"my_covers"``: per row of ``"table"``, the card he
+put face down on it, or null) and ``"hand"``: that
 seat's cards as codes, sorted by suit (♠ ♣ ♦ ♥ with the trump suit moved
 last), then by rank.  ``"known"`` lists are sorted the same way; in a seat's
 own view its ``"known"`` entry is empty (those cards are in ``"hand"``: a view
@@ -100,13 +107,7 @@ def public_view(game: DurakState) -> dict[str, JSON]:
         "active": [s for s in range(n) if not game._out >> s & 1],
         "attacker": None if over else game._attacker,
         "defender": None if over else game._defender,
-        "table": [
-            {
-                "attack": CARD_BY_ORDER[a].code,
-                "defense": CARD_BY_ORDER[d].code if d >= 0 else None,
-            }
-            for a, d in zip(game._att, game._dfn, strict=True)
-        ],
+        "table": _table(game),
         "taking": game._taking,
         "passed": [s for s in range(n) if game._passed >> s & 1],
         "cap": game._cap,
@@ -121,10 +122,24 @@ def public_view(game: DurakState) -> dict[str, JSON]:
     }
 
 
+def _table(game: DurakState) -> list[JSON]:
+    if game._face_down:  # nobody sees a face-down cover, only that it lies there
+        return [
+            {"attack": CARD_BY_ORDER[a].code, "defense": None, "covered": d >= 0}
+            for a, d in zip(game._att, game._dfn, strict=True)
+        ]
+    return [
+        {"attack": CARD_BY_ORDER[a].code, "defense": CARD_BY_ORDER[d].code if d >= 0 else None}
+        for a, d in zip(game._att, game._dfn, strict=True)
+    ]
+
+
 def seat_view(game: DurakState, seat: int) -> dict[str, JSON]:
     if not 0 <= seat < game.seats:
         raise IndexError(f"no seat {seat}")
     view = public_view(game)
+    if game._face_down and seat == game._defender:
+        view["my_covers"] = [CARD_BY_ORDER[d].code if d >= 0 else None for d in game._dfn]
     known = view["known"]
     known[seat] = []  # those cards are listed in "hand"; a view names each card once
     view["seat"] = seat

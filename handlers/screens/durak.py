@@ -7,8 +7,8 @@ from typing import Any
 
 from games.cards import Card
 from games.core import Action, Event, Outcome, Rules
-from games.durak.actions import Attack, Beat, Pass, Take, Throw, Transfer
-from games.durak.rules import DurakRules, FirstAttack, Shape, Transfers, Trump
+from games.durak.actions import Attack, Beat, Believe, Cover, Doubt, Pass, Take, Throw, Transfer
+from games.durak.rules import Covers, DurakRules, FirstAttack, Shape, Transfers, Trump
 from handlers.screens.base import Key, Screen
 from handlers.screens.faces import chunk, face, faces, suit_symbol
 from i18n import t, tn
@@ -33,11 +33,25 @@ def _trump_line(lang: str, view: Mapping[str, Any]) -> str:
     return t(lang, "durak.trump_suit", suit=suit)
 
 
+FACE_DOWN = "🂠"
+"""A card lying face down (believe / don't believe)."""
+
+
 def _table_cards(view: Mapping[str, Any]) -> str:
+    """The bout's cards; the defender of believe / don't believe sees what he
+    put face down (``my_covers``), the others a card's back."""
+    mine = view.get("my_covers") or [None] * len(view["table"])
     pairs = []
-    for pair in view["table"]:
+    for pair, own in zip(view["table"], mine, strict=True):
         attack = face(pair["attack"])
-        pairs.append(f"{attack} ← {face(pair['defense'])}" if pair["defense"] else attack)
+        if pair["defense"]:
+            pairs.append(f"{attack} ← {face(pair['defense'])}")
+        elif own:
+            pairs.append(f"{attack} ← {FACE_DOWN}{face(own)}")
+        elif pair.get("covered"):
+            pairs.append(f"{attack} ← {FACE_DOWN}")
+        else:
+            pairs.append(attack)
     return " · ".join(pairs)
 
 
@@ -106,7 +120,9 @@ class DurakScreens:
             return t(lang, "durak.status_attack", name=names[view["attacker"]], target=defender)
         if view["taking"]:
             return t(lang, "durak.status_taking", name=defender)
-        if any(p["defense"] is None for p in view["table"]):
+        if view["phase"] == "verdict":
+            return t(lang, "durak.status_verdict", name=names[view["attacker"]])
+        if view["phase"] == "defend":
             return t(lang, "durak.status_defend", name=defender)
         return t(lang, "durak.status_throw", name=defender)
 
@@ -148,6 +164,10 @@ class DurakScreens:
         seat = view["seat"]
         if any(isinstance(a, Attack) for a in actions):
             return t(lang, "durak.prompt_attack", name=names[view["defender"]])
+        if any(isinstance(a, Believe) for a in actions):
+            return t(lang, "durak.prompt_verdict", name=names[view["defender"]])
+        if any(isinstance(a, Cover) for a in actions):
+            return t(lang, "durak.prompt_cover")
         if seat == view.get("defender"):
             if all(isinstance(a, Take) for a in actions):
                 unbeaten = [p["attack"] for p in view["table"] if p["defense"] is None]
@@ -161,17 +181,23 @@ class DurakScreens:
         self, lang: str, view: Mapping[str, Any], actions: Sequence[Action], focus: str | None
     ) -> tuple[tuple[Key, ...], ...]:
         trump = view["trump"]
-        beats: dict[str, list[Beat]] = {}
+        beats: dict[str, list[Beat | Cover]] = {}
         for a in actions:
             if isinstance(a, Beat):
                 beats.setdefault(a.cover.code, []).append(a)
+            elif isinstance(a, Cover):
+                beats.setdefault(a.card.code, []).append(a)
         if focus is not None and focus.startswith("c") and focus[1:] in beats:
             options = beats[focus[1:]]
             keys = [
-                Key(f"{_label(a.cover.code, trump)} → {face(a.attack.code)}", action=a.encode())
+                Key(f"{_label(focus[1:], trump)} → {face(a.attack.code)}", action=a.encode())
                 for a in options
             ]
             return (*chunk(keys, 2), (Key(t(lang, "durak.btn_back"), focus="back"),))
+        verdict = [a for a in actions if isinstance(a, Believe | Doubt)]
+        if verdict:
+            labels = {"y": t(lang, "durak.btn_believe"), "n": t(lang, "durak.btn_doubt")}
+            return (tuple(Key(labels[a.encode()], action=a.encode()) for a in verdict),)
         suit_leads = {
             a.encode(): a
             for a in actions
@@ -277,6 +303,19 @@ class DurakScreens:
             case "refuse":
                 target = names[event.target] if event.target is not None else ""
                 return t(lang, "durak.ev_refuse", name=name, cards=cards, target=target)
+            case "cover":
+                return t(lang, "durak.ev_cover", name=name, attack=cards)
+            case "believe":
+                return t(lang, "durak.ev_believe", name=name)
+            case "doubt":
+                return t(lang, "durak.ev_doubt", name=name)
+            case "reveal":
+                pairs = [
+                    f"{face(a.code)} ← {face(c.code)}"
+                    for a, c in zip(event.cards[::2], event.cards[1::2], strict=True)
+                ]
+                key = "durak.ev_reveal_right" if event.value == "right" else "durak.ev_reveal_wrong"
+                return t(lang, key, cards=" · ".join(pairs))
             case "take":
                 return t(lang, "durak.ev_take", name=name)
             case "bout_beaten":
@@ -332,6 +371,8 @@ class DurakScreens:
         parts = [cards]
         if rules.teams:
             parts.append(t(lang, "durak.summary.teams"))
+        if rules.covers is Covers.FACE_DOWN:
+            parts.append(t(lang, "durak.summary.believe"))
         if rules.shape is Shape.SUIT:
             parts.append(t(lang, "durak.summary.akulina"))
         if rules.trump is Trump.DIAMONDS:

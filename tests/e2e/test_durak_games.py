@@ -22,6 +22,7 @@ NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
         ("refusal", 2),
         ("diamonds", 2),
         pytest.param("akulina", 3, marks=pytest.mark.slow),
+        ("believe", 2),
     ],
 )
 async def test_a_whole_game_by_buttons_to_the_result_and_leaderboard(

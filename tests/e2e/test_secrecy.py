@@ -99,17 +99,21 @@ QUICK_PRESETS = {"daytona": "sprint"}
 race where back wins may take thousands of draws)."""
 
 
+VARIANTS = [(listing.spec.key, QUICK_PRESETS.get(listing.spec.key)) for listing in CATALOG.listings]
+VARIANTS.append(("durak", "believe"))  # face-down covers: nobody sees them before the verdict
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("game", [listing.spec.key for listing in CATALOG.listings])
+@pytest.mark.parametrize(("game", "preset"), VARIANTS)
 async def test_nothing_hidden_leaks_and_nobody_moves_for_another(
-    server: FakeTelegram, db_path: Path, game: str
+    server: FakeTelegram, db_path: Path, game: str, preset: str | None
 ) -> None:
     probe = Probe(db_path)
     async with running_bot(bot_config(server, db_path)) as app:
         table = seat_players(server, ["Anna", "Boris"], app)
         server.add_user(STRANGER, "Mallory")
         server.start_bot(STRANGER)
-        await table.open(game, QUICK_PRESETS.get(game))
+        await table.open(game, preset)
         await add_computers(table, 1)
         await table.press(table.players[1], table.lobby(), table.lobby().callback_data("🙋"))
         await table.set_turn_time("без лимита")

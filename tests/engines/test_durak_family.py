@@ -3,13 +3,14 @@ Akulina, diamonds durak and its option 5.a, perevodnoy with refusal."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from games.core import Outcome, RulesError
 from games.durak import PRESETS, SPEC, Durak, DurakRules, Shape, Transfers, Trump
-from tests.engines.test_durak_scenarios import kinds, legal, pack_for, play, position, refused
+from tests.engines.test_durak_scenarios import hand, kinds, legal, pack_for, play, position, refused
 
 AKULINA = PRESETS["akulina"]
 DIAMONDS = PRESETS["diamonds"]
@@ -252,3 +253,106 @@ def test_refusal_is_not_a_team_rule() -> None:
     with pytest.raises(RulesError):
         TEAMS.replace(transfer=Transfers.REFUSAL)
     assert TEAMS.replace(transfer=Transfers.TRANSFER).teams
+
+
+# --------------------------------------------------------------- believe / don't believe
+
+BELIEVE = PRESETS["believe"]
+
+
+def covered(right: bool) -> Durak:
+    """Seat 0 leads the sevens of spades and clubs; seat 1 covers them face
+    down, rightly (with 9♠ and 8♣) or not (with 9♠ and 6♦)."""
+    hands = ["7s 7c Ah", "9s 8c 6d Kh"]
+    game = position(BELIEVE, hands, attacker=0, trump="h", trump_card=None, stock=[])
+    play(game, "0:a7s7c", "1:f7s9s", "1:f7c" + ("8c" if right else "6d"))
+    return game
+
+
+def test_covers_go_face_down_any_card_on_any_attack_card() -> None:
+    hands = ["7s 7c Ah", "9s 8c 6d Kh"]
+    game = position(BELIEVE, hands, attacker=0, trump="h", trump_card=None, stock=[])
+    play(game, "0:a7s7c")
+    assert "f7s6d" in legal(game, 1)  # a wrong card is allowed, face down
+    assert not any(code.startswith("b") for code in legal(game, 1))
+    assert refused(game, 1, "b7s9s") == "illegal.cover_face_down"
+    events = play(game, "1:f7s6d")
+    assert [c.code for c in events[0].cards] == ["7s"]  # the event names the attack card only
+    assert game.to_move() == frozenset({1})  # one attack card left uncovered
+    assert legal(game, 0) == set()  # nobody throws in
+
+
+def test_face_down_covers_reach_only_the_defender_before_the_verdict() -> None:
+    game = covered(right=False)
+    assert game.public_view()["phase"] == "verdict"
+    for seat, view in ((None, game.public_view()), (0, game.view(0)), (1, game.view(1))):
+        text = json.dumps(view)
+        shown = "6d" in text and "9s" in text
+        assert shown == (seat == 1), seat
+    assert game.view(1)["my_covers"] == ["9s", "6d"]
+    assert [row["covered"] for row in game.public_view()["table"]] == [True, True]
+    assert legal(game, 0) == {"y", "n"}
+    assert game.default_action(0).encode() == "y"
+
+
+def test_believed_and_right_the_cards_are_beaten_off() -> None:
+    game = covered(right=True)
+    events = play(game, "0:y")
+    assert kinds(events)[:3] == ["believe", "reveal", "bout_beaten"]
+    assert events[1].value == "right"
+    assert {c.code for c in events[1].cards} == {"7s", "9s", "7c", "8c"}
+    view = game.public_view()
+    assert (view["attacker"], view["defender"]) == (1, 0)
+
+
+def test_believed_and_wrong_the_believer_takes() -> None:
+    game = covered(right=False)
+    events = play(game, "0:y")
+    assert kinds(events)[:3] == ["believe", "reveal", "bout_taken"]
+    assert events[2].seat == 0
+    assert hand(game, 0) == {"7s", "7c", "9s", "6d", "Ah"}
+    assert game.public_view()["attacker"] == 1  # the taker loses his turn
+
+
+def test_doubted_and_wrong_the_defender_takes() -> None:
+    game = covered(right=False)
+    events = play(game, "0:n")
+    assert kinds(events)[:3] == ["doubt", "reveal", "bout_taken"]
+    assert events[2].seat == 1
+    assert hand(game, 1) == {"7s", "7c", "9s", "6d", "8c", "Kh"}
+    assert game.public_view()["attacker"] == 0
+
+
+def test_doubted_and_right_the_doubter_takes() -> None:
+    game = covered(right=True)
+    events = play(game, "0:n")
+    assert kinds(events)[:3] == ["doubt", "reveal", "bout_taken"]
+    assert events[2].seat == 0
+    assert game.public_view()["attacker"] == 1
+
+
+def test_covers_on_the_wrong_attack_card_are_wrong() -> None:
+    """Seed 003's example: the right cards, but on the wrong attack cards."""
+    hands = ["Jc Js Th 6d", "Ah As Kc 7d"]
+    game = position(BELIEVE, hands, attacker=0, trump="d", trump_card=None, stock=[])
+    play(game, "0:aJsJc", "1:fJcAs", "1:fJsKc")
+    events = play(game, "0:y")
+    assert events[1].value == "wrong"
+
+
+def test_a_defender_may_still_take_instead_of_covering() -> None:
+    hands = ["7s 7c Ah", "9s 8c 6d Kh"]
+    game = position(BELIEVE, hands, attacker=0, trump="h", trump_card=None, stock=[])
+    play(game, "0:a7s7c", "1:f7s9s")
+    events = play(game, "1:k")
+    assert "bout_taken" in kinds(events)
+    assert hand(game, 1) == {"7s", "7c", "9s", "8c", "6d", "Kh"}
+
+
+def test_an_attacker_who_led_his_last_cards_and_must_take_is_back() -> None:
+    game = position(BELIEVE, ["7s", "9s Kh"], attacker=0, trump="h", trump_card=None, stock=[])
+    play(game, "0:a7s", "1:f7s9s")
+    events = play(game, "0:n")  # doubted, but it was right
+    assert "game_over" not in kinds(events)
+    assert game.public_view()["active"] == [0, 1]
+    assert hand(game, 0) == {"7s", "9s"}

@@ -97,7 +97,7 @@ def check_table(game: Durak) -> None:
             defense = Card.parse(row["defense"])
             assert game.beating.beats(attack, defense)
             ranks.add(defense.rank)
-    unbeaten = sum(row["defense"] is None for row in table)
+    unbeaten = sum(row["defense"] is None and not row.get("covered") for row in table)
     if table and not view["taking"]:
         assert unbeaten <= view["hands"][view["defender"]], "more to beat than cards"
     on_table = 2 * len(table) - unbeaten

@@ -231,3 +231,22 @@ def test_akulina_composes_a_lead_of_several_cards_of_one_suit() -> None:
     assert sum(k.label.startswith("☑️") for k in both) == 2
     forged = keys("s6s7hXX")  # a forged focus only ever shows legal leads
     assert all(k.action is None or k.action in {a.encode() for a in actions} for k in forged)
+
+
+def test_believe_covers_show_their_backs_and_the_attacker_gets_the_verdict_keys() -> None:
+    game = Durak.from_position(
+        DURAK_PRESETS["believe"], ["7s 7c Ah", "9s 6d Kh"], attacker=0, trump="h", stock=["6c"]
+    )
+    game.apply(0, Durak.decode_action("a7s7c"))
+    game.apply(1, Durak.decode_action("f7s6d"))
+    screens = DurakScreens()
+    names = ["Anna", "Boris"]
+    table = screens.table("ru", game.public_view(), names, live=True).text
+    assert "7♠️ ← 🂠" in table
+    assert "6♦️" not in table
+    own = screens.hand("ru", game.view(1), game.legal_actions(1), names, None, live=True)
+    assert "🂠6♦️" in own.text  # the defender sees what he put face down
+    game.apply(1, Durak.decode_action("f7c9s"))
+    attacker = screens.hand("ru", game.view(0), game.legal_actions(0), names, None, live=True)
+    assert [k.action for row in attacker.keys for k in row] == ["y", "n"]
+    assert "6♦️" not in attacker.text

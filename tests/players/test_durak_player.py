@@ -10,7 +10,7 @@ import pytest
 
 from games.cards import deck
 from games.core import Action, Outcome
-from games.durak import PRESETS, SPEC, Durak, DurakRules, FirstAttack, Shape, Transfers, Trump
+from games.durak import PRESETS, SPEC, Durak, DurakRules, FirstAttack, Transfers, Trump
 from games.durak.actions import PASS, TAKE
 from players import DurakHeuristic, RandomPlayer
 from players.arena import next_seat, play, random_seat
@@ -29,13 +29,25 @@ ALL_RULES += [
     PRESETS["diamonds"].replace(deck_size=52, trump=Trump.TURNED_NO_SPADES, first_bout_five=True),
     PRESETS["akulina"],
     PRESETS["akulina"].replace(later_first_attack=FirstAttack.UNDER_LOSER, first_bout_five=True),
+    PRESETS["teams"],
+    PRESETS["teams"].replace(deck_size=52, transfer=Transfers.TRANSFER),
+    PRESETS["believe"],
+    PRESETS["believe"].replace(deck_size=24, later_first_attack=FirstAttack.UNDER_LOSER),
 ]
 H = DurakHeuristic()
 RNG = random.Random(0)
 
 
+_DEFAULT_OPTIONS = {
+    "deck_size": 36,
+    "transfer": Transfers.NONE,
+    "first_bout_five": False,
+    "later_first_attack": FirstAttack.LOWEST_TRUMP,
+}
+
+
 def rule_id(rules: DurakRules) -> str:
-    variant = "akulina" if rules.shape is Shape.SUIT else rules.trump.value
+    variant = SPEC.preset_name(rules.replace(**_DEFAULT_OPTIONS)) or "custom"
     return (
         f"{variant}-{rules.deck_size}-{rules.transfer.value}"
         f"{'-five' if rules.first_bout_five else ''}-{rules.later_first_attack.value}"
