@@ -41,7 +41,20 @@ from typing import Any
 from games.cards import Card, Rank, Suit, deck
 from games.core import Action, Rules
 from games.durak import DurakRules
-from games.durak.actions import Attack, Beat, Believe, Cover, Doubt, Pass, Take, Throw, Transfer
+from games.durak.actions import (
+    Attack,
+    Beat,
+    Believe,
+    BlindAction,
+    BlindBeat,
+    BlindLead,
+    Cover,
+    Doubt,
+    Pass,
+    Take,
+    Throw,
+    Transfer,
+)
 from games.durak.beating import Beating
 
 __all__ = ["DurakHeuristic", "Weights"]
@@ -245,6 +258,8 @@ class DurakHeuristic:
             return legal[0]
         if not isinstance(rules, DurakRules):
             raise TypeError("DurakHeuristic plays Durak")
+        if any(isinstance(a, BlindAction) for a in legal):
+            return self._blind(legal, rng)
         t = _read(rules, view)
         if any(isinstance(a, Believe) for a in legal):
             return self._verdict(t, legal, rng)
@@ -398,6 +413,21 @@ class DurakHeuristic:
         return next(
             a for a in legal if isinstance(a, Cover) and a.attack is attack and a.card is card
         )
+
+    @staticmethod
+    def _blind(legal: Sequence[Action], rng: random.Random) -> Action:
+        """Blind durak, not knowing one's cards: lead any; cover always (a wrong
+        cover costs what taking does); never throw in (a wrong card takes
+        the table), pass."""
+        covers = [a for a in legal if isinstance(a, BlindBeat)]
+        if covers:
+            first = covers[0].attack
+            return rng.choice([a for a in covers if a.attack is first])
+        passes = [a for a in legal if isinstance(a, Pass)]
+        if passes:
+            return passes[0]
+        leads = [a for a in legal if isinstance(a, BlindLead)]
+        return rng.choice(leads or list(legal))
 
     def _verdict(self, t: _Table, legal: Sequence[Action], rng: random.Random) -> Action:
         """Believe with the chance that the defender could beat every card (he

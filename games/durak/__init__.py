@@ -1,5 +1,5 @@
 """Durak and its family (seed 003): podkidnoy, perevodnoy and its refusal,
-teams, diamonds durak, Akulina, believe / don't believe.
+teams, blind, diamonds durak, Akulina, believe / don't believe.
 
 ``SPEC`` registers the game; :class:`Durak` is the engine, :class:`DurakRules`
 its axes and lobby options.  Rules in full: ``docs/rules/durak.md``.  Test
@@ -49,6 +49,7 @@ PRESETS: dict[str, DurakRules] = {
     "perevodnoy": DurakRules(transfer=Transfers.TRANSFER),
     "refusal": DurakRules(transfer=Transfers.REFUSAL),
     "teams": DurakRules(teams=True, throw_in=ThrowIn.OPPONENTS),
+    "blind": DurakRules(blind=True),
     "diamonds": DurakRules(trump=Trump.DIAMONDS, spades_by_spades=True),
     "akulina": DurakRules(shape=Shape.SUIT, throw_in=ThrowIn.NOBODY, unbeatable_queen=True),
     "believe": DurakRules(throw_in=ThrowIn.NOBODY, covers=Covers.FACE_DOWN),

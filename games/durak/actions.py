@@ -15,6 +15,11 @@ code       action          meaning
                               the attack card 6♠ (any card)
 ``y``      :class:`Believe`   the attacker believes the covers
 ``n``      :class:`Doubt`     the attacker does not believe them
+``L3``     :class:`BlindLead`     blind durak: lead the card at position 3 of
+                                  one's hand (positions count from 0)
+``B6s3``   :class:`BlindBeat`     cover the attack card 6♠ with the card at 3
+``T3``     :class:`BlindThrow`    throw in the card at position 3
+``X3``     :class:`BlindTransfer` transfer with the card at position 3
 =========  ==============  ==================================================
 
 Cards inside ``a`` and ``x`` codes are distinct, of one rank (an ``a`` code:
@@ -37,6 +42,10 @@ __all__ = [
     "ATTACKS",
     "BEATS",
     "BELIEVE",
+    "BLIND_BEATS",
+    "BLIND_LEADS",
+    "BLIND_THROWS",
+    "BLIND_TRANSFERS",
     "COVERS",
     "DOUBT",
     "PASS",
@@ -46,6 +55,11 @@ __all__ = [
     "Attack",
     "Beat",
     "Believe",
+    "BlindAction",
+    "BlindBeat",
+    "BlindLead",
+    "BlindThrow",
+    "BlindTransfer",
     "Cover",
     "Doubt",
     "DurakAction",
@@ -144,7 +158,52 @@ class Doubt(Action):
         return "n"
 
 
-DurakAction = Attack | Throw | Beat | Transfer | Take | Pass | Cover | Believe | Doubt
+@dataclass(frozen=True, slots=True)
+class BlindLead(Action):
+    """Blind durak: lead the card at ``position`` of one's hand (unseen)."""
+
+    position: int
+
+    def encode(self) -> str:
+        return f"L{self.position}"
+
+
+@dataclass(frozen=True, slots=True)
+class BlindBeat(Action):
+    """Blind durak: cover ``attack`` with the card at ``position``; a card
+    that does not beat it makes the defender take the bout's cards."""
+
+    attack: Card
+    position: int
+
+    def encode(self) -> str:
+        return f"B{self.attack.code}{self.position}"
+
+
+@dataclass(frozen=True, slots=True)
+class BlindThrow(Action):
+    """Blind durak: throw in the card at ``position``; one whose rank is not on
+    the table makes the thrower take the bout's cards."""
+
+    position: int
+
+    def encode(self) -> str:
+        return f"T{self.position}"
+
+
+@dataclass(frozen=True, slots=True)
+class BlindTransfer(Action):
+    """Blind durak: transfer with the card at ``position``; one not of the
+    attack's rank makes the defender take the bout's cards."""
+
+    position: int
+
+    def encode(self) -> str:
+        return f"X{self.position}"
+
+
+BlindAction = BlindLead | BlindBeat | BlindThrow | BlindTransfer
+DurakAction = Attack | Throw | Beat | Transfer | Take | Pass | Cover | Believe | Doubt | BlindAction
 
 TAKE = Take()
 PASS = Pass()
@@ -179,7 +238,21 @@ ATTACKS, TRANSFERS = _same_rank_sets()
 """``ATTACKS[(rank << 4) | suit_bits]``, bit ``i`` of ``suit_bits`` standing for
 ``SUITS[i]``; ``TRANSFERS`` likewise."""
 
+POSITIONS = range(len(ALL_CARDS))
+"""The positions a hand may have (a blind player's card is named by one)."""
+BLIND_LEADS = tuple(BlindLead(i) for i in POSITIONS)
+BLIND_THROWS = tuple(BlindThrow(i) for i in POSITIONS)
+BLIND_TRANSFERS = tuple(BlindTransfer(i) for i in POSITIONS)
+BLIND_BEATS: dict[int, BlindBeat] = {
+    (a.order << 6) | i: BlindBeat(a, i) for a in ALL_CARDS for i in POSITIONS
+}
+"""``BLIND_BEATS[(attack.order << 6) | position]``."""
+
 _ALL_ACTIONS: list[DurakAction] = [TAKE, PASS, BELIEVE, DOUBT]
+_ALL_ACTIONS.extend(BLIND_LEADS)
+_ALL_ACTIONS.extend(BLIND_THROWS)
+_ALL_ACTIONS.extend(BLIND_TRANSFERS)
+_ALL_ACTIONS.extend(BLIND_BEATS.values())
 _ALL_ACTIONS.extend(THROWS.values())
 _ALL_ACTIONS.extend(BEATS.values())
 _ALL_ACTIONS.extend(COVERS.values())

@@ -27,8 +27,10 @@ reasons: ``illegal.game_over``, ``illegal.no_such_seat``,
 ``illegal.already_passed``, ``illegal.defence_in_progress``,
 ``illegal.nothing_to_throw``, ``illegal.no_transfer``,
 ``illegal.transfer_locked``, ``illegal.transfer_after_beat``,
-``illegal.wrong_rank``, ``illegal.transfer_too_many``; :meth:`Durak.resign`
-raises ``illegal.game_over`` or ``illegal.not_in_game`` (the seat is out).
+``illegal.wrong_rank``, ``illegal.transfer_too_many``,
+``illegal.cover_face_down``, ``illegal.covers_face_up``, ``illegal.no_verdict``,
+``illegal.no_such_position``; :meth:`Durak.resign` raises
+``illegal.game_over`` or ``illegal.not_in_game`` (the seat is out).
 """
 
 from __future__ import annotations
@@ -52,14 +54,23 @@ from games.durak.actions import (
     ATTACKS,
     BEATS,
     BELIEVE,
+    BLIND_BEATS,
+    BLIND_LEADS,
+    BLIND_THROWS,
+    BLIND_TRANSFERS,
     COVERS,
     DOUBT,
     PASS,
     TAKE,
     THROWS,
+    TRANSFERS,
     Attack,
     Beat,
     Believe,
+    BlindBeat,
+    BlindLead,
+    BlindThrow,
+    BlindTransfer,
     Cover,
     Doubt,
     DurakAction,
@@ -183,11 +194,9 @@ class Durak(DurakState):
                 dealer = loser = candidate
         hands = [0] * seats
         i = HAND_SIZE * seats
-        for k in range(seats):
-            mask = 0
-            for card in cards[k:i:seats]:
-                mask |= 1 << card.order
-            hands[(dealer + 1 + k) % seats] = mask
+        receivers = [(dealer + 1 + j) % seats for j in range(i)]
+        for seat, card in zip(receivers, cards, strict=False):
+            hands[seat] |= 1 << card.order
         known = [0] * seats
         rest = cards[i:]
         turned = turn_trump(rules, rest)
@@ -211,6 +220,8 @@ class Durak(DurakState):
         game._known = known
         game._dealer = dealer
         game._first_bout = True
+        if game._blind:
+            game._arrive(card.order for card in cards[:i])
         if (
             previous is not None
             and loser is not None
@@ -280,6 +291,9 @@ class Durak(DurakState):
         game._stock = [c.order for c in reversed(stock_cards)]
         game._hands = [mask_of(h) for h in hand_cards]
         game._known = [0] * seats
+        if game._blind:
+            for held in hand_cards:
+                game._arrive(c.order for c in held)
         game._discard = mask_of(full - set(listed))
         game._dealer = dealer
         game._first_bout = first_bout
@@ -322,6 +336,11 @@ class Durak(DurakState):
             return (place + 1) % self._n
         return self._next_active(place)
 
+    def _throwable(self) -> int:
+        """The cards a thrower must hold to be asked to throw in: of a rank on
+        the table; in blind durak any card (he cannot see which he holds)."""
+        return -1 if self._blind else self._table_ranks
+
     def _throwers(self) -> tuple[int, ...]:
         """Seats that may throw in under the current defender."""
         return self._thrower_table[self._defender]
@@ -363,7 +382,7 @@ class Durak(DurakState):
         settled = self._taking or not self._unbeaten
         acc = 0 if settled else 1 << self._defender
         if len(att) < self._cap:
-            ranks = self._table_ranks
+            ranks = self._throwable()
             passed = self._passed if settled else 0
             hands = self._hands
             for s in self._thrower_table[self._defender]:
@@ -380,6 +399,8 @@ class Durak(DurakState):
         out: list[DurakAction] = []
         if self._face_down:
             return self._face_down_actions(seat)
+        if self._blind:
+            return self._blind_actions(seat)
         if seat == self._defender:
             if self._taking or not self._unbeaten:
                 return out
@@ -414,7 +435,43 @@ class Durak(DurakState):
         return out
 
     def _lead_actions(self) -> list[DurakAction]:
+        if self._blind:
+            return list(BLIND_LEADS[: self._hands[self._attacker].bit_count()])
         return self._leads(self._hands[self._attacker], self._cap)
+
+    def _blind_actions(self, seat: int) -> list[DurakAction]:
+        """Blind durak, once the bout is led: moves by position, the same
+        whatever the cards (a player's moves must not tell him his cards)."""
+        att = self._att
+        count = self._hands[seat].bit_count()
+        if seat == self._defender:
+            if self._taking or not self._unbeaten:
+                return []
+            out: list[DurakAction] = [
+                BLIND_BEATS[(a << 6) | i]
+                for a, c in zip(att, self._dfn, strict=True)
+                if c < 0
+                for i in range(count)
+            ]
+            if self._transfers and self._transfer_room()[1] > 0:
+                out.extend(BLIND_TRANSFERS[:count])
+            out.append(TAKE)
+            return out
+        if not self._may_throw(seat):
+            return []
+        out = list(BLIND_THROWS[:count])
+        if self._taking or not self._unbeaten:
+            out.append(PASS)
+        return out
+
+    def _may_throw(self, seat: int) -> bool:
+        """Whether ``seat`` is one who may throw in now (holding a fitting card
+        or not)."""
+        if seat == self._defender or seat not in self._thrower_table[self._defender]:
+            return False
+        if len(self._att) >= self._cap or not self._hands[seat]:
+            return False
+        return not ((self._taking or not self._unbeaten) and self._passed >> seat & 1)
 
     def _face_down_actions(self, seat: int) -> list[DurakAction]:
         """Believe / don't believe, once the bout is led: the defender puts any
@@ -463,6 +520,8 @@ class Durak(DurakState):
         if self._over:
             raise IllegalAction("illegal.game_over")
         if not self._att:
+            if seat == self._attacker and self._blind:
+                return BLIND_LEADS[0]
             if seat == self._attacker:
                 hand = self._hands[seat]
                 low = hand & ~SUIT_BITS[self._trump] or hand
@@ -484,7 +543,7 @@ class Durak(DurakState):
             raise IllegalAction("illegal.game_over")
         if not 0 <= seat < self._n:
             raise IllegalAction("illegal.no_such_seat", seat=seat)
-        handler = _HANDLERS.get(type(action))
+        handler = (_BLIND_GAME_HANDLERS if self._blind else _HANDLERS).get(type(action))
         if handler is None:
             raise IllegalAction("illegal.unknown_action")
         events = handler(self, seat, action)
@@ -781,7 +840,70 @@ class Durak(DurakState):
             self._taking = True
             self._close(events)
         else:
-            self._close(events, attacker_takes=True)
+            self._close(events, taker=self._attacker)
+        return events
+
+    # Blind durak: a move names a position; the card there decides it.
+
+    def _card_at(self, seat: int, position: int) -> int:
+        held = self.in_order(seat)
+        if not 0 <= position < len(held):
+            raise IllegalAction("illegal.no_such_position")
+        return held[position]
+
+    def _blind_lead(self, seat: int, action: BlindLead) -> list[Event]:
+        if self._att:
+            raise IllegalAction("illegal.bout_in_progress")
+        if seat != self._attacker:
+            raise IllegalAction("illegal.not_your_turn")
+        o = self._card_at(seat, action.position)
+        return self._attack(seat, ATTACKS[((o >> 2) << 4) | (1 << (o & 3))])
+
+    def _blind_beat(self, seat: int, action: BlindBeat) -> list[Event]:
+        att = self._att
+        if not att or seat != self._defender:
+            raise IllegalAction("illegal.not_defender")
+        if self._taking:
+            raise IllegalAction("illegal.already_taking")
+        a = action.attack.order
+        if a not in att:
+            raise IllegalAction("illegal.not_on_table")
+        if self._dfn[att.index(a)] >= 0:
+            raise IllegalAction("illegal.already_beaten")
+        c = self._card_at(seat, action.position)
+        if not self._beaters[a] >> c & 1:
+            return self._wrong(seat, c, "cover")
+        return self._beat(seat, BEATS[(a << 6) | c])
+
+    def _blind_transfer(self, seat: int, action: BlindTransfer) -> list[Event]:
+        att = self._att
+        if not self._transfers:
+            raise IllegalAction("illegal.no_transfer")
+        if not att or seat != self._defender:
+            raise IllegalAction("illegal.not_defender")
+        if self._transfer_room()[1] <= 0:
+            raise IllegalAction("illegal.transfer_too_many")
+        c = self._card_at(seat, action.position)
+        if c >> 2 != att[0] >> 2:
+            return self._wrong(seat, c, "transfer")
+        return self._transfer(seat, TRANSFERS[((c >> 2) << 4) | (1 << (c & 3))])
+
+    def _blind_throw(self, seat: int, action: BlindThrow) -> list[Event]:
+        if not self._att:
+            raise IllegalAction("illegal.no_bout")
+        if not self._may_throw(seat):
+            raise IllegalAction("illegal.not_your_turn")
+        c = self._card_at(seat, action.position)
+        if not self._table_ranks >> c & 1:
+            return self._wrong(seat, c, "throw")
+        return self._throw(seat, THROWS[c])
+
+    def _wrong(self, seat: int, card: int, move: str) -> list[Event]:
+        """A blind player's card did not fit: everybody sees it, and he takes
+        every card of the bout (the card itself never left his hand)."""
+        events = [Event("wrong", seat, (_CARD[card],), value=move)]
+        self._known[seat] |= 1 << card
+        self._close(events, taker=seat)
         return events
 
     def _take(self, seat: int, action: Take) -> list[Event]:
@@ -806,7 +928,7 @@ class Durak(DurakState):
             raise IllegalAction("illegal.defence_in_progress")
         if self._passed >> seat & 1:
             raise IllegalAction("illegal.already_passed")
-        if len(self._att) >= self._cap or not self._hands[seat] & self._table_ranks:
+        if len(self._att) >= self._cap or not self._hands[seat] & self._throwable():
             raise IllegalAction("illegal.nothing_to_throw")
         self._passed |= 1 << seat
         events = [_PASS_EVENTS[seat]]
@@ -827,7 +949,7 @@ class Durak(DurakState):
         if self._unbeaten and not self._taking:
             return
         if (self._taking or self._hands[self._defender]) and len(self._att) < self._cap:
-            ranks = self._table_ranks
+            ranks = self._throwable()
             passed = self._passed
             hands = self._hands
             for s in self._throwers():
@@ -835,12 +957,15 @@ class Durak(DurakState):
                     return
         self._close(events)
 
-    def _close(self, events: list[Event], *, attacker_takes: bool = False) -> None:
+    def _close(self, events: list[Event], *, taker: int = NOBODY) -> None:
         """End the bout: the defender takes the table (he said "take"), or it
-        is beaten off, or (believe / don't believe) the attacker takes it; then
-        refill, see who is out, and lead the next bout."""
+        is beaten off, or ``taker`` takes it (believe / don't believe: the
+        attacker; blind durak: whoever played a wrong card); then refill, see
+        who is out, and lead the next bout."""
         d = self._defender
-        taken = self._taking
+        if taker == NOBODY and self._taking:
+            taker = d
+        taken = taker == d
         att = self._att
         dfn = self._dfn
         mask = 0
@@ -851,9 +976,10 @@ class Durak(DurakState):
             if o >= 0:
                 mask |= 1 << o
                 shown.append(_CARD[o])
-        if taken or attacker_takes:
-            taker = self._attacker if attacker_takes else d
+        if taker != NOBODY:
             self._hands[taker] |= mask
+            if self._blind:
+                self._arrive(att + [o for o in dfn if o >= 0])
             self._known[taker] |= mask
             if taker in self._bout_out:  # he led his last cards: back in play
                 self._bout_out.remove(taker)
@@ -965,14 +1091,19 @@ class Durak(DurakState):
                 continue
             got = 0
             while got < need and stock:
-                hand |= 1 << stock.pop()
+                o = stock.pop()
+                hand |= 1 << o
                 got += 1
+                if self._blind:
+                    self._arrive((o,))
             if got < need and self._trump_in_stock:
                 bit = 1 << self._trump_card
                 hand |= bit
                 self._known[s] |= bit
                 self._trump_in_stock = False
                 got += 1
+                if self._blind:
+                    self._arrive((self._trump_card,))
             hands[s] = hand
             events.append(_DRAW_EVENTS[s][got])
             if not stock and not self._trump_in_stock:
@@ -1024,7 +1155,8 @@ class Durak(DurakState):
         the discard), ``discard`` (nobody), and
         per seat ``hand{s}`` (seat s: the cards the others do not know) and
         ``known{s}`` (everybody: cards of that hand everybody has seen go in —
-        picked up from the table, or the trump card)."""
+        picked up from the table, or the trump card).  In blind durak the rest
+        of a hand (``hand{s}``) is seen by everybody but its holder."""
         nobody: frozenset[int] = frozenset()
         table = [CARD_BY_ORDER[o] for o in self._att]
         covers = [CARD_BY_ORDER[o] for o in self._dfn if o >= 0]
@@ -1042,8 +1174,11 @@ class Durak(DurakState):
             Zone("beaten", tuple(CARD_BY_ORDER[o] for o in self._beaten), None),
             Zone("discard", tuple(cards_of(self._discard)), nobody, remembered=True),
         ]
+        everyone = frozenset(range(self._n))
         for s, (h, k) in enumerate(zip(self._hands, self._known, strict=True)):
-            zones.append(Zone(f"hand{s}", tuple(cards_of(h & ~k)), frozenset({s})))
+            # Blind durak: a hand is seen by everybody but its holder.
+            holder = everyone - {s} if self._blind else frozenset({s})
+            zones.append(Zone(f"hand{s}", tuple(cards_of(h & ~k)), holder))
             zones.append(Zone(f"known{s}", tuple(cards_of(k)), None))
         return zones
 
@@ -1079,6 +1214,7 @@ class Durak(DurakState):
         new._out_order = self._out_order[:]
         new._bout_out = self._bout_out[:]
         new._ctl = self._ctl[:]
+        new._arrival = self._arrival[:]
         return new
 
     def determinize(self, observer: int, rng: random.Random) -> Self:
@@ -1094,6 +1230,9 @@ class Durak(DurakState):
             raise IndexError(f"no seat {observer}")
         game = self.clone()
         game._tm = None
+        if self._blind:
+            game._deal_own_hand(observer, rng)
+            return game
         hands = game._hands
         known = game._known
         pool = game._stock  # the stock's cards, then the hidden cards of the hands
@@ -1151,6 +1290,22 @@ class Durak(DurakState):
                 game._dfn[i] = pool.pop()
         return game
 
+    def _deal_own_hand(self, observer: int, rng: random.Random) -> None:
+        """Blind durak: the observer sees every hand but his own, so his cards
+        (but those everybody saw go in) and the stock are what is dealt anew;
+        his positions keep their order of arrival."""
+        known = self._known[observer]
+        positions = [o for o in self.in_order(observer) if not known >> o & 1]
+        pool = positions + self._stock
+        rng.shuffle(pool)
+        mine, self._stock = pool[: len(positions)], pool[len(positions) :]
+        arrivals = [self._arrival[o] for o in positions]
+        mask = known
+        for o, when in zip(mine, arrivals, strict=True):
+            mask |= 1 << o
+            self._arrival[o] = when
+        self._hands[observer] = mask
+
     @staticmethod
     def _deal_wanted(
         pool: list[int], sizes: list[int], wants: list[int], ranks: int, rng: random.Random
@@ -1191,7 +1346,8 @@ class Durak(DurakState):
         return f"<Durak {self._n} seats {self.phase}>"
 
 
-_HANDLERS: dict[type[DurakAction], Callable[[Durak, int, Any], list[Event]]] = {
+_Handlers = dict[type[DurakAction], Callable[[Durak, int, Any], list[Event]]]
+_HANDLERS: _Handlers = {
     Beat: Durak._beat,
     Cover: Durak._cover,
     Believe: Durak._believe,
@@ -1202,6 +1358,16 @@ _HANDLERS: dict[type[DurakAction], Callable[[Durak, int, Any], list[Event]]] = {
     Attack: Durak._attack,
     Transfer: Durak._transfer,
 }
+_BLIND_GAME_HANDLERS: _Handlers = {
+    BlindLead: Durak._blind_lead,
+    BlindBeat: Durak._blind_beat,
+    BlindThrow: Durak._blind_throw,
+    BlindTransfer: Durak._blind_transfer,
+    Take: Durak._take,
+    Pass: Durak._pass,
+}
+"""A blind player names positions, never cards: the moves that name a card
+are not his."""
 # Events are immutable and cost a microsecond or two to build, so the common
 # ones are shared (the caches are bounded by the number of distinct events).
 _TAKE_EVENTS = tuple(Event("take", s) for s in range(6))

@@ -20,6 +20,7 @@ defender's places in the round) are -1 once the game is over; ``controls``
 names the seat playing each place (teams: a partner plays the place of a player
 out of cards).  Format 1 (before teams) had neither ``places`` nor
 ``controls`` nor ``losing_team``: every place was played by its own seat.
+Blind durak adds ``"order"``: each hand's cards by position.
 """
 
 from __future__ import annotations
@@ -82,7 +83,12 @@ def dump(game: DurakState) -> dict[str, JSON]:
         "places": [game._apos, game._dpos],
         "controls": list(game._ctl),
         "losing_team": game._losing_team if game._losing_team >= 0 else None,
+        **({"order": [_codes_by_position(game, s) for s in range(n)]} if game._blind else {}),
     }
+
+
+def _codes_by_position(game: DurakState, seat: int) -> list[str]:
+    return [CARD_BY_ORDER[o].code for o in game.in_order(seat)]
 
 
 def _mask(cards: list[Card], key: str) -> int:
@@ -195,6 +201,12 @@ def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
     game._ctl = [integer(c, "controls", 0, n - 1) for c in array(data["controls"], "controls", n)]
     if any(c != p and (not game._teams or (c - p) % 2) for p, c in enumerate(game._ctl)):
         raise StateFormatError("controls: a place is played only by its seat or a partner")
+    if game._blind:  # the positions of the cards in each hand
+        for seat, held in enumerate(array(data["order"], "order", n)):
+            orders = [c.order for c in cards(held, "order")]
+            if _mask(cards(held, "order"), "order") != game._hands[seat]:
+                raise StateFormatError("order: not the cards of the hand")
+            game._arrive(orders)
     losing = data["losing_team"]
     game._losing_team = -1 if losing is None else integer(losing, "losing_team", 0, 1)
     if game._losing_team >= 0 and not (over and game._teams):

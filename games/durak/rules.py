@@ -3,8 +3,8 @@ seat counts they allow.
 
 Every variant is a point in these axes (the presets are in ``games.durak``):
 how an attack is shaped, who throws in, what beats what, how the trump is
-chosen, whether the defender may pass the attack on, teams, and whether covers
-lie face down.  The
+chosen, whether the defender may pass the attack on, teams, whether covers
+lie face down, and whether a player sees his own hand.  The
 engine's speed tables are generated from them (:mod:`games.durak.tables`), so a
 new combination is data, not code.  ``docs/rules/durak.md`` describes them all.
 """
@@ -112,6 +112,10 @@ class DurakRules(Rules):
     """The first bout of each game holds at most five attack cards."""
     later_first_attack: FirstAttack = option(FirstAttack.LOWEST_TRUMP)  # noqa: RUF009
     """Who starts a game that follows another one."""
+    blind: bool = option(False)
+    """Nobody sees his own hand, only everybody else's: each plays his cards
+    by position, and a wrong cover, transfer or throw-in takes the bout's
+    cards (podkidnoy and perevodnoy only)."""
     trump: Trump = option(Trump.TURNED)  # noqa: RUF009
     """How the trump is chosen (a lobby option of diamonds durak only: the
     turned card needs the spade rule off, the others need it on)."""
@@ -150,7 +154,7 @@ class DurakRules(Rules):
         for name, kind in kinds.items():
             if not isinstance(getattr(self, name), kind):
                 raise RulesError(f"{name} must be a {kind.__name__}")
-        for name in ("first_bout_five", "spades_by_spades", "unbeatable_queen", "teams"):
+        for name in ("first_bout_five", "blind", "spades_by_spades", "unbeatable_queen", "teams"):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"{name} must be a boolean")
         if self.spades_by_spades != (self.trump is not Trump.TURNED):
@@ -167,6 +171,8 @@ class DurakRules(Rules):
             or self.transfer is not Transfers.NONE
         ):
             raise RulesError("believe / don't believe is simple durak: no throw-ins, no transfers")
+        if self.blind and not self._podkidnoy_like:
+            raise RulesError("blind durak is played on podkidnoy or perevodnoy")
         if self.teams and self.max_seats < 4:
             raise RulesError("two teams of two need six cards each")
         suits_ok = self.deck_size == 36 and self.throw_in is ThrowIn.NOBODY
@@ -179,7 +185,20 @@ class DurakRules(Rules):
             return self.shape is Shape.RANK and self.covers is Covers.FACE_UP
         if name == "trump":
             return self.spades_by_spades
+        if name == "blind":
+            return self._podkidnoy_like
         return True
+
+    @property
+    def _podkidnoy_like(self) -> bool:
+        """Podkidnoy or perevodnoy, which blind durak is played on."""
+        return (
+            self.shape is Shape.RANK
+            and self.throw_in is ThrowIn.EVERYONE
+            and self.covers is Covers.FACE_UP
+            and self.trump is Trump.TURNED
+            and not self.unbeatable_queen
+        )
 
     @property
     def max_seats(self) -> int:

@@ -15,6 +15,7 @@ teams every place is played by its own seat.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Self
 
 from games.cards import Card, Suit
@@ -76,6 +77,9 @@ class DurakState(Game[DurakRules, DurakAction]):
     _leads: Leads
     _suit_leads: bool  # Akulina: a lead of several cards is of one suit
     _face_down: bool  # believe / don't believe: covers lie face down
+    _blind: bool  # blind durak: nobody sees his own hand
+    _arrival: list[int]  # blind: per card order, when it came into its hand
+    _arrivals: int  # blind: cards that have come into hands so far
 
     @classmethod
     def _blank(cls, rules: DurakRules, seats: int, trump: Suit) -> Self:
@@ -124,6 +128,9 @@ class DurakState(Game[DurakRules, DurakAction]):
         game._leads = leads_for(rules.shape, rules.deck_size)
         game._suit_leads = rules.shape is Shape.SUIT
         game._face_down = rules.covers is Covers.FACE_DOWN
+        game._blind = rules.blind
+        game._arrival = [0] * 64
+        game._arrivals = 0
         return game
 
     @property
@@ -144,6 +151,25 @@ class DurakState(Game[DurakRules, DurakAction]):
 
     def hand_size(self, seat: int) -> int:
         return self._hands[seat].bit_count()
+
+    def _arrive(self, orders: Iterable[int]) -> None:
+        """Blind durak: cards come into a hand, after those it holds (a blind
+        player names his cards by the order they came in)."""
+        arrival = self._arrival
+        for o in orders:
+            arrival[o] = self._arrivals
+            self._arrivals += 1
+
+    def in_order(self, seat: int) -> list[int]:
+        """Blind durak: ``seat``'s cards (as orders) by position."""
+        held = []
+        mask = self._hands[seat]
+        while mask:
+            low = mask & -mask
+            held.append(low.bit_length() - 1)
+            mask ^= low
+        held.sort(key=self._arrival.__getitem__)
+        return held
 
     @property
     def phase(self) -> str:

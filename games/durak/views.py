@@ -28,6 +28,7 @@
                                  # per seat, the cards of that hand everybody
                                  # knows: picked up from the table, or the
                                  # trump card drawn or dealt to him
+      "blind": false,            # blind durak: nobody sees his own hand
       "active": [0, 1],          # seats still in play, ascending
       "attacker": 0 | null,      # who attacked the current defender (after a
                                  # transfer: the transferrer); null when over
@@ -59,8 +60,10 @@ put face down on it, or null) and ``"hand"``: that
 seat's cards as codes, sorted by suit (♠ ♣ ♦ ♥ with the trump suit moved
 last), then by rank.  ``"known"`` lists are sorted the same way; in a seat's
 own view its ``"known"`` entry is empty (those cards are in ``"hand"``: a view
-names every card at most once).  No string in a view other than a card's own code is a
-valid card code.
+names every card at most once).  Blind durak: ``"hand"`` is empty and
+``"seen"`` lists every other seat's cards in the order of its positions (its
+own entry empty).  No string in a view other than a card's own code is a valid
+card code.
 """
 
 from __future__ import annotations
@@ -104,6 +107,7 @@ def public_view(game: DurakState) -> dict[str, JSON]:
         ],
         "hands": [h.bit_count() for h in game._hands],
         "known": [[c.code for c in _sorted(k, key)] for k in game._known],
+        "blind": game._blind,
         "active": [s for s in range(n) if not game._out >> s & 1],
         "attacker": None if over else game._attacker,
         "defender": None if over else game._defender,
@@ -140,8 +144,16 @@ def seat_view(game: DurakState, seat: int) -> dict[str, JSON]:
     view = public_view(game)
     if game._face_down and seat == game._defender:
         view["my_covers"] = [CARD_BY_ORDER[d].code if d >= 0 else None for d in game._dfn]
-    known = view["known"]
-    known[seat] = []  # those cards are listed in "hand"; a view names each card once
     view["seat"] = seat
+    known = view["known"]
+    known[seat] = []  # his hand: "hand" lists it, or in blind durak nothing does
+    if game._blind:  # every hand but his own, in the order its holder plays it by
+        view["known"] = [[] for _ in range(game.seats)]  # "seen" names those cards
+        view["hand"] = []
+        view["seen"] = [
+            [] if s == seat else [CARD_BY_ORDER[o].code for o in game.in_order(s)]
+            for s in range(game.seats)
+        ]
+        return view
     view["hand"] = [c.code for c in _sorted(game._hands[seat], _SORT_KEYS[game._trump])]
     return view

@@ -7,7 +7,21 @@ from typing import Any
 
 from games.cards import Card
 from games.core import Action, Event, Outcome, Rules
-from games.durak.actions import Attack, Beat, Believe, Cover, Doubt, Pass, Take, Throw, Transfer
+from games.durak.actions import (
+    Attack,
+    Beat,
+    Believe,
+    BlindAction,
+    BlindBeat,
+    BlindThrow,
+    BlindTransfer,
+    Cover,
+    Doubt,
+    Pass,
+    Take,
+    Throw,
+    Transfer,
+)
 from games.durak.rules import Covers, DurakRules, FirstAttack, Shape, Transfers, Trump
 from handlers.screens.base import Key, Screen
 from handlers.screens.faces import chunk, face, faces, suit_symbol
@@ -141,6 +155,8 @@ class DurakScreens:
             f"<b>{face(c)}</b>" if c[1] == trump else face(c) for c in view["hand"]
         ) or t(lang, "durak.no_cards")
         own = t(lang, "durak.your_cards", cards=cards)
+        if view.get("blind"):
+            own = self._blind_hands(lang, view, names)
         if not actions:
             lines = [_trump_line(lang, view), own]
             if live and view["seat"] not in view["active"]:
@@ -158,10 +174,27 @@ class DurakScreens:
         lines += [own, f"<i>{self._prompt(lang, view, actions, names)}</i>"]
         return Screen("\n".join(lines), self._keys(lang, view, actions, focus))
 
+    @staticmethod
+    def _blind_hands(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        """Blind durak: one's own cards as numbered backs, everybody else's
+        face up in the order of their positions."""
+        seat = view["seat"]
+        count = view["hands"][seat]
+        backs = " ".join(f"{FACE_DOWN}{i + 1}" for i in range(count))
+        lines = [tn(lang, "durak.blind_own", count, backs=backs)]
+        for other, seen in enumerate(view["seen"]):
+            if other != seat and seen:
+                lines.append(t(lang, "durak.blind_seen", name=names[other], cards=faces(seen)))
+        return "\n".join(lines)
+
     def _prompt(
         self, lang: str, view: Mapping[str, Any], actions: Sequence[Action], names: Sequence[str]
     ) -> str:
         seat = view["seat"]
+        if any(isinstance(a, BlindBeat | BlindTransfer) for a in actions):
+            return t(lang, "durak.prompt_blind_defend")
+        if any(isinstance(a, BlindThrow) for a in actions):
+            return t(lang, "durak.prompt_blind_throw", name=names[view["defender"]])
         if any(isinstance(a, Attack) for a in actions):
             return t(lang, "durak.prompt_attack", name=names[view["defender"]])
         if any(isinstance(a, Believe) for a in actions):
@@ -194,6 +227,8 @@ class DurakScreens:
                 for a in options
             ]
             return (*chunk(keys, 2), (Key(t(lang, "durak.btn_back"), focus="back"),))
+        if any(isinstance(a, BlindAction) for a in actions):
+            return self._blind_keys(lang, view, actions, focus)
         verdict = [a for a in actions if isinstance(a, Believe | Doubt)]
         if verdict:
             labels = {"y": t(lang, "durak.btn_believe"), "n": t(lang, "durak.btn_doubt")}
@@ -254,6 +289,48 @@ class DurakScreens:
             rows.append(tuple(last))
         return tuple(rows)
 
+    def _blind_keys(
+        self, lang: str, view: Mapping[str, Any], actions: Sequence[Action], focus: str | None
+    ) -> tuple[tuple[Key, ...], ...]:
+        """Blind durak: a key per position (the card unseen).  A defender's
+        position with more than one use (which attack card, or a transfer)
+        opens a menu of them."""
+        by_position: dict[int, list[BlindAction]] = {}
+        for a in actions:
+            if isinstance(a, BlindAction):
+                by_position.setdefault(a.position, []).append(a)
+
+        def label(a: BlindAction) -> str:
+            back = f"{FACE_DOWN}{a.position + 1}"
+            if isinstance(a, BlindBeat):
+                return f"{back} → {face(a.attack.code)}"
+            if isinstance(a, BlindTransfer):
+                return f"↪ {back}"
+            if isinstance(a, BlindThrow):
+                return f"+{back}"
+            return back
+
+        chosen = focus[1:] if focus is not None and focus.startswith("p") else ""
+        if chosen.isdigit() and int(chosen) in by_position:
+            menu = [Key(label(a), action=a.encode()) for a in by_position[int(chosen)]]
+            return (*chunk(menu, 2), (Key(t(lang, "durak.btn_back"), focus="back"),))
+        keys = []
+        for position, options in sorted(by_position.items()):
+            if len(options) == 1:
+                keys.append(Key(label(options[0]), action=options[0].encode()))
+            else:
+                keys.append(Key(f"{FACE_DOWN}{position + 1} →", focus=f"p{position}"))
+        rows = list(chunk(keys))
+        last = []
+        for a in actions:
+            if isinstance(a, Take):
+                last.append(Key(t(lang, "durak.btn_take"), action=a.encode()))
+            elif isinstance(a, Pass):
+                last.append(Key(t(lang, "durak.btn_pass"), action=a.encode()))
+        if last:
+            rows.append(tuple(last))
+        return tuple(rows)
+
     def _compose(
         self, lang: str, view: Mapping[str, Any], leads: Mapping[str, Attack], chosen: str
     ) -> tuple[tuple[Key, ...], ...]:
@@ -305,6 +382,12 @@ class DurakScreens:
                 return t(lang, "durak.ev_refuse", name=name, cards=cards, target=target)
             case "cover":
                 return t(lang, "durak.ev_cover", name=name, attack=cards)
+            case "wrong" if event.value == "cover":
+                return t(lang, "durak.ev_wrong_cover", name=name, card=cards)
+            case "wrong" if event.value == "transfer":
+                return t(lang, "durak.ev_wrong_transfer", name=name, card=cards)
+            case "wrong":
+                return t(lang, "durak.ev_wrong_throw", name=name, card=cards)
             case "believe":
                 return t(lang, "durak.ev_believe", name=name)
             case "doubt":
@@ -371,6 +454,8 @@ class DurakScreens:
         parts = [cards]
         if rules.teams:
             parts.append(t(lang, "durak.summary.teams"))
+        if rules.blind:
+            parts.append(t(lang, "durak.summary.blind"))
         if rules.covers is Covers.FACE_DOWN:
             parts.append(t(lang, "durak.summary.believe"))
         if rules.shape is Shape.SUIT:

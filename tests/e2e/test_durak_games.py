@@ -23,6 +23,7 @@ NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
         ("diamonds", 2),
         pytest.param("akulina", 3, marks=pytest.mark.slow),
         ("believe", 2),
+        ("blind", 3),
     ],
 )
 async def test_a_whole_game_by_buttons_to_the_result_and_leaderboard(
@@ -34,7 +35,7 @@ async def test_a_whole_game_by_buttons_to_the_result_and_leaderboard(
         await table.open_and_start("durak", preset)
         assert probe.table() == ("playing", 0)
         for user_id in table.players:  # everybody got a hand in his DM
-            assert "Ваши карты" in server.chat_messages(user_id)[-1].text
+            assert "Ваши " in server.chat_messages(user_id)[-1].text
 
         moves = await table.play_to_the_end(probe=probe)
 

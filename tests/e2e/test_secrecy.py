@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,9 @@ from tests.e2e.test_seats import add_computers
 from tests.engines.playout import cards_in
 
 STRANGER = 999
+_CODE = re.compile(r"(?<!X)[2-9TJQKA][scdh]")
+"""A card's code inside callback data (a move or a menu of the screen); a
+joker's code is X1 or X2."""
 
 
 class Sight:
@@ -79,6 +83,9 @@ def _check(
         for message in server.chat_messages(user_id):
             leaked = _shown(message) - sight.may_see(user_id)
             assert not leaked, f"{user_id}'s DM shows {sorted(leaked)}:\n{message.text}"
+            carried = {c for d in message.callback_datas for c in _CODE.findall(d.split(":")[-1])}
+            leaked = carried - sight.may_see(user_id)
+            assert not leaked, f"{user_id}'s buttons carry {sorted(leaked)}"
     for user_id, text in answers:
         leaked = faces_in(text) - sight.may_see(user_id)
         assert not leaked, f"an answer to {user_id} shows {sorted(leaked)}: {text}"
@@ -101,6 +108,7 @@ race where back wins may take thousands of draws)."""
 
 VARIANTS = [(listing.spec.key, QUICK_PRESETS.get(listing.spec.key)) for listing in CATALOG.listings]
 VARIANTS.append(("durak", "believe"))  # face-down covers: nobody sees them before the verdict
+VARIANTS.append(("durak", "blind"))  # nobody sees his own cards, not even his client
 
 
 @pytest.mark.slow

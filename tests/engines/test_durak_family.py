@@ -356,3 +356,114 @@ def test_an_attacker_who_led_his_last_cards_and_must_take_is_back() -> None:
     assert "game_over" not in kinds(events)
     assert game.public_view()["active"] == [0, 1]
     assert hand(game, 0) == {"7s", "9s"}
+
+
+# --------------------------------------------------------------- blind
+
+BLIND = PRESETS["blind"]
+
+
+def blind(hands: list[str], **options: object) -> Durak:
+    options.setdefault("trump", "h")
+    options.setdefault("trump_card", None)
+    options.setdefault("stock", [])
+    return position(BLIND, hands, attacker=0, **options)
+
+
+def test_a_blind_player_sees_every_hand_but_his_own() -> None:
+    game = blind(["9s 6s 7d", "8c Kh Js"])
+    view = game.view(0)
+    assert view["hand"] == []
+    assert view["seen"] == [[], ["8c", "Kh", "Js"]]  # in the order of their positions
+    text = json.dumps(view)
+    assert not any(code in text for code in ("9s", "6s", "7d"))
+    public = json.dumps(game.public_view())
+    assert not any(code in public for code in ("9s", "6s", "7d", "8c", "Kh", "Js"))
+
+
+def test_a_blind_players_moves_do_not_depend_on_his_cards() -> None:
+    one = blind(["9s 6s 7d", "8c Kh Js"])
+    other = blind(["Ah Ad Ac", "8c Kh Js"])
+    assert legal(one, 0) == legal(other, 0) == {"L0", "L1", "L2"}
+    assert refused(one, 0, "L7") == "illegal.no_such_position"
+    play(one, "0:L0")
+    play(other, "0:L0")
+    assert {code[-1] for code in legal(one, 1) if code.startswith("B")} == {"0", "1", "2"}
+    assert refused(one, 1, "b9s8c") == "illegal.unknown_action"  # no move names his card
+
+
+def test_a_wrong_cover_takes_the_bouts_cards() -> None:
+    game = blind(["9s 6s 7d", "8c Kh Js"])
+    play(game, "0:L0")  # the nine of spades
+    events = play(game, "1:B9s0")  # 8♣ does not beat 9♠
+    assert kinds(events)[:2] == ["wrong", "bout_taken"]
+    assert events[0].cards[0].code == "8c"
+    assert events[1].seat == 1
+    assert hand(game, 1) == {"8c", "Kh", "Js", "9s"}
+    assert game.public_view()["attacker"] == 0  # he lost his turn, as when taking
+
+
+def test_a_right_cover_beats_as_usual() -> None:
+    game = blind(["9s 6s 7d", "8c Kh Js"])
+    play(game, "0:L0")
+    events = play(game, "1:B9s1")  # K♥, a trump
+    assert events[0].kind == "beat"
+
+
+def test_a_wrong_throw_in_takes_the_bouts_cards_and_the_defender_leads() -> None:
+    game = blind(["9s 6s 7d", "8c Kh Js", "9d 7c 6h"])
+    play(game, "0:L0", "1:B9s1")  # 9♠ beaten with K♥
+    assert game.to_move() == frozenset({0, 2})  # both asked, whatever they hold
+    events = play(game, "2:T1")  # 7♣: neither a nine nor a king
+    assert kinds(events)[:2] == ["wrong", "bout_taken"]
+    assert events[1].seat == 2
+    assert hand(game, 2) == {"9d", "7c", "6h", "9s", "Kh"}
+    assert game.public_view()["attacker"] == 1
+
+
+def test_a_thrower_with_nothing_fitting_may_pass() -> None:
+    game = blind(["9s 6s 7d", "8c Kh Js"])
+    play(game, "0:L0", "1:B9s1")
+    assert legal(game, 0) == {"T0", "T1", "p"}
+    events = play(game, "0:p")
+    assert "bout_beaten" in kinds(events)
+
+
+def test_a_wrong_transfer_takes_the_bouts_cards() -> None:
+    game = position(
+        BLIND.replace(transfer=Transfers.TRANSFER),
+        ["9s 6s", "8c 9h Js", "7c 7d"],
+        attacker=0,
+        trump="h",
+        trump_card=None,
+        stock=[],
+    )
+    play(game, "0:L0")
+    assert {"X0", "X1", "X2"} <= legal(game, 1)
+    events = play(game, "1:X0")  # 8♣ is not a nine
+    assert kinds(events)[:2] == ["wrong", "bout_taken"]
+    game = position(
+        BLIND.replace(transfer=Transfers.TRANSFER),
+        ["9s 6s", "8c 9h Js", "7c 7d"],
+        attacker=0,
+        trump="h",
+        trump_card=None,
+        stock=[],
+    )
+    play(game, "0:L0")
+    events = play(game, "1:X1")  # 9♥ transfers to seat 2
+    assert events[0].kind == "transfer"
+    assert game.public_view()["defender"] == 2
+
+
+def test_drawn_cards_go_to_the_end_of_a_blind_hand() -> None:
+    game = blind(["9s 6s", "Kh Js"], stock=["6c", "7c", "8c", "Tc"], trump_card="Ah")
+    play(game, "0:L0", "1:B9s0", "0:p")  # beaten off; both draw
+    assert game.view(1)["seen"][0] == ["6s", "6c", "7c", "8c", "Tc", "Ah"][: game.hand_size(0)]
+
+
+def test_blind_durak_is_played_on_podkidnoy_or_perevodnoy() -> None:
+    with pytest.raises(RulesError):
+        AKULINA.replace(blind=True)
+    assert BLIND.replace(transfer=Transfers.TRANSFER).blind
+    assert not DIAMONDS.applies("blind")

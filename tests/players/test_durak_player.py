@@ -31,6 +31,8 @@ ALL_RULES += [
     PRESETS["akulina"].replace(later_first_attack=FirstAttack.UNDER_LOSER, first_bout_five=True),
     PRESETS["teams"],
     PRESETS["teams"].replace(deck_size=52, transfer=Transfers.TRANSFER),
+    PRESETS["blind"],
+    PRESETS["blind"].replace(transfer=Transfers.TRANSFER, deck_size=24),
     PRESETS["believe"],
     PRESETS["believe"].replace(deck_size=24, later_first_attack=FirstAttack.UNDER_LOSER),
 ]
