@@ -293,8 +293,13 @@ class Lobby:
         async def work(tx: Tx, table: TableRow) -> None:
             self._creator_lobby(table, person)
             spec = self._tables.spec(table.game)
-            names = list(spec.presets)
             current = spec.preset_name(self._tables.rules_of(table))
+            # Presets the players seated do not fit (Akulina for five) are passed over.
+            names = [
+                name
+                for name, rules in spec.presets.items()
+                if name == current or len(table.seats) <= spec.seat_range(rules)[-1]
+            ]
             await self._save_rules(tx, table, spec, spec.presets[_next(tuple(names), current)])
 
         return await self._change(table_id, work)

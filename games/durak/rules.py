@@ -187,6 +187,8 @@ class DurakRules(Rules):
             return self.spades_by_spades
         if name == "blind":
             return self._podkidnoy_like
+        if name == "deck_size":
+            return self.shape is Shape.RANK  # Akulina is played with 36 cards
         return True
 
     @property

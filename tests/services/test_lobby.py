@@ -178,3 +178,22 @@ async def test_a_table_without_teams_has_nothing_to_shuffle(world: World) -> Non
     with pytest.raises(ServiceError) as refused:
         await world.services.lobby.shuffle_teams(snapshot.table.id, ANNA)
     assert refused.value.key == "error.no_teams"
+
+
+async def test_presets_the_seated_players_do_not_fit_are_passed_over(world: World) -> None:
+    lobby = world.services.lobby
+    snapshot = await world.table(people=4, computers=1, start=False)
+    table_id = snapshot.table.id
+    seen = []
+    for _ in range(12):
+        after = await lobby.cycle_preset(table_id, ANNA)
+        seen.append(after.spec.preset_name(after.rules))
+    assert "akulina" not in seen  # two to four players
+    assert {"teams", "blind", "believe", "diamonds", "podkidnoy"} <= set(seen)
+    while (now := await world.snapshot(table_id)).spec.preset_name(now.rules) != "podkidnoy":
+        await lobby.cycle_preset(table_id, ANNA)
+    with pytest.raises(ServiceError) as refused:
+        await lobby.cycle_option(table_id, ANNA, "deck_size")  # 52, then 24: four at most
+        await lobby.cycle_option(table_id, ANNA, "deck_size")
+    assert refused.value.key == "error.too_many_for_option"
+    assert refused.value.params == {"n": 4}
