@@ -21,7 +21,16 @@ async def test_newgame_without_arguments_chooses_by_buttons(
         assert chooser.button_texts[:2] == ["Дурак", "101"]  # then every other game listed
         await table.press_text(table.players[0], chooser, "Дурак")
         presets = server.bot_message(table.group_id, chooser.message_id)
-        assert presets.button_texts == ["подкидной", "переводной"]
+        assert presets.button_texts == [
+            "подкидной",
+            "переводной",
+            "переводной с отказом",
+            "командный",
+            "вслепую",
+            "бубновый",
+            "Акулина",
+            "веришь — не веришь",
+        ]
         await table.press_text(table.players[0], presets, "переводной")
         lobby = server.bot_message(table.group_id, chooser.message_id)  # same message
         assert "переводной" in lobby.text
@@ -47,10 +56,10 @@ async def test_the_creator_changes_options_and_nobody_else_can(
         assert menu.has_button("Колода: 36")
         await table.press_text(anna, menu, "Колода: 36")
         await table.press_text(anna, table.lobby(), "Колода: 52")  # 36 -> 52 -> 24
-        await table.press_text(anna, table.lobby(), "⬜ Перевод")
+        await table.press_text(anna, table.lobby(), "Перевод: нет")
         menu = table.lobby()
         assert menu.has_button("Колода: 24")
-        assert menu.has_button("✅ Перевод")
+        assert menu.has_button("Перевод: есть")
         assert "свои настройки" in menu.text  # no longer a named preset
         answer = await table.press_text(boris, menu, "Колода: 24")
         assert answer["show_alert"]
