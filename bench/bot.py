@@ -1,11 +1,20 @@
-"""Load benchmark: many Durak tables played at once against the real bot.
+"""Load benchmark: many tables played at once against the real bot.
 
 Run it (from the repository root)::
 
-    .venv/bin/python -m bench.bot                # 100 tables x 2 players, 60 s measured
+    .venv/bin/python -m bench.bot                # 100 Durak tables x 2 players, 60 s measured
     .venv/bin/python -m bench.bot --quick        # 10 tables, 10 s: a smoke run
     .venv/bin/python -m bench.bot --tables 50 --players 3 --seconds 30
+    .venv/bin/python -m bench.bot --think 2 --seconds 40   # open loop: users think 0..4 s
+    .venv/bin/python -m bench.bot --game joker --players 2 --computers 2 --think 2
     .venv/bin/python -m bench.bot --profile /tmp/bot.svg   # + a py-spy flame graph of the bot
+
+Closed loop (the default) measures how fast the bot can go: every user presses
+the moment his buttons appear.  Open loop (``--think``) measures it at a
+realistic pace: a user looks at his new buttons for a random 0..2 x SECONDS
+before pressing, so 100 tables offer about 100 / (SECONDS + the bot's answer)
+moves a second, and the figures that matter are the bot's CPU per move and the
+latencies at that load.
 
 The default run takes about 75 s (bot start, ~10 s of setup, 60 s measured, shutdown),
 ``--quick`` about 20 s.  ``--profile`` needs ``.venv/bin/pip install py-spy`` (not a
@@ -30,16 +39,22 @@ How it works
   as a very quick user's would.  When a game ends the
   table's creator presses Rematch (🔁) and then Start (▶️) in the new lobby,
   so every table plays for the whole measured period.
-* Setup (``/start`` in every DM, ``/newgame durak``, 🙋 joins, ▶️) happens
-  before the measured period; only what happens inside it is counted.
+* Setup (``/start`` in every DM, ``/newgame <game>``, 🙋 joins, computers
+  added, ▶️) happens before the measured period; only what happens inside it
+  is counted.
 
 What it prints (targets beside the figures)
 -------------------------------------------
 * moves per second across all tables: callback presses with ``m:`` data that
-  were answered without ``show_alert`` (i.e. a move was applied);
+  were answered without ``show_alert`` (i.e. a move was applied); in open loop
+  against the load offered;
+* the bot's CPU per applied move (its process, all threads);
 * latency from a press (the update enqueued in the fake server) to the bot's
   answerCallbackQuery for it, p50/p95/p99 — for applied moves and for every
   press; the fake server's own time is included;
+* latency from a move's press to the next turn being shown (the hand with the
+  new buttons in the next player's DM, or a move on the group message),
+  p50/p95/p99;
 * Bot API calls per applied move, all methods but getUpdates, and by method;
 * the bot's peak memory (``VmHWM`` from ``/proc/<pid>/status``);
 * database size (file + ``-wal`` after a checkpoint) per finished game and the number
@@ -67,6 +82,7 @@ import random
 import shutil
 import signal
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -91,11 +107,13 @@ GROUP_EDITS_PER_MINUTE = 20  # the production default (bot/config.py)
 MAX_RATE = 100_000  # PTB's overall limiter: out of the way for the benchmark
 NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
 
-TARGET_MOVES_PER_SECOND = 200.0
+TARGET_MOVES_PER_SECOND = 300.0  # closed loop: as fast as the bot goes
 TARGET_TABLES = 100
 TARGET_P99_MS = 50.0
-TARGET_CALLS_PER_MOVE = 3.0
+TARGET_CALLS_PER_MOVE = 2.5
 TARGET_PEAK_MB = 150.0
+TARGET_CPU_MS_PER_MOVE = 5.0
+TARGET_OFFERED_SHARE = 0.95  # open loop: the moves offered that the bot keeps up with
 
 ANSWER_TIMEOUT = 30.0  # a press nobody answers in this long counts as unanswered
 STATE_TIMEOUT = 10.0  # longest wait for the next state (the result message is paced)
@@ -328,11 +346,15 @@ def parse_keys(message: SentMessage) -> list[tuple[str, str, int, str]]:
 class Players:
     """The simulated users of every table, and what they observed."""
 
-    def __init__(self, server: BenchTelegram, players: int, seed: int) -> None:
+    def __init__(self, server: BenchTelegram, options: Options) -> None:
         self.server = server
-        self.players = players
-        self.seed = seed
+        self.players = options.players
+        self.seed = options.seed
+        self.game = options.game
+        self.computers = options.computers
+        self.think = options.think
         self.presses: list[PressRecord] = []
+        self.next_state_at: list[tuple[float, float]] = []  # (pressed, next player's turn shown)
         self.unanswered = 0
         self.press_errors = 0
         self.refusals: Counter[str] = Counter()
@@ -417,9 +439,19 @@ class Players:
                         found.append((user_id, message, [k[0] for k in keys], version))
                     break
         if not found:
-            return []
+            return self.group_moves(table, at_least)
         newest = max(f[3] for f in found)
         return [(u, m, d) for u, m, d, v in found if v == newest]
+
+    def group_moves(
+        self, table: BenchTable, at_least: int
+    ) -> list[tuple[int, SentMessage, list[str]]]:
+        """A move made on the group's table message (101's next round), by anybody."""
+        for message in self.server.recent(table.group_id, 3):
+            keys = [k for k in parse_keys(message) if k[1] == table.table_id and k[0][0] == "m"]
+            if keys and max(k[2] for k in keys) >= at_least:
+                return [(table.rng.choice(table.players), message, [k[0] for k in keys])]
+        return []
 
     def group_button(self, table: BenchTable, test: Callable[[str], bool]) -> SentMessage | None:
         for message in self.server.recent(table.group_id, 6):
@@ -452,7 +484,7 @@ class Players:
 
             if not await self.wait(table, welcomed, STATE_TIMEOUT):
                 raise BenchError(f"table {table.index}: no answer to /start")
-        self.server.send(table.creator, table.group_id, "/newgame durak")
+        self.server.send(table.creator, table.group_id, f"/newgame {self.game}")
         found = await self.wait(table, lambda: self.new_lobby(table), STATE_TIMEOUT)
         if found is None:
             raise BenchError(f"table {table.index}: no lobby after /newgame")
@@ -461,13 +493,38 @@ class Players:
             joined = await self.press(table, user_id, lobby, f"l:{table.table_id}:j")
             if joined is None or joined.alert:
                 raise BenchError(f"table {table.index}: joining failed: {joined}")
+        if self.computers:
+            await self.lobby_press(table, "o", "a")  # the options hold the computer keys
+            for _ in range(self.computers):
+                await self.lobby_press(table, "a", "a")
+            await self.lobby_press(table, "b", "s")
+            back = self.group_button(table, lambda d: d == f"l:{table.table_id}:s")
+            if back is None:
+                raise BenchError(f"table {table.index}: the lobby went away")
+            lobby = back
         started = await self.press(table, table.creator, lobby, f"l:{table.table_id}:s")
         if started is None or started.alert:
             raise BenchError(f"table {table.index}: starting failed: {started}")
 
+    async def lobby_press(self, table: BenchTable, command: str, then: str) -> None:
+        """The creator presses the lobby key ``command``, then waits until the
+        lobby shows the key ``then``."""
+        data = f"l:{table.table_id}:{command}"
+        shown = await self.wait(table, lambda: self.group_button(table, lambda d: d == data), 5)
+        pressed = None if shown is None else await self.press(table, table.creator, shown, data)
+        if pressed is None or pressed.alert:
+            raise BenchError(f"table {table.index}: lobby key {command!r} failed: {pressed}")
+        ready = f"l:{table.table_id}:{then}"
+        if not await self.wait(table, lambda: self.group_button(table, lambda d: d == ready), 5):
+            raise BenchError(f"table {table.index}: the lobby shows no key {then!r}")
+
     async def play(self, table: BenchTable) -> None:
-        """Random presses of current buttons, a rematch after every game, forever."""
+        """Random presses of current buttons, a rematch after every game, forever.
+        In open loop (``think``) a user looks at his new buttons for a random
+        0..2 x ``think`` seconds before he presses one."""
         at_least = 0
+        pressed_at: float | None = None  # the last move, until the next turn is shown
+        rested = False
         while True:
 
             def next_state(
@@ -486,9 +543,18 @@ class Players:
                 continue
             if state[0] == "over":
                 table.games_over.append(time.monotonic())
+                pressed_at = None
                 await self.rematch(table, state[1])
                 at_least = 0
                 continue
+            if pressed_at is not None:
+                self.next_state_at.append((pressed_at, time.monotonic()))
+                pressed_at = None
+            if self.think and not rested:
+                await asyncio.sleep(table.rng.uniform(0, 2 * self.think))
+                rested = True
+                continue  # look again: computers or timers may have moved meanwhile
+            rested = False
             user_id, message, datas = table.rng.choice(state[1])
             data = table.rng.choice(datas)
             before = message.callback_datas
@@ -498,6 +564,7 @@ class Players:
             version = int(data.split(":")[2], 36)
             if data.startswith("m:"):
                 at_least = version + 1
+                pressed_at = pressed.pressed_at
             else:  # a sub-menu: wait until the keyboard shows it
 
                 def shown(message: SentMessage = message, before: list[str] = before) -> bool:
@@ -531,6 +598,10 @@ class Options:
     seconds: float
     seed: int
     profile: Path | None = None
+    game: str = "durak"
+    computers: int = 0
+    think: float = 0.0
+    """Open loop: a user's mean think time, in seconds (0: press at once)."""
 
 
 @dataclass
@@ -557,6 +628,9 @@ class Measured:
     machine_busy: float | None = None
     others_cpu: float | None = None
     db_moves: int = 0
+    wall_started: float = 0.0  # the measured period on the clock the move log uses
+    wall_ended: float = 0.0
+    window_moves: Counter[str] = field(default_factory=Counter)  # logged in it, by actor
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -591,8 +665,10 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
 
     move_ms = latencies(moves)
     all_ms = latencies(answered)
+    next_ms = [(shown - at) * 1000 for at, shown in players.next_state_at if inside(shown)]
     rate = len(moves) / span if span > 0 else 0.0
-    per_move = len(bot_calls) / len(moves) if moves else float("nan")
+    applied = sum(m.window_moves.values()) or len(moves)  # computers' and timers' too
+    per_move = len(bot_calls) / applied if applied else float("nan")
     finished = m.statuses.get("finished", 0)
     db_total = m.db_bytes + m.wal_bytes
     peak_mb = m.peak_kb / 1024 if m.peak_kb is not None else None
@@ -601,9 +677,15 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
     add = out.append
     add("")
     add("=" * 78)
+    computers = f" + {options.computers} computers" if options.computers else ""
+    pace = (
+        f"open loop, think 0..{2 * options.think:g} s"
+        if options.think
+        else "closed loop, no think time"
+    )
     add(
-        f"Koloda bot benchmark: Durak, {options.tables} tables x {options.players} players, "
-        f"{span:.1f} s measured"
+        f"Koloda bot benchmark: {options.game}, {options.tables} tables x {options.players} "
+        f"players{computers}, {pace}, {span:.1f} s measured"
     )
     add("=" * 78)
     add("bot:    python -m bot in a subprocess, SQLite file in a temporary directory")
@@ -623,12 +705,37 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
         add(f"  {label:<38}{value:>14}   {target:<22}{mark}".rstrip())
 
     add(f"  {'':<38}{'measured':>14}   {'target':<22}")
-    row(
-        "moves per second, all tables",
-        f"{rate:.1f}/s",
-        f">= {TARGET_MOVES_PER_SECOND:.0f}/s ({TARGET_TABLES} tables)",
-        rate >= TARGET_MOVES_PER_SECOND and options.tables >= TARGET_TABLES,
-    )
+    if options.think:
+        # At each table one user at a time presses, once per think time plus
+        # the bot's answer; sub-menu presses and rematches take a turn too.
+        turn = options.think + (statistics.mean(next_ms) / 1000 if next_ms else 0.0)
+        offered = options.tables / turn
+        pressed = len(answered) / span if span > 0 else 0.0
+        row("moves per second, all tables", f"{rate:.1f}/s")
+        if options.computers:  # people wait on the computers: no fixed offer
+            row("presses per second, all tables", f"{pressed:.1f}/s")
+        else:
+            row(
+                "presses per second, all tables",
+                f"{pressed:.1f}/s",
+                f"~{offered:.0f}/s offered",
+                pressed >= TARGET_OFFERED_SHARE * offered,
+            )
+    else:
+        row(
+            "moves per second, all tables",
+            f"{rate:.1f}/s",
+            f">= {TARGET_MOVES_PER_SECOND:.0f}/s ({TARGET_TABLES} tables)",
+            rate >= TARGET_MOVES_PER_SECOND and options.tables >= TARGET_TABLES,
+        )
+    if m.bot_cpu is not None and applied:
+        cpu_ms = m.bot_cpu * 1000 / applied
+        row(
+            "bot CPU per applied move",
+            f"{cpu_ms:.1f} ms",
+            f"<= {TARGET_CPU_MS_PER_MOVE:.0f} ms",
+            cpu_ms <= TARGET_CPU_MS_PER_MOVE,
+        )
     if move_ms:
         p50, p95, p99 = (percentile(move_ms, q) for q in (50, 95, 99))
         row("press -> answer latency  p50", f"{p50:.1f} ms")
@@ -641,10 +748,15 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
         )
     else:
         row("press -> answer latency", "no moves")
+    if next_ms:
+        n50, n95, n99 = (percentile(next_ms, q) for q in (50, 95, 99))
+        row("press -> next turn shown    p50", f"{n50:.1f} ms")
+        row("  (the next player's DM)    p95", f"{n95:.1f} ms")
+        row("                            p99", f"{n99:.1f} ms")
     row(
         "Bot API calls per move",
         f"{per_move:.2f}",
-        f"<= {TARGET_CALLS_PER_MOVE:.0f}",
+        f"<= {TARGET_CALLS_PER_MOVE:g}",
         per_move <= TARGET_CALLS_PER_MOVE,
     )
     if peak_mb is not None:
@@ -671,6 +783,9 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
         f"  applied moves {len(moves)}; presses answered {len(answered)} "
         f"(moves, sub-menus, rematches, starts)"
     )
+    if m.window_moves:
+        by_actor = ", ".join(f"{actor} {n}" for actor, n in m.window_moves.most_common())
+        add(f"  moves logged in the measured period: {by_actor}")
     add(
         f"  unanswered presses {players.unanswered}; presses on vanished messages "
         f"{players.press_errors}; waits for the next state that timed out {m.stalls}"
@@ -687,12 +802,12 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
     add(f"  result messages posted in the measured period: {m.games_over}")
     add(f"  Bot API calls: {len(bot_calls)} ({len(bot_calls) / span:.0f}/s) + {polls} getUpdates")
     for method, count in by_method.most_common():
-        share = count / len(moves) if moves else float("nan")
+        share = count / applied if applied else float("nan")
         add(f"    {method:<28}{count:>8}   {share:6.2f} per move")
         places = sorted((w, n) for (name, w), n in by_place.items() if name == method and w)
         if len(places) > 1:
             for where, n in places:
-                part = n / len(moves) if moves else float("nan")
+                part = n / applied if applied else float("nan")
                 add(f"      {'in ' + where:<26}{n:>8}   {part:6.2f}")
     if failed:
         add("  failed calls:")
@@ -710,7 +825,8 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
         add(
             f"    no game finished, so per game is estimated: {db_total / m.db_moves:.0f} bytes "
             f"per logged move x {m.moves_per_game:.0f} moves, the mean length of "
-            f"{PLAYOUTS} random {options.players}-player games played by the rules engine"
+            f"{PLAYOUTS} random {options.players + options.computers}-seat games played by "
+            "the rules engine"
         )
     if m.db_moves:
         add(
@@ -770,9 +886,9 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
     return "\n".join(out)
 
 
-def mean_game_length(players: int, games: int, seed: int) -> float:
-    """Moves in a random Durak game (default rules), from engine playouts in this process."""
-    spec = CATALOG.specs["durak"]
+def mean_game_length(key: str, players: int, games: int, seed: int) -> float:
+    """Moves in a random game (default rules), from engine playouts in this process."""
+    spec = CATALOG.specs[key]
     rules = spec.preset(None)
     rng = random.Random(seed)
     total = 0
@@ -796,6 +912,15 @@ def database_figures(db_path: Path, measured: Measured) -> None:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         (moves,) = conn.execute("SELECT count(*) FROM moves").fetchone()
         measured.db_moves = int(moves)
+        measured.window_moves = Counter(
+            {
+                str(actor): int(count)
+                for actor, count in conn.execute(
+                    "SELECT actor, count(*) FROM moves WHERE at BETWEEN ? AND ? GROUP BY actor",
+                    (measured.wall_started, measured.wall_ended),
+                )
+            }
+        )
         measured.statuses = {
             str(status): int(count)
             for status, count in conn.execute("SELECT status, count(*) FROM tables GROUP BY status")
@@ -817,14 +942,16 @@ async def run(options: Options) -> str:
         server = BenchTelegram()
         await server.start()
         try:
-            players = Players(server, options.players, options.seed)
+            players = Players(server, options)
             async with bot_process(server, db_path, workdir, log, measured) as process:
                 await measure(options, server, players, process, log, measured)
         finally:
             await server.stop()
         database_figures(db_path, measured)
         if not measured.statuses.get("finished"):
-            measured.moves_per_game = mean_game_length(options.players, PLAYOUTS, options.seed)
+            measured.moves_per_game = mean_game_length(
+                options.game, options.players + options.computers, PLAYOUTS, options.seed
+            )
         text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
         measured.log_errors = sum(
             1 for line in text.splitlines() if " ERROR " in line or "Traceback" in line
@@ -870,6 +997,7 @@ async def measure(
         bot_wait = proc_cpu_wait_seconds(process.pid)
         busy_before = machine_busy_seconds()
         measured.started = time.monotonic()
+        measured.wall_started = time.time()
         end = measured.started + options.seconds
         while time.monotonic() < end:
             await asyncio.sleep(min(0.5, end - time.monotonic()))
@@ -880,6 +1008,7 @@ async def measure(
             if process.poll() is not None:
                 raise BenchError(f"the bot exited with {process.returncode}:\n{log_tail(log)}")
         measured.ended = time.monotonic()
+        measured.wall_ended = time.time()
         cpu_after = proc_cpu_seconds(process.pid)
         loop_after = proc_cpu_seconds(process.pid, process.pid)
         if loop_before is not None and loop_after is not None:
@@ -963,13 +1092,27 @@ def cancelling(tasks: list[asyncio.Task[None]]) -> Iterator[None]:
 def parse_args(argv: list[str] | None = None) -> Options:
     parser = argparse.ArgumentParser(
         prog="python -m bench.bot",
-        description="Many Durak tables played at once against the bot in a subprocess.",
+        description="Many tables played at once against the bot in a subprocess.",
     )
     parser.add_argument("--tables", type=int, help="concurrent tables (default 100; quick 10)")
     parser.add_argument("--players", type=int, default=2, help="players per table, 2-6")
     parser.add_argument("--seconds", type=float, help="measured period (default 60; quick 10)")
     parser.add_argument("--quick", action="store_true", help="10 tables for 10 s")
     parser.add_argument("--seed", type=int, default=1, help="seed of the users' choices")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="open loop: each user thinks a random 0..2 x SECONDS before a press (default 0: "
+        "closed loop, press at once)",
+    )
+    parser.add_argument(
+        "--game", default="durak", choices=sorted(CATALOG.specs), help="the game (default durak)"
+    )
+    parser.add_argument(
+        "--computers", type=int, default=0, help="computer seats per table, beside the players"
+    )
     parser.add_argument(
         "--profile",
         type=Path,
@@ -986,8 +1129,19 @@ def parse_args(argv: list[str] | None = None) -> Options:
         parser.error("--players must be between 2 and 6")
     if not 1 <= seconds <= 600:
         parser.error("--seconds must be between 1 and 600")
+    if not 0 <= args.think <= 60:
+        parser.error("--think must be between 0 and 60 seconds")
+    if not 0 <= args.computers <= 5:
+        parser.error("--computers must be between 0 and 5")
     return Options(
-        tables=tables, players=args.players, seconds=seconds, seed=args.seed, profile=args.profile
+        tables=tables,
+        players=args.players,
+        seconds=seconds,
+        seed=args.seed,
+        profile=args.profile,
+        game=args.game,
+        computers=args.computers,
+        think=args.think,
     )
 
 

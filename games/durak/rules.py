@@ -208,10 +208,6 @@ class DurakRules(Rules):
         most = min(6, self.deck_size // HAND_SIZE)
         return min(most, 4) if self.shape is Shape.SUIT else most
 
-    @property
-    def throws_in(self) -> bool:
-        return self.throw_in is not ThrowIn.NOBODY
-
 
 def seat_range(rules: DurakRules) -> range:
     """2..6 players with 36 or 52 cards, 2..4 with 24 or in Akulina; two teams
