@@ -689,20 +689,26 @@ class Durak(DurakState):
             self._maybe_close(events)
         return events
 
-    def _beat(self, seat: int, action: Beat) -> list[Event]:
-        att = self._att
-        if not att or seat != self._defender:
+    def _open_attack(self, seat: int, attack: Card) -> int:
+        """Where ``attack`` lies on the table, if ``seat`` may cover it now
+        (he defends, has not taken, and it is not covered yet); raises
+        otherwise."""
+        if not self._att or seat != self._defender:
             raise IllegalAction("illegal.not_defender")
         if self._taking:
             raise IllegalAction("illegal.already_taking")
-        a = action.attack.order
-        c = action.cover.order
         try:
-            i = att.index(a)
+            i = self._att.index(attack.order)
         except ValueError:
             raise IllegalAction("illegal.not_on_table") from None
         if self._dfn[i] >= 0:
             raise IllegalAction("illegal.already_beaten")
+        return i
+
+    def _beat(self, seat: int, action: Beat) -> list[Event]:
+        i = self._open_attack(seat, action.attack)
+        a = action.attack.order
+        c = action.cover.order
         hand = self._hands[seat]
         if not hand >> c & 1:
             raise IllegalAction("illegal.not_in_hand")
@@ -788,19 +794,8 @@ class Durak(DurakState):
     def _cover(self, seat: int, action: Cover) -> list[Event]:
         if not self._face_down:
             raise IllegalAction("illegal.covers_face_up")
-        att = self._att
-        if not att or seat != self._defender:
-            raise IllegalAction("illegal.not_defender")
-        if self._taking:
-            raise IllegalAction("illegal.already_taking")
-        a = action.attack.order
+        i = self._open_attack(seat, action.attack)
         c = action.card.order
-        try:
-            i = att.index(a)
-        except ValueError:
-            raise IllegalAction("illegal.not_on_table") from None
-        if self._dfn[i] >= 0:
-            raise IllegalAction("illegal.already_beaten")
         hand = self._hands[seat]
         if not hand >> c & 1:
             raise IllegalAction("illegal.not_in_hand")
@@ -860,16 +855,8 @@ class Durak(DurakState):
         return self._attack(seat, ATTACKS[((o >> 2) << 4) | (1 << (o & 3))])
 
     def _blind_beat(self, seat: int, action: BlindBeat) -> list[Event]:
-        att = self._att
-        if not att or seat != self._defender:
-            raise IllegalAction("illegal.not_defender")
-        if self._taking:
-            raise IllegalAction("illegal.already_taking")
+        self._open_attack(seat, action.attack)
         a = action.attack.order
-        if a not in att:
-            raise IllegalAction("illegal.not_on_table")
-        if self._dfn[att.index(a)] >= 0:
-            raise IllegalAction("illegal.already_beaten")
         c = self._card_at(seat, action.position)
         if not self._beaters[a] >> c & 1:
             return self._wrong(seat, c, "cover")
