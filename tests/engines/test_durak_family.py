@@ -363,11 +363,11 @@ def test_an_attacker_who_led_his_last_cards_and_must_take_is_back() -> None:
 BLIND = PRESETS["blind"]
 
 
-def blind(hands: list[str], **options: object) -> Durak:
+def blind(hands: list[str], rules: DurakRules = BLIND, **options: object) -> Durak:
     options.setdefault("trump", "h")
     options.setdefault("trump_card", None)
     options.setdefault("stock", [])
-    return position(BLIND, hands, attacker=0, **options)
+    return position(rules, hands, attacker=0, **options)
 
 
 def test_a_blind_player_sees_every_hand_but_his_own() -> None:
@@ -430,26 +430,12 @@ def test_a_thrower_with_nothing_fitting_may_pass() -> None:
 
 
 def test_a_wrong_transfer_takes_the_bouts_cards() -> None:
-    game = position(
-        BLIND.replace(transfer=Transfers.TRANSFER),
-        ["9s 6s", "8c 9h Js", "7c 7d"],
-        attacker=0,
-        trump="h",
-        trump_card=None,
-        stock=[],
-    )
+    game = blind(["9s 6s", "8c 9h Js", "7c 7d"], BLIND.replace(transfer=Transfers.TRANSFER))
     play(game, "0:L0")
     assert {"X0", "X1", "X2"} <= legal(game, 1)
     events = play(game, "1:X0")  # 8♣ is not a nine
     assert kinds(events)[:2] == ["wrong", "bout_taken"]
-    game = position(
-        BLIND.replace(transfer=Transfers.TRANSFER),
-        ["9s 6s", "8c 9h Js", "7c 7d"],
-        attacker=0,
-        trump="h",
-        trump_card=None,
-        stock=[],
-    )
+    game = blind(["9s 6s", "8c 9h Js", "7c 7d"], BLIND.replace(transfer=Transfers.TRANSFER))
     play(game, "0:L0")
     events = play(game, "1:X1")  # 9♥ transfers to seat 2
     assert events[0].kind == "transfer"
