@@ -25,7 +25,8 @@ for every registered game:
 * ``determinize(observer, rng)`` keeps ``view(observer)``, the multiset of
   cards and the cards of every zone the observer sees, deals the cards hidden
   from the observer anew (cards he saw go into a face-down pile may stay
-  there), and gives a state that round-trips and plays on;
+  there), and gives a state that round-trips and plays on; for one rng it
+  gives the same world from any state the observer cannot tell apart;
 * no action in ``legal_actions(seat)`` names a card hidden from that seat;
 * ``resign(seat)`` keeps every invariant above, and a game whose seats all
   resign but one is over; a move log with :data:`RESIGN` entries replays
@@ -382,7 +383,9 @@ class Game(ABC, Generic[R, A]):
         hidden from the observer dealt anew at random among the places it
         could be, respecting everything the observer knows (cards seen picked
         up, for instance); later shuffles are re-seeded from ``rng`` too.  The
-        hook search players sample possible worlds with."""
+        world depends only on what the observer knows and on ``rng``, never on
+        where the hidden cards really lie.  The hook search players sample
+        possible worlds with."""
 
     @abstractmethod
     def resign(self, seat: int) -> list[Event]:

@@ -307,6 +307,7 @@ class Daytona(Game[DaytonaRules, DaytonaAction]):
         if not 0 <= observer < self._n:
             raise IndexError(f"no seat {observer}")
         game = self.clone()
+        game._stock.sort()  # what the observer knows decides the order, never the real one
         rng.shuffle(game._stock)
         game._seed = rng.getrandbits(64)
         game._shuffles = 0

@@ -1251,6 +1251,7 @@ class Durak(DurakState):
             for i, s in enumerate(seats):
                 if s in throwers and not known[s] & ranks:
                     wants[i] = 1 if self._hands[s] & ranks else 0
+        pool.sort()  # what the observer knows decides the deal, never where cards lie
         constrained = any(w >= 0 for w in wants)
         for _ in range(_DEAL_TRIES if constrained else 1):
             rng.shuffle(pool)
@@ -1283,7 +1284,7 @@ class Durak(DurakState):
         his positions keep their order of arrival."""
         known = self._known[observer]
         positions = [o for o in self.in_order(observer) if not known >> o & 1]
-        pool = positions + self._stock
+        pool = sorted(positions + self._stock)
         rng.shuffle(pool)
         mine, self._stock = pool[: len(positions)], pool[len(positions) :]
         arrivals = [self._arrival[o] for o in positions]

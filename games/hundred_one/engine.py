@@ -469,12 +469,14 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             seats = [s for s in range(self._n) if s != observer and hands[s]]
             for s in seats:
                 pool.extend(hands[s])
+            pool.sort()  # what the observer knows decides the deal, never where cards lie
             rng.shuffle(pool)
             for s in seats:
                 k = len(hands[s])
                 hands[s] = pool[-k:]
                 del pool[-k:]
         else:
+            pool.sort()
             rng.shuffle(pool)
         return game
 

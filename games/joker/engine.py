@@ -846,10 +846,12 @@ class Joker(Game[JokerRules, JokerAction]):
         pool = list(self._stock)
         for s in seats:
             pool.extend(bits_of(self._hands[s]))
+        pool.sort()  # what the observer knows decides the deal, never where cards lie
         sizes = [self._hands[s].bit_count() for s in seats]
         bans = [self._banned(s) for s in seats]
         dealt = _deal_within(pool, sizes, bans, rng)
         if dealt is None:  # the real deal is always one that fits
+            game._stock.sort()
             rng.shuffle(game._stock)
             return game
         hands, rest = dealt

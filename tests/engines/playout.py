@@ -327,6 +327,15 @@ def check_determinize(
         deals.add(world_hidden)
         worlds.append(world)
     assert game.dump() == before, "determinize changed the original"
+    # A world depends on what the observer knows and the rng only: dealt from
+    # another world he cannot tell from this one, it comes out the same (so a
+    # search player handed a world cannot learn where the cards really are).
+    seed = chooser.getrandbits(32)
+    other = chooser.choice(worlds)
+    assert (
+        game.determinize(observer, random.Random(seed)).dump()
+        == other.determinize(observer, random.Random(seed)).dump()
+    ), "determinize let where the hidden cards lie show through"
     if eligible:
         variation.eligible += 1
         variation.stuck += len(deals) < 2
