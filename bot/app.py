@@ -21,6 +21,7 @@ from telegram.ext import (
 
 from bot.catalog import CATALOG, Catalog
 from bot.config import Config
+from bot.transport import AiohttpRequest
 from handlers import membership
 from handlers.callbacks import on_callback
 from handlers.commands import COMMANDS, PRIVATE_COMMANDS, plain_text, unknown
@@ -110,7 +111,8 @@ def build_application(
         )
         .concurrent_updates(64)
         # Several connections, so that one move's messages go out side by side.
-        .connection_pool_size(16)
+        .request(AiohttpRequest(16))
+        .get_updates_request(AiohttpRequest())
         .post_init(post_init)
         .post_stop(post_stop)
         .post_shutdown(post_shutdown)
