@@ -75,6 +75,10 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     except cd.CallbackDataError:
         await _answer(query, t(lang, "error.bad_button"), alert=True)
         return
+    message = query.message
+    in_dm = message is not None and message.chat.id == query.from_user.id
+    if isinstance(pressed, cd.MoveButton | cd.MenuButton) and message is not None and in_dm:
+        app.publisher.pressed(pressed.table_id, query.from_user.id, message.message_id)
     try:
         match pressed:
             case cd.MoveButton():

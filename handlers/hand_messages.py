@@ -1,10 +1,13 @@
 """Each player's DM: the hand, and the buttons of the moves made there.
 
-One hand message per seat.  When a seat must act it gets a fresh message (so
-that the phone notifies) and the previous one is deleted; otherwise the message
-is edited, silently, and only when what it shows changed (a digest of it is
-kept with its id).  Computers have no DM; a game without private hands sends
-none.
+One hand message per seat, edited silently, and only when what it shows
+changed (a digest of it is kept with its id).  When a seat must act and its
+player is not looking at his hand, it comes as a fresh message instead (so
+that the phone notifies) and the previous one is deleted.  He is taken to be
+looking when he pressed a button of that very message within :data:`LOOKING`
+seconds and nothing was sent to his chat since: it is on his screen, and a
+notification would only repeat what he sees change.  Computers have no DM; a
+game without private hands sends none.
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ __all__ = ["BACK", "HandMessages", "compose_hand"]
 
 BACK = "back"
 """The sub-menu focus that closes a sub-menu (and tells that an absent player is back)."""
+LOOKING = 15.0
+"""Seconds after a press during which the player is taken to be looking at the
+message he pressed (a quick game's turns come round within a few)."""
 
 
 def compose_hand(
@@ -101,6 +107,8 @@ class HandMessages:
         self._focus: dict[tuple[int, int], tuple[int, str]] = {}
         self._fresh: set[tuple[int, int]] = set()
         self._warned: set[tuple[int, int]] = set()
+        self._pressed: dict[tuple[int, int], tuple[int, float]] = {}
+        """Per (table, user): the message he last pressed a button of, and when."""
         self._replaced: dict[int, dict[tuple[int, int], str | None]] = {}
         """Per table: old hands (chat, message) still to delete, with the text
         to leave them showing, without buttons, when too old to delete."""
@@ -112,6 +120,10 @@ class HandMessages:
             self._focus.pop((table_id, seat), None)
         else:
             self._focus[(table_id, seat)] = (moves, focus)
+
+    def pressed(self, table_id: int, user_id: int, message_id: int) -> None:
+        """The user pressed a button of this table on this DM message."""
+        self._pressed[(table_id, user_id)] = (message_id, self._services.clock.now())
 
     def renew(self, table_id: int, seat: int) -> None:
         """The seat's next hand is a new message (it notifies)."""
@@ -125,6 +137,7 @@ class HandMessages:
         self._focus = {k: v for k, v in self._focus.items() if k[0] != table_id}
         self._fresh = {k for k in self._fresh if k[0] != table_id}
         self._warned = {k for k in self._warned if k[0] != table_id}
+        self._pressed = {k: v for k, v in self._pressed.items() if k[0] != table_id}
         self._replaced.pop(table_id, None)
 
     async def sync(self, snapshot: Snapshot, group_lang: str) -> bool:
@@ -187,7 +200,12 @@ class HandMessages:
             self._unreachable(snapshot, seat)
             return None, True
         mine = row is not None and row.chat_id == user_id
-        new_message = fresh or row is None or not mine or (must_act and not row.acting)
+        new_message = (
+            fresh
+            or row is None
+            or not mine
+            or (must_act and not row.acting and not self._looking(table.id, row))
+        )
         message_id = None if row is None else row.message_id
         if not new_message and row is not None:
             sent = await self._io.reshow(user_id, row.message_id, composed)
@@ -218,6 +236,17 @@ class HandMessages:
             acting=must_act,
         )
         return record, True
+
+    def _looking(self, table_id: int, row: HandMessageRow) -> bool:
+        """The player pressed this hand a moment ago and it is still his chat's
+        newest message."""
+        pressed = self._pressed.get((table_id, row.chat_id))
+        return (
+            pressed is not None
+            and pressed[0] == row.message_id
+            and self._services.clock.now() - pressed[1] <= LOOKING
+            and self._io.newest(row.chat_id) == row.message_id
+        )
 
     async def _failed(self, snapshot: Snapshot, seat: int, sent: Sent) -> bool:
         """A DM was refused; True when trying again would not help."""

@@ -189,6 +189,10 @@ class Publisher:
         self.table_changed(snapshot)
         self._sync_hands(snapshot.table.id)
 
+    def pressed(self, table_id: int, user_id: int, message_id: int) -> None:
+        """A player pressed a button of his hand message: he is looking at it."""
+        self.hands.pressed(table_id, user_id, message_id)
+
     def resend_hand(self, snapshot: Snapshot, user_id: int) -> None:
         """A new hand message for the user (asked for by a link): it notifies."""
         seat = snapshot.table.seat_of(user_id)

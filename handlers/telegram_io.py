@@ -111,6 +111,12 @@ class TelegramIO:
         self._orphans = Orphans()
         self._sweeping: dict[int, asyncio.Event] = {}
         self._resweeps: set[int] = set()
+        self._newest: dict[int, int] = {}
+
+    def newest(self, chat_id: int) -> int | None:
+        """The last message this process sent to a private chat (None: none
+        since the start)."""
+        return self._newest.get(chat_id)
 
     async def show(
         self, chat_id: int, composed: Composed, *, thread_id: int = 0, notify: bool = True
@@ -270,6 +276,8 @@ class TelegramIO:
             sent = await self._call(method, chat_id, call, sweep=False)
             if sent.ok and sent.message_id is not None:
                 self._orphans.made(chat_id, sent.message_id, ticket)
+                if chat_id > 0:
+                    self._newest[chat_id] = max(sent.message_id, self._newest.get(chat_id, 0))
             elif sent.unsure:
                 self._orphans.doubtful(chat_id, ticket)
         finally:

@@ -1,5 +1,6 @@
 """What players see: the languages people speak, choosers and refusals that
-point the right way, DMs one can play from, and pings only when one must act."""
+point the right way, DMs one can play from, and pings only when one must act
+and is not looking already."""
 
 from __future__ import annotations
 
@@ -8,8 +9,17 @@ from pathlib import Path
 
 import pytest
 
+from handlers.hand_messages import LOOKING
 from playground.botapi import FakeTelegram
-from tests.e2e.harness import GROUP_ID, Probe, Table, bot_config, running_bot, seat_players
+from tests.e2e.harness import (
+    GROUP_ID,
+    Probe,
+    Table,
+    advance,
+    bot_config,
+    running_bot,
+    seat_players,
+)
 
 
 async def test_each_person_is_answered_in_his_telegram_language(
@@ -130,8 +140,8 @@ async def test_a_player_is_pinged_only_when_he_must_act(
     server: FakeTelegram, db_path: Path
 ) -> None:
     """A three-player game: a ping (a new hand message with sound) comes only
-    when a player has to attack or defend, never for an optional throw-in, and
-    each DM holds one live hand."""
+    when a player has to attack or defend (and, see below, is not looking),
+    never for an optional throw-in, and each DM holds one live hand."""
     async with running_bot(bot_config(server, db_path)) as app:
         table = seat_players(server, ["Anna", "Boris", "Vera"], app)
         await table.open_and_start("durak")
@@ -146,3 +156,39 @@ async def test_a_player_is_pinged_only_when_he_must_act(
             live = [m for m in server.chat_messages(user) if not m.deleted and m.rows]
             assert len(live) <= 1  # one live hand, the others deleted
         print(f"pings per player in a {moves}-move game: {dict(pings)}")
+
+
+async def test_a_player_looking_at_his_hand_gets_his_turn_in_place(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """Quick play: each player's turn comes on the hand he has just pressed,
+    edited silently (no new message, nothing deleted).  After a pause longer
+    than LOOKING his turn comes as a new message that notifies, and the old
+    one is deleted: one live hand per DM either way."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("durak")
+        pressed: set[int] = set()
+        while pressed != set(table.players):  # each has pressed his hand once
+            press = table.random_press(table.rng)
+            assert press is not None
+            pressed.add(press[0])
+            await table.press(*press)
+
+        quick = await count_pings(server, table.players)
+        sends, deletes = len(server.calls_to("sendMessage")), len(server.calls_to("deleteMessage"))
+        for _ in range(8):
+            assert await table.play_random_move() is not None
+        assert await count_pings(server, table.players) == quick
+        assert len(server.calls_to("deleteMessage")) == deletes
+        assert all(int(c.chat_id or 0) < 0 for c in server.calls_to("sendMessage")[sends:])
+
+        for _ in range(8):
+            await advance(server, app, LOOKING + 5)
+            if await table.play_random_move() is None:
+                break
+        assert (await count_pings(server, table.players)).total() > quick.total()
+        assert len(server.calls_to("deleteMessage")) > deletes
+        for user in table.players:
+            live = [m for m in server.chat_messages(user) if not m.deleted and m.rows]
+            assert len(live) <= 1
