@@ -151,9 +151,6 @@ def setup_logging(level: str, token: str) -> TokenRejectedWatch:
     root.addHandler(output)
     # Warnings reach the watch whatever the output shows.
     root.setLevel(min(logging.getLevelNamesMapping()[level], watch.level))
-    # The HTTP client logs every request URL at INFO: keep it quiet as well.
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    logging.getLogger("httpcore").setLevel(logging.WARNING)
     # The job queue's scheduler announces every job it adds, runs and removes.
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
     return watch

@@ -196,7 +196,8 @@ async def test_without_telegram_the_bot_retries_until_it_comes(
     failures = [line for line in lines if "cannot reach Telegram" in line]
     assert failures
     assert all(
-        "WARNING bot.runner: cannot reach Telegram (httpx.ConnectError" in line for line in failures
+        "WARNING bot.runner: cannot reach Telegram (aiohttp.ClientConnectorError" in line
+        for line in failures
     )
     assert "Traceback" not in "\n".join(lines)
     assert_token_absent("\n".join(lines), fake.token)
@@ -227,7 +228,7 @@ async def test_a_connection_lost_while_polling_is_one_line_per_attempt(
         assert await wait_exit(process, 20) == 0
     lines = log.read_text(encoding="utf-8").splitlines()
     assert lines
-    assert all("WARNING bot.runner: getUpdates failed: httpx." in line for line in lines), lines
+    assert all("WARNING bot.runner: getUpdates failed: aiohttp." in line for line in lines), lines
 
 
 # ------------------------------------------------------------------ a database it cannot open
