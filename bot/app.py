@@ -32,7 +32,7 @@ from handlers.pacing import GroupWindow
 from handlers.publisher import Publisher
 from handlers.telegram_io import TelegramIO
 from i18n import LANGUAGES, t
-from services import Clock, Services, SystemClock
+from services import Clock, Services, SystemClock, Thinking
 from storage import Database
 
 __all__ = ["build_application"]
@@ -69,6 +69,7 @@ def build_application(
             default_language=config.default_language,
             heartbeat=heartbeat,
             pause=(config.computer_pause_ms / 2000, config.computer_pause_ms / 1000),
+            thinking=Thinking(scale=config.computer_thinking_percent / 100),
             seeds=seeds,
         )
         pacer = GroupWindow(clock, services.background, config.group_edits_per_minute)

@@ -82,6 +82,9 @@ def _lobby(snapshot: Snapshot, lang: str, screens: GameScreens, options_open: bo
                 button(t(lang, "lobby.remove_computer"), cd.LobbyButton(table.id, "x")),
             ]
         )
+        if common.computers_play(table):
+            label = common.setting_label(lang, table, Setting.LEVEL)
+            rows.append(lobby(label, "g", Setting.LEVEL))
         if _has_teams(snapshot):
             names = common.names_of(lang, table)
             switches = [

@@ -19,6 +19,7 @@ from services.lobby import JoinResult, Lobby, Setting
 from services.moderation import Moderation
 from services.scores import Scores
 from services.tables import LoggedEvent, Snapshot, TableObserver, Tables
+from services.thinking import Thinking
 from services.timers import Timers
 from storage import (
     Actor,
@@ -53,6 +54,7 @@ __all__ = [
     "SystemClock",
     "TableObserver",
     "TableRow",
+    "Thinking",
     "Verdict",
 ]
 # The rows of tables, seats, deadlines and scores are the services' own types
@@ -84,12 +86,17 @@ class Services:
         default_language: str,
         heartbeat: float = 1.0,
         pause: tuple[float, float] = PAUSE,
+        thinking: Thinking | None = None,
         seeds: Callable[[], int] | None = None,
     ) -> Services:
+        """``thinking`` runs the search players (by default in a pool of worker
+        processes, one per core, started at the first search)."""
         background = Background()
         tables = Tables(db, games, clock)
         timers = Timers(db, tables, clock, background, heartbeat=heartbeat)
-        computers = Computers(tables, players, clock, background, pause=pause)
+        computers = Computers(
+            tables, players, clock, background, thinking or Thinking(), pause=pause
+        )
         tables.observe(timers)
         tables.observe(computers)
         return cls(

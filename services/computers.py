@@ -2,9 +2,12 @@
 the table lets a computer stand in) through the same path as everybody else.
 
 A computer waits a short human-like pause first, then looks at the table again
-and chooses from its seat's view and legal actions only.  Its pause and its
-choice are seeded by the table's seed and move count, so a replay of the same
-table behaves the same.
+and chooses from what its seat knows only: at the easy level the heuristic
+player reads its seat's view, at the normal and hard levels a search player
+thinks over worlds dealt from that knowledge, in a worker process
+(:mod:`services.thinking`), its thinking time counted in the pause.  The
+pause and the choice are seeded by the table's seed and move count, so a
+replay of the same table behaves the same.
 """
 
 from __future__ import annotations
@@ -18,10 +21,12 @@ from dataclasses import dataclass
 
 from games.core import Place
 from players.base import Player
+from players.levels import Level
 from services.background import Background
 from services.clock import Clock
 from services.errors import ServiceError
 from services.tables import Snapshot, Tables
+from services.thinking import Thinking, ThinkingFailed
 from storage import Actor, Status
 
 __all__ = ["Computers"]
@@ -46,11 +51,13 @@ class Computers:
         players: Mapping[str, Player],
         clock: Clock,
         background: Background,
+        thinking: Thinking,
         *,
         pause: tuple[float, float] = PAUSE,
     ) -> None:
         self._tables = tables
         self._players = players
+        self._thinking = thinking
         self._clock = clock
         self._background = background
         self._pause = pause
@@ -71,6 +78,7 @@ class Computers:
         for turn in turns:
             with contextlib.suppress(asyncio.CancelledError):
                 await turn.task
+        self._thinking.close()
 
     # --- observer -------------------------------------------------------------
 
@@ -123,7 +131,8 @@ class Computers:
     async def _play(self, seen: Snapshot) -> None:
         table_id = seen.table.id
         pause = random.Random(f"pause:{seen.table.seed}:{seen.table.moves}").uniform(*self._pause)
-        await self._background.wait(self._clock.sleep(pause))
+        thinks = Level(seen.table.computer_level).seconds * self._thinking.scale
+        await self._background.wait(self._clock.sleep(pause - thinks))
         turn = self._turns.get(table_id)
         if turn is None:
             return
@@ -146,12 +155,22 @@ class Computers:
         if seat is None:
             return
         table = snapshot.table
-        player = self._players[table.game]
         rng = random.Random(f"{table.seed}:{table.moves}:{seat}")
-        action = player.choose(snapshot.rules, snapshot.view(seat), snapshot.legal(seat), rng)
+        level = Level(table.computer_level)
+        code = None
+        if level is not Level.EASY:
+            try:
+                situation = snapshot.situation(seat)
+                code = await self._thinking.choose(situation, level, rng.getrandbits(63))
+            except ThinkingFailed:
+                log.warning("the search workers broke; table %s plays its heuristic", table_id)
+        if code is None:
+            player = self._players[table.game]
+            legal = snapshot.legal(seat)
+            code = player.choose(snapshot.rules, snapshot.view(seat), legal, rng).encode()
         try:
             await self._tables.act(
-                table_id, seat, action.encode(), actor=Actor.COMPUTER, expected_moves=table.moves
+                table_id, seat, code, actor=Actor.COMPUTER, expected_moves=table.moves
             )
         except ServiceError as exc:
             # Somebody moved first (a thrower's card, the timer): look again.

@@ -16,6 +16,7 @@ from typing import Any
 
 from games.core import Rules, RulesError
 from games.spec import GameSpec, UnknownPreset
+from players.levels import Level
 from services.directory import Person
 from services.errors import ServiceError
 from services.fairness import commitment, deal
@@ -40,6 +41,8 @@ __all__ = [
 
 TURN_SECONDS = (60, 0, 30, 120, 300)
 """Turn time choices in the lobby, the default first (0: no timer)."""
+LEVELS = (Level.HARD, Level.NORMAL, Level.EASY)
+"""How strong computers play, the default first."""
 COMPUTER_NAMES = 8
 """Computer players are named by number (1..8), each name a text of the catalogs."""
 
@@ -49,6 +52,7 @@ class Setting(enum.StrEnum):
 
     TURN = "turn"
     ABSENCE = "absence"
+    LEVEL = "level"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +110,7 @@ class Lobby:
                     creator.id,
                     turn_seconds=TURN_SECONDS[0],
                     on_absence=OnAbsence.COMPUTER,
+                    computer_level=LEVELS[0],
                 )
             except TableExistsError:
                 raise ServiceError("error.table_exists") from None
@@ -144,6 +149,7 @@ class Lobby:
                     person.id,
                     turn_seconds=old.turn_seconds,
                     on_absence=old.on_absence,
+                    computer_level=old.computer_level,
                     previous_id=old.id,
                 )
             except TableExistsError:
@@ -310,6 +316,9 @@ class Lobby:
             if setting is Setting.TURN:
                 turn = _next(TURN_SECONDS, table.turn_seconds)
                 await tx.tables.update(table.id, table.version, turn_seconds=turn)
+            elif setting is Setting.LEVEL:
+                level = _next(LEVELS, table.computer_level)
+                await tx.tables.update(table.id, table.version, computer_level=level)
             else:
                 absence = _next(tuple(OnAbsence), table.on_absence)
                 await tx.tables.update(table.id, table.version, on_absence=absence)

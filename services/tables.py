@@ -29,6 +29,7 @@ from games.core import (
     Wait,
 )
 from games.spec import GameSpec
+from players.search import Situation
 from services.clock import Clock
 from services.errors import ServiceError
 from storage import (
@@ -128,6 +129,10 @@ class Snapshot:
         if view is None:
             view = self._views[seat] = self._started().view(seat)
         return view
+
+    def situation(self, seat: int) -> Situation:
+        """What ``seat`` knows, for a search player: a world dealt from it."""
+        return Situation.of(self._started(), seat)
 
     def legal(self, seat: int) -> tuple[Action, ...]:
         """What ``seat`` may do now (nothing unless the game is being played)."""

@@ -124,6 +124,8 @@ class TableRow:
     commitment: str | None = None
     """SHA-256 (hex) of the seed and the deal, shown while the game runs;
     None for games dealt before deals were committed."""
+    computer_level: str = "easy"
+    """How strong its computer seats play (``players.levels.Level``)."""
 
     @property
     def is_open(self) -> bool:
@@ -164,6 +166,7 @@ _COLUMNS = (
     "on_absence",
     "end_reason",
     "commitment",
+    "computer_level",
 )
 _SELECT = (
     "SELECT "
@@ -240,7 +243,8 @@ class Tables(Queries):
                 end_reason=None if r[14] is None else EndReason(r[14]),
                 seats=tuple(seats[r[0]]),
                 commitment=r[15],
-                chat_title=r[16],
+                computer_level=r[16],
+                chat_title=r[17],
             )
             for r in rows
         ]
@@ -257,14 +261,15 @@ class Tables(Queries):
         *,
         turn_seconds: int,
         on_absence: OnAbsence,
+        computer_level: str,
         previous_id: int | None = None,
     ) -> int:
         now = self._now()
         try:
             async with self._conn.execute(
                 "INSERT INTO tables (chat_id, thread_id, game, rules, status, creator_id,"
-                " previous_id, turn_seconds, on_absence, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                " previous_id, turn_seconds, on_absence, computer_level, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
                 (
                     chat_id,
                     thread_id,
@@ -274,6 +279,7 @@ class Tables(Queries):
                     previous_id,
                     turn_seconds,
                     on_absence.value,
+                    computer_level,
                     now,
                     now,
                 ),
@@ -300,6 +306,7 @@ class Tables(Queries):
         moves: int | None = None,
         turn_seconds: int | None = None,
         on_absence: OnAbsence | None = None,
+        computer_level: str | None = None,
         end_reason: EndReason | None = None,
         creator_id: int | None = None,
     ) -> int:
@@ -317,6 +324,7 @@ class Tables(Queries):
             ("moves", moves),
             ("turn_seconds", turn_seconds),
             ("on_absence", on_absence),
+            ("computer_level", computer_level),
             ("end_reason", end_reason),
             ("creator_id", creator_id),
         ):

@@ -27,11 +27,13 @@ __all__ = [
     "COMMITMENT_SHOWN",
     "absence_label",
     "closed_text",
+    "computers_play",
     "deal_line",
     "duration",
     "game_and_preset",
     "game_title",
     "help_text",
+    "level_label",
     "lobby_text",
     "names_of",
     "option_label",
@@ -102,10 +104,23 @@ def absence_label(lang: str, on_absence: OnAbsence) -> str:
     return t(lang, "lobby.absence", what=t(lang, f"lobby.absence.{on_absence.value}"))
 
 
+def level_label(lang: str, level: str) -> str:
+    return t(lang, "lobby.level", what=t(lang, f"lobby.level.{level}"))
+
+
 def setting_label(lang: str, table: TableRow, setting: Setting) -> str:
     if setting is Setting.TURN:
         return turn_label(lang, table.turn_seconds)
+    if setting is Setting.LEVEL:
+        return level_label(lang, table.computer_level)
     return absence_label(lang, table.on_absence)
+
+
+def computers_play(table: TableRow) -> bool:
+    """Computers sit at the table, or stand in for absent players."""
+    return table.has_computers or (
+        bool(table.turn_seconds) and table.on_absence is OnAbsence.COMPUTER
+    )
 
 
 def options_summary(lang: str, spec: GameSpec, rules: Rules, table: TableRow) -> str:
@@ -120,10 +135,13 @@ def options_summary(lang: str, spec: GameSpec, rules: Rules, table: TableRow) ->
 
 
 def settings_line(lang: str, table: TableRow) -> str:
-    """The table's own settings: the turn time, and what absence does."""
+    """The table's own settings: the turn time, what absence does, and how
+    strong computers play where they do."""
     parts = [turn_label(lang, table.turn_seconds)]
     if table.turn_seconds:
         parts.append(absence_label(lang, table.on_absence))
+    if computers_play(table):
+        parts.append(level_label(lang, table.computer_level))
     return "⏳ " + " · ".join(parts)
 
 

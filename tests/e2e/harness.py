@@ -28,6 +28,9 @@ from tests.engines.playout import cards_in
 ROOT = Path(__file__).resolve().parents[2]
 GROUP_ID = -1001
 MOVE_DATA = re.compile(r"^[mu]:")
+THINKING_PERCENT = 2
+"""Searching computers think 2% of their level's time (hard: 20 ms a move), so
+that games with them are as quick as the rest of the suite."""
 HORIZON = 3.0
 """Waits of the bot up to this long (its group budget, a computer's pause) pass
 by themselves when everything else is idle; longer ones (turn timers) only when
@@ -42,6 +45,7 @@ def bot_config(server: FakeTelegram, db_path: Path, **overrides: Any) -> Config:
         "database_path": db_path,
         "group_edits_per_minute": 60,
         "overall_rate": 10_000.0,
+        "computer_thinking_percent": THINKING_PERCENT,
     }
     values.update(overrides)
     return Config(**values)
@@ -402,6 +406,7 @@ def start_bot_process(
         "GROUP_EDITS_PER_MINUTE": "60",
         "TELEGRAM_MAX_RATE": "10000",
         "COMPUTER_PAUSE_MS": "100",
+        "COMPUTER_THINKING_PERCENT": str(THINKING_PERCENT),
         "LOG_LEVEL": log_level,
     }
     return spawn_bot(env, workdir, log)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -33,7 +34,7 @@ async def test_one_person_and_computers_play_to_the_result(
 
 
 async def test_a_computer_waits_a_human_pause_then_moves(world: World) -> None:
-    snapshot = await world.table(people=1, computers=1, turn=0)
+    snapshot = await world.table(people=1, computers=1, turn=0, level="easy")
     table_id = snapshot.table.id
     for _ in range(3):
         snapshot = await world.snapshot(table_id)
@@ -74,8 +75,34 @@ async def test_a_computer_is_shown_only_its_own_seats_view(tmp_path: Any) -> Non
     spy = Spy()
     players: dict[str, Player] = {"durak": spy}
     async with World.open(tmp_path / "k.sqlite3", FakeClock(), players) as world:
-        snapshot = await world.table(people=1, computers=1, turn=0)
+        snapshot = await world.table(people=1, computers=1, turn=0, level="easy")
         await world.play_people(snapshot.table.id, random.Random(1))
         computer = next(s.seat for s in snapshot.table.seats if s.computer is not None)
         assert spy.shown
         assert all(view["seat"] == computer for view in spy.shown)
+
+
+async def test_computers_of_every_level_play_through_the_same_path(world: World) -> None:
+    for level in ("normal", "easy"):
+        snapshot = await world.table("101", people=1, computers=2, turn=0, level=level)
+        table_id = snapshot.table.id
+        await world.play_people(table_id, random.Random(2))
+        assert (await world.snapshot(table_id)).table.status is Status.FINISHED
+        assert Actor.COMPUTER in await world.actors(table_id)
+
+
+async def test_a_killed_search_worker_costs_one_heuristic_move(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    snapshot = await world.table(people=1, computers=3, turn=0, level="hard")
+    table_id = snapshot.table.id
+    while Actor.COMPUTER not in await world.actors(table_id):
+        await world.advance(2.0)
+    workers = [p for p in multiprocessing.active_children() if p.name.startswith("SpawnProcess")]
+    assert workers, "the search ran in a worker process"
+    for worker in workers:
+        worker.kill()
+        worker.join()
+    await world.play_people(table_id, random.Random(4))
+    assert (await world.snapshot(table_id)).table.status is Status.FINISHED
+    assert "the search workers broke" in caplog.text

@@ -64,6 +64,15 @@ async def test_options_and_settings_cycle_and_freeze_at_start(world: World) -> N
     assert after.table.turn_seconds == 0
     after = await lobby.cycle_setting(table_id, ANNA, Setting.ABSENCE)
     assert after.table.on_absence is OnAbsence.REMOVE
+    levels = [after.table.computer_level]
+    for _ in range(3):
+        levels.append(
+            (await lobby.cycle_setting(table_id, ANNA, Setting.LEVEL)).table.computer_level
+        )
+    assert levels == ["hard", "normal", "easy", "hard"]
+    with pytest.raises(ServiceError) as not_creator:
+        await lobby.cycle_setting(table_id, BORIS, Setting.LEVEL)
+    assert not_creator.value.key == "error.only_creator_options"
     with pytest.raises(ServiceError):
         await lobby.cycle_option(table_id, ANNA, "no_such_option")
     await lobby.start(table_id, ANNA, is_admin=False)
@@ -108,7 +117,7 @@ async def test_kick_unseats_in_the_lobby_and_removes_from_a_game(world: World) -
 
 
 async def test_rematch_seats_the_same_people_and_computers(world: World) -> None:
-    snapshot = await world.table(computers=1, turn=0)
+    snapshot = await world.table(computers=1, turn=0, level="normal")
     table_id = snapshot.table.id
     await world.play_people(table_id, random.Random(3))
     assert (await world.snapshot(table_id)).table.status is Status.FINISHED
@@ -121,6 +130,7 @@ async def test_rematch_seats_the_same_people_and_computers(world: World) -> None
         (None, 1),
     ]
     assert again.table.turn_seconds == 0
+    assert again.table.computer_level == "normal"
     with pytest.raises(ServiceError) as twice:
         await world.services.lobby.rematch(table_id, ANNA, dm_ok=True)
     assert twice.value.key == "error.already_in_rematch"

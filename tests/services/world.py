@@ -11,10 +11,12 @@ from pathlib import Path
 
 from bot.catalog import CATALOG
 from players.base import Player
-from services import Person, Services, Snapshot
+from services import Person, Services, Setting, Snapshot, Thinking
 from storage import Actor, Database, Status
 from tests.clock import FakeClock
 
+THINKING_SCALE = 0.02
+"""Searching computers think 2% of their level's time (hard: 20 ms a move)."""
 GROUP = -100
 PEOPLE = [Person(1, "Anna"), Person(2, "Boris"), Person(3, "Vera"), Person(4, "Gleb")]
 
@@ -60,6 +62,7 @@ class World:
             clock=clock,
             default_language="ru",
             heartbeat=3600.0,
+            thinking=Thinking(workers=1, scale=THINKING_SCALE),
             seeds=lambda: deals.getrandbits(63),
         )
         seen = Recorder()
@@ -109,10 +112,12 @@ class World:
         computers: int = 0,
         turn: int | None = None,
         remove_absent: bool = False,
+        level: str | None = None,
         start: bool = True,
     ) -> Snapshot:
         """A table in the group: ``people`` seated (Anna first, the creator), then
-        ``computers``; the turn time set to ``turn`` seconds (None: the default)."""
+        ``computers``; the turn time set to ``turn`` seconds and the computers'
+        level to ``level`` (None: the defaults)."""
         lobby = self.services.lobby
         snapshot = await lobby.create(GROUP, 0, PEOPLE[0], game, preset, creator_dm_ok=True)
         table_id = snapshot.table.id
@@ -121,12 +126,13 @@ class World:
         for _ in range(computers):
             await lobby.add_computer(table_id, PEOPLE[0])
         if turn is not None:
-            from services import Setting
-
             while (await self.services.tables.snapshot(table_id)).table.turn_seconds != turn:
                 await lobby.cycle_setting(table_id, PEOPLE[0], Setting.TURN)
             if remove_absent:
                 await lobby.cycle_setting(table_id, PEOPLE[0], Setting.ABSENCE)
+        if level is not None:
+            while (await self.services.tables.snapshot(table_id)).table.computer_level != level:
+                await lobby.cycle_setting(table_id, PEOPLE[0], Setting.LEVEL)
         if start:
             await lobby.start(table_id, PEOPLE[0], is_admin=False)
         return await self.services.tables.snapshot(table_id)

@@ -58,6 +58,7 @@ async def create(tx: Tx, chat_id: int, thread_id: int, creator_id: int) -> int:
         creator_id,
         turn_seconds=60,
         on_absence=OnAbsence.COMPUTER,
+        computer_level="hard",
     )
 
 

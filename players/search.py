@@ -1,0 +1,327 @@
+"""Search players: determinized Monte Carlo over the worlds a seat cannot tell
+apart from the real one.
+
+A search player is handed a :class:`Situation`: its seat and one *world*, a
+complete game dealt by ``determinize`` from what the seat knows (its hand,
+the table, the discard pile everybody watched fill, cards seen picked up,
+suits a player has shown he lacks).  Engines deal such a world from the seat's
+knowledge alone, so two real games that differ only in hidden cards give the
+same situation: the player cannot read hidden state, by construction.
+
+To choose, it deals more worlds from that one and, in each, plays every
+legal move and then the rest of the game (or of the round, or the deal: the
+game's :class:`Horizon`) with the heuristic players in every seat.  All moves
+are tried in the same world with the same random choices afterwards, so their
+difference is the move's own.  It plays the move with the best mean value.
+Moves that trail the best by far after a few worlds are dropped, so the
+budget goes to the close calls.
+
+The budget is counted in simulated moves, not seconds, so a seed gives the
+same choice on any machine; :mod:`players.levels` sizes it from each game's
+measured speed, with a hard time limit on top for a machine under load.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.core import JSON, Action, Event, Game, Outcome
+from players.arena import next_seat
+from players.base import Player
+
+__all__ = ["Budget", "Horizon", "SearchPlayer", "Searched", "Situation", "place_value"]
+
+CANONICAL_SEED = 0
+"""The rng a situation's world is dealt with: a fixed one, so that the world is
+a function of what the seat knows."""
+WORLDS_BEFORE_PRUNING = 6
+"""Worlds every move is tried in before moves that trail far behind are dropped."""
+PRUNE_MARGIN = 3.0
+"""A move is dropped when its mean trails the best by this many standard errors."""
+NODES_PER_MOVE = 2
+"""Positions the exact search may visit per simulated move of the budget (a
+position costs about half a rollout move)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """What one seat knows, as a world dealt from that knowledge alone."""
+
+    seat: int
+    world: Game[Any, Any]
+
+    @classmethod
+    def of(cls, game: Game[Any, Any], seat: int) -> Situation:
+        return cls(seat, game.determinize(seat, random.Random(CANONICAL_SEED)))
+
+    def to_json(self) -> dict[str, JSON]:
+        """For handing to another process."""
+        return {"seat": self.seat, "game": self.world.key, "world": self.world.dump()}
+
+    @classmethod
+    def from_json(
+        cls, data: Mapping[str, JSON], games: Mapping[str, type[Game[Any, Any]]]
+    ) -> Situation:
+        return cls(int(data["seat"]), games[str(data["game"])].load(data["world"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long a search may go on."""
+
+    moves: int
+    """Simulated moves (the unit that keeps a seeded search deterministic)."""
+    seconds: float | None = None
+    """A hard limit on top, for a machine slower or busier than the one the
+    move budget was sized on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Horizon:
+    """Where a rollout stops and what it was worth to a seat (0 worst, 1 best).
+
+    By default a rollout plays to the end of the game and the outcome is valued
+    by place.  Games whose end is far (a 101 match, a Joker game) stop after a
+    move with an event of :attr:`stop_at` (the end of the round or deal) and
+    value the points made since the search began, read from the public view's
+    ``totals_key``, against the other seats' mean."""
+
+    stop_at: frozenset[str] = frozenset()
+    totals_key: str = "totals"
+    lower_is_better: bool = False
+    scale: float = 1.0
+    """Points ahead of the others' mean worth 0.88 (0.5 + tanh(1) / 2)."""
+
+    def start(self, game: Game[Any, Any]) -> Any:
+        """What :meth:`value` compares against at the stop."""
+        if not self.stop_at:
+            return None
+        return list(game.public_view()[self.totals_key])
+
+    def value(self, game: Game[Any, Any], start: Any, seat: int) -> float:
+        outcome = game.outcome()
+        if outcome is not None:
+            return place_value(outcome, seat)
+        now = game.public_view()[self.totals_key]
+        gains = [b - a for a, b in zip(start, now, strict=True)]
+        if self.lower_is_better:
+            gains = [-g for g in gains]
+        others = [g for s, g in enumerate(gains) if s != seat]
+        lead = gains[seat] - sum(others) / len(others)
+        return 0.5 + 0.5 * math.tanh(lead / self.scale)
+
+
+def place_value(outcome: Outcome, seat: int) -> float:
+    """1 for the best place, 0 for the worst, evenly between; a draw is 0.5,
+    and a loser (the durak) is worth nothing whatever his place."""
+    if outcome.draw:
+        return 0.5
+    if seat in outcome.losers:
+        return 0.0
+    last = len(outcome.places) - 1
+    if last <= 0:
+        return 0.5
+    place = next(i for i, seats in enumerate(outcome.places) if seat in seats)
+    return 1.0 - place / last
+
+
+@dataclass(frozen=True, slots=True)
+class Searched:
+    action: Action
+    moves: int
+    """Moves simulated."""
+    worlds: int
+    """Worlds dealt (0: there was nothing to search, or no time)."""
+
+
+@dataclass(slots=True)
+class _Tally:
+    action: Action
+    total: float = 0.0
+    squares: float = 0.0
+    count: int = 0
+
+    def add(self, value: float) -> None:
+        self.total += value
+        self.squares += value * value
+        self.count += 1
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.count
+
+    @property
+    def error(self) -> float:
+        """Standard error of the mean."""
+        if self.count < 2:
+            return math.inf
+        variance = max(0.0, self.squares / self.count - self.mean**2)
+        return math.sqrt(variance / (self.count - 1))
+
+
+class SearchPlayer:
+    """Chooses by determinized Monte Carlo (see the module docstring)."""
+
+    def __init__(
+        self,
+        rollout: Player,
+        budget: Budget,
+        horizon: Horizon | None = None,
+        *,
+        duel: Callable[[Game[Any, Any]], bool] | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        """``duel`` says whether only two sides are left in a game; there,
+        once nothing is hidden from the seat any more, the search is exact."""
+        self._rollout = rollout
+        self._budget = budget
+        self._horizon = horizon or Horizon()
+        self._duel = duel
+        self._clock = clock
+
+    def choose(self, situation: Situation, rng: random.Random) -> Action:
+        return self.search(situation, rng).action
+
+    def search(self, situation: Situation, rng: random.Random) -> Searched:
+        """The choice, with what it cost (for the arena and calibration)."""
+        seat = situation.seat
+        root = situation.world
+        legal = root.legal_actions(seat)
+        if not legal:
+            raise ValueError(f"seat {seat} has no move")
+        if len(legal) == 1:
+            return Searched(legal[0], 0, 0)
+        if self._duel is not None and self._duel(root) and _nothing_hidden(root, seat):
+            solved = _Solver(seat, self._budget.moves * NODES_PER_MOVE).best(root, legal)
+            if solved is not None:
+                return Searched(solved, 0, 0)
+        tallies = [_Tally(a) for a in legal]
+        live = tallies
+        horizon = self._horizon
+        deadline = None if self._budget.seconds is None else self._clock() + self._budget.seconds
+        spent = 0
+        worlds = 0
+        while spent < self._budget.moves and len(live) > 1:
+            if deadline is not None and self._clock() >= deadline:
+                break
+            world = root.determinize(seat, rng)
+            start = horizon.start(world)
+            seed = rng.getrandbits(64)
+            for tally in live:
+                game = world.clone()
+                events = game.apply(seat, tally.action)
+                moves = 0
+                if not _stops(horizon, events):
+                    moves = self._play_out(game, random.Random(seed))
+                tally.add(horizon.value(game, start, seat))
+                spent += moves + 1
+            worlds += 1
+            if worlds >= WORLDS_BEFORE_PRUNING:
+                live = _pruned(live)
+        if not worlds:  # out of time at once: the rollout player's own choice
+            return Searched(self._rollout.choose(root.rules, root.view(seat), legal, rng), 0, 0)
+        return Searched(max(live, key=lambda t: t.mean).action, spent, worlds)
+
+    def _play_out(self, game: Game[Any, Any], rng: random.Random) -> int:
+        """Play on with the rollout player in every seat up to the horizon;
+        the number of moves made."""
+        horizon = self._horizon
+        rollout = self._rollout
+        rules = game.rules
+        moves = 0
+        while actors := game.to_move():
+            actor = next_seat(game, sorted(actors), rng)
+            legal = game.legal_actions(actor)
+            events = game.apply(actor, rollout.choose(rules, game.view(actor), legal, rng))
+            moves += 1
+            if _stops(horizon, events):
+                break
+        return moves
+
+
+def _nothing_hidden(world: Game[Any, Any], seat: int) -> bool:
+    """Every world the seat could be in is this one."""
+    return (
+        world.determinize(seat, random.Random(1)).dump()
+        == world.determinize(seat, random.Random(2)).dump()
+    )
+
+
+class _OutOfNodes(Exception):
+    pass
+
+
+class _Solver:
+    """Exact search of a two-sided game with nothing hidden: the value of a
+    position is the best the side on move can force (by :func:`place_value`),
+    with a cut as soon as the side on move has its best result."""
+
+    def __init__(self, seat: int, nodes: int) -> None:
+        self._seat = seat
+        self._nodes = nodes
+        self._known: dict[str, float] = {}
+        self._rng = random.Random(0)  # next_seat draws nothing from it
+
+    def best(self, root: Game[Any, Any], legal: Sequence[Action]) -> Action | None:
+        """A move that forces a win, or None when there is none (the rollouts
+        then choose the move a fallible opponent is likeliest to go wrong
+        after) or the node budget ran out."""
+        try:
+            for action in legal:
+                game = root.clone()
+                game.apply(self._seat, action)
+                if self._value(game) == 1.0:
+                    return action
+        except _OutOfNodes:
+            return None
+        return None
+
+    def _value(self, game: Game[Any, Any]) -> float:
+        outcome = game.outcome()
+        if outcome is not None:
+            return place_value(outcome, self._seat)
+        key = repr(game.dump())
+        known = self._known.get(key)
+        if known is not None:
+            return known
+        self._nodes -= 1
+        if self._nodes < 0:
+            raise _OutOfNodes
+        actor = next_seat(game, sorted(game.to_move()), self._rng)
+        ours = actor == self._seat
+        best = 0.0 if ours else 1.0
+        for action in game.legal_actions(actor):
+            child = game.clone()
+            child.apply(actor, action)
+            value = self._value(child)
+            if ours and value > best:
+                best = value
+                if best == 1.0:
+                    break
+            elif not ours and value < best:
+                best = value
+                if best == 0.0:
+                    break
+        self._known[key] = best
+        return best
+
+
+def _stops(horizon: Horizon, events: Sequence[Event]) -> bool:
+    stop_at = horizon.stop_at
+    return bool(stop_at) and any(e.kind in stop_at for e in events)
+
+
+def _pruned(live: Sequence[_Tally]) -> list[_Tally]:
+    """The moves still worth trying: within :data:`PRUNE_MARGIN` standard
+    errors of the best."""
+    best = max(live, key=lambda t: t.mean)
+    return [
+        t
+        for t in live
+        if t is best or t.mean + PRUNE_MARGIN * math.hypot(t.error, best.error) >= best.mean
+    ]

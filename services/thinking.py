@@ -1,0 +1,70 @@
+"""Search players think in worker processes, so that the bot goes on answering
+everybody while a computer thinks.
+
+The pool is started at the first search (``spawn``: a fresh interpreter that
+imports only the engines and players, never a copy of the bot's event loop
+and threads) and sized to the cores.  A worker receives plain data, the seat's
+situation (a world dealt from what the seat knows), and returns the code of the
+move it chose.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from players.levels import Level, think
+from players.search import Situation
+
+__all__ = ["Thinking", "ThinkingFailed"]
+
+
+class ThinkingFailed(Exception):
+    """The worker pool broke (a worker was killed); the next search starts a
+    new one."""
+
+
+class Thinking:
+    def __init__(self, *, workers: int | None = None, scale: float = 1.0) -> None:
+        """``scale`` stretches or shrinks every level's time (tests think
+        briefly)."""
+        self._workers = workers or os.cpu_count() or 1
+        self._scale = scale
+        self._pool: ProcessPoolExecutor | None = None
+
+    @property
+    def scale(self) -> float:
+        return self._scale
+
+    async def choose(self, situation: Situation, level: Level, seed: int) -> str:
+        """The code of the move a search player at ``level`` chooses."""
+        request = {
+            "situation": situation.to_json(),
+            "level": level.value,
+            "seed": seed,
+            "scale": self._scale,
+        }
+        pool = self._started()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, think, request)
+        except BrokenProcessPool as exc:
+            if self._pool is pool:
+                self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+            raise ThinkingFailed from exc
+
+    def _started(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self._workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the workers (searches under way are dropped)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
