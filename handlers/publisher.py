@@ -379,6 +379,7 @@ class Publisher:
             self._options_open.discard(table_id)
             self._repost.discard(table_id)
             self.hands.forget(table_id)
+            self.ledger.forget(table_id)
 
     def _unreachable(self, snapshot: Snapshot, seat: int) -> None:
         self._background.spawn(
