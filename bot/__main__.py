@@ -16,6 +16,8 @@ import os
 import sys
 from pathlib import Path
 
+import uvloop
+
 from bot.config import Config, ConfigError, MissingToken
 from bot.logs import setup_logging
 from bot.playground import DEFAULT_PORT, run_playground
@@ -49,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(run_playground(language=language, database=args.database, port=args.port))
         else:
             watch = setup_logging(config.log_level, config.token)
-            asyncio.run(run(config, watch))
+            # libuv's event loop: less of the bot's CPU per move (see the README).
+            uvloop.run(run(config, watch))
     except Fatal as exc:
         print(f"koloda: {exc}", file=sys.stderr)
         return 2
