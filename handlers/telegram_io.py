@@ -5,7 +5,7 @@ Telegram's answers: "message is not modified" is success; a message or chat
 that is gone, a user who never started (or blocked) the bot, a group that
 became a supergroup, a flood wait and a network failure each come back as
 their own :class:`Delivery` for the caller to act on — this module records
-nothing itself.
+nothing itself but the last message it sent to each private chat.
 """
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 MAX_TEXT = 4096
 MAX_CAPTION = 1024
+NEWEST_KEPT = 50_000
+"""Private chats whose last message is remembered, at most."""
 RESWEEP_PAUSES = (1.0, 5.0, 30.0, 120.0)
 """Pauses before finishing a sweep that was cut short (the last one repeats)."""
 _GONE = (
@@ -115,8 +117,8 @@ class TelegramIO:
         self._newest: dict[int, int] = {}
 
     def newest(self, chat_id: int) -> int | None:
-        """The last message this process sent to a private chat (None: none
-        since the start)."""
+        """The last message this process sent to a private chat (None: not
+        known)."""
         return self._newest.get(chat_id)
 
     async def show(
@@ -294,6 +296,8 @@ class TelegramIO:
             if sent.ok and sent.message_id is not None:
                 self._orphans.made(chat_id, sent.message_id, ticket)
                 if chat_id > 0:
+                    if len(self._newest) > NEWEST_KEPT:  # forgotten: "not sure", which is safe
+                        self._newest.clear()
                     self._newest[chat_id] = max(sent.message_id, self._newest.get(chat_id, 0))
             elif sent.unsure:
                 self._orphans.doubtful(chat_id, ticket)
