@@ -43,9 +43,15 @@ WORLDS_BEFORE_PRUNING = 6
 """Worlds every move is tried in before moves that trail far behind are dropped."""
 PRUNE_MARGIN = 3.0
 """A move is dropped when its mean trails the best by this many standard errors."""
-NODES_PER_MOVE = 2
+MAX_ROLLOUT = 600
+"""A rollout still short of its horizon after this many moves counts as even:
+players that pass the same Durak cards round can go on for ever."""
+MAX_DEPTH = 120
+"""The exact search gives up below this many moves (positions can repeat)."""
+NODES_PER_MOVE = 1
 """Positions the exact search may visit per simulated move of the budget (a
-position costs about half a rollout move)."""
+position costs about as much as a rollout move); what it visits without
+finding a forced win is taken from the rollouts' budget."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +143,8 @@ class Searched:
     """Moves simulated."""
     worlds: int
     """Worlds dealt (0: there was nothing to search, or no time)."""
+    exact: bool = False
+    """Chosen by the exact search: it forces a win."""
 
 
 @dataclass(slots=True)
@@ -196,15 +204,17 @@ class SearchPlayer:
             raise ValueError(f"seat {seat} has no move")
         if len(legal) == 1:
             return Searched(legal[0], 0, 0)
+        deadline = None if self._budget.seconds is None else self._clock() + self._budget.seconds
+        spent = 0
         if self._duel is not None and self._duel(root) and _nothing_hidden(root, seat):
-            solved = _Solver(seat, self._budget.moves * NODES_PER_MOVE).best(root, legal)
+            solver = _Solver(seat, self._budget.moves * NODES_PER_MOVE, deadline, self._clock)
+            solved = solver.best(root, legal)
             if solved is not None:
-                return Searched(solved, 0, 0)
+                return Searched(solved, 0, 0, exact=True)
+            spent = solver.visited // NODES_PER_MOVE
         tallies = [_Tally(a) for a in legal]
         live = tallies
         horizon = self._horizon
-        deadline = None if self._budget.seconds is None else self._clock() + self._budget.seconds
-        spent = 0
         worlds = 0
         while spent < self._budget.moves and len(live) > 1:
             if deadline is not None and self._clock() >= deadline:
@@ -218,7 +228,8 @@ class SearchPlayer:
                 moves = 0
                 if not _stops(horizon, events):
                     moves = self._play_out(game, random.Random(seed))
-                tally.add(horizon.value(game, start, seat))
+                ended = moves < MAX_ROLLOUT or not game.to_move()
+                tally.add(horizon.value(game, start, seat) if ended else 0.5)
                 spent += moves + 1
             worlds += 1
             if worlds >= WORLDS_BEFORE_PRUNING:
@@ -228,13 +239,13 @@ class SearchPlayer:
         return Searched(max(live, key=lambda t: t.mean).action, spent, worlds)
 
     def _play_out(self, game: Game[Any, Any], rng: random.Random) -> int:
-        """Play on with the rollout player in every seat up to the horizon;
-        the number of moves made."""
+        """Play on with the rollout player in every seat up to the horizon (or
+        :data:`MAX_ROLLOUT` moves); the number of moves made."""
         horizon = self._horizon
         rollout = self._rollout
         rules = game.rules
         moves = 0
-        while actors := game.to_move():
+        while moves < MAX_ROLLOUT and (actors := game.to_move()):
             actor = next_seat(game, sorted(actors), rng)
             legal = game.legal_actions(actor)
             events = game.apply(actor, rollout.choose(rules, game.view(actor), legal, rng))
@@ -261,9 +272,14 @@ class _Solver:
     position is the best the side on move can force (by :func:`place_value`),
     with a cut as soon as the side on move has its best result."""
 
-    def __init__(self, seat: int, nodes: int) -> None:
+    def __init__(
+        self, seat: int, nodes: int, deadline: float | None, clock: Callable[[], float]
+    ) -> None:
         self._seat = seat
         self._nodes = nodes
+        self._deadline = deadline
+        self._clock = clock
+        self.visited = 0
         self._known: dict[str, float] = {}
         self._rng = random.Random(0)  # next_seat draws nothing from it
 
@@ -275,13 +291,13 @@ class _Solver:
             for action in legal:
                 game = root.clone()
                 game.apply(self._seat, action)
-                if self._value(game) == 1.0:
+                if self._value(game, 1) == 1.0:
                     return action
         except _OutOfNodes:
             return None
         return None
 
-    def _value(self, game: Game[Any, Any]) -> float:
+    def _value(self, game: Game[Any, Any], depth: int) -> float:
         outcome = game.outcome()
         if outcome is not None:
             return place_value(outcome, self._seat)
@@ -289,8 +305,14 @@ class _Solver:
         known = self._known.get(key)
         if known is not None:
             return known
-        self._nodes -= 1
-        if self._nodes < 0:
+        self.visited += 1
+        if self.visited > self._nodes or depth > MAX_DEPTH:
+            raise _OutOfNodes
+        if (
+            self._deadline is not None
+            and self.visited % 256 == 0
+            and self._clock() >= self._deadline
+        ):
             raise _OutOfNodes
         actor = next_seat(game, sorted(game.to_move()), self._rng)
         ours = actor == self._seat
@@ -298,7 +320,7 @@ class _Solver:
         for action in game.legal_actions(actor):
             child = game.clone()
             child.apply(actor, action)
-            value = self._value(child)
+            value = self._value(child, depth + 1)
             if ours and value > best:
                 best = value
                 if best == 1.0:

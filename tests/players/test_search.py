@@ -1,0 +1,154 @@
+"""The search players: legal in every preset and seat count, deterministic per
+seed, blind to where hidden cards really lie, and exact when nothing is hidden."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bot.catalog import CATALOG
+from games.core import Game
+from games.durak import PRESETS as DURAK_PRESETS
+from games.durak import Durak
+from games.spec import GameSpec
+from players.arena import next_seat
+from players.levels import GAMES, HEURISTICS, HORIZONS, Level, search_player, think
+from players.search import Budget, SearchPlayer, Situation
+
+SMALL = Budget(moves=150)
+"""Enough for a few worlds; no time limit, so choices repeat exactly."""
+SPECS = list(CATALOG.specs.values())
+MAX_MOVES = 150
+"""Moves played per game in the legality sweep (whole games are the arena's)."""
+SWEEP = Budget(moves=40)
+
+
+def small_player(game: str) -> SearchPlayer:
+    return SearchPlayer(HEURISTICS[game], SMALL, HORIZONS[game])
+
+
+def cases() -> list[tuple[GameSpec, str, int]]:
+    return [
+        (spec, preset, seats)
+        for spec in SPECS
+        for preset, rules in spec.presets.items()
+        for seats in spec.seat_range(rules)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("spec", "preset", "seats"), cases(), ids=lambda v: getattr(v, "key", str(v))
+)
+def test_only_legal_moves_with_every_preset_and_seat_count(
+    spec: GameSpec, preset: str, seats: int
+) -> None:
+    rng = random.Random(f"{spec.key}:{preset}:{seats}")
+    game: Game[Any, Any] = spec.game.new(spec.presets[preset], seats, rng)
+    searcher = SearchPlayer(HEURISTICS[spec.key], SWEEP, HORIZONS[spec.key])
+    heuristic = HEURISTICS[spec.key]
+    searched = 0
+    for _ in range(MAX_MOVES):
+        actors = sorted(game.to_move())
+        if not actors:
+            break
+        seat = next_seat(game, actors, rng)
+        legal = game.legal_actions(seat)
+        if seat == searched % seats:  # the search seat moves round the table
+            action = searcher.choose(Situation.of(game, seat), rng)
+            assert action in legal
+            searched += 1
+        else:
+            action = heuristic.choose(game.rules, game.view(seat), legal, rng)
+        game.apply(seat, action)
+    assert searched > 0
+
+
+def midgame(spec: GameSpec, seats: int, moves: int) -> tuple[Game[Any, Any], int]:
+    """A game of heuristics at least ``moves`` moves in, where a seat on move
+    has a choice to make, and that seat."""
+    rng = random.Random(7)
+    game: Game[Any, Any] = spec.game.new(next(iter(spec.presets.values())), seats, rng)
+    for step in range(5_000):
+        actors = sorted(game.to_move())
+        assert actors, "the game ended before anybody had a choice"
+        choosing = [s for s in actors if len(game.legal_actions(s)) > 1]
+        if step >= moves and choosing:
+            return game, choosing[0]
+        seat = next_seat(game, actors, rng)
+        legal = game.legal_actions(seat)
+        game.apply(seat, HEURISTICS[spec.key].choose(game.rules, game.view(seat), legal, rng))
+    raise AssertionError("nobody had a choice")
+
+
+@pytest.mark.parametrize(
+    ("spec", "seats", "moves"),
+    [(s, 2 if s.key in ("durak", "101") else 3, 9) for s in SPECS],
+    ids=lambda v: getattr(v, "key", str(v)),
+)
+def test_two_worlds_that_differ_only_in_hidden_cards_get_the_same_move(
+    spec: GameSpec, seats: int, moves: int
+) -> None:
+    game, seat = midgame(spec, seats, moves)
+    other = game.determinize(seat, random.Random(99))
+    if spec.key != "daytona":  # Daytona hides only the stock's order
+        assert other.dump() != game.dump(), "the other world deals the hidden cards otherwise"
+    assert other.view(seat) == game.view(seat)
+    one, two = Situation.of(game, seat), Situation.of(other, seat)
+    assert one.to_json() == two.to_json()
+    searcher = small_player(spec.key)
+    assert searcher.choose(one, random.Random(3)) == searcher.choose(two, random.Random(3))
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.key)
+def test_the_same_situation_and_seed_give_the_same_move(spec: GameSpec) -> None:
+    game, seat = midgame(spec, 3 if spec.key in ("joker", "daytona") else 2, 11)
+    situation = Situation.of(game, seat)
+    searcher = small_player(spec.key)
+    choices = {searcher.choose(situation, random.Random(5)).encode() for _ in range(3)}
+    assert len(choices) == 1
+
+
+def test_a_worker_gets_plain_data_and_answers_with_a_legal_code() -> None:
+    game, seat = midgame(next(s for s in SPECS if s.key == "durak"), 2, 5)
+    request = {
+        "situation": Situation.of(game, seat).to_json(),
+        "level": Level.NORMAL.value,
+        "seed": 1,
+        "scale": 0.01,
+    }
+    code = think(request)
+    assert code in {a.encode() for a in game.legal_actions(seat)}
+    situation = Situation.from_json(request["situation"], GAMES)  # type: ignore[arg-type]
+    assert situation.world.dump() == Situation.of(game, seat).world.dump()
+
+
+def test_the_easy_level_is_the_heuristic_not_a_search() -> None:
+    with pytest.raises(ValueError, match="heuristic"):
+        search_player("durak", Level.EASY)
+
+
+def test_with_nothing_hidden_it_finds_the_forced_win_the_heuristic_misses() -> None:
+    # Spades are trumps; the stock is gone, so each knows the other's hand.
+    # Leading 6h lets Boris cover with 7h and lead 8c onto the ace: a draw.
+    # Leading the ace first makes him take it, and 6h then gets Anna out.
+    game = Durak.from_position(
+        DURAK_PRESETS["podkidnoy"], ["6h As", "7h 8c"], attacker=0, trump="s"
+    )
+    heuristic = HEURISTICS["durak"].choose(
+        game.rules, game.view(0), game.legal_actions(0), random.Random(1)
+    )
+    assert heuristic.encode() != "aAs"
+    searched = small_player_with_duel().search(Situation.of(game, 0), random.Random(1))
+    assert searched.exact
+    assert searched.action.encode() == "aAs"
+
+
+def small_player_with_duel() -> SearchPlayer:
+    return SearchPlayer(
+        HEURISTICS["durak"],
+        SMALL,
+        HORIZONS["durak"],
+        duel=lambda g: len(g.public_view()["active"]) == 2,
+    )
