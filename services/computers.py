@@ -131,8 +131,10 @@ class Computers:
     async def _play(self, seen: Snapshot) -> None:
         table_id = seen.table.id
         pause = random.Random(f"pause:{seen.table.seed}:{seen.table.moves}").uniform(*self._pause)
-        thinks = Level(seen.table.computer_level).seconds * self._thinking.scale
-        await self._background.wait(self._clock.sleep(pause - thinks))
+        seat = self._next_seat(seen)
+        if seat is not None and self._searches(seen, seat):
+            pause -= Level(seen.table.computer_level).seconds * self._thinking.scale
+        await self._background.wait(self._clock.sleep(pause))
         turn = self._turns.get(table_id)
         if turn is None:
             return
@@ -148,6 +150,11 @@ class Computers:
         if latest is not None and latest.table.moves != turn.moves:
             self.table_changed(latest)
 
+    @staticmethod
+    def _searches(snapshot: Snapshot, seat: int) -> bool:
+        """The seat's move is a search's: above the easy level, with a choice."""
+        return snapshot.table.computer_level != Level.EASY and len(snapshot.legal(seat)) > 1
+
     async def _move(self, table_id: int) -> None:
         snapshot = await self._tables.snapshot(table_id)
         self._latest[table_id] = snapshot
@@ -158,7 +165,7 @@ class Computers:
         rng = random.Random(f"{table.seed}:{table.moves}:{seat}")
         level = Level(table.computer_level)
         code = None
-        if level is not Level.EASY:
+        if self._searches(snapshot, seat):
             try:
                 situation = snapshot.situation(seat)
                 code = await self._thinking.choose(situation, level, rng.getrandbits(63))
