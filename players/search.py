@@ -48,10 +48,10 @@ MAX_ROLLOUT = 600
 players that pass the same Durak cards round can go on for ever."""
 MAX_DEPTH = 120
 """The exact search gives up below this many moves (positions can repeat)."""
-NODES_PER_MOVE = 1
-"""Positions the exact search may visit per simulated move of the budget (a
-position costs about as much as a rollout move); what it visits without
-finding a forced win is taken from the rollouts' budget."""
+SOLVER_SHARE = 0.5
+"""The share of the budget (in positions, which cost about a rollout move
+each) the exact search may use; what it visits without finding a forced win
+is taken from the rollouts' budget, so they keep at least the rest."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,11 +207,11 @@ class SearchPlayer:
         deadline = None if self._budget.seconds is None else self._clock() + self._budget.seconds
         spent = 0
         if self._duel is not None and self._duel(root) and _nothing_hidden(root, seat):
-            solver = _Solver(seat, self._budget.moves * NODES_PER_MOVE, deadline, self._clock)
+            solver = _Solver(seat, int(self._budget.moves * SOLVER_SHARE), deadline, self._clock)
             solved = solver.best(root, legal)
             if solved is not None:
                 return Searched(solved, 0, 0, exact=True)
-            spent = solver.visited // NODES_PER_MOVE
+            spent = solver.visited
         tallies = [_Tally(a) for a in legal]
         live = tallies
         horizon = self._horizon
