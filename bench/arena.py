@@ -24,9 +24,9 @@ What the lines mean:
 * ``joker 4``: classic, one search player against three heuristics: whole games
   won (the highest total; a shared first place counts its share), and the
   player's deals with its bid made, overall and by deal size.
-* ``daytona 3``: the deuce choice's effect: the player under test (always 2,
-  the heuristic, the search) against two heuristics; races are luck, so only
-  the mean score and win rate are shown.
+* ``daytona 3``: the sprint; the deuce choice's effect: the player under test
+  (always 2, the heuristic, the search) against two heuristics; races are
+  luck, so only the mean score and win rate are shown.
 """
 
 from __future__ import annotations
@@ -58,10 +58,10 @@ from players.search import Situation
 
 __all__ = ["Line", "main"]
 
-MAX_MOVES = 1_000
+MAX_MOVES = {"durak": 1_000, "101": 5_000, "joker": 5_000, "daytona": 50_000}
 """A game still on after this many moves is called endless and counted as a
-draw (Durak players can pass the same cards round for ever; finished games
-take well under 200 moves)."""
+draw (Durak players can pass the same cards round for ever; finished Durak
+games take well under 200 moves, a Daytona sprint about 1,000 draws)."""
 
 
 class AlwaysTwo:
@@ -132,7 +132,7 @@ def play_one(line: Line, seed: int, seat: int, level: Level, scale: float) -> Pl
     thinking = 0.0
     moves = 0
     while actors := game.to_move():
-        if moves >= MAX_MOVES:
+        if moves >= MAX_MOVES[line.game]:
             return Played(0.5, False, True, None, times, simulated, thinking, endless=True)
         actor = next_seat(game, sorted(actors), rng)
         legal = game.legal_actions(actor)
@@ -181,7 +181,7 @@ def _bids(game: Game[Any, Any], seat: int) -> list[tuple[int, bool]]:
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% score interval of a rate."""
+    """The score interval of a rate (95% by default), clipped to [0, 1]."""
     if n == 0:
         return 0.0, 1.0
     p = successes / n
@@ -201,9 +201,9 @@ LINES = (
     Line("durak", "podkidnoy", 4, "search", "heuristic"),
     Line("101", "classic", 2, "search", "heuristic"),
     Line("joker", "classic", 4, "search", "heuristic"),
-    Line("daytona", "classic", 3, "always2", "heuristic"),
-    Line("daytona", "classic", 3, "heuristic", "heuristic"),
-    Line("daytona", "classic", 3, "search", "heuristic"),
+    Line("daytona", "sprint", 3, "always2", "heuristic"),
+    Line("daytona", "sprint", 3, "heuristic", "heuristic"),
+    Line("daytona", "sprint", 3, "search", "heuristic"),
 )
 
 DEALS = {"durak": 50, "101": 20, "joker": 3, "daytona": 100}

@@ -4,11 +4,11 @@ the confidence bound the strength tests use."""
 from __future__ import annotations
 
 import copy
-import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bench.arena import wilson as bench_wilson
 from games.core import Action, Rules
 from players.base import Player
 
@@ -17,11 +17,9 @@ Z99 = 2.576
 
 
 def wilson(successes: int, n: int, z: float = Z99) -> tuple[float, float]:
-    """Wilson score interval of a rate measured as ``successes`` out of ``n``."""
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+    """Wilson score interval of a rate measured as ``successes`` out of ``n``
+    (99% by default: a bound that holds 99 times in 100)."""
+    return bench_wilson(successes, n, z)
 
 
 class Checked:

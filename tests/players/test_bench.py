@@ -1,9 +1,10 @@
-"""The players' benchmark runs (a couple of games per line)."""
+"""The players' benchmarks run (a couple of games per line)."""
 
 from __future__ import annotations
 
 import pytest
 
+from bench import arena
 from bench.players import main
 
 
@@ -13,3 +14,14 @@ def test_bench_prints_a_line_per_match_up(capsys: pytest.CaptureFixture[str]) ->
     assert len(lines) == len(out.strip().splitlines()) - 2
     assert {line.game for line in lines} == {"durak", "101", "joker"}
     assert all(0 <= line.wins <= line.games == 2 for line in lines)
+
+
+def test_the_arena_prints_a_line_per_pairing(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        arena.main(["--only", "daytona", "--deals", "1", "--scale", "0.02", "--workers", "1"]) == 0
+    )
+    out = capsys.readouterr().out.splitlines()
+    rows = [line for line in out if line.startswith("daytona")]
+    assert [row.split()[2] for row in rows] == ["always2", "heuristic", "search"]
+    assert all("won" in row and "mean score" in row for row in rows)
+    assert "endless" not in "\n".join(rows)
