@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from games.core import Place
 from players.base import Player
-from players.levels import Level
+from players.levels import Level, searches
 from services.background import Background
 from services.clock import Clock
 from services.errors import ServiceError
@@ -152,8 +152,11 @@ class Computers:
 
     @staticmethod
     def _searches(snapshot: Snapshot, seat: int) -> bool:
-        """The seat's move is a search's: above the easy level, with a choice."""
-        return snapshot.table.computer_level != Level.EASY and len(snapshot.legal(seat)) > 1
+        """The seat's move is a search's: at a level and in a game that search,
+        with a choice to make."""
+        table = snapshot.table
+        level = Level(table.computer_level)
+        return searches(table.game, level) and len(snapshot.legal(seat)) > 1
 
     async def _move(self, table_id: int) -> None:
         snapshot = await self._tables.snapshot(table_id)
