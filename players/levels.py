@@ -12,9 +12,9 @@ on the 2-core reference machine), and a level's time is its hard limit on top.
 from __future__ import annotations
 
 import enum
+import functools
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from games.core import JSON, Game
@@ -107,34 +107,20 @@ MOVES_PER_SECOND: Mapping[str, int] = {
 """Rollout moves one core simulates per second, per game."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Key:
-    game: str
-    level: Level
-    scale: float
-
-
-_PLAYERS: dict[_Key, SearchPlayer] = {}
-
-
+@functools.cache
 def search_player(game: str, level: Level, *, scale: float = 1.0) -> SearchPlayer:
     """The search player of ``game`` at ``level`` (not easy); ``scale``
     shrinks or stretches its budget (tests and quick arena runs)."""
     if level is Level.EASY:
         raise ValueError("the easy level is the heuristic, not a search")
-    key = _Key(game, level, scale)
-    player = _PLAYERS.get(key)
-    if player is None:
-        seconds = level.seconds * scale
-        moves = max(1, int(MOVES_PER_SECOND[game] * seconds * BUDGET_SHARE))
-        player = SearchPlayer(
-            HEURISTICS[game],
-            Budget(moves, seconds * TIME_LIMIT_SHARE),
-            HORIZONS[game],
-            duel=DUELS.get(game),
-        )
-        _PLAYERS[key] = player
-    return player
+    seconds = level.seconds * scale
+    moves = max(1, int(MOVES_PER_SECOND[game] * seconds * BUDGET_SHARE))
+    return SearchPlayer(
+        HEURISTICS[game],
+        Budget(moves, seconds * TIME_LIMIT_SHARE),
+        HORIZONS[game],
+        duel=DUELS.get(game),
+    )
 
 
 def think(request: Mapping[str, JSON]) -> str:
