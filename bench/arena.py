@@ -8,7 +8,7 @@ p99, the level's budget beside it) and simulated moves per second::
 
     .venv/bin/python -m bench.arena --quick          # a few minutes: smaller budgets, fewer deals
     .venv/bin/python -m bench.arena                  # the aims: hard level (1 s a move)
-    .venv/bin/python -m bench.arena --only durak --deals 100 --level normal
+    .venv/bin/python -m bench.arena --only durak --seats 2 --deals 100 --level normal
     .venv/bin/python -m bench.arena --calibrate      # rollout moves per second, per game
 
 Games run in ``--workers`` processes (default: the cores), one game per task,
@@ -279,6 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, help="budget scale (default 1, --quick 0.1)")
     parser.add_argument("--deals", type=int, help="deals per line (each played once per seat)")
     parser.add_argument("--only", help="one game: durak, 101, joker or daytona")
+    parser.add_argument("--seats", type=int, help="only the lines of this many seats")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--calibrate", action="store_true")
@@ -288,7 +289,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     level = Level(args.level)
     scale = args.scale if args.scale is not None else (QUICK_SCALE if args.quick else 1.0)
-    lines = [line for line in LINES if args.only in (None, line.game)]
+    lines = [
+        line
+        for line in LINES
+        if args.only in (None, line.game) and args.seats in (None, line.seats)
+    ]
     print(f"level {level} ({1000 * level.seconds * scale:.0f} ms a move), {args.workers} workers")
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:

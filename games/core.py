@@ -17,7 +17,8 @@ for every registered game:
 * the multiset of cards over :meth:`Game.zones` never changes;
 * ``view(seat)`` contains no card code outside the zones visible to that seat,
   ``public_view()`` none outside the zones visible to everybody;
-* ``load(dump())`` and ``clone()`` are equal to the original (by dump);
+* ``load(dump())`` and ``clone()`` are equal to the original (by dump), and
+  ``position()`` is equal exactly when the dumps are;
 * events carry only cards that everybody could see just before or just after
   the action (a card played, cards taken from the table), never a drawn card;
 * ``waits()`` names only seats in ``to_move()``, and ``default_action(seat)``
@@ -42,7 +43,7 @@ import enum
 import random
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -432,6 +433,12 @@ class Game(ABC, Generic[R, A]):
     @abstractmethod
     def clone(self) -> Self:
         """An independent copy, cheaper than dump/load."""
+
+    def position_key(self) -> Hashable:
+        """The state as a hashable value, equal exactly when the dumps are:
+        the key of a search's table of positions already valued.  By default
+        the dump itself; an engine searched exactly offers a cheaper one."""
+        return repr(self.dump())
 
     @classmethod
     @abstractmethod

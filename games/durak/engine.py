@@ -36,7 +36,7 @@ reasons: ``illegal.game_over``, ``illegal.no_such_seat``,
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 from games.cards import Card, Suit, deck, parse_cards
@@ -1203,6 +1203,38 @@ class Durak(DurakState):
         new._ctl = self._ctl[:]
         new._arrival = self._arrival[:]
         return new
+
+    def position_key(self) -> Hashable:
+        """Every field that can change in play (the rules and the tables
+        derived from them cannot): a tuple, built without the dump's codes."""
+        return (
+            tuple(self._stock),
+            tuple(self._hands),
+            tuple(self._known),
+            self._discard,
+            tuple(self._beaten),
+            tuple(self._att),
+            tuple(self._dfn),
+            self._trump_in_stock,
+            self._dealer,
+            self._attacker,
+            self._defender,
+            self._apos,
+            self._dpos,
+            tuple(self._ctl),
+            self._losing_team,
+            self._taking,
+            self._passed,
+            self._cap,
+            self._first_bout,
+            self._locked,
+            self._out,
+            tuple(self._out_order),
+            tuple(self._bout_out),
+            self._durak,
+            self._over,
+            tuple(tuple(self.in_order(s)) for s in range(self._n)) if self._blind else (),
+        )
 
     def determinize(self, observer: int, rng: random.Random) -> Self:
         """Deal anew the cards ``observer`` cannot see: the other hands, but for

@@ -131,7 +131,8 @@ def check_zones(game: Game[Any, Any]) -> None:
 
 
 def check_round_trip(game: Game[Any, Any]) -> dict[str, Any]:
-    """``load(dump())`` and ``clone()`` equal the game; returns the dump."""
+    """``load(dump())`` and ``clone()`` equal the game, and so do their
+    positions; returns the dump."""
     dumped = game.dump()
     text = json.dumps(dumped)
     assert dumped["format"] == type(game).FORMAT
@@ -139,6 +140,7 @@ def check_round_trip(game: Game[Any, Any]) -> dict[str, Any]:
     loaded = type(game).load(json.loads(text))
     assert loaded.dump() == dumped
     assert game.clone().dump() == dumped
+    assert loaded.position_key() == game.position_key() == game.clone().position_key()
     assert loaded.to_move() == game.to_move()
     return dumped
 
@@ -553,6 +555,7 @@ def playout(
             twin = game.clone()
             twin.apply(seat, action)
             assert game.dump() == state, "applying on a clone changed the original"
+            assert (twin.position_key() == game.position_key()) == (twin.dump() == state)
         public_before = visible_cards(game, None)
         events = game.apply(seat, action)
         check_events(events, public_before, visible_cards(game, None))
