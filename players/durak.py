@@ -35,7 +35,7 @@ import functools
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.cards import Card, Rank, Suit, deck
@@ -123,6 +123,18 @@ class _Table:
     cap: int
     unseen: list[Card]
     pool: int
+    beaters: dict[Card, list[Card]] = field(default_factory=dict)
+    """Cache: the unseen cards that beat a card (asked for every card of
+    every lead the player weighs)."""
+    prices: dict[tuple[int, Card], float] = field(default_factory=dict)
+    """Cache of :meth:`DurakHeuristic.beat_price`."""
+
+    def unseen_beaters(self, card: Card) -> list[Card]:
+        found = self.beaters.get(card)
+        if found is None:
+            beats = self.beating.beats
+            found = self.beaters[card] = [c for c in self.unseen if beats(card, c)]
+        return found
 
 
 @functools.cache
@@ -219,7 +231,7 @@ class DurakHeuristic:
         free = t.hands[seat] - len(t.known[seat]) - spent
         if free <= 0:
             return 1.0
-        beaters = sum(1 for c in t.unseen if t.beating.beats(card, c))
+        beaters = len(t.unseen_beaters(card))
         if beaters == 0:
             return 1.0
         pool = t.pool
@@ -285,10 +297,16 @@ class DurakHeuristic:
     def beat_price(self, t: _Table, seat: int, card: Card) -> float:
         """Expected worth of the card ``seat`` would cover ``card`` with (his
         cheapest beater), given that he has one."""
+        price = t.prices.get((seat, card))
+        if price is None:
+            price = t.prices[seat, card] = self._beat_price(t, seat, card)
+        return price
+
+    def _beat_price(self, t: _Table, seat: int, card: Card) -> float:
         known = [self.worth(t, k) for k in t.known[seat] if t.beating.beats(card, k)]
         if known:
             return min(known)
-        prices = sorted(self.worth(t, c) for c in t.unseen if t.beating.beats(card, c))
+        prices = sorted(self.worth(t, c) for c in t.unseen_beaters(card))
         if not prices:
             return 0.0
         free = max(t.hands[seat] - len(t.known[seat]), 1)
