@@ -1,0 +1,1 @@
+"""Each game's screens (texts, pictures and keys) and what they share."""
