@@ -86,9 +86,15 @@ async def running_bot(
         await application.post_shutdown(application)
 
 
-async def settle(server: FakeTelegram, application: Any | None) -> None:
+async def settle(
+    server: FakeTelegram,
+    application: Any | None,
+    *,
+    patience: float = 10.0,
+) -> None:
     """Wait until the bot has fetched and fully handled every update, and has
     delivered everything it owes; on the fake clock, short waits pass meanwhile.
+    ``patience``: the seconds of real time the bot may take to get there.
 
     In-process, the application itself tells whether an update is still being
     handled and whether its background work is idle; for a bot in another
@@ -112,7 +118,7 @@ async def settle(server: FakeTelegram, application: Any | None) -> None:
 
     while True:
         for _ in range(2):  # twice, a moment apart: an update may be between queue and handler
-            await server.wait_for(idle, message="the bot to handle every update")
+            await server.wait_for(idle, patience, message="the bot to handle every update")
             await asyncio.sleep(0.005)
         wake = clock.next_wake()
         if wake is None or wake > clock.now() + HORIZON:
