@@ -18,7 +18,7 @@ for every registered game:
 * ``view(seat)`` contains no card code outside the zones visible to that seat,
   ``public_view()`` none outside the zones visible to everybody;
 * ``load(dump())`` and ``clone()`` are equal to the original (by dump), and
-  ``position()`` is equal exactly when the dumps are;
+  ``position_key()`` is equal exactly when the dumps are;
 * events carry only cards that everybody could see just before or just after
   the action (a card played, cards taken from the table), never a drawn card;
 * ``waits()`` names only seats in ``to_move()``, and ``default_action(seat)``

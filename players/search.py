@@ -47,7 +47,8 @@ MAX_ROLLOUT = 600
 """A rollout still short of its horizon after this many moves counts as even:
 players that pass the same Durak cards round can go on for ever."""
 MAX_DEPTH = 120
-"""The exact search gives up below this many moves (positions can repeat)."""
+"""The exact search counts a line longer than this as not won (positions
+can repeat)."""
 SOLVER_SHARE = 0.5
 """The share of the budget the exact search may use; what it spends without
 finding a forced win is taken from the rollouts' budget, so they keep at
