@@ -4,16 +4,28 @@ Kept in the bot's database (``storage.messages``) but owned by this layer: the
 game tables know nothing of message ids.  Nothing else writes these records,
 so each is read from the database once and then kept in memory, written
 through on every change, until the table is forgotten.
+
+The writes are small and come several to a move (both hands, the group's
+message, the announcement cursor) from many tables at once, while the
+database takes one transaction at a time.  So they are group-committed: a
+write returns once it is durable, and every write queued while the database
+is busy commits with the others in one transaction.  Under load that is one
+transaction for the ledger's writes of many moves, not two or three per move
+(``bench.bot``: 271 moves a second instead of 206).  A write that fails fails
+its whole batch.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import asyncio
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 
-from storage import Database, HandMessageRow, TableMessageRow
+from storage import Database, HandMessageRow, Messages, TableMessageRow
 
 __all__ = ["HandMessageRow", "Ledger", "TableMessageRow"]
+
+Write = Callable[[Messages], Awaitable[None]]
 
 
 class Ledger:
@@ -21,6 +33,10 @@ class Ledger:
         self._db = db
         self._tables: dict[int, TableMessageRow] = {}
         self._hands: dict[int, dict[int, HandMessageRow]] = {}
+        self._queued: list[Write] = []
+        self._next_commit: asyncio.Future[None] | None = None
+        """Resolved when the queued writes are committed."""
+        self._committer: asyncio.Task[None] | None = None
 
     async def table_message(self, table_id: int) -> TableMessageRow:
         row = self._tables.get(table_id)
@@ -32,20 +48,17 @@ class Ledger:
     async def set_table_message(
         self, table_id: int, message_id: int | None, kind: str, digest: str | None
     ) -> None:
-        async with self._db.transaction() as tx:
-            await tx.messages.set_table_message(table_id, message_id, kind, digest)
+        await self._write(lambda m: m.set_table_message(table_id, message_id, kind, digest))
         if (row := self._tables.get(table_id)) is not None:
             self._tables[table_id] = replace(row, message_id=message_id, kind=kind, digest=digest)
 
     async def set_pinned(self, table_id: int, pinned: bool) -> None:
-        async with self._db.transaction() as tx:
-            await tx.messages.set_pinned(table_id, pinned)
+        await self._write(lambda m: m.set_pinned(table_id, pinned))
         if (row := self._tables.get(table_id)) is not None:
             self._tables[table_id] = replace(row, pinned=pinned)
 
     async def set_announced(self, table_id: int, moves: int) -> None:
-        async with self._db.transaction() as tx:
-            await tx.messages.set_announced(table_id, moves)
+        await self._write(lambda m: m.set_announced(table_id, moves))
         if (row := self._tables.get(table_id)) is not None:
             self._tables[table_id] = replace(row, announced=max(row.announced, moves))
 
@@ -60,12 +73,54 @@ class Ledger:
         rows = list(rows)
         if not rows:
             return
-        async with self._db.transaction() as tx:
-            for row in rows:
-                await tx.messages.set_hand(row)
+        await self._write(lambda m: m.set_hands(rows))
         for row in rows:
             if (kept := self._hands.get(row.table_id)) is not None:
                 kept[row.seat] = row
+
+    async def _write(self, write: Write) -> None:
+        """Queue ``write`` and return once it is committed (or raise what
+        the transaction that carried it raised)."""
+        self._queued.append(write)
+        if self._next_commit is None:
+            self._next_commit = asyncio.get_running_loop().create_future()
+            # Retrieved even if every writer waiting on it was cancelled.
+            self._next_commit.add_done_callback(lambda f: f.cancelled() or f.exception())
+        commit = self._next_commit
+        if self._committer is None or self._committer.done():
+            self._committer = asyncio.create_task(self._commit_queued())
+        # A writer given up on (a drain's timeout) does not cancel the others'.
+        await asyncio.shield(commit)
+
+    async def _commit_queued(self) -> None:
+        while self._queued:
+            commit: asyncio.Future[None] | None = None
+            try:
+                async with self._db.transaction() as tx:
+                    # Taken once the connection is ours, so that what queued
+                    # while waiting for it goes in too.
+                    writes, commit = self._take()
+                    for write in writes:
+                        await write(tx.messages)
+            except asyncio.CancelledError:
+                for waiting in (commit, self._take()[1]):
+                    if waiting is not None:
+                        waiting.cancel()
+                raise
+            except Exception as exc:  # handed to every writer of the batch
+                if commit is None:  # the transaction did not begin
+                    _, commit = self._take()
+                assert commit is not None
+                commit.set_exception(exc)
+            else:
+                assert commit is not None
+                commit.set_result(None)
+
+    def _take(self) -> tuple[list[Write], asyncio.Future[None] | None]:
+        """The queued writes and the future their commit resolves; the queue is left empty."""
+        writes, self._queued = self._queued, []
+        commit, self._next_commit = self._next_commit, None
+        return writes, commit
 
     def forget(self, table_id: int) -> None:
         """Drop what is kept of a table (it is read again if asked for)."""

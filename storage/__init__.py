@@ -2,7 +2,7 @@
 
 from storage.db import Database, DatabaseTooNewError, Tx
 from storage.deadlines import LOBBY_SEAT, DeadlineRow
-from storage.messages import HandMessageRow, TableMessageRow
+from storage.messages import HandMessageRow, Messages, TableMessageRow
 from storage.people import ChatRow, UserRow
 from storage.scores import ScoreDelta, ScoreRow
 from storage.tables import (
@@ -26,6 +26,7 @@ __all__ = [
     "DeadlineRow",
     "EndReason",
     "HandMessageRow",
+    "Messages",
     "MoveRow",
     "OnAbsence",
     "ScoreDelta",

@@ -5,6 +5,7 @@ Owned by the bot's Telegram side (``handlers``); the game tables know nothing of
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from storage.sql import Queries
@@ -79,22 +80,25 @@ class Messages(Queries):
         )
         return {r[1]: HandMessageRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6])) for r in rows}
 
-    async def set_hand(self, row: HandMessageRow) -> None:
-        await self._run(
+    async def set_hands(self, rows: Iterable[HandMessageRow]) -> None:
+        await self._many(
             "INSERT INTO hand_messages (table_id, seat, chat_id, message_id, digest, at_move,"
             " acting) VALUES (?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (table_id, seat) DO UPDATE SET chat_id = excluded.chat_id,"
             " message_id = excluded.message_id, digest = excluded.digest,"
             " at_move = excluded.at_move, acting = excluded.acting",
-            (
-                row.table_id,
-                row.seat,
-                row.chat_id,
-                row.message_id,
-                row.digest,
-                row.at_move,
-                int(row.acting),
-            ),
+            [
+                (
+                    row.table_id,
+                    row.seat,
+                    row.chat_id,
+                    row.message_id,
+                    row.digest,
+                    row.at_move,
+                    int(row.acting),
+                )
+                for row in rows
+            ],
         )
 
     async def tables_to_resume(self, since: float) -> list[int]:

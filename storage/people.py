@@ -55,7 +55,7 @@ class People(Queries):
 
     async def set_dm_ok(self, user_id: int, ok: bool) -> bool:
         """Record whether the DM works; True if that changed."""
-        changed = await self._run(
+        changed = await self._changed(
             "UPDATE users SET dm_ok = ? WHERE id = ? AND dm_ok != ?", (int(ok), user_id, int(ok))
         )
         return changed > 0

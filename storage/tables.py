@@ -332,7 +332,7 @@ class Tables(Queries):
                 sets.append(f"{column} = ?")
                 params.append(value)
         params += [table_id, expected_version]
-        changed = await self._run(
+        changed = await self._changed(
             f"UPDATE tables SET {', '.join(sets)} WHERE id = ? AND version = ?", params
         )
         if changed != 1:

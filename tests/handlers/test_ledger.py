@@ -1,7 +1,10 @@
-"""The ledger's records in memory match the database they are written through to."""
+"""The ledger's records in memory match the database they are written through to,
+and writes made together commit together."""
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 from pathlib import Path
 
 from handlers.ledger import HandMessageRow, Ledger
@@ -38,5 +41,60 @@ async def test_what_the_ledger_keeps_is_what_the_database_holds(tmp_path: Path) 
         assert (await ledger.table_message(table_id)).message_id == 7
         ledger.forget(table_id)
         assert (await ledger.table_message(table_id)).message_id == 8
+    finally:
+        await db.close()
+
+
+async def test_writes_queued_while_the_database_is_busy_commit_in_one_transaction(
+    tmp_path: Path,
+) -> None:
+    db = await Database.open(tmp_path / "koloda.sqlite3")
+    try:
+        table_id = await seed(db)
+        ledger = Ledger(db)
+        async with db.transaction():  # busy: the writes below have to queue
+            queued = [
+                asyncio.create_task(ledger.set_announced(table_id, 3)),
+                asyncio.create_task(ledger.set_table_message(table_id, 7, "text", "d")),
+                # No such table: this write fails, and with it its batch.
+                asyncio.create_task(
+                    ledger.save_hands([HandMessageRow(table_id + 99, 0, 1, 40, None, None, False)])
+                ),
+            ]
+            await asyncio.sleep(0.01)
+            assert not any(task.done() for task in queued)
+        results = await asyncio.gather(*queued, return_exceptions=True)
+        assert all(isinstance(r, sqlite3.IntegrityError) for r in results)
+        fresh = Ledger(db)
+        assert await fresh.table_message(table_id) == await ledger.table_message(table_id)
+        assert (await fresh.table_message(table_id)).announced == 0
+
+        # The next batch is a transaction of its own, and every writer of it
+        # returns once its write is durable.
+        await asyncio.gather(
+            ledger.set_announced(table_id, 5),
+            ledger.save_hands([HandMessageRow(table_id, 0, 1, 41, None, None, False)]),
+        )
+        fresh = Ledger(db)
+        assert (await fresh.table_message(table_id)).announced == 5
+        assert (await fresh.hands(table_id))[0].message_id == 41
+    finally:
+        await db.close()
+
+
+async def test_a_writer_given_up_on_does_not_take_its_batch_with_it(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "koloda.sqlite3")
+    try:
+        table_id = await seed(db)
+        ledger = Ledger(db)
+        async with db.transaction():
+            impatient = asyncio.create_task(ledger.set_announced(table_id, 4))
+            patient = asyncio.create_task(ledger.set_pinned(table_id, True))
+            await asyncio.sleep(0.01)
+            impatient.cancel()
+        await patient
+        assert impatient.cancelled()
+        row = await Ledger(db).table_message(table_id)
+        assert (row.announced, row.pinned) == (4, True)
     finally:
         await db.close()
