@@ -149,17 +149,15 @@ class Rules:
         """Rebuild rules, checking every value; unknown keys are refused."""
         if not isinstance(data, Mapping):
             raise RulesError("rules must be an object")
-        hints = typing.get_type_hints(cls)
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(data) - names
+        fields = _fields_and_types(cls)
+        unknown = set(data) - {f.name for f, _ in fields}
         if unknown:
             raise RulesError(f"unknown rules fields: {sorted(unknown)}")
         values: dict[str, Any] = {}
-        for f in dataclasses.fields(cls):
+        for f, kind in fields:
             if f.name not in data:
                 continue
             raw = data[f.name]
-            kind = hints[f.name]
             if isinstance(kind, type) and issubclass(kind, enum.Enum):
                 try:
                     values[f.name] = kind(raw)
@@ -198,6 +196,20 @@ class Rules:
         new = dataclasses.replace(self, **changes)
         new.validate()
         return new
+
+
+_FIELD_TYPES: dict[type[Rules], tuple[tuple[dataclasses.Field[Any], Any], ...]] = {}
+
+
+def _fields_and_types(cls: type[Rules]) -> tuple[tuple[dataclasses.Field[Any], Any], ...]:
+    """A rules class's fields with their resolved types, resolved once:
+    resolving the string annotations costs more than the rest of
+    :meth:`Rules.from_json`, which runs on every read of a table."""
+    found = _FIELD_TYPES.get(cls)
+    if found is None:
+        hints = typing.get_type_hints(cls)
+        found = _FIELD_TYPES[cls] = tuple((f, hints[f.name]) for f in dataclasses.fields(cls))
+    return found
 
 
 class Place(enum.Enum):

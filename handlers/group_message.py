@@ -229,7 +229,16 @@ class TableMessages:
         pictures = await self._services.directory.chat_pictures(chat_id)
         composed = self._compose(snapshot, lang, options_open, pictures)
         if repost or row.message_id is None or row.digest != composed.digest:
-            await self._pacer.turn(chat_id)
+            # An edit of a running game's table, which only shows what the
+            # players did in their DMs, waits its spread turn (and shows what
+            # is latest then); a lobby's edits and a new message, which people
+            # in the group are waiting for, take the next slot.
+            spread = (
+                snapshot.table.status is Status.PLAYING
+                and not repost
+                and row.message_id is not None
+            )
+            await self._pacer.turn(chat_id, spread=spread)
             # Compose again after the wait: show the latest state, not the one
             # that asked for this edit.
             snapshot = latest()

@@ -5,6 +5,13 @@ group and about one per second.  :class:`GroupWindow` keeps, per group, the
 times of the last sends: a message goes out at once when the last minute has
 room and the last send is a second old, and otherwise waits exactly until it
 does.  Waiting happens on the bot's clock, as idle time.
+
+Edits of a running game's table message can wait (the wait coalesces them),
+so they are *spread*: evenly, within three quarters of the budget (one per
+4 s at 20 a minute).  A fast game thus never spends the minute's budget in
+a burst of edits, which would leave its result and the next lobby waiting up
+to a minute for the window to clear: the quarter left over is room for the
+posts people wait for, at once.
 """
 
 from __future__ import annotations
@@ -17,6 +24,8 @@ from services import Background, Clock
 __all__ = ["GroupWindow"]
 
 WINDOW = 60.0
+EDIT_SHARE = 0.75
+"""Of a group's budget, what spread edits may use."""
 
 
 class GroupWindow:
@@ -26,12 +35,13 @@ class GroupWindow:
         self._clock = clock
         self._background = background
         self.per_minute = per_minute
-        self.gap = min(gap, WINDOW / per_minute)
+        self.spacing = WINDOW / max(1, int(per_minute * EDIT_SHARE))
+        self.gap = min(gap, self.spacing)
         self._sent: dict[int, deque[float]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
 
-    def delay(self, chat_id: int) -> float:
-        """Seconds until the group may get its next message."""
+    def delay(self, chat_id: int, *, spread: bool = False) -> float:
+        """Seconds until the group may get its next message (a spread one)."""
         now = self._clock.now()
         sent = self._sent.get(chat_id)
         if not sent:
@@ -40,18 +50,18 @@ class GroupWindow:
             sent.popleft()
         if not sent:
             return 0.0
-        wait = sent[-1] + self.gap - now
+        wait = sent[-1] + (self.spacing if spread else self.gap) - now
         if len(sent) >= self.per_minute:
             wait = max(wait, sent[0] + WINDOW - now)
         return max(wait, 0.0)
 
-    async def turn(self, chat_id: int) -> None:
-        """Wait for the group's next slot and take it.  Private chats (positive
-        ids) are not paced here."""
+    async def turn(self, chat_id: int, *, spread: bool = False) -> None:
+        """Wait for the group's next slot and take it; ``spread``: for an edit
+        that can wait.  Private chats (positive ids) are not paced here."""
         if chat_id > 0:
             return
         lock = self._locks.setdefault(chat_id, asyncio.Lock())
         async with lock:
-            while (wait := self.delay(chat_id)) > 0:
+            while (wait := self.delay(chat_id, spread=spread)) > 0:
                 await self._background.wait(self._clock.sleep(wait))
             self._sent.setdefault(chat_id, deque()).append(self._clock.now())

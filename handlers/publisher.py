@@ -369,11 +369,14 @@ class Publisher:
 
     def _forget_finished(self) -> None:
         """Drop what is kept of tables that are over and fully delivered."""
+        over = [i for i, snapshot in self._latest.items() if not snapshot.table.is_open]
+        if not over:  # the usual case, after every delivery: skip the outboxes
+            return
         busy = set(self._hand_tasks) | self._hands_dirty
         for box in self._outboxes.values():
             busy |= {i.table_id for i in box.items if isinstance(i, _Sync)}
-        for table_id, snapshot in list(self._latest.items()):
-            if snapshot.table.is_open or table_id in busy:
+        for table_id in over:
+            if table_id in busy:
                 continue
             del self._latest[table_id]
             self._options_open.discard(table_id)

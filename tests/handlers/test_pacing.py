@@ -60,3 +60,27 @@ async def test_a_quiet_group_gets_its_reply_at_once() -> None:
     before = clock.now()
     sent = await run(clock, window, [-1])
     assert sent == [(-1, before)]
+
+
+async def test_spread_edits_leave_room_for_the_posts_people_wait_for() -> None:
+    """A fast game's edits go out one per four seconds, not twenty in twenty
+    seconds and then nothing for forty: its result, asked for after a minute of
+    edits, goes out at once instead of at the end of the minute."""
+    clock = FakeClock()
+    window = GroupWindow(clock, Background(), per_minute=20)
+    start = clock.now()
+    sent: list[float] = []
+
+    async def edit() -> None:
+        await window.turn(-1, spread=True)
+        sent.append(clock.now() - start)
+
+    edits = [asyncio.ensure_future(edit()) for _ in range(16)]
+    while not all(e.done() for e in edits):
+        await asyncio.sleep(0)
+        if clock.next_wake() is not None:
+            clock.wake_next()
+    assert sent == [4.0 * i for i in range(16)]  # 15 within any minute
+    clock.set(start + 60.5)  # the 16th edit was at 60 s
+    results = await run(clock, window, [-1, -1])
+    assert [when - start for _, when in results] == [61.0, 62.0]  # the usual second apart
