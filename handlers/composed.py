@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 
 from telegram import InlineKeyboardMarkup
 
+from handlers.keyboards import markup_json
 from handlers.screens.base import Picture
 
 __all__ = ["Composed"]
@@ -25,7 +25,7 @@ class Composed:
         h.update(self.text.encode())
         h.update(b"\x00" + (self.picture.key.encode() if self.picture else b""))
         if self.markup is not None:
-            h.update(b"\x01" + json.dumps(self.markup.to_dict(), sort_keys=True).encode())
+            h.update(b"\x01" + markup_json(self.markup).encode())
         object.__setattr__(self, "digest", h.hexdigest())
 
     @property

@@ -361,7 +361,7 @@ class Tables:
             async with self._db.transaction() as tx:
                 table, seat = await self._seat_of(tx, table_id, user_id)
                 returned = await self._present(tx, table, seat)
-                if await self._button_is_stale(tx, returned, seat, at_move):
+                if self._button_is_stale(returned, seat, at_move):
                     refusal = ServiceError("error.stale_button")
                 else:
                     try:
@@ -389,9 +389,7 @@ class Tables:
             async with self._db.transaction() as tx:
                 table, seat = await self._seat_of(tx, table_id, user_id)
                 returned = await self._present(tx, table, seat)
-                stale = at_move is not None and await self._button_is_stale(
-                    tx, returned, seat, at_move
-                )
+                stale = at_move is not None and self._button_is_stale(returned, seat, at_move)
                 snapshot = await self._snapshot(tx, returned)
             if returned is not table:
                 self._notify(snapshot)
@@ -545,8 +543,9 @@ class Tables:
         except ActionParseError:
             return False
 
-    async def _button_is_stale(self, tx: Tx, table: TableRow, seat: int, at_move: int) -> bool:
-        return not await tx.tables.last_move_of(table.id, seat) <= at_move <= table.moves
+    @staticmethod
+    def _button_is_stale(table: TableRow, seat: int, at_move: int) -> bool:
+        return not table.seats[seat].last_move <= at_move <= table.moves
 
     async def _present(self, tx: Tx, table: TableRow, seat: int) -> TableRow:
         """The seat's player acted himself: he is not absent, his timeouts reset."""

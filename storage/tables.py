@@ -87,6 +87,8 @@ class SeatRow:
     language: str | None
     timeouts: int
     absent: bool
+    last_move: int = 0
+    """The number of the seat's latest move (0: none yet)."""
 
     @property
     def is_human(self) -> bool:
@@ -171,12 +173,15 @@ _COLUMNS = (
 _SELECT = (
     "SELECT "
     + ", ".join(f"t.{c}" for c in _COLUMNS)
-    + ", c.title FROM tables t LEFT JOIN chats c ON c.id = t.chat_id"
-)
-_SEATS = (
-    "SELECT s.table_id, s.seat, s.user_id, s.computer, u.first_name, COALESCE(u.dm_ok, 0),"
-    " COALESCE(u.language, u.locale), s.timeouts, s.absent"
-    " FROM seats s LEFT JOIN users u ON u.id = s.user_id"
+    # The seats come along as one JSON array, so that reading a table is one
+    # query: each query of a move's transaction is a round trip to SQLite's
+    # thread while the transaction holds the connection.
+    + ", c.title, (SELECT json_group_array(json_array(s.seat, s.user_id, s.computer,"
+    " u.first_name, COALESCE(u.dm_ok, 0), COALESCE(u.language, u.locale), s.timeouts,"
+    " s.absent, COALESCE((SELECT m.n FROM moves m WHERE m.table_id = s.table_id"
+    " AND m.seat = s.seat ORDER BY m.n DESC LIMIT 1), 0)))"
+    " FROM seats s LEFT JOIN users u ON u.id = s.user_id WHERE s.table_id = t.id)"
+    " FROM tables t LEFT JOIN chats c ON c.id = t.chat_id"
 )
 
 
@@ -215,15 +220,6 @@ class Tables(Queries):
 
     async def _tables(self, sql: str, params: Sequence[Any] = ()) -> list[TableRow]:
         rows = await self._all(sql, params)
-        if not rows:
-            return []
-        ids = [r[0] for r in rows]
-        marks = ", ".join("?" * len(ids))
-        seats: dict[int, list[SeatRow]] = {i: [] for i in ids}
-        for s in await self._all(
-            f"{_SEATS} WHERE s.table_id IN ({marks}) ORDER BY s.table_id, s.seat", ids
-        ):
-            seats[s[0]].append(SeatRow(s[1], s[2], s[3], s[4], bool(s[5]), s[6], s[7], bool(s[8])))
         return [
             TableRow(
                 id=r[0],
@@ -241,7 +237,7 @@ class Tables(Queries):
                 turn_seconds=r[12],
                 on_absence=OnAbsence(r[13]),
                 end_reason=None if r[14] is None else EndReason(r[14]),
-                seats=tuple(seats[r[0]]),
+                seats=_seats(r[18]),
                 commitment=r[15],
                 computer_level=r[16],
                 chat_title=r[17],
@@ -439,14 +435,13 @@ class Tables(Queries):
         )
         return [_move(r) for r in reversed(rows)]
 
-    async def last_move_of(self, table_id: int, seat: int) -> int:
-        """The number of the seat's latest move (0 if it has not moved)."""
-        row = await self._one(
-            "SELECT COALESCE(MAX(n), 0) FROM moves WHERE table_id = ? AND seat = ?",
-            (table_id, seat),
-        )
-        assert row is not None
-        return int(row[0])
+
+def _seats(seats_json: str) -> tuple[SeatRow, ...]:
+    seats = [
+        SeatRow(s[0], s[1], s[2], s[3], bool(s[4]), s[5], s[6], bool(s[7]), s[8])
+        for s in json.loads(seats_json)
+    ]
+    return tuple(sorted(seats, key=lambda s: s.seat))
 
 
 def _move(row: Any) -> MoveRow:

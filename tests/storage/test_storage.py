@@ -170,11 +170,12 @@ async def test_move_log_is_ordered(tmp_path: Path) -> None:
         last = await tx.tables.last_moves(table_id, 3)
         every = await tx.tables.last_moves(table_id, 100)
         after = await tx.tables.moves_after(table_id, 5, 100)
-        own = await tx.tables.last_move_of(table_id, 1)
+        table = await tx.tables.get(table_id)
     assert [m.n for m in last] == [5, 6, 7]
     assert len(every) == 7
     assert [m.n for m in after] == [6, 7]
-    assert own == 7
+    assert table is not None
+    assert [s.last_move for s in table.seats] == [6, 7, 5]
     with pytest.raises(sqlite3.IntegrityError):
         async with db.transaction() as tx:
             await tx.tables.append_move(table_id, 7, 0, "dup", [], Actor.PLAYER)
