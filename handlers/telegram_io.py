@@ -39,7 +39,8 @@ from services import Background, Clock
 __all__ = ["MAX_CAPTION", "MAX_TEXT", "Delivery", "Sent", "TelegramIO", "clip"]
 
 log = logging.getLogger(__name__)
-NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+NO_PREVIEW = LinkPreviewOptions(is_disabled=True).to_json()
+"""As JSON text, which PTB passes on as it is (its objects it serialises on every call)."""
 MAX_TEXT = 4096
 MAX_CAPTION = 1024
 NEWEST_KEPT = 50_000
