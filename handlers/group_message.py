@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from telegram import InlineKeyboardMarkup
 
-from games.core import Event, Place, Wait
+from games.core import Action, Event, Place, Wait
 from handlers import callback_data as cd
 from handlers.composed import Composed
 from handlers.keyboards import Rows, button, markup, move_rows, url_button
@@ -154,12 +154,20 @@ def _table(
 def _table_keys(snapshot: Snapshot, lang: str, screens: GameScreens) -> list[list[Key]]:
     """Moves made on the table message (e.g. "next round"), each once."""
     keys: dict[str, Key] = {}
-    for seat in range(len(snapshot.table.seats)):
-        for action in snapshot.legal(seat):
-            if action.place is Place.TABLE:
-                code = action.encode()
-                keys.setdefault(code, Key(screens.table_key(lang, action, snapshot.public), code))
+    for action in _table_moves(snapshot):
+        code = action.encode()
+        keys.setdefault(code, Key(screens.table_key(lang, action, snapshot.public), code))
     return [[key] for key in keys.values()]
+
+
+def _table_moves(snapshot: Snapshot) -> list[Action]:
+    """The moves any seat may make on the table message now."""
+    return [
+        action
+        for seat in range(len(snapshot.table.seats))
+        for action in snapshot.legal(seat)
+        if action.place is Place.TABLE
+    ]
 
 
 def _waiting_line(snapshot: Snapshot, lang: str, names: list[str], now: float) -> str | None:
@@ -229,14 +237,16 @@ class TableMessages:
         pictures = await self._services.directory.chat_pictures(chat_id)
         composed = self._compose(snapshot, lang, options_open, pictures)
         if repost or row.message_id is None or row.digest != composed.digest:
-            # An edit of a running game's table, which only shows what the
-            # players did in their DMs, waits its spread turn (and shows what
-            # is latest then); a lobby's edits and a new message, which people
-            # in the group are waiting for, take the next slot.
+            # An edit of a running game's table that only shows what the
+            # players did in their DMs waits its spread turn (and shows what is
+            # latest then); a lobby's edits, a move offered on the table (101's
+            # next round) and a new message, which people in the group are
+            # waiting for, take the next slot.
             spread = (
                 snapshot.table.status is Status.PLAYING
                 and not repost
                 and row.message_id is not None
+                and not _table_moves(snapshot)
             )
             await self._pacer.turn(chat_id, spread=spread)
             # Compose again after the wait: show the latest state, not the one
