@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
@@ -20,6 +21,7 @@ EMOJI = "\ufe0f"
 are red on phones and desktops alike (``♥`` alone is often drawn black)."""
 
 
+@functools.cache  # a few dozen codes, asked for on every screen
 def face(code: str) -> str:
     """``10♥️``: a card as players read it."""
     card = Card.parse(code)
