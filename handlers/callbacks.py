@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from telegram import CallbackQuery, InlineKeyboardMarkup, Update
+from telegram import CallbackQuery, Update
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
@@ -18,7 +18,7 @@ from handlers import callback_data as cd
 from handlers.commands import is_admin, set_language
 from handlers.context import Koloda, chat_info, koloda, language_for, person, thread_of
 from handlers.hand_messages import BACK
-from handlers.keyboards import button
+from handlers.keyboards import button, markup
 from i18n import LANGUAGES, t
 from services import ServiceError, Setting, Snapshot
 
@@ -214,9 +214,7 @@ async def _new_game(
         ]
         await _answer(query)
         text = t(lang, "newgame.choose_preset", game=t(lang, spec.name_key))
-        await app.publisher.io.edit_text(
-            chat.id, message.message_id, text, InlineKeyboardMarkup(rows)
-        )
+        await app.publisher.io.edit_text(chat.id, message.message_id, text, markup(rows))
         return
     who = person(query.from_user)
     dm_ok = await app.services.directory.dm_ok(who.id)

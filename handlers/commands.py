@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from telegram import Chat, InlineKeyboardMarkup, Update
+from telegram import Chat, Update
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
@@ -27,7 +27,7 @@ from handlers.context import (
     sender,
     thread_of,
 )
-from handlers.keyboards import button, markup, url_button
+from handlers.keyboards import Keyboard, button, markup, url_button
 from handlers.screens import common
 from handlers.screens.base import SheetScreens
 from i18n import LANGUAGES, t
@@ -49,9 +49,7 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
 
-async def reply(
-    app: Koloda, update: Update, text: str, markup: InlineKeyboardMarkup | None = None
-) -> None:
+async def reply(app: Koloda, update: Update, text: str, markup: Keyboard | None = None) -> None:
     """Answer in the chat (and topic) the command came from."""
     _, chat = sender(update)
     if chat.type == Chat.PRIVATE:

@@ -5,9 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from telegram import InlineKeyboardMarkup
-
-from handlers.keyboards import markup_json
+from handlers.keyboards import Keyboard, markup_json
 from handlers.screens.base import Picture
 
 __all__ = ["Composed"]
@@ -16,7 +14,7 @@ __all__ = ["Composed"]
 @dataclass(frozen=True, slots=True)
 class Composed:
     text: str
-    markup: InlineKeyboardMarkup | None = None
+    markup: Keyboard | None = None
     picture: Picture | None = None
     digest: str = field(init=False)
 

@@ -8,12 +8,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 
-from telegram import InlineKeyboardMarkup
-
 from games.core import Action, Event, Place, Wait
 from handlers import callback_data as cd
 from handlers.composed import Composed
-from handlers.keyboards import Rows, button, markup, move_rows, url_button
+from handlers.keyboards import Keyboard, Rows, button, markup, move_rows, url_button
 from handlers.ledger import Ledger, TableMessageRow
 from handlers.pacing import GroupWindow
 from handlers.screens import common
@@ -357,7 +355,7 @@ class TableMessages:
         outcome = snapshot.outcome()
         for move in sorted(set(by_move) | {table.moves}):
             events = by_move.get(move, [])
-            posts: list[tuple[Screen, InlineKeyboardMarkup | None]] = [
+            posts: list[tuple[Screen, Keyboard | None]] = [
                 (s, None) for s in screens.announcements(lang, events, snapshot.public, names)
             ]
             if move == table.moves and table.status is Status.FINISHED and outcome is not None:

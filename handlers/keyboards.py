@@ -1,19 +1,46 @@
-"""Inline keyboards: a screen's keys and the bot's own buttons, as Telegram markup."""
+"""Inline keyboards: a screen's keys and the bot's own buttons, ready for Telegram.
+
+A keyboard is a tuple of rows of :class:`Button` and goes to the Bot API as
+its JSON text (:func:`markup_json`).  PTB's own button objects cost more to
+build and to serialise than drawing the hand they belong to, and a hand's
+keyboard is made for every move of either player; only the few typed PTB
+calls (photos) get PTB's objects (:func:`ptb_markup`).
+"""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from handlers import callback_data as cd
 from handlers.screens.base import Key
 
-__all__ = ["button", "markup", "markup_json", "move_rows", "url_button"]
+__all__ = [
+    "Button",
+    "Keyboard",
+    "button",
+    "markup",
+    "markup_json",
+    "move_rows",
+    "ptb_markup",
+    "url_button",
+]
 
-Rows = list[list[InlineKeyboardButton]]
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button that sends ``data`` back to the bot, or opens ``url``."""
+
+    label: str
+    data: str | None = None
+    url: str | None = None
+
+
+Rows = list[list[Button]]
+Keyboard = tuple[tuple[Button, ...], ...]
 
 
 def move_rows(keys: Sequence[Sequence[Key]], table_id: int, at_move: int) -> Rows:
@@ -26,36 +53,45 @@ def move_rows(keys: Sequence[Sequence[Key]], table_id: int, at_move: int) -> Row
                 data = cd.pack(cd.MoveButton(table_id, at_move, key.action))
             else:
                 data = cd.pack(cd.MenuButton(table_id, at_move, key.focus or "back"))
-            buttons.append(InlineKeyboardButton(key.label, callback_data=data))
+            buttons.append(Button(key.label, data))
         if buttons:
             rows.append(buttons)
     return rows
 
 
-def button(label: str, data: cd.Button) -> InlineKeyboardButton:
-    return InlineKeyboardButton(label, callback_data=cd.pack(data))
+def button(label: str, data: cd.Button) -> Button:
+    return Button(label, cd.pack(data))
 
 
-def url_button(label: str, url: str) -> InlineKeyboardButton:
-    return InlineKeyboardButton(label, url=url)
+def url_button(label: str, url: str) -> Button:
+    return Button(label, url=url)
 
 
-def markup(rows: Rows) -> InlineKeyboardMarkup | None:
-    return InlineKeyboardMarkup(rows) if rows else None
+def markup(rows: Sequence[Sequence[Button]]) -> Keyboard | None:
+    keyboard = tuple(tuple(row) for row in rows if row)
+    return keyboard or None
 
 
-def markup_json(keyboard: InlineKeyboardMarkup) -> str:
-    """The keyboard as the Bot API's JSON.  Built from the two kinds of button
-    this bot draws: PTB's generic ``to_dict`` cost more of a move's CPU than
-    drawing the hand it belongs to, and a hand's keyboard is serialised twice
-    (for its digest and to send it)."""
-    rows = [[_button_json(b) for b in row] for row in keyboard.inline_keyboard]
+def markup_json(keyboard: Keyboard) -> str:
+    """The keyboard as the Bot API's ``InlineKeyboardMarkup`` JSON."""
+    rows = [[_button_json(b) for b in row] for row in keyboard]
     return json.dumps({"inline_keyboard": rows}, ensure_ascii=False, separators=(",", ":"))
 
 
-def _button_json(b: InlineKeyboardButton) -> dict[str, Any]:
-    if isinstance(b.callback_data, str):
-        return {"text": b.text, "callback_data": b.callback_data}
+def _button_json(b: Button) -> dict[str, str]:
     if b.url is not None:
-        return {"text": b.text, "url": b.url}
-    return b.to_dict()
+        return {"text": b.label, "url": b.url}
+    assert b.data is not None
+    return {"text": b.label, "callback_data": b.data}
+
+
+def ptb_markup(keyboard: Keyboard | None) -> InlineKeyboardMarkup | None:
+    """The keyboard as PTB's objects, for its typed methods."""
+    if keyboard is None:
+        return None
+    return InlineKeyboardMarkup(
+        [
+            [InlineKeyboardButton(b.label, callback_data=b.data, url=b.url) for b in row]
+            for row in keyboard
+        ]
+    )

@@ -26,12 +26,10 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from telegram import InlineKeyboardMarkup
-
 from handlers.composed import Composed
 from handlers.group_message import TableMessages
 from handlers.hand_messages import HandMessages
-from handlers.keyboards import markup, url_button
+from handlers.keyboards import Keyboard, markup, url_button
 from handlers.ledger import Ledger
 from handlers.pacing import GroupWindow
 from handlers.screens import common
@@ -55,7 +53,7 @@ class _Say:
     """A one-off group message (a reply to a command, a notice)."""
 
     text: str
-    markup: InlineKeyboardMarkup | None
+    markup: Keyboard | None
     thread_id: int
     picture: Picture | None = None
 
@@ -66,7 +64,7 @@ class _Chooser:
     the one before."""
 
     text: str
-    markup: InlineKeyboardMarkup | None
+    markup: Keyboard | None
     thread_id: int
 
 
@@ -144,7 +142,7 @@ class Publisher:
         self,
         chat_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         *,
         thread_id: int = 0,
         picture: Picture | None = None,
@@ -156,7 +154,7 @@ class Publisher:
         self._work(chat_id, box)
 
     def offer_games(
-        self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, *, thread_id: int
+        self, chat_id: int, text: str, markup: Keyboard | None, *, thread_id: int
     ) -> None:
         """Post a game chooser; the chat's previous chooser, if any, is closed."""
         box = self._outboxes.setdefault(chat_id, _Outbox())

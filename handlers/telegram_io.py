@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, LinkPreviewOptions, Message
+from telegram import Bot, InputMediaPhoto, LinkPreviewOptions, Message
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -32,7 +32,7 @@ from telegram.error import (
 )
 
 from handlers.composed import Composed
-from handlers.keyboards import markup_json
+from handlers.keyboards import Keyboard, markup_json, ptb_markup
 from handlers.orphans import MAX_PROBES, Orphans, Sweep
 from services import Background, Clock
 
@@ -148,7 +148,7 @@ class TelegramIO:
         self,
         chat_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         *,
         thread_id: int = 0,
         notify: bool = True,
@@ -173,7 +173,7 @@ class TelegramIO:
         chat_id: int,
         photo: bytes,
         caption: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         *,
         thread_id: int = 0,
         notify: bool = True,
@@ -186,14 +186,14 @@ class TelegramIO:
                 photo,
                 caption=clip(caption, MAX_CAPTION),
                 parse_mode="HTML",
-                reply_markup=markup,
+                reply_markup=ptb_markup(markup),
                 message_thread_id=thread_id or None,
                 disable_notification=not notify,
             ),
         )
 
     async def edit_text(
-        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+        self, chat_id: int, message_id: int, text: str, markup: Keyboard | None = None
     ) -> Sent:
         return await self._call(
             "editMessageText",
@@ -216,14 +216,14 @@ class TelegramIO:
         message_id: int,
         photo: bytes,
         caption: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
     ) -> Sent:
         media = InputMediaPhoto(photo, caption=clip(caption, MAX_CAPTION), parse_mode="HTML")
         return await self._call(
             "editMessageMedia",
             chat_id,
             lambda: self.bot.edit_message_media(
-                media, chat_id=chat_id, message_id=message_id, reply_markup=markup
+                media, chat_id=chat_id, message_id=message_id, reply_markup=ptb_markup(markup)
             ),
             message_id,
         )
@@ -233,7 +233,7 @@ class TelegramIO:
         chat_id: int,
         message_id: int,
         caption: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
     ) -> Sent:
         return await self._call(
             "editMessageCaption",
@@ -243,7 +243,7 @@ class TelegramIO:
                 message_id=message_id,
                 caption=clip(caption, MAX_CAPTION),
                 parse_mode="HTML",
-                reply_markup=markup,
+                reply_markup=ptb_markup(markup),
             ),
             message_id,
         )
@@ -281,7 +281,7 @@ class TelegramIO:
         typed method is wanted (it warns for names it has one for).  A keyboard
         goes as its JSON text, which costs less to make than PTB's way."""
         keyboard = params.get("reply_markup")
-        if isinstance(keyboard, InlineKeyboardMarkup):
+        if keyboard is not None:
             params["reply_markup"] = markup_json(keyboard)  # PTB passes text on as it is
         try:
             return await self.bot.do_api_request(method.lower(), api_kwargs=params)

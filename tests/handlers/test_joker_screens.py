@@ -72,7 +72,7 @@ def test_a_sheet_of_three_players_in_progress_is_drawn_too() -> None:
 def keys_of(composed: object) -> list[str]:
     markup = getattr(composed, "markup", None)
     assert markup is not None
-    return [b.text for row in markup.inline_keyboard for b in row]
+    return [b.label for row in markup for b in row]
 
 
 def test_the_dealers_bid_buttons_leave_out_the_forbidden_bid_and_say_why() -> None:

@@ -82,7 +82,7 @@ def test_a_hand_shows_the_seats_own_cards_and_a_button_per_move() -> None:
     trump = snap.public["trump_card"]
     assert faces_in(composed.text) == own | {trump}
     assert composed.markup is not None
-    datas = [b.callback_data for row in composed.markup.inline_keyboard for b in row]
+    datas = [b.data for row in composed.markup for b in row]
     assert all(isinstance(d, str) and d.startswith("m:5:7:") for d in datas)
     other, acting = compose_hand(snap, 1 - mover, "ru", screens, now=NOW)
     assert not acting
@@ -97,7 +97,7 @@ def test_an_absent_players_hand_says_a_computer_stands_in_and_offers_a_way_back(
     composed, _ = compose_hand(snap, 0, "ru", CATALOG.screens["durak"], now=NOW)
     assert "компьютер" in composed.text
     assert composed.markup is not None
-    labels = [b.text for row in composed.markup.inline_keyboard for b in row]
+    labels = [b.label for row in composed.markup for b in row]
     assert "🙋 Я здесь" in labels
 
 
@@ -111,11 +111,11 @@ def test_a_move_made_on_the_table_is_a_group_button() -> None:
     screens = CATALOG.screens["101"]
     composed = compose_group(snap, "ru", screens, now=NOW, deep_link=lambda p: p)
     assert composed.markup is not None
-    labels = [b.text for row in composed.markup.inline_keyboard for b in row]
+    labels = [b.label for row in composed.markup for b in row]
     assert "▶️ Следующий кон" in labels
     hand, _ = compose_hand(snap, 0, "ru", screens, now=NOW)
     assert hand.markup is None or all(
-        "Следующий кон" not in b.text for row in hand.markup.inline_keyboard for b in row
+        "Следующий кон" not in b.label for row in hand.markup for b in row
     )
 
 
@@ -175,7 +175,7 @@ def test_the_lobby_is_a_short_summary_and_hides_what_does_not_apply() -> None:
     assert len(text.splitlines()) < 12
     options = compose_group(lobby, "ru", screens, now=NOW, deep_link=str, options_open=True)
     assert options.markup is not None
-    labels = [b.text for row in options.markup.inline_keyboard for b in row]
+    labels = [b.label for row in options.markup for b in row]
     assert not any(label.startswith("7 и 8") for label in labels)  # only with 32 cards
     assert any(label.startswith("Колода") for label in labels)
 
@@ -185,7 +185,7 @@ def test_hand_buttons_follow_the_hand_with_trumps_last_and_marked() -> None:
     (mover,) = game.waits()
     composed, _ = compose_hand(snap, mover, "ru", CATALOG.screens["durak"], now=NOW)
     assert composed.markup is not None
-    singles = [b.text for row in composed.markup.inline_keyboard for b in row if " " not in b.text]
+    singles = [b.label for row in composed.markup for b in row if " " not in b.label]
     hand = snap.view(mover)["hand"]
     trump = snap.public["trump"]
     expected = [face(c) + ("★" if c[1] == trump else "") for c in hand]
