@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from telegram import CallbackQuery, Update
+from telegram import CallbackQuery, Message, Update
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
@@ -75,10 +75,9 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     except cd.CallbackDataError:
         await _answer(query, t(lang, "error.bad_button"), alert=True)
         return
-    message = query.message
-    in_dm = message is not None and message.chat.id == query.from_user.id
-    if isinstance(pressed, cd.MoveButton | cd.MenuButton) and message is not None and in_dm:
-        app.publisher.pressed(pressed.table_id, query.from_user.id, message.message_id)
+    on_hand = _on_hand(query, pressed)
+    if on_hand is not None:
+        app.publisher.pressed(*on_hand)
     try:
         match pressed:
             case cd.MoveButton():
@@ -102,6 +101,24 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     except ServiceError as exc:
         # A private-chat refusal reads in the presser's language.
         await _answer(query, t(lang, exc.key, **exc.params), alert=True)
+        if on_hand is not None:
+            app.publisher.refused(*on_hand)
+
+
+def _on_hand(query: CallbackQuery, pressed: cd.Button) -> tuple[int, int, int] | None:
+    """(table, user, message) of a press on a table's button in the presser's
+    DM; None for other presses, and for data the message has no button with
+    (a modified client may send any)."""
+    message = query.message
+    if not isinstance(pressed, cd.MoveButton | cd.MenuButton) or not isinstance(message, Message):
+        return None
+    keyboard = message.reply_markup
+    user_id = query.from_user.id
+    if message.chat.id != user_id or keyboard is None:
+        return None
+    if all(b.callback_data != query.data for row in keyboard.inline_keyboard for b in row):
+        return None
+    return pressed.table_id, user_id, message.message_id
 
 
 async def _language(

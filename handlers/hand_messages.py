@@ -112,6 +112,10 @@ class HandMessages:
         self._replaced: dict[int, dict[tuple[int, int], str | None]] = {}
         """Per table: old hands (chat, message) still to delete, with the text
         to leave them showing, without buttons, when too old to delete."""
+        self._suspects: dict[int, set[tuple[int, int]]] = {}
+        """Per table: DM messages (chat, message) whose button was refused."""
+        self._leftovers: dict[int, set[tuple[int, int]]] = {}
+        """Per table: suspects found to be no seat's hand, still to delete."""
 
     def open_menu(self, table_id: int, seat: int, moves: int, focus: str | None) -> None:
         """A sub-menu on one seat's screen (None closes it); it closes by itself
@@ -124,6 +128,13 @@ class HandMessages:
     def pressed(self, table_id: int, user_id: int, message_id: int) -> None:
         """The user pressed a button of this table on this DM message."""
         self._pressed[(table_id, user_id)] = (message_id, self._services.clock.now())
+
+    def refused(self, table_id: int, user_id: int, message_id: int) -> None:
+        """A press on this DM message was refused.  Unless the message is the
+        user's hand at the next sync, it is a copy that a crash left with live
+        buttons (sent but not recorded, or replaced but not deleted yet), and
+        it goes."""
+        self._suspects.setdefault(table_id, set()).add((user_id, message_id))
 
     def renew(self, table_id: int, seat: int) -> None:
         """The seat's next hand is a new message (it notifies)."""
@@ -139,6 +150,8 @@ class HandMessages:
         self._warned = {k for k in self._warned if k[0] != table_id}
         self._pressed = {k: v for k, v in self._pressed.items() if k[0] != table_id}
         self._replaced.pop(table_id, None)
+        self._suspects.pop(table_id, None)
+        self._leftovers.pop(table_id, None)
 
     async def sync(self, snapshot: Snapshot, group_lang: str) -> bool:
         """Every person's DM; False when something is worth trying again."""
@@ -149,7 +162,15 @@ class HandMessages:
             *(self._sync(snapshot, s.seat, rows.get(s.seat), group_lang) for s in seats)
         )
         await self._ledger.save_hands(r for r, _ in results if r is not None)
-        retired = await self._retire(table.id)
+        if (suspects := self._suspects.pop(table.id, None)) is not None:
+            # Judged only now, with this sync's sends recorded: a hand sent a
+            # moment ago may be pressed before its record is written.
+            recorded = (await self._ledger.hands(table.id)).values()
+            hands = {(r.chat_id, r.message_id) for r in recorded}
+            players = {s.user_id for s in seats}
+            found = {m for m in suspects - hands if m[0] in players}
+            self._leftovers.setdefault(table.id, set()).update(found)
+        retired = await self._retire(table.id) and await self._clear_leftovers(table.id)
         return retired and all(done for _, done in results)
 
     async def _retire(self, table_id: int) -> bool:
@@ -165,6 +186,21 @@ class HandMessages:
         if not replaced:
             self._replaced.pop(table_id, None)
         return not replaced
+
+    async def _clear_leftovers(self, table_id: int) -> bool:
+        """Delete the copies found to be no hand (too old to delete, they lose
+        their buttons); False while some are left."""
+        leftovers = self._leftovers.get(table_id, set())
+        for chat_id, message_id in list(leftovers):
+            sent = await self._io.delete(chat_id, message_id)
+            if sent.delivery is Delivery.RETRY:
+                continue
+            if sent.delivery is Delivery.GONE:
+                await self._io.remove_buttons(chat_id, message_id)
+            leftovers.discard((chat_id, message_id))
+        if not leftovers:
+            self._leftovers.pop(table_id, None)
+        return not leftovers
 
     async def _sync(
         self, snapshot: Snapshot, seat: int, row: HandMessageRow | None, group_lang: str

@@ -36,7 +36,7 @@ from handlers.screens import common
 from handlers.screens.base import GameScreens, Picture
 from handlers.telegram_io import Delivery, Sent, TelegramIO
 from i18n import t
-from services import Services, Snapshot, Status
+from services import ServiceError, Services, Snapshot, Status
 
 __all__ = ["Publisher"]
 
@@ -190,6 +190,25 @@ class Publisher:
     def pressed(self, table_id: int, user_id: int, message_id: int) -> None:
         """A player pressed a button of his hand message: he is looking at it."""
         self.hands.pressed(table_id, user_id, message_id)
+
+    def refused(self, table_id: int, user_id: int, message_id: int) -> None:
+        """A press on a button of this table on the user's DM message was
+        refused: if the message is no hand of his (a copy a crash left), it goes."""
+        self.hands.refused(table_id, user_id, message_id)
+        latest = self._latest.get(table_id)
+        if latest is not None and latest.started and latest.spec.private_hands:
+            self._sync_hands(table_id)
+        elif latest is None:
+            self._background.spawn(self._reload(table_id), f"reload-{table_id}")
+
+    async def _reload(self, table_id: int) -> None:
+        """Paint a table this run has not painted yet (no change comes to tell)."""
+        try:
+            snapshot = await self.services.tables.snapshot(table_id)
+        except ServiceError:  # no such table
+            self.hands.forget(table_id)
+            return
+        self.table_changed(snapshot)
 
     def resend_hand(self, snapshot: Snapshot, user_id: int) -> None:
         """A new hand message for the user (asked for by a link): it notifies."""

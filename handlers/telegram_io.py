@@ -273,6 +273,14 @@ class TelegramIO:
             message_id,
         )
 
+    async def remove_buttons(self, chat_id: int, message_id: int) -> Sent:
+        return await self._call(
+            "editMessageReplyMarkup",
+            chat_id,
+            lambda: self._raw("editMessageReplyMarkup", chat_id=chat_id, message_id=message_id),
+            message_id,
+        )
+
     async def _raw(self, method: str, **params: Any) -> Any:
         """A call whose answer stays JSON (True, or the message as a dict): PTB's
         objects of messages of which nothing is read but the id were a

@@ -10,10 +10,12 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from playground.botapi import FakeTelegram
 from tests.clock import FakeClock
 from tests.e2e.harness import (
+    MOVE_DATA,
     Probe,
     advance,
     bot_config,
@@ -176,3 +178,52 @@ async def test_announcements_owed_at_a_stop_are_posted_after_the_restart(
         results = [m for m in table.group_messages() if "🏁" in m.text]
         assert len(results) == 2
         assert results[-1].has_button("Ещё партию")
+
+
+async def test_a_hand_left_behind_by_a_crash_goes_when_its_button_is_refused(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """A kill between sending a hand and recording it (or between replacing a
+    hand and deleting the old one) leaves a DM message with live buttons that
+    no record knows.  Pressed once the table has moved on, it is refused and
+    deleted; a refused press on a hand itself (a doubled press) deletes
+    nothing, nor does data the message has no button with."""
+    probe = Probe(db_path)
+
+    def recorded_hands_are_live() -> None:
+        for chat_id, message_id in probe.query("SELECT chat_id, message_id FROM hand_messages"):
+            assert not server.bot_message(chat_id, message_id).deleted
+
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("durak")
+        user = next(u for u in table.players if table.hand(u) is not None)
+        hand = table.hand(user)
+        assert hand is not None
+        buttons = [[InlineKeyboardButton(d, callback_data=d)] for d in hand.callback_datas]
+        copy = await app.bot.send_message(
+            user, hand.text, reply_markup=InlineKeyboardMarkup(buttons)
+        )
+        data = next(d for d in hand.callback_datas if MOVE_DATA.match(d))
+        assert not (await table.press(user, hand, data)).get("show_alert")
+
+        left = server.bot_message(user, copy.message_id)
+        forged = server.press(user, user, left.message_id, "m:1:0:zz", forged=True)
+        assert (await server.answered(forged)).get("show_alert")
+        await settle(server, app)
+        assert not server.bot_message(user, copy.message_id).deleted
+
+        assert (await table.press(user, left, data)).get("show_alert")
+        assert server.bot_message(user, copy.message_id).deleted
+        recorded_hands_are_live()
+
+        mover = next(u for u in table.players if table.hand(u) is not None)
+        hand = table.hand(mover)
+        assert hand is not None
+        data = next(d for d in hand.callback_datas if MOVE_DATA.match(d))
+        presses = [server.press(mover, mover, hand.message_id, data) for _ in range(2)]
+        answers = [await server.answered(p) for p in presses]
+        assert [bool(a.get("show_alert")) for a in answers] == [False, True]
+        await settle(server, app)
+        recorded_hands_are_live()
+        assert not server.bot_message(mover, hand.message_id).deleted
