@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import html
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from games.core import Place, Wait
 from handlers.composed import Composed
@@ -84,6 +85,20 @@ def compose_hand(
     return Composed("\n".join(lines), markup(rows), body.picture), must_act
 
 
+@dataclass(frozen=True, slots=True)
+class _Synced:
+    """What syncing one seat's DM came to."""
+
+    record: HandMessageRow | None = None
+    """The hand's new record (None: unchanged)."""
+    replaced: tuple[tuple[int, int], str | None] | None = None
+    """The message (chat, message) the new one replaces, to delete, with the
+    text to leave it showing if too old to delete (None: it only loses its
+    buttons)."""
+    done: bool = True
+    """Nothing is left to retry."""
+
+
 class HandMessages:
     """Brings a table's DMs in line with a snapshot, every seat at once.
 
@@ -109,13 +124,8 @@ class HandMessages:
         self._warned: set[tuple[int, int]] = set()
         self._pressed: dict[tuple[int, int], tuple[int, float]] = {}
         """Per (table, user): the message he last pressed a button of, and when."""
-        self._replaced: dict[int, dict[tuple[int, int], str | None]] = {}
-        """Per table: old hands (chat, message) still to delete, with the text
-        to leave them showing, without buttons, when too old to delete."""
         self._suspects: dict[int, set[tuple[int, int]]] = {}
         """Per table: DM messages (chat, message) whose button was refused."""
-        self._leftovers: dict[int, set[tuple[int, int]]] = {}
-        """Per table: suspects found to be no seat's hand, still to delete."""
 
     def open_menu(self, table_id: int, seat: int, moves: int, focus: str | None) -> None:
         """A sub-menu on one seat's screen (None closes it); it closes by itself
@@ -149,9 +159,7 @@ class HandMessages:
         self._fresh = {k for k in self._fresh if k[0] != table_id}
         self._warned = {k for k in self._warned if k[0] != table_id}
         self._pressed = {k: v for k, v in self._pressed.items() if k[0] != table_id}
-        self._replaced.pop(table_id, None)
         self._suspects.pop(table_id, None)
-        self._leftovers.pop(table_id, None)
 
     async def sync(self, snapshot: Snapshot, group_lang: str) -> bool:
         """Every person's DM; False when something is worth trying again."""
@@ -161,52 +169,41 @@ class HandMessages:
         results = await asyncio.gather(
             *(self._sync(snapshot, s.seat, rows.get(s.seat), group_lang) for s in seats)
         )
-        await self._ledger.save_hands(r for r, _ in results if r is not None)
+        records = [r.record for r in results if r.record is not None]
+        retiring = dict(r.replaced for r in results if r.replaced is not None)
         if (suspects := self._suspects.pop(table.id, None)) is not None:
-            # Judged only now, with this sync's sends recorded: a hand sent a
-            # moment ago may be pressed before its record is written.
-            recorded = (await self._ledger.hands(table.id)).values()
-            hands = {(r.chat_id, r.message_id) for r in recorded}
+            # Judged with this sync's sends: a hand sent a moment ago may be
+            # pressed before its record is written.
+            rows.update((r.seat, r) for r in records)
+            hands = {(r.chat_id, r.message_id) for r in rows.values()}
             players = {s.user_id for s in seats}
-            found = {m for m in suspects - hands if m[0] in players}
-            self._leftovers.setdefault(table.id, set()).update(found)
-        retired = await self._retire(table.id) and await self._clear_leftovers(table.id)
-        return retired and all(done for _, done in results)
+            retiring.update(dict.fromkeys((m for m in suspects - hands if m[0] in players), None))
+        await self._ledger.save_hands(table.id, records, retiring)
+        retired = await self._retire(table.id)
+        return retired and all(r.done for r in results)
 
     async def _retire(self, table_id: int) -> bool:
-        """Delete the hands replaced by newer ones; False while some are left."""
-        replaced = self._replaced.get(table_id, {})
-        for (chat_id, message_id), text in list(replaced.items()):
-            sent = await self._io.delete(chat_id, message_id)
-            if sent.delivery is Delivery.RETRY:
-                continue
-            if sent.delivery is Delivery.GONE and text is not None:
-                await self._io.edit_text(chat_id, message_id, text, None)
-            del replaced[(chat_id, message_id)]
-        if not replaced:
-            self._replaced.pop(table_id, None)
-        return not replaced
-
-    async def _clear_leftovers(self, table_id: int) -> bool:
-        """Delete the copies found to be no hand (too old to delete, they lose
+        """Delete the DM messages owed deleting (too old to delete, they lose
         their buttons); False while some are left."""
-        leftovers = self._leftovers.get(table_id, set())
-        for chat_id, message_id in list(leftovers):
+        owed = await self._ledger.retiring(table_id)
+        gone = []
+        for (chat_id, message_id), text in owed.items():
             sent = await self._io.delete(chat_id, message_id)
             if sent.delivery is Delivery.RETRY:
                 continue
             if sent.delivery is Delivery.GONE:
-                await self._io.remove_buttons(chat_id, message_id)
-            leftovers.discard((chat_id, message_id))
-        if not leftovers:
-            self._leftovers.pop(table_id, None)
-        return not leftovers
+                if text is None:
+                    await self._io.remove_buttons(chat_id, message_id)
+                else:
+                    await self._io.edit_text(chat_id, message_id, text, None)
+            gone.append((chat_id, message_id))
+        await self._ledger.retired(table_id, gone)
+        return len(gone) == len(owed)
 
     async def _sync(
         self, snapshot: Snapshot, seat: int, row: HandMessageRow | None, group_lang: str
-    ) -> tuple[HandMessageRow | None, bool]:
-        """One seat's DM; returns its new record (None: unchanged) and whether
-        nothing is left to retry."""
+    ) -> _Synced:
+        """One seat's DM."""
         table = snapshot.table
         person = snapshot.seat(seat)
         assert person.user_id is not None
@@ -231,10 +228,10 @@ class HandMessages:
             and row.digest == composed.digest
             and (row.at_move is not None or not composed.has_buttons)
         ):
-            return None, True
+            return _Synced()
         if not person.dm_ok and not fresh:
             self._unreachable(snapshot, seat)
-            return None, True
+            return _Synced()
         mine = row is not None and row.chat_id == user_id
         new_message = (
             fresh
@@ -243,21 +240,22 @@ class HandMessages:
             or (must_act and not row.acting and not self._looking(table.id, row))
         )
         message_id = None if row is None else row.message_id
+        replaced = None
         if not new_message and row is not None:
             sent = await self._io.reshow(user_id, row.message_id, composed)
             if sent.delivery is Delivery.GONE:
                 new_message = True
             elif not sent.ok:
-                return None, await self._failed(snapshot, seat, sent)
+                return _Synced(done=await self._failed(snapshot, seat, sent))
         if new_message:
             sent = await self._io.show(user_id, composed, notify=must_act)
             if not sent.ok:
-                return None, await self._failed(snapshot, seat, sent)
+                return _Synced(done=await self._failed(snapshot, seat, sent))
             if mine and row is not None:
                 # One live hand per DM: the old one goes (or, too old to
                 # delete, at least loses its buttons).
                 left = composed.text if row.at_move is not None else None
-                self._replaced.setdefault(table.id, {})[(user_id, row.message_id)] = left
+                replaced = ((user_id, row.message_id), left)
             message_id = sent.message_id
             self._fresh.discard((table.id, seat))
             self._warned.discard((table.id, user_id))
@@ -271,7 +269,7 @@ class HandMessages:
             at_move=table.moves if composed.has_buttons else None,
             acting=must_act,
         )
-        return record, True
+        return _Synced(record, replaced)
 
     def _looking(self, table_id: int, row: HandMessageRow) -> bool:
         """The player pressed this hand a moment ago and it is still his chat's

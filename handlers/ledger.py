@@ -21,9 +21,9 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 
-from storage import Database, HandMessageRow, Messages, TableMessageRow
+from storage import Database, HandMessageRow, Messages, Retiring, TableMessageRow
 
-__all__ = ["HandMessageRow", "Ledger", "TableMessageRow"]
+__all__ = ["HandMessageRow", "Ledger", "Retiring", "TableMessageRow"]
 
 Write = Callable[[Messages], Awaitable[None]]
 
@@ -33,6 +33,7 @@ class Ledger:
         self._db = db
         self._tables: dict[int, TableMessageRow] = {}
         self._hands: dict[int, dict[int, HandMessageRow]] = {}
+        self._retiring: dict[int, dict[tuple[int, int], str | None]] = {}
         self._queued: list[Write] = []
         self._next_commit: asyncio.Future[None] | None = None
         """Resolved when the queued writes are committed."""
@@ -69,14 +70,45 @@ class Ledger:
                 rows = self._hands[table_id] = await tx.messages.hands(table_id)
         return dict(rows)
 
-    async def save_hands(self, rows: Iterable[HandMessageRow]) -> None:
+    async def save_hands(
+        self, table_id: int, rows: Iterable[HandMessageRow], retiring: Retiring | None = None
+    ) -> None:
+        """Record hands, and (in the same transaction) the DM messages they
+        make to delete: a kill between the two must not forget the latter."""
         rows = list(rows)
-        if not rows:
+        retiring = dict(retiring or {})
+        if not rows and not retiring:
             return
-        await self._write(lambda m: m.set_hands(rows))
-        for row in rows:
-            if (kept := self._hands.get(row.table_id)) is not None:
-                kept[row.seat] = row
+
+        async def write(messages: Messages) -> None:
+            if rows:
+                await messages.set_hands(rows)
+            if retiring:
+                await messages.add_retiring(table_id, retiring)
+
+        await self._write(write)
+        if (kept := self._hands.get(table_id)) is not None:
+            kept.update((row.seat, row) for row in rows)
+        if (owed := self._retiring.get(table_id)) is not None:
+            owed.update(retiring)
+
+    async def retiring(self, table_id: int) -> dict[tuple[int, int], str | None]:
+        """The table's DM messages still to delete."""
+        owed = self._retiring.get(table_id)
+        if owed is None:
+            async with self._db.read() as tx:
+                owed = self._retiring[table_id] = await tx.messages.retiring(table_id)
+        return dict(owed)
+
+    async def retired(self, table_id: int, messages: Iterable[tuple[int, int]]) -> None:
+        """These DM messages are gone (or have lost their buttons)."""
+        messages = list(messages)
+        if not messages:
+            return
+        await self._write(lambda m: m.drop_retiring(messages))
+        if (owed := self._retiring.get(table_id)) is not None:
+            for message in messages:
+                owed.pop(message, None)
 
     async def _write(self, write: Write) -> None:
         """Queue ``write`` and return once it is committed (or raise what
@@ -126,6 +158,7 @@ class Ledger:
         """Drop what is kept of a table (it is read again if asked for)."""
         self._tables.pop(table_id, None)
         self._hands.pop(table_id, None)
+        self._retiring.pop(table_id, None)
 
     async def to_resume(self, since: float) -> list[int]:
         """Tables whose messages may be behind: open ones, those owing

@@ -2,7 +2,7 @@
 
 from storage.db import Database, DatabaseTooNewError, Tx
 from storage.deadlines import LOBBY_SEAT, DeadlineRow
-from storage.messages import HandMessageRow, Messages, TableMessageRow
+from storage.messages import HandMessageRow, Messages, Retiring, TableMessageRow
 from storage.people import ChatRow, UserRow
 from storage.scores import ScoreDelta, ScoreRow
 from storage.tables import (
@@ -29,6 +29,7 @@ __all__ = [
     "Messages",
     "MoveRow",
     "OnAbsence",
+    "Retiring",
     "ScoreDelta",
     "ScoreRow",
     "SeatRow",

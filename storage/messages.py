@@ -5,12 +5,16 @@ Owned by the bot's Telegram side (``handlers``); the game tables know nothing of
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from storage.sql import Queries
 
-__all__ = ["HandMessageRow", "Messages", "TableMessageRow"]
+__all__ = ["HandMessageRow", "Messages", "Retiring", "TableMessageRow"]
+
+Retiring = Mapping[tuple[int, int], str | None]
+"""DM messages (chat, message) to delete, each with the text to leave it
+showing, without buttons, if too old to delete (None: it only loses them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +103,29 @@ class Messages(Queries):
                 )
                 for row in rows
             ],
+        )
+
+    async def retiring(self, table_id: int) -> dict[tuple[int, int], str | None]:
+        rows = await self._all(
+            "SELECT chat_id, message_id, text FROM retiring_messages WHERE table_id = ?",
+            (table_id,),
+        )
+        return {(r[0], r[1]): r[2] for r in rows}
+
+    async def add_retiring(self, table_id: int, messages: Retiring) -> None:
+        await self._many(
+            "INSERT INTO retiring_messages (chat_id, message_id, table_id, text)"
+            " VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (chat_id, message_id) DO UPDATE SET text = excluded.text",
+            [
+                (chat_id, message_id, table_id, text)
+                for (chat_id, message_id), text in messages.items()
+            ],
+        )
+
+    async def drop_retiring(self, messages: Iterable[tuple[int, int]]) -> None:
+        await self._many(
+            "DELETE FROM retiring_messages WHERE chat_id = ? AND message_id = ?", list(messages)
         )
 
     async def tables_to_resume(self, since: float) -> list[int]:

@@ -227,3 +227,39 @@ async def test_a_hand_left_behind_by_a_crash_goes_when_its_button_is_refused(
         await settle(server, app)
         recorded_hands_are_live()
         assert not server.bot_message(mover, hand.message_id).deleted
+
+
+async def test_a_hand_replaced_just_before_a_stop_is_deleted_after_the_restart(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """The message a new hand replaces is recorded, with the new hand, as owed
+    deleting: a bot stopped before the delete makes it when it starts again."""
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("durak")
+        user = next(u for u in table.players if table.hand(u) is not None)
+        hand = table.hand(user)
+        assert hand is not None
+        buttons = [[InlineKeyboardButton(d, callback_data=d)] for d in hand.callback_datas]
+        old = await app.bot.send_message(
+            user, hand.text, reply_markup=InlineKeyboardMarkup(buttons)
+        )
+    with closing(sqlite3.connect(db_path)) as conn, conn:
+        conn.execute(
+            "INSERT INTO retiring_messages (chat_id, message_id, table_id) VALUES (?, ?, 1)",
+            (user, old.message_id),
+        )
+    async with running_bot(bot_config(server, db_path)) as app:
+        await settle(server, app)
+        assert server.bot_message(user, old.message_id).deleted
+        assert not server.bot_message(user, hand.message_id).deleted
+        assert probe.query("SELECT * FROM retiring_messages") == []
+        await table.play_to_the_end()
+        # Every hand replaced by a newer message on the way was deleted.
+        assert probe.query("SELECT * FROM retiring_messages") == []
+        replaced = [m for u in table.players for m in server.chat_messages(u) if m.deleted]
+        assert len(replaced) > 1
+        for user_id in table.players:
+            hands = [m for m in server.visible_messages(user_id) if m.text.startswith("Дурак ·")]
+            assert len(hands) == 1

@@ -24,14 +24,25 @@ async def test_what_the_ledger_keeps_is_what_the_database_holds(tmp_path: Path) 
         await ledger.set_announced(table_id, 12)
         await ledger.set_announced(table_id, 5)  # never goes back
         hand = HandMessageRow(table_id, 1, 2, 40, "h1", 3, True)
-        await ledger.save_hands([hand, HandMessageRow(table_id, 0, 1, 41, None, None, False)])
-        await ledger.save_hands([HandMessageRow(table_id, 1, 2, 42, "h2", 4, False)])
+        await ledger.save_hands(
+            table_id, [hand, HandMessageRow(table_id, 0, 1, 41, None, None, False)]
+        )
+        assert await ledger.retiring(table_id) == {}
+        # A new hand message, and the one it replaces to delete, in one write.
+        await ledger.save_hands(
+            table_id, [HandMessageRow(table_id, 1, 2, 42, "h2", 4, False)], {(2, 40): "old"}
+        )
+        await ledger.save_hands(table_id, [], {(1, 39): None})
 
         fresh = Ledger(db)
         assert await ledger.table_message(table_id) == await fresh.table_message(table_id)
         assert (await fresh.table_message(table_id)).announced == 12
         assert await ledger.hands(table_id) == await fresh.hands(table_id)
         assert (await fresh.hands(table_id))[1].message_id == 42
+        assert await fresh.retiring(table_id) == {(2, 40): "old", (1, 39): None}
+        await ledger.retired(table_id, [(2, 40)])
+        assert await ledger.retiring(table_id) == {(1, 39): None}
+        assert await Ledger(db).retiring(table_id) == {(1, 39): None}
 
         (await ledger.hands(table_id)).clear()  # a copy: the kept records stay
         assert len(await ledger.hands(table_id)) == 2
@@ -58,7 +69,9 @@ async def test_writes_queued_while_the_database_is_busy_commit_in_one_transactio
                 asyncio.create_task(ledger.set_table_message(table_id, 7, "text", "d")),
                 # No such table: this write fails, and with it its batch.
                 asyncio.create_task(
-                    ledger.save_hands([HandMessageRow(table_id + 99, 0, 1, 40, None, None, False)])
+                    ledger.save_hands(
+                        table_id + 99, [HandMessageRow(table_id + 99, 0, 1, 40, None, None, False)]
+                    )
                 ),
             ]
             await asyncio.sleep(0.01)
@@ -73,7 +86,7 @@ async def test_writes_queued_while_the_database_is_busy_commit_in_one_transactio
         # returns once its write is durable.
         await asyncio.gather(
             ledger.set_announced(table_id, 5),
-            ledger.save_hands([HandMessageRow(table_id, 0, 1, 41, None, None, False)]),
+            ledger.save_hands(table_id, [HandMessageRow(table_id, 0, 1, 41, None, None, False)]),
         )
         fresh = Ledger(db)
         assert (await fresh.table_message(table_id)).announced == 5
