@@ -103,8 +103,9 @@ class HandMessages:
     """Brings a table's DMs in line with a snapshot, every seat at once.
 
     Keeps what is only on screen: open sub-menus, asked-for fresh messages,
-    replaced hands not deleted yet, and the players the group was told cannot
-    be reached."""
+    messages whose buttons were refused, and the players the group was told
+    cannot be reached.  What the DMs hold, and what is owed deleting, is the
+    ledger's."""
 
     def __init__(
         self,
