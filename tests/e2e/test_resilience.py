@@ -8,15 +8,17 @@ import signal
 import sqlite3
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from playground.botapi import FakeTelegram
+from playground.botapi import FakeTelegram, SentMessage
 from tests.clock import FakeClock
 from tests.e2e.harness import (
     MOVE_DATA,
     Probe,
+    Table,
     advance,
     bot_config,
     running_bot,
@@ -180,6 +182,19 @@ async def test_announcements_owed_at_a_stop_are_posted_after_the_restart(
         assert results[-1].has_button("Ещё партию")
 
 
+async def _a_hand_and_its_copy(app: Any, table: Table) -> tuple[int, SentMessage, Message]:
+    """A Durak game started, and the bot's copy of a player's hand, buttons
+    included, that no record knows: what a kill between its send and its
+    record leaves.  Returns the player, his hand and the copy."""
+    await table.open_and_start("durak")
+    user = next(u for u in table.players if table.hand(u) is not None)
+    hand = table.hand(user)
+    assert hand is not None
+    buttons = [[InlineKeyboardButton(d, callback_data=d)] for d in hand.callback_datas]
+    copy = await app.bot.send_message(user, hand.text, reply_markup=InlineKeyboardMarkup(buttons))
+    return user, hand, copy
+
+
 async def test_a_hand_left_behind_by_a_crash_goes_when_its_button_is_refused(
     server: FakeTelegram, db_path: Path
 ) -> None:
@@ -196,14 +211,7 @@ async def test_a_hand_left_behind_by_a_crash_goes_when_its_button_is_refused(
 
     async with running_bot(bot_config(server, db_path)) as app:
         table = seat_players(server, ["Anna", "Boris"], app)
-        await table.open_and_start("durak")
-        user = next(u for u in table.players if table.hand(u) is not None)
-        hand = table.hand(user)
-        assert hand is not None
-        buttons = [[InlineKeyboardButton(d, callback_data=d)] for d in hand.callback_datas]
-        copy = await app.bot.send_message(
-            user, hand.text, reply_markup=InlineKeyboardMarkup(buttons)
-        )
+        user, hand, copy = await _a_hand_and_its_copy(app, table)
         data = next(d for d in hand.callback_datas if MOVE_DATA.match(d))
         assert not (await table.press(user, hand, data)).get("show_alert")
 
@@ -218,15 +226,15 @@ async def test_a_hand_left_behind_by_a_crash_goes_when_its_button_is_refused(
         recorded_hands_are_live()
 
         mover = next(u for u in table.players if table.hand(u) is not None)
-        hand = table.hand(mover)
-        assert hand is not None
-        data = next(d for d in hand.callback_datas if MOVE_DATA.match(d))
-        presses = [server.press(mover, mover, hand.message_id, data) for _ in range(2)]
+        pressed = table.hand(mover)
+        assert pressed is not None
+        data = next(d for d in pressed.callback_datas if MOVE_DATA.match(d))
+        presses = [server.press(mover, mover, pressed.message_id, data) for _ in range(2)]
         answers = [await server.answered(p) for p in presses]
         assert [bool(a.get("show_alert")) for a in answers] == [False, True]
         await settle(server, app)
         recorded_hands_are_live()
-        assert not server.bot_message(mover, hand.message_id).deleted
+        assert not server.bot_message(mover, pressed.message_id).deleted
 
 
 async def test_a_hand_replaced_just_before_a_stop_is_deleted_after_the_restart(
@@ -237,14 +245,7 @@ async def test_a_hand_replaced_just_before_a_stop_is_deleted_after_the_restart(
     probe = Probe(db_path)
     async with running_bot(bot_config(server, db_path)) as app:
         table = seat_players(server, ["Anna", "Boris"], app)
-        await table.open_and_start("durak")
-        user = next(u for u in table.players if table.hand(u) is not None)
-        hand = table.hand(user)
-        assert hand is not None
-        buttons = [[InlineKeyboardButton(d, callback_data=d)] for d in hand.callback_datas]
-        old = await app.bot.send_message(
-            user, hand.text, reply_markup=InlineKeyboardMarkup(buttons)
-        )
+        user, hand, old = await _a_hand_and_its_copy(app, table)
     with closing(sqlite3.connect(db_path)) as conn, conn:
         conn.execute(
             "INSERT INTO retiring_messages (chat_id, message_id, table_id) VALUES (?, ?, 1)",
