@@ -14,6 +14,8 @@ from importlib import resources
 import pytest
 from babel.messages.plurals import get_plural
 
+from bot.catalog import CATALOG
+from handlers.screens.common import game_and_preset
 from i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog_keys, from_telegram, normalize, t, tn
 
 CATALOGS = {lang: catalog_keys(lang) for lang in LANGUAGES}
@@ -142,3 +144,34 @@ def test_each_language_speaks_its_own_words() -> None:
         "English",
         "ქართული",
     ]
+
+
+def test_game_and_variant_names_are_told_apart_in_every_language() -> None:
+    """``/newgame`` takes a game's and a variant's name in any language, so no
+    name may stand for two games, or for two variants of one game."""
+
+    def names(key: str) -> set[str]:
+        return {t(lang, key).lower() for lang in LANGUAGES}
+
+    games = [names(spec.name_key) for spec in CATALOG.specs.values()]
+    assert sum(map(len, games)) == len(set().union(*games))
+    for spec in CATALOG.specs.values():
+        presets = [names(f"preset.{spec.key}.{name}") for name in spec.presets]
+        assert sum(map(len, presets)) == len(set().union(*presets)), spec.key
+
+
+@pytest.mark.parametrize(
+    ("words", "chosen"),
+    [
+        ("дурень перевідний", ("durak", "perevodnoy")),
+        ("дурак підкидний", ("durak", "podkidnoy")),
+        ("Дурень перевідний з відмовою", ("durak", "refusal")),
+        ("დურაკი გადაცემითი", ("durak", "perevodnoy")),
+        ("ჯოკერი მინუსიანი", ("joker", "minus")),
+        ("101 мала колода", ("101", "smalldeck")),
+    ],
+)
+def test_newgame_understands_ukrainian_and_georgian_names(
+    words: str, chosen: tuple[str, str]
+) -> None:
+    assert game_and_preset(CATALOG.specs, words.split()) == chosen
