@@ -28,7 +28,12 @@ log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 8080
 GROUP = -1001
-PEOPLE = {"ru": ("Аня", "Борис"), "en": ("Anna", "Boris")}
+PEOPLE = {
+    "ru": ("Аня", "Борис"),
+    "uk": ("Оксана", "Богдан"),
+    "en": ("Anna", "Boris"),
+    "ka": ("ნინო", "გიორგი"),
+}
 
 
 @dataclass
