@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +20,8 @@ from bot.__main__ import main
 from bot.playground import GROUP, Playground
 from playground.botapi import FakeTelegram
 from playground.web import PlaygroundSite
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -158,8 +166,6 @@ async def test_the_real_bot_plays_in_the_playground_and_a_reset_starts_afresh(
 
 
 def test_a_taken_port_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
-    import socket
-
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -169,3 +175,148 @@ def test_a_taken_port_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> N
     assert err.startswith("koloda: ")
     assert str(port) in err
     assert len(err.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------------------ Ctrl-C
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def spawn_playground(
+    tmp_path: Path, language: str, *, own_group: bool = False
+) -> tuple[subprocess.Popen[bytes], str]:
+    """``python -m bot`` without a token on a free port, and its page's address
+    (once it printed it).  ``own_group``: in a process group of its own, as a
+    terminal's foreground job, which Ctrl-C signals as a whole."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "BOT_TOKEN"}
+    env.update(PYTHONPATH=str(ROOT), DEFAULT_LANGUAGE=language)
+    process = subprocess.Popen(  # noqa: S603 - our own entry point, our own arguments
+        [sys.executable, "-m", "bot", "--port", str(port), "--database", str(tmp_path / "pg.db")],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=own_group,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    assert process.stdout is not None
+    ready = process.stdout.readline()
+    assert url.encode() in ready, ready + process.stderr.read() if process.stderr else b""
+    return process, url
+
+
+def alive(pids: set[int]) -> set[int]:
+    return {pid for pid in pids if Path(f"/proc/{pid}").exists()}
+
+
+def search_workers(pid: int) -> set[int]:
+    """The computers' worker processes ``pid`` started (``spawn`` children)
+    that are up: past the interpreter's start, when SIGINT is caught (Python's
+    KeyboardInterrupt) or ignored, no longer its default action."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # "pid (name) state ppid ...": the name may hold spaces, not ")".
+            fields = stat.read_text().rpartition(")")[2].split()
+            if int(fields[1]) != pid:
+                continue
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+        if b"spawn_main" in cmdline and sigint_handled(stat.parent / "status"):
+            found.add(int(stat.parent.name))
+    return found
+
+
+def sigint_handled(status: Path) -> bool:
+    masks = dict(line.split(":\t") for line in status.read_text().splitlines() if ":\t" in line)
+    bit = 1 << (signal.SIGINT - 1)
+    return bool((int(masks["SigCgt"], 16) | int(masks["SigIgn"], 16)) & bit)
+
+
+async def api(url: str, path: str, body: Any = None) -> Any:
+    async with aiohttp.ClientSession() as session:
+        if body is None:
+            async with session.get(url + path) as response:
+                return await response.json()
+        async with session.post(url + path, json=body) as response:
+            assert response.status == 200, await response.text()
+            return await response.json()
+
+
+async def press_labelled(
+    url: str, chat: int, user: int, label: str, shown: str = "", times: int = 1
+) -> None:
+    """``user`` presses the latest button whose text contains ``label``, once
+    its message shows ``shown`` ``times`` times (the previous press painted)."""
+
+    async def find() -> tuple[int, str] | None:
+        state = await api(url, "api/state")
+        messages = next(c for c in state["chats"] if c["id"] == chat)["messages"]
+        for message in reversed(messages):
+            for row in message.get("buttons", []):
+                for button in row:
+                    if label in button["text"] and message["text"].count(shown) >= times:
+                        return message["id"], button["data"]
+        return None
+
+    found = await wait_until_async(find)
+    await api(url, "api/press", {"user": user, "chat": chat, "message": found[0], "data": found[1]})
+
+
+async def wait_until_async(check: Any, timeout: float = 30) -> Any:  # noqa: ASYNC109
+    for _ in range(int(timeout * 10)):
+        value = await check()
+        if value:
+            return value
+        await asyncio.sleep(0.1)
+    raise AssertionError("timed out")
+
+
+@pytest.mark.slow
+async def test_ctrl_c_while_computers_think_exits_cleanly(tmp_path: Path) -> None:
+    """Ctrl-C in a terminal signals the whole process group: the playground and
+    the computers' worker processes alike.  It stops with exit code 0 (a stop
+    asked for and done, as SIGINT to the bot with a token) and no traceback."""
+    process, url = spawn_playground(tmp_path, "en", own_group=True)
+    try:
+        await api(url, "api/send", {"user": 101, "chat": GROUP, "text": "/newgame durak"})
+        await press_labelled(url, GROUP, 101, "⚙️")
+        for added in range(3):
+            await press_labelled(url, GROUP, 101, "+ computer", "🤖", added)
+        await press_labelled(url, GROUP, 101, "« Back", "🤖", 3)
+        await press_labelled(url, GROUP, 101, "▶️", "🤖", 3)
+        # Hard computers (a new table's level) search: the pool starts at the
+        # first search, whoever attacks first; Anna moves until it has.
+        rng = random.Random(5)
+
+        async def thinking() -> set[int]:
+            workers = search_workers(process.pid)
+            if not workers:
+                state = await api(url, "api/state")
+                anna = next(c for c in state["chats"] if c["id"] == 101)["messages"]
+                buttons = [b for row in anna[-1].get("buttons", []) for b in row if b["data"]]
+                if buttons:
+                    pressed = rng.choice(buttons)["data"]
+                    body = {"user": 101, "chat": 101, "message": anna[-1]["id"], "data": pressed}
+                    async with aiohttp.ClientSession() as session:
+                        await session.post(url + "api/press", json=body)  # a stale one is refused
+            return workers
+
+        workers = await wait_until_async(thinking, timeout=60)
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = await asyncio.wait_for(asyncio.to_thread(process.communicate), 30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    stderr = err.decode()
+    assert "Traceback" not in stderr, stderr
+    assert "KeyboardInterrupt" not in stderr, stderr
+    assert process.returncode == 0, stderr
+    assert not alive(workers)  # the bot waited for them
