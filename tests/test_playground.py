@@ -22,6 +22,7 @@ from bot.playground import GROUP, Playground
 from i18n import LANGUAGES, catalog_keys
 from playground.botapi import FakeTelegram
 from playground.web import PAGE_TEXTS, PlaygroundSite
+from tests.processes import alive, search_workers
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -361,35 +362,6 @@ def spawn_playground(
     ready = process.stdout.readline()
     assert url.encode() in ready, ready + process.stderr.read() if process.stderr else b""
     return process, url
-
-
-def alive(pids: set[int]) -> set[int]:
-    return {pid for pid in pids if Path(f"/proc/{pid}").exists()}
-
-
-def search_workers(pid: int) -> set[int]:
-    """The computers' worker processes ``pid`` started (``spawn`` children)
-    that are up: past the interpreter's start, when SIGINT is caught (Python's
-    KeyboardInterrupt) or ignored, no longer its default action."""
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            # "pid (name) state ppid ...": the name may hold spaces, not ")".
-            fields = stat.read_text().rpartition(")")[2].split()
-            if int(fields[1]) != pid:
-                continue
-            cmdline = (stat.parent / "cmdline").read_bytes()
-        except (OSError, IndexError, ValueError):
-            continue  # gone meanwhile
-        if b"spawn_main" in cmdline and sigint_handled(stat.parent / "status"):
-            found.add(int(stat.parent.name))
-    return found
-
-
-def sigint_handled(status: Path) -> bool:
-    masks = dict(line.split(":\t") for line in status.read_text().splitlines() if ":\t" in line)
-    bit = 1 << (signal.SIGINT - 1)
-    return bool((int(masks["SigCgt"], 16) | int(masks["SigIgn"], 16)) & bit)
 
 
 async def api(url: str, path: str, body: Any = None) -> Any:
