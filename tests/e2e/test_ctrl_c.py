@@ -29,13 +29,13 @@ async def test_ctrl_c_while_computers_think_stops_the_bot_without_a_traceback(
     log = tmp_path / "bot.log"
     env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT)}
     env.update(settings(server, db_path, LOG_LEVEL="WARNING", COMPUTER_PAUSE_MS="0"))
-    with log.open("wb") as output:
+    with log.open("wb") as out:
         process = subprocess.Popen(  # noqa: ASYNC220 - started once, before any await
             [sys.executable, "-m", "bot"],
             cwd=tmp_path,
             env=env,
-            stdout=output,
-            stderr=output,
+            stdout=out,
+            stderr=out,
             start_new_session=True,  # its own process group, as a terminal's foreground job
         )
     try:
