@@ -42,9 +42,7 @@ async def press(world: World, table_id: int, seat: int, code: str | None = None)
     user = snapshot.seat(seat).user_id
     assert user is not None
     code = code or snapshot.legal(seat)[0].encode()
-    return await world.services.tables.press(
-        table_id, user, code, at_move=snapshot.table.moves
-    )
+    return await world.services.tables.press(table_id, user, code, at_move=snapshot.table.moves)
 
 
 def deciding(snapshot: Snapshot) -> int | None:
@@ -113,7 +111,7 @@ async def test_one_timeout_plays_out_a_whole_101_turn_at_once(world: World) -> N
     await world.advance(30)
     async with world.services.db.read() as tx:
         timed = (await tx.tables.last_moves(table_id, 100))[moves:]
-    assert [m.action for m in timed][0] == "d"
+    assert timed[0].action == "d"
     assert len(timed) > 1  # the drawn card fits: the timer plays on at once
     assert all(m.actor is Actor.TIMER and m.seat == anna and m.at == started + 30 for m in timed)
     after = await world.snapshot(table_id)
