@@ -5,10 +5,11 @@ game and the time.
 (:meth:`games.core.Game.waits`) and goes on while the game still waits on it to
 decide and nobody else has moved: moves the seat makes itself without losing
 the move (101: a draw, then the play or the pass; a card that lets him move
-again; Durak: a defender beating one attack card of several) stay within the
-turn, and its deadline is not renewed.  A move by anybody else (a thrower's
-card, the next player's) begins a new turn, with the full time, for every seat
-the game then waits on.  No game waits on two seats' decisions at once.
+again; Durak: a defender beating one attack card of several; Joker: a player
+whose card takes the trick and who leads the next) stay within the turn, and
+its deadline is not renewed.  A move by anybody else (a thrower's card, the
+next player's) begins a new turn, with the full time, for every seat the game
+then waits on.  No game waits on two seats' decisions at once.
 
 **A timed-out turn.** When the deadline comes, the timer makes the seat's safe
 default move, and goes on making them at once while the turn is still his, so
