@@ -595,9 +595,9 @@ class Tables:
             cached = self._cache.get(table, self._load)
             if cached.recent is None:
                 cached.recent = _logged(await tx.tables.last_moves(table.id, RECENT))
-            base, before = cached.game, cached.recent
+            base, earlier = cached.game, cached.recent
         else:
-            base, before = prior.game, prior.recent
+            base, earlier = prior.game, prior.recent
         game = base.clone()
         try:
             if code == RESIGN:
@@ -622,7 +622,7 @@ class Tables:
         deadlines = await self._next_deadlines(tx, after, game, seat)
         await tx.deadlines.replace(table.id, deadlines)
         logged = tuple(LoggedEvent(n, actor, e) for e in events)
-        recent = (before + logged)[-RECENT:]
+        recent = (earlier + logged)[-RECENT:]
         return WrittenMove(after, game, deadlines, recent)
 
     async def _finish(self, tx: Tx, table: TableRow, outcome: Outcome) -> None:
