@@ -57,7 +57,10 @@ async def turn_of(world: World, table_id: int, seat: int, *, draw: bool = False)
     for _ in range(500):
         snapshot = await world.snapshot(table_id)
         mover = deciding(snapshot)
-        assert mover is not None, "the game waits on nobody's decision"
+        if mover is None:  # between rounds: somebody deals the next one
+            assert snapshot.table.status is Status.PLAYING
+            await press(world, table_id, min(snapshot.waits()))
+            continue
         codes = [a.encode() for a in snapshot.legal(mover)]
         if mover == seat and (not draw or codes == ["d"]):
             return snapshot
