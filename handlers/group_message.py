@@ -169,16 +169,19 @@ def _table_moves(snapshot: Snapshot) -> list[Action]:
 
 
 def _waiting_line(snapshot: Snapshot, lang: str, names: list[str], now: float) -> str | None:
-    """Whose decision the table waits for, with the time left on each clock."""
+    """Whose decision the table waits for, with the time left on each clock
+    (an away player's seat has none: a computer plays it)."""
     waits = snapshot.waits()
     parts = []
     for seat, wait in sorted(waits.items()):
         deadline = snapshot.deadlines.get(seat)
-        if wait is not Wait.DECIDE or deadline is None:
+        if wait is not Wait.DECIDE:
             continue
-        left = common.duration(lang, max(deadline.due_at - now, 0))
-        absent = " 💤" if snapshot.seat(seat).absent else ""
-        parts.append(f"{names[seat]}{absent} — {left}")
+        if snapshot.seat(seat).absent:
+            parts.append(f"{names[seat]} 💤")
+        elif deadline is not None:
+            left = common.duration(lang, max(deadline.due_at - now, 0))
+            parts.append(f"{names[seat]} — {left}")
     if not parts:
         return None
     return "⏳ " + ", ".join(parts)

@@ -72,6 +72,16 @@ def test_the_group_shows_whose_turn_with_the_time_left_and_who_moved_for_whom() 
     assert "🤖 " in text
 
 
+def test_the_group_shows_no_countdown_for_a_seat_a_computer_plays() -> None:
+    game, _ = durak_snapshot()
+    (mover,) = game.waits()
+    names = ["Anna", "Boris"]
+    seats = tuple(seat(n, name, absent=n == mover) for n, name in enumerate(names))
+    text = group(snapshot(game, seats))  # an away seat has no deadline
+    assert f"⏳ {names[mover]} 💤" in text
+    assert " — " not in text.split("⏳", 1)[1]
+
+
 def test_a_hand_shows_the_seats_own_cards_and_a_button_per_move() -> None:
     game, snap = durak_snapshot()
     (mover,) = game.waits()
