@@ -68,9 +68,11 @@ WARN_AT = 1 / 3
 
 @dataclass(frozen=True, slots=True)
 class LoggedEvent:
-    """An event of the move log, with who made the move."""
+    """An event of the move log, with the seat that made the move and who acted
+    for it (its own player, a computer, the timer, an admin)."""
 
     move: int
+    seat: int
     actor: Actor
     event: Event
 
@@ -213,9 +215,9 @@ class GameCache:
 
 
 def _logged(moves: Sequence[MoveRow]) -> tuple[LoggedEvent, ...]:
-    return tuple(LoggedEvent(m.n, m.actor, Event.from_json(e)) for m in moves for e in m.events)[
-        -RECENT:
-    ]
+    return tuple(
+        LoggedEvent(m.n, m.seat, m.actor, Event.from_json(e)) for m in moves for e in m.events
+    )[-RECENT:]
 
 
 class Tables:
@@ -291,7 +293,9 @@ class Tables:
         """Events of the moves numbered above ``after``, oldest first."""
         async with self._db.read() as tx:
             moves = await tx.tables.moves_after(table_id, after, limit)
-        return [LoggedEvent(m.n, m.actor, Event.from_json(e)) for m in moves for e in m.events]
+        return [
+            LoggedEvent(m.n, m.seat, m.actor, Event.from_json(e)) for m in moves for e in m.events
+        ]
 
     async def outcome(self, table_id: int) -> Outcome | None:
         async with self._db.read() as tx:
@@ -589,7 +593,7 @@ class Tables:
         await tx.deadlines.replace(table.id, deadlines)
         if cached.recent is None:
             cached.recent = _logged(await tx.tables.last_moves(table.id, RECENT - 1))
-        logged = tuple(LoggedEvent(n, actor, e) for e in events)
+        logged = tuple(LoggedEvent(n, seat, actor, e) for e in events)
         recent = (cached.recent + logged)[-RECENT:]
         return WrittenMove(after, game, deadlines, recent)
 

@@ -60,8 +60,8 @@ def test_the_group_shows_whose_turn_with_the_time_left_and_who_moved_for_whom() 
     (mover,) = game.waits()
     deadline = DeadlineRow(5, mover, NOW + 45, NOW + 25, False)
     recent = (
-        LoggedEvent(6, Actor.TIMER, Event("take", 0)),
-        LoggedEvent(7, Actor.COMPUTER, Event("take", 1)),
+        LoggedEvent(6, 0, Actor.TIMER, Event("take", 0)),
+        LoggedEvent(7, 1, Actor.COMPUTER, Event("take", 1)),
     )
     seats = (seat(0, "Anna", absent=True), seat(1, "Boris"))
     text = group(snapshot(game, seats, deadlines=(deadline,), recent=recent))
