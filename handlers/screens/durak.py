@@ -84,7 +84,7 @@ def _pass_label(lang: str, view: Mapping[str, Any]) -> str:
     """A thrower's "no more": let the taker take, or call the bout beaten."""
     if view["taking"]:
         return t(lang, "durak.btn_pass_taking")
-    if all(p["defense"] or p.get("covered") for p in view["table"]):
+    if all(p["defense"] for p in view["table"]):
         return t(lang, "durak.btn_done")
     return t(lang, "durak.btn_pass")
 
