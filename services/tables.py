@@ -63,9 +63,11 @@ far shorter; a faulty one must not hold the table's lock)."""
 
 @dataclass(frozen=True, slots=True)
 class LoggedEvent:
-    """An event of the move log, with who made the move."""
+    """An event of the move log, with the seat that made the move and who acted
+    for it (its own player, a computer, the timer, an admin)."""
 
     move: int
+    seat: int
     actor: Actor
     event: Event
 
@@ -207,9 +209,9 @@ class GameCache:
 
 
 def _logged(moves: Sequence[MoveRow]) -> tuple[LoggedEvent, ...]:
-    return tuple(LoggedEvent(m.n, m.actor, Event.from_json(e)) for m in moves for e in m.events)[
-        -RECENT:
-    ]
+    return tuple(
+        LoggedEvent(m.n, m.seat, m.actor, Event.from_json(e)) for m in moves for e in m.events
+    )[-RECENT:]
 
 
 class Tables:
@@ -285,7 +287,9 @@ class Tables:
         """Events of the moves numbered above ``after``, oldest first."""
         async with self._db.read() as tx:
             moves = await tx.tables.moves_after(table_id, after, limit)
-        return [LoggedEvent(m.n, m.actor, Event.from_json(e)) for m in moves for e in m.events]
+        return [
+            LoggedEvent(m.n, m.seat, m.actor, Event.from_json(e)) for m in moves for e in m.events
+        ]
 
     async def outcome(self, table_id: int) -> Outcome | None:
         async with self._db.read() as tx:
@@ -621,7 +625,7 @@ class Tables:
         after = replace(table, state=state, version=version, moves=n, status=status)
         deadlines = await self._next_deadlines(tx, after, game, seat)
         await tx.deadlines.replace(table.id, deadlines)
-        logged = tuple(LoggedEvent(n, actor, e) for e in events)
+        logged = tuple(LoggedEvent(n, seat, actor, e) for e in events)
         recent = (earlier + logged)[-RECENT:]
         return WrittenMove(after, game, deadlines, recent)
 
