@@ -307,7 +307,7 @@ def test_the_default_sprint_race_takes_fewer_than_150_draws_on_average() -> None
     """The issue's measure of a race a group finishes in an evening: 200
     seeded races of two, three and four cars."""
     assert SPEC.default_preset == "sprint"
-    rules = SPEC.preset()
+    rules = PRESETS[SPEC.default_preset]
     draws = [_race_draws(rules, 2 + seed % 3, seed) for seed in range(200)]
     assert statistics.mean(draws) < 150
     assert max(draws) <= rules.draw_limit.draws == 120
