@@ -1,6 +1,7 @@
 """Daytona through the real bot: three people race a match to its target on the
 group's table message — a picture of the track edited in place — none of them
-having opened the bot, with a pit stop on the way."""
+having opened the bot, with a pit stop on the way and races the draw limit
+ends."""
 
 from __future__ import annotations
 
@@ -22,14 +23,18 @@ async def test_three_people_race_a_match_on_the_table_message(
     probe = Probe(db_path)
     async with running_bot(bot_config(server, db_path)) as app:
         table = seat_players(server, ["Anna", "Boris"], app)
-        await table.open("daytona", "sprint")
+        await table.open("daytona")  # the default: sprint, at most 120 draws a race
         vera = 300
         server.add_user(vera, "Vera")  # she never opens the bot
         for user_id in (table.players[1], vera):
             await table.press(user_id, table.lobby(), table.lobby().callback_data("🙋"))
         table.players.append(vera)
         await table.set_turn_time("без лимита")
-        await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
+        started = await table.press(
+            table.players[0], table.lobby(), table.lobby().callback_data("▶️")
+        )
+        # Nobody has cards in a DM: the toast says where the moves are.
+        assert started.get("text") == "Игра началась! Ходят прямо здесь, на сообщении стола."
         assert probe.table() == ("playing", 0)
         assert [s[0] for s in probe.query("SELECT user_id FROM seats")] == table.players
         assert server.chat_messages(vera) == []
@@ -38,6 +43,7 @@ async def test_three_people_race_a_match_on_the_table_message(
         assert shown is not None
         assert shown.kind == "photo"
         assert "Заезд 1 · цель: 30 очков" in shown.caption
+        assert "⏱ Ход 1 из 40" in shown.caption  # 120 draws among three cars
         image = Image.open(io.BytesIO(shown.photo.data if shown.photo else b""))
         assert image.format == "PNG"
         (mover,) = probe.public_view()["to_move"]
@@ -65,7 +71,9 @@ async def test_three_people_race_a_match_on_the_table_message(
         assert max(view["scores"]) >= 30
         events = [e for (raw,) in probe.query("SELECT events FROM moves") for e in json.loads(raw)]
         kinds = {e["kind"] for e in events}
-        assert {"pit", "wait", "forward", "back", "finish", "race", "points"} <= kinds
+        assert {"pit", "wait", "forward", "back", "race", "points", "time_up"} <= kinds
+        draws = sum(e["kind"] == "draw" for e in events)
+        assert draws <= 120 * view["race"]
         result = await server.wait_for(
             lambda: next((m for m in table.group_messages() if "🏁 Гонки окончены" in m.body), None)
         )
