@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from playground.botapi import FakeTelegram
+from playground.botapi import FakeTelegram, SentMessage
 from tests.clock import FakeClock
 from tests.e2e.harness import Probe, advance, bot_config, running_bot, seat_players
 
@@ -138,3 +138,43 @@ async def test_a_race_at_peoples_pace_keeps_the_groups_message_budget(
         assert busiest(edits) <= 15
         assert busiest(times) <= 20
         assert refused == 0
+
+
+@pytest.mark.slow
+async def test_a_player_whose_draw_waits_is_mentioned_silently_in_the_group(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """With the turn timer on (60 s), a player who has not drawn when a third of
+    his time is left is mentioned in the group by a silent message, which
+    notifies him (an edit of the table would not); nobody is mentioned while
+    people keep drawing."""
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path), FakeClock()) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("daytona", timer=True)
+
+        def notices() -> list[SentMessage]:
+            return [m for m in table.group_messages() if "ваш ход" in m.text]
+
+        for _ in range(6):  # quick draws: no notice
+            await advance(server, app, 5)
+            (mover,) = probe.public_view()["to_move"][:1]
+            group = table.group_move()
+            assert group is not None
+            data = table.rng.choice([d for d in group.callback_datas if d.startswith("m:")])
+            await table.press(table.players[mover], group, data)
+        await advance(server, app, 30)
+        assert notices() == []
+        (mover,) = probe.public_view()["to_move"][:1]
+        await advance(server, app, 15)
+        (notice,) = notices()
+        name = ["Anna", "Boris"][mover]
+        assert notice.text.startswith(f"⏳ {name}, ваш ход: осталось")
+        assert notice.disable_notification
+        user = table.players[mover]
+        assert (
+            any(e["type"] == "text_mention" and e["user"]["id"] == user for e in notice.entities)
+            or f"tg://user?id={user}" in notice.html
+        )
+        # The DM that other games send instead is not sent: the race is on the table.
+        assert not any("Осталось" in m.text for m in server.chat_messages(user))
