@@ -80,17 +80,25 @@ def fits(label: str, buttons: int) -> bool:
 
 
 def fit_rows(keys: Sequence[Key], most: int = CARDS_PER_ROW) -> tuple[tuple[Key, ...], ...]:
-    """``keys`` in order, in as few rows as show every label whole: each row
-    takes the next key while all its labels still fit and it holds fewer than
-    ``most`` (a key too wide even alone gets a row of its own)."""
-    rows: list[tuple[Key, ...]] = []
-    row: tuple[Key, ...] = ()
-    for key in keys:
-        wider = (*row, key)
-        if row and (len(wider) > most or not all(fits(k.label, len(wider)) for k in wider)):
-            rows.append(row)
-            wider = (key,)
-        row = wider
-    if row:
-        rows.append(row)
-    return tuple(rows)
+    """``keys`` in order, in as few rows of at most ``most`` as show every
+    label whole (a key too wide even alone gets a row of its own); of those
+    layouts the most even (five cards go three and two, not four and one),
+    fuller rows first."""
+    # best[i]: the best layout of keys[i:], as (rows, sum of squared row
+    # lengths, the lengths negated so that fuller rows first compare lower).
+    best: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, ())] * (len(keys) + 1)
+    for start in range(len(keys) - 1, -1, -1):
+        options = []
+        for size in range(1, min(most, len(keys) - start) + 1):
+            row = keys[start : start + size]
+            if size > 1 and not all(fits(key.label, size) for key in row):
+                break  # a longer row has less room for each of these
+            rows, squares, sizes = best[start + size]
+            options.append((rows + 1, squares + size * size, (-size, *sizes)))
+        best[start] = min(options)
+    laid_out = []
+    start = 0
+    for size in best[0][2]:
+        laid_out.append(tuple(keys[start : start - size]))
+        start -= size
+    return tuple(laid_out)
