@@ -272,6 +272,12 @@ class Tables:
             table = await tx.tables.open_in(chat_id, thread_id)
             return None if table is None else await self._snapshot(tx, table)
 
+    async def last_played_in(self, chat_id: int, thread_id: int) -> Snapshot | None:
+        """The table a chat (or forum topic) is playing, else its last finished one."""
+        async with self._db.read() as tx:
+            table = await tx.tables.last_played_in(chat_id, thread_id)
+            return None if table is None else await self._snapshot(tx, table)
+
     async def open_tables(self) -> list[TableRow]:
         async with self._db.read() as tx:
             return await tx.tables.all_open()

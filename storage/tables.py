@@ -201,6 +201,17 @@ class Tables(Queries):
         )
         return rows[0] if rows else None
 
+    async def last_played_in(self, chat_id: int, thread_id: int) -> TableRow | None:
+        """The chat's (or forum topic's) open table, else the one whose game
+        finished last (a cancelled table was not played)."""
+        rows = await self._tables(
+            f"{_SELECT} WHERE t.chat_id = ? AND t.thread_id = ?"
+            " AND t.status IN ('lobby', 'playing', 'finished')"
+            " ORDER BY t.status = 'finished', t.id DESC LIMIT 1",
+            (chat_id, thread_id),
+        )
+        return rows[0] if rows else None
+
     async def all_open(self) -> list[TableRow]:
         return await self._tables(f"{_SELECT} WHERE t.status IN ('lobby', 'playing') ORDER BY t.id")
 

@@ -171,5 +171,13 @@ async def test_commands_are_registered_in_both_languages(
     assert all(re.fullmatch(r"[a-z]+", c) for c in russian)
     assert not any(MOVE_DATA.match(c) for c in russian)
     assert all(about.values())
-    assert "«Старт»" in str(about[("description", "")])
-    assert "press Start" in str(about[("description", "en")])
+    russian_about = str(about[("description", "")])
+    english_about = str(about[("description", "en")])
+    assert "«Запустить»" in russian_about  # the Russian client's label of its Start button
+    assert "press Start" in english_about
+    for game in ("дурак", "101", "джокер", "Дайтон"):
+        assert game in russian_about
+        assert game in str(about[("short_description", "")])
+    for game in ("Durak", "101", "Joker", "Daytona"):
+        assert game in english_about
+        assert game in str(about[("short_description", "en")])
