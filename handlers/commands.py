@@ -30,7 +30,7 @@ from handlers.context import (
 from handlers.keyboards import Keyboard, button, markup, url_button
 from handlers.screens import common
 from handlers.screens.base import SheetScreens
-from i18n import LANGUAGES, t
+from i18n import LANGUAGES, normalize, t
 from services import ServiceError, Snapshot, Status
 
 __all__ = [
@@ -295,7 +295,25 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         raise ServiceError("error.kick_usage")
     snapshot = await _open_table(app, update)
     admin = await _admin_unless_creator(update, context, snapshot)
-    await app.services.moderation.kick(snapshot.table.id, target.id, person(user), is_admin=admin)
+    after = await app.services.moderation.kick(
+        snapshot.table.id, target.id, person(user), is_admin=admin
+    )
+    if not after.started:
+        what = "lobby"
+    elif after.table.status is Status.PLAYING:
+        what = "goes_on"
+    else:
+        what = "over"
+    names = {"admin": html.escape(user.first_name), "name": html.escape(target.first_name)}
+    lang = await language_for(app, update)
+    app.publisher.say(
+        after.table.chat_id, t(lang, f"kick.group.{what}", **names), thread_id=thread_of(update)
+    )
+    # His DM, if he ever opened the bot (a failed send is simply not delivered).
+    own = normalize(await app.services.directory.user_language(target.id))
+    chat = html.escape(await app.services.directory.chat_title(after.table.chat_id))
+    text = t(own, f"kick.dm.{'lobby' if what == 'lobby' else 'game'}", chat=chat, **names)
+    await app.publisher.io.send(target.id, text)
 
 
 async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

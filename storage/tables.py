@@ -415,6 +415,15 @@ class Tables(Queries):
             ),
         )
 
+    async def removals(self, table_id: int, code: str) -> dict[int, Actor]:
+        """The seats whose move ``code`` (the game's resign) is in the log, and
+        who made it: an admin (removed by /kick) or the timer (left absent)."""
+        rows = await self._all(
+            "SELECT seat, actor FROM moves WHERE table_id = ? AND action = ? ORDER BY n",
+            (table_id, code),
+        )
+        return {int(r[0]): Actor(r[1]) for r in rows}
+
     async def last_dealt(self, chat_id: int) -> int | None:
         """The last table in the chat whose game was dealt (being played or over)."""
         rows = await self._all(
