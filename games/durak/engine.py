@@ -8,8 +8,10 @@ cards throws in cards whose rank is on the table, up to the bout's cap.  Once
 every attack card is beaten, or the defender has said "take", each player who
 could still throw in must throw or pass; the bout closes when all of them have
 passed since the last new card, when the cap is reached, or when the defender
-has no cards left.  A player who leaves the game (:meth:`Durak.resign`) is its
-durak and ends it at once.  See ``docs/rules/durak.md`` for the full rules.
+has no cards left.  A player who leaves the game (:meth:`Durak.resign`) goes
+out of it, his cards set aside, while three or more were in play; otherwise he
+is its durak and ends it at once.  See ``docs/rules/durak.md`` for the full
+rules.
 
 The variants are the axes of :class:`~games.durak.rules.DurakRules`: the
 engine reads them through the tables built from them (what beats what in
