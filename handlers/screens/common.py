@@ -281,12 +281,14 @@ def stats_text(
 
 
 def game_and_preset(games: Mapping[str, GameSpec], words: Sequence[str]) -> tuple[str, str | None]:
-    """The game and variant that ``/newgame`` arguments name: by key, or by the
-    name players know them by, in any language (``дурак переводной``,
-    ``101 малая колода``)."""
+    """The game and variant that ``/newgame`` and ``/rules`` arguments name: by
+    key, or by the name players know them by, in any language (``дурак
+    переводной``, ``101 малая колода``)."""
 
     def names(key: str) -> set[str]:
-        return {key} | {t(lang, key).lower() for lang in LANGUAGES}
+        # "podkidnoy (throw-in)" is also "podkidnoy".
+        full = {t(lang, key).lower() for lang in LANGUAGES}
+        return {key} | full | {name.split(" (")[0] for name in full}
 
     word = words[0].lower()
     spec = next((s for s in games.values() if word in {s.key} | names(s.name_key)), None)

@@ -30,3 +30,14 @@ def test_help_names_every_variant_with_its_hint(language: str) -> None:
             hint = t(language, f"about.{spec.key}.{preset}")
             assert f"<b>{name}</b> — {hint}" in text
     assert len(text) <= 4096  # one Telegram message
+
+
+def test_every_variant_is_named_by_key_and_by_its_names_in_every_language() -> None:
+    for spec in CATALOG.specs.values():
+        for preset in spec.presets:
+            names = {preset} | {t(lang, f"preset.{spec.key}.{preset}") for lang in ("ru", "en")}
+            names |= {name.split(" (")[0] for name in names}  # "podkidnoy (throw-in)"
+            for game in {spec.key, t("ru", spec.name_key), t("en", spec.name_key)}:
+                for name in names:
+                    words = [game.upper(), *name.split()]
+                    assert common.game_and_preset(CATALOG.specs, words) == (spec.key, preset)
