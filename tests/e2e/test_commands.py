@@ -129,6 +129,20 @@ async def test_kick_in_a_three_player_durak_game_lets_the_other_two_play_on(
         assert sorted(r[2] + r[3] for r in rows) == [1, 1]
 
 
+async def test_kick_in_a_lobby_unseats_and_says_so(server: FakeTelegram, db_path: Path) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris", "Vera"], app)
+        anna, _, vera = table.players
+        await table.open("durak")
+        await table.press_text(vera, table.lobby(), "Сесть")
+        said = server.send(vera, table.group_id, "one moment")
+        server.send(anna, table.group_id, "/kick", reply_to=said["message_id"])
+        await settle(server, app)
+        assert "🚪 Anna убирает со стола: Vera." in last_text(server, table.group_id)
+        assert "Anna убирает вас из-за стола в чате «Friends»" in last_text(server, vera)
+        assert "Vera" not in table.lobby().text
+
+
 async def test_a_non_admin_asking_for_the_language_is_told_what_he_may_do(
     server: FakeTelegram, db_path: Path
 ) -> None:
