@@ -16,9 +16,18 @@ from telegram.ext import ContextTypes
 
 from handlers import callback_data as cd
 from handlers.commands import is_admin, set_language
-from handlers.context import Koloda, chat_info, koloda, language_for, person, thread_of
+from handlers.context import (
+    Koloda,
+    chat_info,
+    koloda,
+    language_for,
+    person,
+    presser_language,
+    thread_of,
+)
 from handlers.hand_messages import BACK
 from handlers.keyboards import button, markup
+from handlers.screens import common
 from i18n import LANGUAGES, t
 from services import ServiceError, Setting, Snapshot
 
@@ -69,7 +78,9 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         person(query.from_user),
         chat_info(update.effective_chat) if update.effective_chat else None,
     )
-    lang = await language_for(app, update)
+    # Toasts answer the presser in his own language; what is drawn into a group
+    # message keeps the group's.
+    lang = await presser_language(app, query.from_user)
     try:
         pressed = cd.parse(query.data)
     except cd.CallbackDataError:
@@ -90,7 +101,7 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
             case cd.LobbyButton():
                 await _lobby(app, update, context, query, pressed, lang)
             case cd.NewGameButton():
-                await _new_game(app, update, query, pressed, lang)
+                await _new_game(app, update, query, pressed)
             case cd.LanguageButton():
                 await _language(app, update, context, query, pressed)
             case cd.RematchButton():
@@ -99,7 +110,6 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
                 await app.services.lobby.rematch(pressed.table_id, who, dm_ok=dm_ok)
                 await _answer(query)
     except ServiceError as exc:
-        # A private-chat refusal reads in the presser's language.
         await _answer(query, t(lang, exc.key, **exc.params), alert=True)
         if on_hand is not None:
             app.publisher.refused(*on_hand)
@@ -212,7 +222,7 @@ async def _lobby(
 
 
 async def _new_game(
-    app: Koloda, update: Update, query: CallbackQuery, pressed: cd.NewGameButton, lang: str
+    app: Koloda, update: Update, query: CallbackQuery, pressed: cd.NewGameButton
 ) -> None:
     chat = update.effective_chat
     message = query.message
@@ -222,6 +232,7 @@ async def _new_game(
     if pressed.owner != query.from_user.id:
         raise ServiceError("error.not_your_choice")
     if pressed.preset is None:
+        lang = await language_for(app, update)  # the chooser is the group's message
         rows = [
             [
                 button(
@@ -232,7 +243,7 @@ async def _new_game(
             for name in spec.presets
         ]
         await _answer(query)
-        text = t(lang, "newgame.choose_preset", game=t(lang, spec.name_key))
+        text = common.preset_chooser_text(lang, spec)
         await app.publisher.io.edit_text(chat.id, message.message_id, text, markup(rows))
         return
     who = person(query.from_user)

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from telegram import Chat, Update
+from telegram import Chat, Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
@@ -30,7 +30,7 @@ from handlers.context import (
 from handlers.keyboards import Keyboard, button, markup, url_button
 from handlers.screens import common
 from handlers.screens.base import SheetScreens
-from i18n import LANGUAGES, t
+from i18n import LANGUAGES, normalize, t
 from services import ServiceError, Snapshot, Status
 
 __all__ = [
@@ -134,11 +134,15 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     elif payload.startswith("h") and payload[1:].isdigit():
         await _resend_hand(app, update, int(payload[1:]), lang)
     elif payload:
-        await reply(app, update, t(lang, "error.bad_link"))
+        await reply(app, update, _hello(lang, user) + "\n\n" + t(lang, "error.bad_link"))
     else:
         help_text = common.help_text(lang, app.games.values())
         await reply(app, update, t(lang, "start.welcome") + "\n\n" + help_text)
         await app.publisher.welcome_back(user.id)
+
+
+def _hello(lang: str, user: User) -> str:
+    return t(lang, "start.hello", name=html.escape(user.first_name))
 
 
 async def _linked_table(
@@ -157,16 +161,32 @@ async def _linked_table(
 
 
 async def _join_by_link(app: Koloda, update: Update, table_id: int, lang: str) -> None:
+    """Join by the lobby's deep link: often the first the person ever hears
+    from the bot, so it greets him and shows the table, never only a refusal."""
     user, _ = sender(update)
-
-    def in_lobby(snapshot: Snapshot) -> bool:
-        return snapshot.table.status is Status.LOBBY
-
-    if not await _linked_table(app, update, table_id, lang, usable=in_lobby):
+    hello = _hello(lang, user)
+    try:
+        snapshot = await app.services.tables.snapshot(table_id)
+    except ServiceError:
+        await reply(app, update, hello + "\n\n" + t(lang, "error.bad_link"))
         return
-    joined = await app.services.lobby.join(table_id, person(user), dm_ok=True)
-    chat = await app.services.directory.chat_title(joined.snapshot.table.chat_id)
-    await reply(app, update, t(lang, "start.joined", chat=html.escape(chat)))
+    chat = html.escape(await app.services.directory.chat_title(snapshot.table.chat_id))
+    if snapshot.table.status is not Status.LOBBY:
+        where = t(lang, "start.table_closed", chat=chat)
+        await reply(app, update, f"{hello}\n\n{where} {t(lang, 'error.link_expired')}")
+        return
+    try:
+        snapshot = (await app.services.lobby.join(table_id, person(user), dm_ok=True)).snapshot
+        seated = t(lang, "start.joined", chat=chat)
+    except ServiceError as exc:
+        if exc.key != "error.already_seated":
+            refusal = t(lang, exc.key, **exc.params)
+            seated = t(lang, "start.not_joined", chat=chat, why=refusal)
+        else:
+            seated = t(lang, "start.joined", chat=chat)
+    screens = app.screens[snapshot.table.game]
+    table = common.lobby_text(lang, snapshot, screens)
+    await reply(app, update, f"{hello}\n\n{seated}\n\n{table}")
 
 
 async def _resend_hand(app: Koloda, update: Update, table_id: int, lang: str) -> None:
@@ -275,7 +295,25 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         raise ServiceError("error.kick_usage")
     snapshot = await _open_table(app, update)
     admin = await _admin_unless_creator(update, context, snapshot)
-    await app.services.moderation.kick(snapshot.table.id, target.id, person(user), is_admin=admin)
+    after = await app.services.moderation.kick(
+        snapshot.table.id, target.id, person(user), is_admin=admin
+    )
+    if not after.started:
+        what = "lobby"
+    elif after.table.status is Status.PLAYING:
+        what = "goes_on"
+    else:
+        what = "over"
+    names = {"admin": html.escape(user.first_name), "name": html.escape(target.first_name)}
+    lang = await language_for(app, update)
+    app.publisher.say(
+        after.table.chat_id, t(lang, f"kick.group.{what}", **names), thread_id=thread_of(update)
+    )
+    # His DM, if he ever opened the bot (a failed send is simply not delivered).
+    own = normalize(await app.services.directory.user_language(target.id))
+    chat = html.escape(await app.services.directory.chat_title(after.table.chat_id))
+    text = t(own, f"kick.dm.{'lobby' if what == 'lobby' else 'game'}", chat=chat, **names)
+    await app.publisher.io.send(target.id, text)
 
 
 async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -339,27 +377,32 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/rules дурак переводной`` (any name ``/newgame`` takes): that game and
+    variant; ``/rules`` alone: the table this chat is playing, else the one it
+    played last, with its options."""
     app = koloda(context)
     _, chat = sender(update)
     lang = await language_for(app, update)
     args = context.args or []
-    snapshot = None
+    table = None
     if chat.type != Chat.PRIVATE:
-        snapshot = await app.services.tables.snapshot_in(chat.id, thread_of(update))
-    if args:
-        key = args[0].lower()
-        if key not in app.games:
-            raise ServiceError("error.unknown_game", game=key)
-    elif snapshot is not None:
-        key = snapshot.table.game
-    else:
-        raise ServiceError("error.rules_usage", games=", ".join(app.games))
-    spec = app.games[key]
-    text = f"<b>{t(lang, spec.name_key)}</b>\n\n{t(lang, f'rules.{key}')}"
-    if snapshot is not None and snapshot.table.game == key:
-        text += "\n\n" + t(lang, "rules.this_table") + "\n"
-        text += common.options_summary(lang, spec, snapshot.rules, snapshot.table)
-    await reply(app, update, text)
+        table = await app.services.tables.last_played_in(chat.id, thread_of(update))
+    if not args:
+        if table is None:
+            example = f"{t(lang, 'game.durak').lower()} {t(lang, 'preset.durak.perevodnoy')}"
+            words = common.game_words(lang, app.games.values())
+            raise ServiceError("error.rules_usage", games=words, example=example)
+        spec = table.spec
+        text = common.rules_text(lang, spec, app.screens[spec.key], table.rules, table.table)
+        await reply(app, update, text)
+        return
+    game, preset = common.game_and_preset(app.games, args)
+    spec = app.games[game]
+    chosen = None if preset is None else spec.preset(preset)
+    shown = None
+    if table is not None and table.table.game == game and chosen in (None, table.rules):
+        chosen, shown = table.rules, table.table  # what this chat's table plays
+    await reply(app, update, common.rules_text(lang, spec, app.screens[game], chosen, shown))
 
 
 async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -369,6 +412,13 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     args = context.args or []
     if len(args) > 1 or (args and args[0].lower() not in LANGUAGES):
         raise ServiceError("error.language_usage", languages=", ".join(LANGUAGES))
+    _, chat = sender(update)
+    if chat.type != Chat.PRIVATE and not await is_admin(update, context):
+        # No buttons that would only refuse him: what he may do instead.
+        link = f"https://t.me/{app.publisher.bot_username}"
+        text = t(lang, "language.group_admins_only", language=t(lang, "language.name"))
+        await reply(app, update, text, markup([[url_button(t(lang, "common.open_bot"), link)]]))
+        return
     if not args:
         rows = [[button(t(code, "language.name"), cd.LanguageButton(code))] for code in LANGUAGES]
         await reply(app, update, t(lang, "language.choose"), markup(rows))
@@ -383,7 +433,8 @@ async def set_language(
     """The chat's language (a group's is for its admins to change)."""
     user, chat = sender(update)
     if chat.type != Chat.PRIVATE and not await is_admin(update, context):
-        raise ServiceError("error.admins_only")
+        current = await language_for(app, update)
+        raise ServiceError("language.group_admins_only", language=t(current, "language.name"))
     await app.services.directory.set_language(chat_info(chat), user.id, language)
 
 

@@ -15,7 +15,16 @@ from handlers.screens.base import GameScreens
 from i18n import from_telegram, normalize
 from services import ChatInfo, Person, Services
 
-__all__ = ["Koloda", "chat_info", "koloda", "language_for", "person", "sender", "thread_of"]
+__all__ = [
+    "Koloda",
+    "chat_info",
+    "koloda",
+    "language_for",
+    "person",
+    "presser_language",
+    "sender",
+    "thread_of",
+]
 
 KEY = "koloda"
 
@@ -69,3 +78,10 @@ async def language_for(app: Koloda, update: Update) -> str:
     if user is not None:
         return normalize(await app.services.directory.user_language(user.id))
     return app.services.directory.default_language
+
+
+async def presser_language(app: Koloda, user: User) -> str:
+    """The language a person reads his own answers in (a button's toast, also
+    in a group of another language): his DM's, which is his choice there, else
+    his Telegram app's."""
+    return normalize(await app.services.directory.user_language(user.id))

@@ -8,7 +8,7 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from handlers.context import koloda, language_for
+from handlers.context import koloda, language_for, presser_language
 from i18n import t
 
 __all__ = ["on_error"]
@@ -21,13 +21,15 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not isinstance(update, Update):
         return
     try:
-        lang = await language_for(koloda(context), update)
-        text = t(lang, "error.internal")
-        if update.callback_query is not None:
-            await update.callback_query.answer(text, show_alert=True)
+        app = koloda(context)
+        query = update.callback_query
+        if query is not None:  # a toast speaks the presser's own language
+            lang = await presser_language(app, query.from_user)
+            await query.answer(t(lang, "error.internal"), show_alert=True)
         elif update.effective_message is not None:
             message = update.effective_message
-            await koloda(context).publisher.io.send(
+            text = t(await language_for(app, update), "error.internal")
+            await app.publisher.io.send(
                 message.chat.id, text, thread_id=message.message_thread_id or 0
             )
     except (TelegramError, KeyError, RuntimeError):

@@ -17,7 +17,7 @@ from services.errors import ServiceError
 from services.fairness import Fairness, Verdict
 from services.lobby import JoinResult, Lobby, Setting
 from services.moderation import Moderation
-from services.scores import Scores
+from services.scores import MIN_GAMES, Scores, Standings, win_share
 from services.tables import LoggedEvent, Snapshot, TableObserver, Tables
 from services.thinking import Thinking
 from services.timers import Timers
@@ -34,6 +34,7 @@ from storage import (
 )
 
 __all__ = [
+    "MIN_GAMES",
     "Actor",
     "Background",
     "ChatInfo",
@@ -50,12 +51,14 @@ __all__ = [
     "Services",
     "Setting",
     "Snapshot",
+    "Standings",
     "Status",
     "SystemClock",
     "TableObserver",
     "TableRow",
     "Thinking",
     "Verdict",
+    "win_share",
 ]
 # The rows of tables, seats, deadlines and scores are the services' own types
 # too: the Telegram layer reads them from here, never from storage.

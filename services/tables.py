@@ -268,6 +268,12 @@ class Tables:
             table = await tx.tables.open_in(chat_id, thread_id)
             return None if table is None else await self._snapshot(tx, table)
 
+    async def last_played_in(self, chat_id: int, thread_id: int) -> Snapshot | None:
+        """The table a chat (or forum topic) is playing, else its last finished one."""
+        async with self._db.read() as tx:
+            table = await tx.tables.last_played_in(chat_id, thread_id)
+            return None if table is None else await self._snapshot(tx, table)
+
     async def open_tables(self) -> list[TableRow]:
         async with self._db.read() as tx:
             return await tx.tables.all_open()
@@ -621,7 +627,9 @@ class Tables:
         )
         await tx.tables.append_move(table.id, n, seat, code, [e.to_json() for e in events], actor)
         if outcome is not None:
-            await self._finish(tx, table, outcome)
+            await self._finish(
+                tx, table, outcome, ended_by_kick=code == RESIGN and actor is Actor.ADMIN
+            )
         after = replace(table, state=state, version=version, moves=n, status=status)
         deadlines = await self._next_deadlines(tx, after, game, seat)
         await tx.deadlines.replace(table.id, deadlines)
@@ -629,23 +637,34 @@ class Tables:
         recent = (earlier + logged)[-RECENT:]
         return WrittenMove(after, game, deadlines, recent)
 
-    async def _finish(self, tx: Tx, table: TableRow, outcome: Outcome) -> None:
+    async def _finish(
+        self, tx: Tx, table: TableRow, outcome: Outcome, *, ended_by_kick: bool
+    ) -> None:
+        """Record the result and the people's scores.  A player removed by
+        /kick gets nothing for the game (neither played nor lost); a game the
+        removal itself ended counts for nobody, as a cancel would (else a kick
+        could hand out wins); a player the table removed for being absent
+        walked away from it and has lost it."""
         await tx.scores.record_result(table.id, table.chat_id, table.game, outcome.to_json())
-        await tx.scores.add(
-            table.chat_id,
-            table.game,
-            [
+        if ended_by_kick:
+            return
+        removed = await tx.tables.removals(table.id, RESIGN)
+        deltas = []
+        for s in table.seats:
+            if s.user_id is None or removed.get(s.seat) is Actor.ADMIN:
+                continue
+            if s.seat in removed:
+                deltas.append(ScoreDelta(user_id=s.user_id, win=False, loss=True, draw=False))
+                continue
+            deltas.append(
                 ScoreDelta(
                     user_id=s.user_id,
                     win=s.seat in outcome.winners,
                     loss=s.seat in outcome.losers,
                     draw=outcome.draw,
                 )
-                for s in table.seats
-                if s.user_id is not None
-            ],
-            with_computers=table.has_computers,
-        )
+            )
+        await tx.scores.add(table.chat_id, table.game, deltas, with_computers=table.has_computers)
 
     def _committed(self, move: WrittenMove) -> Snapshot:
         table = move.table

@@ -69,23 +69,17 @@ class Scores(Queries):
             ],
         )
 
-    async def leaderboard(self, chat_id: int, limit: int = 20) -> list[ScoreRow]:
-        """Per game, best first (wins, then fewer losses, then games), counting only
-        games among people: wins against computers do not rank anybody."""
+    async def leaderboard(self, chat_id: int) -> list[ScoreRow]:
+        """Every player's figures per game in the chat, counting only games among
+        people (the services rank them)."""
         rows = await self._all(
             "SELECT s.user_id, u.first_name, s.game, s.with_computers, s.played, s.wins,"
             " s.losses, s.draws FROM scores s JOIN users u ON u.id = s.user_id"
             " WHERE s.chat_id = ? AND s.with_computers = 0"
-            " ORDER BY s.game, s.wins DESC, s.losses ASC, s.played DESC, u.first_name",
+            " ORDER BY s.game, u.first_name, s.user_id",
             (chat_id,),
         )
-        out: list[ScoreRow] = []
-        per_game: dict[str, int] = {}
-        for r in rows:
-            per_game[r[2]] = per_game.get(r[2], 0) + 1
-            if per_game[r[2]] <= limit:
-                out.append(ScoreRow(r[0], r[1], r[2], bool(r[3]), *r[4:]))
-        return out
+        return [ScoreRow(r[0], r[1], r[2], bool(r[3]), *r[4:]) for r in rows]
 
     async def user_stats(self, user_id: int, chat_id: int | None = None) -> list[ScoreRow]:
         """One user's figures per game and opposition (people only, or with

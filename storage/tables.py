@@ -203,6 +203,17 @@ class Tables(Queries):
         )
         return rows[0] if rows else None
 
+    async def last_played_in(self, chat_id: int, thread_id: int) -> TableRow | None:
+        """The chat's (or forum topic's) open table, else the one whose game
+        finished last (a cancelled table was not played)."""
+        rows = await self._tables(
+            f"{_SELECT} WHERE t.chat_id = ? AND t.thread_id = ?"
+            " AND t.status IN ('lobby', 'playing', 'finished')"
+            " ORDER BY t.status = 'finished', t.id DESC LIMIT 1",
+            (chat_id, thread_id),
+        )
+        return rows[0] if rows else None
+
     async def all_open(self) -> list[TableRow]:
         return await self._tables(f"{_SELECT} WHERE t.status IN ('lobby', 'playing') ORDER BY t.id")
 
@@ -405,6 +416,15 @@ class Tables(Queries):
                 self._now(),
             ),
         )
+
+    async def removals(self, table_id: int, code: str) -> dict[int, Actor]:
+        """The seats whose move ``code`` (the game's resign) is in the log, and
+        who made it: an admin (removed by /kick) or the timer (left absent)."""
+        rows = await self._all(
+            "SELECT seat, actor FROM moves WHERE table_id = ? AND action = ? ORDER BY n",
+            (table_id, code),
+        )
+        return {int(r[0]): Actor(r[1]) for r in rows}
 
     async def last_dealt(self, chat_id: int) -> int | None:
         """The last table in the chat whose game was dealt (being played or over)."""

@@ -8,8 +8,10 @@ cards throws in cards whose rank is on the table, up to the bout's cap.  Once
 every attack card is beaten, or the defender has said "take", each player who
 could still throw in must throw or pass; the bout closes when all of them have
 passed since the last new card, when the cap is reached, or when the defender
-has no cards left.  A player who leaves the game (:meth:`Durak.resign`) is its
-durak and ends it at once.  See ``docs/rules/durak.md`` for the full rules.
+has no cards left.  A player who leaves the game (:meth:`Durak.resign`) goes
+out of it, his cards set aside, while three or more were in play; otherwise he
+is its durak and ends it at once.  See ``docs/rules/durak.md`` for the full
+rules.
 
 The variants are the axes of :class:`~games.durak.rules.DurakRules`: the
 engine reads them through the tables built from them (what beats what in
@@ -137,7 +139,7 @@ class Durak(DurakState):
     """One game of podkidnoy or perevodnoy durak."""
 
     key: ClassVar[str] = "durak"
-    FORMAT: ClassVar[int] = 2
+    FORMAT: ClassVar[int] = 3
 
     # ------------------------------------------------------------------ setup
 
@@ -551,16 +553,26 @@ class Durak(DurakState):
         return events
 
     def resign(self, seat: int) -> list[Event]:
-        """``seat`` abandons the game and is its durak (in teams: his team
-        loses): the game ends at once.
+        """``seat`` leaves the game (removed by an admin, or absent at a table
+        that removes absentees).
 
-        Everybody else wins: the seats already out keep their places, the
-        others still holding cards share the place above the resigner.  Every
-        card stays where it lies."""
+        With three or more players in play, each for himself, the game goes on
+        without him: his cards are set aside face down, out of play (never
+        drawn: nobody may learn or use them), and the round closes up.  Cards
+        he put on the table stay in the bout; if he was defending, the bout is
+        over and its cards go to the discard, as if beaten off (after the
+        refill the player after him leads); believe / don't believe with him
+        the attacker: his covers are believed.  When he was one of the last
+        two, or in teams, he is the durak (his team loses): the game ends at
+        once, everybody else winning; the seats out keep their places, the
+        others still holding cards share the place above him.  See
+        ``docs/rules/durak.md``."""
         if self._over:
             raise IllegalAction("illegal.game_over")
         if not 0 <= seat < self._n or self._out >> seat & 1:
             raise IllegalAction("illegal.not_in_game")
+        if not self._teams and self._n - self._out.bit_count() >= 3:
+            return self._leave(seat)
         events: list[Event] = []
         if self._bout_out:  # they went out in this bout: their place is settled now
             group = tuple(sorted(self._bout_out))
@@ -579,6 +591,25 @@ class Durak(DurakState):
         else:
             self._durak = seat
             events.append(Event("game_over", seat, value="durak"))
+        return events
+
+    def _leave(self, seat: int) -> list[Event]:
+        """``seat`` leaves a game that goes on without him (see :meth:`resign`)."""
+        self._aside |= self._hands[seat]
+        self._hands[seat] = 0
+        self._known[seat] = 0
+        self._out |= 1 << seat
+        self._left.append(seat)
+        self._passed &= ~(1 << seat)
+        self._tm = None
+        events = [Event("resign", seat)]
+        if not self._att:  # a lead is due: from the next player if it was his
+            self._start_bout(self._next_active(seat) if seat == self._attacker else self._apos)
+        elif seat == self._defender or (self._face_down and seat == self._attacker):
+            self._taking = False
+            self._close(events, abandoned=True)
+        elif self._taking or not self._unbeaten:
+            self._maybe_close(events)  # he may have been the last one to throw in
         return events
 
     @staticmethod
@@ -944,11 +975,13 @@ class Durak(DurakState):
                     return
         self._close(events)
 
-    def _close(self, events: list[Event], *, taker: int = NOBODY) -> None:
+    def _close(self, events: list[Event], *, taker: int = NOBODY, abandoned: bool = False) -> None:
         """End the bout: the defender takes the table (he said "take"), or it
         is beaten off, or ``taker`` takes it (believe / don't believe: the
-        attacker; blind durak: whoever played a wrong card); then refill, see
-        who is out, and lead the next bout."""
+        attacker; blind durak: whoever played a wrong card), or it is
+        ``abandoned`` (a player it cannot go on without left the game: its
+        cards go to the discard, face-down covers set aside unseen); then
+        refill, see who is out, and lead the next bout."""
         d = self._defender
         if taker == NOBODY and self._taking:
             taker = d
@@ -959,11 +992,23 @@ class Durak(DurakState):
         shown = [_CARD[o] for o in att]
         for o in att:
             mask |= 1 << o
+        covers = 0
         for o in dfn:
             if o >= 0:
-                mask |= 1 << o
-                shown.append(_CARD[o])
-        if taker != NOBODY:
+                covers |= 1 << o
+                if not (abandoned and self._face_down):
+                    shown.append(_CARD[o])
+        if abandoned:
+            if self._face_down:  # nobody but the defender saw them
+                self._aside |= covers
+            else:
+                mask |= covers
+            self._discard |= self._beaten_mask | mask
+            self._beaten = []
+            self._beaten_mask = 0
+            events.append(Event("bout_beaten", d, tuple(shown)))
+        elif taker != NOBODY:
+            mask |= covers
             self._hands[taker] |= mask
             if self._blind:
                 self._arrive(att + [o for o in dfn if o >= 0])
@@ -973,6 +1018,7 @@ class Durak(DurakState):
                 self._out &= ~(1 << taker)
             events.append(Event("bout_taken", taker, tuple(shown)))
         else:
+            mask |= covers
             self._discard |= self._beaten_mask
             self._beaten = att + dfn
             self._beaten_mask = mask
@@ -990,7 +1036,8 @@ class Durak(DurakState):
                 # Everybody holds six again: nobody can be out.
                 self._first_bout = False
                 self._locked = False
-                self._start_bout(self._next_place(defended) if taken else defended)
+                gone = self._out >> defended & 1  # he left the game
+                self._start_bout(self._next_place(defended) if taken or gone else defended)
                 return
         if not self._stock and not self._trump_in_stock:
             hands = self._hands
@@ -1124,14 +1171,16 @@ class Durak(DurakState):
             return Outcome((winners, losers), frozenset(winners), frozenset(losers))
         places = list(self._out_order)
         durak = self._durak
+        left: list[tuple[int, ...]] = [(s,) for s in reversed(self._left)]  # first to leave last
+        gone = frozenset(self._left)
         if durak == NOBODY:
-            return Outcome(tuple(places), frozenset(), frozenset(), draw=True)
+            return Outcome(tuple(places + left), frozenset(), frozenset(), draw=True)
         out = self._out
         rest = tuple(s for s in range(self._n) if not out >> s & 1 and s != durak)
         if rest:  # the durak resigned while they still held cards
             places.append(rest)
         places.append((durak,))
-        return Outcome(tuple(places), everyone - {durak}, frozenset({durak}))
+        return Outcome(tuple(places + left), everyone - gone - {durak}, frozenset({durak}))
 
     def zones(self) -> list[Zone]:
         """``stock`` (nobody; in draw order), ``trump`` (everybody: the turned-up
@@ -1160,6 +1209,7 @@ class Durak(DurakState):
             Zone("table", tuple(table), None),
             Zone("beaten", tuple(CARD_BY_ORDER[o] for o in self._beaten), None),
             Zone("discard", tuple(cards_of(self._discard)), nobody, remembered=True),
+            Zone("aside", tuple(cards_of(self._aside)), nobody),
         ]
         everyone = frozenset(range(self._n))
         for s, (h, k) in enumerate(zip(self._hands, self._known, strict=True)):
@@ -1200,6 +1250,7 @@ class Durak(DurakState):
         new._dfn = self._dfn[:]
         new._out_order = self._out_order[:]
         new._bout_out = self._bout_out[:]
+        new._left = self._left[:]
         new._ctl = self._ctl[:]
         new._arrival = self._arrival[:]
         return new
@@ -1231,6 +1282,8 @@ class Durak(DurakState):
             self._out,
             tuple(self._out_order),
             tuple(self._bout_out),
+            tuple(self._left),
+            self._aside,
             self._durak,
             self._over,
             tuple(tuple(self.in_order(s)) for s in range(self._n)) if self._blind else (),
@@ -1238,9 +1291,10 @@ class Durak(DurakState):
 
     def determinize(self, observer: int, rng: random.Random) -> Self:
         """Deal anew the cards ``observer`` cannot see: the other hands, but for
-        the cards everybody knows to be in them, and the stock (the turned-up
+        the cards everybody knows to be in them, the stock (the turned-up
         trump card stays under it; the discard pile is known, every card in it
-        was seen beaten off).  Hand sizes stay, and so does what the table sees
+        was seen beaten off) and the cards set aside by players who left (in
+        blind durak he saw those, and they stay).  Hand sizes stay, and so does what the table sees
         of the hands: a thrower asked to throw in (or who passed) still holds a
         card of a rank on the table, one not asked still holds none.  Face-down
         covers are dealt anew too, but for the defender."""
@@ -1268,6 +1322,11 @@ class Durak(DurakState):
                 low = hidden & -hidden
                 pool.append(low.bit_length() - 1)
                 hidden ^= low
+        if game._aside:  # dealt like one more hand
+            seats.append(NOBODY)
+            sizes.append(game._aside.bit_count())
+            pool.extend(c.order for c in cards_of(game._aside))
+            game._aside = 0
         # Face-down covers are hidden from everybody but the defender.
         covered = []
         if self._face_down and observer != self._defender:
@@ -1303,7 +1362,10 @@ class Durak(DurakState):
         else:
             masks = self._deal_wanted(pool, sizes, wants, ranks, rng)
         for s, mask in zip(seats, masks, strict=True):
-            hands[s] |= mask
+            if s == NOBODY:
+                game._aside = mask
+            else:
+                hands[s] |= mask
         if covered:
             rng.shuffle(pool)
             for i in covered:

@@ -1,9 +1,9 @@
 """Durak's complete state as JSON (``dump``) and back (``load``).
 
-Layout, format 2 (cards as codes; lists of cards in a hand, the discard pile
+Layout, format 3 (cards as codes; lists of cards in a hand, the discard pile
 and known cards are sorted by ``Card.order``)::
 
-    {"game": "durak", "format": 2, "rules": {...}, "seats": 3,
+    {"game": "durak", "format": 3, "rules": {...}, "seats": 3,
      "trump": "h", "trump_card": "9h", "trump_in_stock": true,
      "stock": [next card drawn first ...], "hands": [[...], ...],
      "known": [[cards other players know to be in that hand], ...],
@@ -12,14 +12,17 @@ and known cards are sorted by ``Card.order``)::
      "dealer": 0, "attacker": 0, "defender": 1, "taking": false,
      "passed": [seats], "cap": 6, "first_bout": true, "transfer_locked": false,
      "out": [seats], "out_order": [[seats], ...], "bout_out": [seats],
-     "durak": null, "over": false,
+     "left": [seats], "aside": [...], "durak": null, "over": false,
      "places": [0, 1], "controls": [0, 1, 2], "losing_team": null}
 
 ``attacker``/``defender`` (seats) and ``places`` (the attacker's and the
 defender's places in the round) are -1 once the game is over; ``controls``
 names the seat playing each place (teams: a partner plays the place of a player
-out of cards).  Format 1 (before teams) had neither ``places`` nor
-``controls`` nor ``losing_team``: every place was played by its own seat.
+out of cards).  ``left`` lists the seats that left a game that went on without
+them, in order, and ``aside`` the cards they held (face down, out of play).
+Format 1 (before teams) had neither ``places`` nor ``controls`` nor
+``losing_team``: every place was played by its own seat; format 2 (before a
+game went on without a player who left) had neither ``left`` nor ``aside``.
 Blind durak adds ``"order"``: each hand's cards by position.
 """
 
@@ -78,6 +81,8 @@ def dump(game: DurakState) -> dict[str, JSON]:
         "out": _seats(game._out, n),
         "out_order": [list(g) for g in game._out_order],
         "bout_out": list(game._bout_out),
+        "left": list(game._left),
+        "aside": _codes(game._aside),
         "durak": game._durak if game._durak >= 0 else None,
         "over": game._over,
         "places": [game._apos, game._dpos],
@@ -110,6 +115,8 @@ def _seat_mask(value: JSON, key: str, n: int) -> int:
 def load(cls: type[D], data: Mapping[str, JSON]) -> D:
     if isinstance(data, Mapping) and data.get("format") == 1 and data.get("game") == cls.key:
         data = _from_format_1(data)
+    if isinstance(data, Mapping) and data.get("format") == 2 and data.get("game") == cls.key:
+        data = _from_format_2(data)
     return read_state(cls, data, lambda: _load(cls, data))
 
 
@@ -122,6 +129,11 @@ def _from_format_1(data: Mapping[str, JSON]) -> dict[str, JSON]:
     upgraded["controls"] = list(range(seats)) if isinstance(seats, int) else None
     upgraded["losing_team"] = None
     return upgraded
+
+
+def _from_format_2(data: Mapping[str, JSON]) -> dict[str, JSON]:
+    """A game saved before a game could go on without a player who left."""
+    return {**data, "format": 3, "left": [], "aside": []}
 
 
 def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
@@ -163,7 +175,8 @@ def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
         if o >= 0:
             game._table_ranks |= RANK_BITS[o >> 2]
     everything = stock + beaten + [CARD_BY_ORDER[o] for o in game._att + game._dfn if o >= 0]
-    everything += [c for m in (*game._hands, game._discard) for c in cards_of(m)]
+    game._aside = _mask(cards(data["aside"], "aside"), "aside")
+    everything += [c for m in (*game._hands, game._discard, game._aside) for c in cards_of(m)]
     if game._trump_in_stock:
         everything.append(trump_card)
     full = deck(rules.deck_size)
@@ -188,7 +201,10 @@ def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
         for g in array(data["out_order"], "out_order")
     ]
     game._bout_out = [integer(s, "bout_out", 0, n - 1) for s in array(data["bout_out"], "bout_out")]
-    listed = [s for g in game._out_order for s in g] + game._bout_out
+    game._left = [integer(s, "left", 0, n - 1) for s in array(data["left"], "left")]
+    if any(game._hands[s] for s in game._left):
+        raise StateFormatError("a seat that left holds cards")
+    listed = [s for g in game._out_order for s in g] + game._bout_out + game._left
     if sorted(listed) != _seats(game._out, n):
         raise StateFormatError("out, out_order and bout_out disagree")
     durak = data["durak"]

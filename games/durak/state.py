@@ -67,6 +67,8 @@ class DurakState(Game[DurakRules, DurakAction]):
     _out: int  # seat bits
     _out_order: list[tuple[int, ...]]
     _bout_out: list[int]
+    _left: list[int]  # seats that left the game (resigned) while it went on, in order
+    _aside: int  # the cards they held, face down out of play
     _durak: int
     _over: bool
     _tm: frozenset[int] | None  # to_move, cached until the next move
@@ -118,6 +120,8 @@ class DurakState(Game[DurakRules, DurakAction]):
         game._out = 0
         game._out_order = []
         game._bout_out = []
+        game._left = []
+        game._aside = 0
         game._durak = NOBODY
         game._over = False
         game._tm = None

@@ -43,9 +43,13 @@
       "cap": 6,                  # most attack cards this bout may hold
       "dealer": 0,
       "out_order": [[2]],        # seats that went out, bout by bout
+      "left": [3],               # seats that left a game that went on
+                                 # without them, in the order they left
+      "aside": 5,                # the cards they held, face down out of play
       "durak": null | 1,         # the loser, once the game is over (a player
-                                 # who resigned is the durak: the seats
-                                 # still "active" beside him keep their cards)
+                                 # whose leaving ended it is the durak: the
+                                 # seats still "active" beside him keep
+                                 # their cards)
       "teams": [[0, 2], [1, 3]], # the teams (empty without teams)
       "plays_for": [[1, 3]],     # teams: [partner, seat] for each seat out of
                                  # cards whose place his partner plays
@@ -117,6 +121,8 @@ def public_view(game: DurakState) -> dict[str, JSON]:
         "cap": game._cap,
         "dealer": game._dealer,
         "out_order": [list(g) for g in game._out_order],
+        "left": list(game._left),
+        "aside": game._aside.bit_count(),
         "durak": game._durak if game._durak >= 0 else None,
         "teams": [list(range(team, n, 2)) for team in (0, 1)] if game._teams else [],
         "plays_for": [[c, place] for place, c in enumerate(game._ctl) if c != place],

@@ -11,6 +11,7 @@ from games.spec import GameSpec
 from handlers.screens.base import GameScreens
 from i18n import LANGUAGES, t, tn
 from services import (
+    MIN_GAMES,
     EndReason,
     OnAbsence,
     ScoreRow,
@@ -18,9 +19,11 @@ from services import (
     ServiceError,
     Setting,
     Snapshot,
+    Standings,
     Status,
     TableRow,
     Verdict,
+    win_share,
 )
 
 __all__ = [
@@ -32,18 +35,22 @@ __all__ = [
     "duration",
     "game_and_preset",
     "game_title",
+    "game_words",
     "help_text",
     "level_label",
     "lobby_text",
     "names_of",
     "option_label",
     "options_summary",
+    "preset_chooser_text",
+    "rules_text",
     "scores_text",
     "seat_name",
     "setting_label",
     "settings_line",
     "stats_text",
     "turn_label",
+    "variant_lines",
     "verdict_text",
 ]
 
@@ -123,14 +130,16 @@ def computers_play(table: TableRow) -> bool:
     )
 
 
-def options_summary(lang: str, spec: GameSpec, rules: Rules, table: TableRow) -> str:
-    """Every option that matters, one per line (``/rules``)."""
+def options_summary(lang: str, spec: GameSpec, rules: Rules, table: TableRow | None) -> str:
+    """Every option that matters, one per line, and the table's own settings
+    when there is a table (``/rules``)."""
     lines = [
         "• " + option_label(lang, spec, rules, name)
         for name, _ in spec.rules.options()
         if rules.applies(name)
     ]
-    lines.append("• " + settings_line(lang, table))
+    if table is not None:
+        lines.append("• " + settings_line(lang, table))
     return "\n".join(lines)
 
 
@@ -222,22 +231,29 @@ def deal_line(lang: str, table: TableRow) -> str | None:
 
 def scores_text(
     lang: str,
-    board: Mapping[str, Sequence[ScoreRow]],
+    board: Mapping[str, Standings],
     specs: Mapping[str, GameSpec],
     screens: Mapping[str, GameScreens],
 ) -> str:
+    """``/scores``: per game the ranked players with their share of wins, then
+    those with too few games yet, then how the places are decided."""
     if not board:
         return t(lang, "scores.empty")
     lines = [t(lang, "scores.title")]
-    for game, rows in board.items():
+    for game, standings in board.items():
         if game not in specs:
             continue  # a game no longer hosted
         lines += ["", f"<b>{t(lang, specs[game].name_key)}</b>"]
-        lines += [
-            screens[game].score_line(lang, place, html.escape(row.first_name), row)
-            for place, row in enumerate(rows, start=1)
-        ]
-    lines += ["", t(lang, "scores.people_only")]
+        for place, row in enumerate(standings.ranked, start=1):
+            line = screens[game].score_line(lang, place, html.escape(row.first_name), row)
+            lines.append(f"{line} · {round(100 * win_share(row))}%")
+        if standings.newcomers:
+            names = ", ".join(
+                t(lang, "scores.newcomer", name=html.escape(r.first_name), n=r.played)
+                for r in standings.newcomers
+            )
+            lines.append(tn(lang, "scores.newcomers", MIN_GAMES, names=names))
+    lines += ["", tn(lang, "scores.how", MIN_GAMES), t(lang, "scores.people_only")]
     return "\n".join(lines)
 
 
@@ -265,12 +281,14 @@ def stats_text(
 
 
 def game_and_preset(games: Mapping[str, GameSpec], words: Sequence[str]) -> tuple[str, str | None]:
-    """The game and variant that ``/newgame`` arguments name: by key, or by the
-    name players know them by, in any language (``дурак переводной``,
-    ``101 малая колода``)."""
+    """The game and variant that ``/newgame`` and ``/rules`` arguments name: by
+    key, or by the name players know them by, in any language (``дурак
+    переводной``, ``101 малая колода``)."""
 
     def names(key: str) -> set[str]:
-        return {key} | {t(lang, key).lower() for lang in LANGUAGES}
+        # "podkidnoy (throw-in)" is also "podkidnoy".
+        full = {t(lang, key).lower() for lang in LANGUAGES}
+        return {key} | full | {name.split(" (")[0] for name in full}
 
     word = words[0].lower()
     spec = next((s for s in games.values() if word in {s.key} | names(s.name_key)), None)
@@ -285,10 +303,57 @@ def game_and_preset(games: Mapping[str, GameSpec], words: Sequence[str]) -> tupl
     raise ServiceError("error.unknown_preset", preset=" ".join(words[1:]), game=spec.key)
 
 
+def variant_lines(lang: str, spec: GameSpec) -> list[str]:
+    """Each variant of a game by its players' name, with its one-line hint."""
+    lines = []
+    for preset in spec.presets:
+        name, hint = t(lang, f"preset.{spec.key}.{preset}"), t(lang, f"about.{spec.key}.{preset}")
+        lines.append(f"• <b>{name}</b> — {hint}")
+    return lines
+
+
+def preset_chooser_text(lang: str, spec: GameSpec) -> str:
+    """The /newgame chooser's second step: what each variant is, before choosing."""
+    question = t(lang, "newgame.choose_preset", game=t(lang, spec.name_key))
+    return "\n".join([question, "", *variant_lines(lang, spec)])
+
+
 def help_text(lang: str, specs: Iterable[GameSpec]) -> str:
-    games = "\n".join(
-        f"• <code>{spec.key}</code> — {t(lang, spec.name_key)}: "
-        + ", ".join(f"<code>{p}</code>" for p in spec.presets)
-        for spec in specs
-    )
-    return t(lang, "help.text", games=games)
+    """Every command, then every game and variant in the players' own words."""
+    games: list[str] = []
+    for spec in specs:
+        games += ["", f"🃏 <b>{t(lang, spec.name_key)}</b>", *variant_lines(lang, spec)]
+    return t(lang, "help.text", games="\n".join(games).strip(), min_games=MIN_GAMES)
+
+
+def rules_text(
+    lang: str,
+    spec: GameSpec,
+    screens: GameScreens,
+    rules: Rules | None,
+    table: TableRow | None = None,
+) -> str:
+    """``/rules``: the game's rules; with ``rules`` (a variant, or the table's
+    rules), what it is and its options; with a ``table``, its own settings too."""
+    if rules is None:
+        lines = [f"<b>{t(lang, spec.name_key)}</b>", "", t(lang, f"rules.{spec.key}")]
+        variants = t(lang, "rules.variants", game=t(lang, spec.name_key).lower())
+        lines += ["", variants, *variant_lines(lang, spec)]
+        return "\n".join(lines)
+    preset = spec.preset_name(rules)
+    about = t(lang, f"about.{spec.key}.{preset}") if preset else t(lang, "lobby.custom_about")
+    lines = [game_title(lang, spec, rules), f"<i>{about}</i>", screens.summary(lang, rules)]
+    lines += ["", t(lang, f"rules.{spec.key}"), ""]
+    if table is None:
+        lines.append(t(lang, "rules.this_variant"))
+    elif table.is_open:
+        lines.append(t(lang, "rules.this_table"))
+    else:
+        lines.append(t(lang, "rules.last_table", id=table.id))
+    lines.append(options_summary(lang, spec, rules, table))
+    return "\n".join(lines)
+
+
+def game_words(lang: str, specs: Iterable[GameSpec]) -> str:
+    """The games as players name them, for a usage line."""
+    return ", ".join(t(lang, spec.name_key).lower() for spec in specs)

@@ -126,6 +126,7 @@ class DurakScreens:
             "",
         ]
         active = set(view["active"])
+        left = set(view.get("left", ()))
         to_move = set(view["to_move"]) if live else set()
         played_by = {seat: partner for partner, seat in view.get("plays_for", [])}
         if view.get("teams"):
@@ -141,7 +142,9 @@ class DurakScreens:
             else:
                 mark = "✓"
             line = f"{mark} {name} — {tn(lang, 'durak.n_cards', view['hands'][seat])}"
-            if seat not in active and view.get("durak") != seat:
+            if seat in left:
+                line = f"🚪 {name} — {t(lang, 'durak.left')}"
+            elif seat not in active and view.get("durak") != seat:
                 line = f"{mark} {name} — {t(lang, 'durak.out')}"
                 if seat in played_by:
                     line += " · " + t(lang, "durak.played_by", name=names[played_by[seat]])
@@ -464,7 +467,13 @@ class DurakScreens:
         if view.get("teams"):
             winners = ", ".join(names[s] for s in sorted(outcome.winners))
             return Screen(t(lang, "durak.result_teams", losers=losers, winners=winners))
-        order = [names[s] for group in outcome.places for s in group if s not in outcome.losers]
+        left = set(view.get("left", ()))
+        order = [
+            names[s]
+            for group in outcome.places
+            for s in group
+            if s not in outcome.losers and s not in left
+        ]
         return Screen(t(lang, "durak.result", durak=losers, order=", ".join(order)))
 
     def own_result(
@@ -478,6 +487,9 @@ class DurakScreens:
             return t(lang, "durak.own_team_won" if won else "durak.own_team_lost")
         if seat in outcome.losers:
             return t(lang, "durak.own_durak")
+        if seat in view.get("left", ()):
+            durak = ", ".join(names[s] for s in sorted(outcome.losers))
+            return t(lang, "durak.own_left", durak=durak)
         place = next(i for i, group in enumerate(outcome.places, 1) if seat in group)
         durak = ", ".join(names[s] for s in sorted(outcome.losers))
         return t(lang, "durak.own_place", durak=durak, place=place, n=len(names))

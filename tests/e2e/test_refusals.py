@@ -140,7 +140,9 @@ async def test_bad_commands_get_a_clear_translated_answer(
         assert "Language: English" in await group_reply("/language en")
         assert "I don't know the game" in await group_reply("/newgame chess")
         assert "Usage: /language" in await group_reply("/language xx")
-        assert "Only a chat admin" in await group_reply("/language ru", boris)
+        assert "Only the group's admins change its language (now: English)" in await group_reply(
+            "/language ru", boris
+        )
         lobby = table.lobby()
         # The lobby speaks the chat's language from its next edit on.
         await table.press_text(boris, lobby, "🙋")
@@ -181,7 +183,17 @@ async def test_commands_are_registered_in_every_language(
     assert all(re.fullmatch(r"[a-z]+", c) for c in russian)
     assert not any(MOVE_DATA.match(c) for c in russian)
     assert all(about.values())
-    assert "«Старт»" in str(about[("description", "ru")])
-    assert "press Start" in str(about[("description", "en")])
-    assert "«Старт»" in str(about[("description", "uk")])
-    assert "ჯოკერს" in str(about[("description", "ka")])
+    russian_about = str(about[("description", "ru")])
+    english_about = str(about[("description", "en")])
+    assert "«Запустить»" in russian_about  # the Russian client's label of its Start button
+    assert "press Start" in english_about
+    for game in ("дурак", "101", "джокер", "Дайтон"):
+        assert game in russian_about
+        assert game.lower() in str(about[("short_description", "ru")]).lower()
+    for game in ("Durak", "101", "Joker", "Daytona"):
+        assert game in english_about
+        assert game in str(about[("short_description", "en")])
+    for game in ("дурня", "101", "джокер", "Дайтон"):
+        assert game in str(about[("description", "uk")])
+    for game in ("დურაკ", "101", "ჯოკერ", "დეიტონ"):
+        assert game in str(about[("description", "ka")])

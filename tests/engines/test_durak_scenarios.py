@@ -11,7 +11,7 @@ import pytest
 
 from games.cards import Card, deck
 from games.core import RESIGN, Event, IllegalAction, Outcome, Place, Wait, perform
-from games.durak import Attack, Durak, DurakRules, FirstAttack, Transfers
+from games.durak import PRESETS, Attack, Durak, DurakRules, FirstAttack, Transfers
 
 PODKIDNOY = DurakRules()
 PEREVODNOY = DurakRules(transfer=Transfers.TRANSFER)
@@ -591,12 +591,16 @@ def test_the_attacker_may_resign_too() -> None:
     assert g.outcome() == Outcome(((1,), (0,)), frozenset({1}), frozenset({0}))
 
 
-def test_with_three_players_the_others_share_the_place_above_the_resigner() -> None:
-    g = position(PODKIDNOY, ["7s 9c", "8s Kc 6d", "Tc Jd"])
-    play(g, "0:a7s", "1:b7s8s")
-    g.resign(0)
-    assert g.outcome() == Outcome(((1, 2), (0,)), frozenset({1, 2}), frozenset({0}))
-    assert g.public_view()["durak"] == 0
+def test_of_the_last_two_the_one_who_leaves_is_the_durak_and_the_others_share_a_place() -> None:
+    g = Durak.from_position(
+        PODKIDNOY, ["", "7s 9c", "8s Kc 6d", "Tc Jd"], attacker=1, trump="h", out_order=[[0]]
+    )
+    g.resign(3)  # three in play: the game goes on
+    play(g, "1:a7s", "2:b7s8s")
+    g.resign(1)  # one of the last two: the durak
+    outcome = g.outcome()
+    assert outcome == Outcome(((0,), (2,), (1,), (3,)), frozenset({0, 2}), frozenset({1}))
+    assert g.public_view()["durak"] == 1
 
 
 def test_seats_already_out_keep_their_places_and_cannot_resign() -> None:
@@ -611,9 +615,11 @@ def test_seats_already_out_keep_their_places_and_cannot_resign() -> None:
     with pytest.raises(IllegalAction) as caught:
         g.resign(4)
     assert caught.value.reason == "illegal.not_in_game"
-    g.resign(2)
+    g.resign(2)  # three still in play: the game goes on without him
+    assert g.outcome() is None
+    g.resign(3)
     outcome = g.outcome()
-    assert outcome == Outcome(((0,), (1, 3), (2,)), frozenset({0, 1, 3}), frozenset({2}))
+    assert outcome == Outcome(((0,), (1,), (3,), (2,)), frozenset({0, 1}), frozenset({3}))
 
 
 def test_a_player_out_in_this_bout_is_placed_when_another_resigns() -> None:
@@ -651,7 +657,137 @@ def test_a_resign_in_the_move_log_replays_through_perform() -> None:
     for seat, code in log:
         perform(again, seat, code)
     assert again.dump() == g.dump()
-    assert again.public_view()["durak"] == 2
+    assert again.public_view()["left"] == [2]
+    assert not again.is_over
+
+
+# ---------------------------------------------- leaving a game that goes on
+# A player removed from a game (by an admin, or absent at a table that removes
+# absentees) with two or more others still in play, each for himself: the game
+# goes on without him (docs/rules/durak.md, "A player who leaves").
+
+
+def three_with_stock() -> Durak:
+    """Seat 0 leads against seat 1, seat 2 may throw in; six cards to draw, A♥
+    the trump card under them."""
+    return position(PODKIDNOY, ["7s 7c 9d", "8s Kc 6d", "Tc Jd 7h"])
+
+
+def test_a_thrower_who_leaves_takes_no_part_and_his_cards_are_set_aside() -> None:
+    g = three_with_stock()
+    cards = cards_everywhere(g)
+    play(g, "0:a7s")
+    events = g.resign(2)
+    assert events == [Event("resign", 2)]
+    view = g.public_view()
+    assert view["active"] == [0, 1]
+    assert view["left"] == [2]
+    assert view["hands"][2] == 0
+    assert view["aside"] == 3
+    assert cards_everywhere(g) == cards
+    assert not any(z.cards for z in g.zones() if z.name in ("hand2", "known2"))
+    assert g.legal_actions(2) == []
+    play(g, "1:b7s8s")  # beaten; seat 0 passes or throws 7♣ alone now
+    assert g.to_move() == frozenset({0})
+    events = play(g, "0:p")
+    assert "bout_beaten" in kinds(events)
+    assert [e.seat for e in events if e.kind == "draw"] == [0, 1]  # he draws nothing
+    assert g.public_view()["attacker"] == 1  # the defender beat it off: he leads
+    assert g.public_view()["defender"] == 0  # against the next one in play
+
+
+def test_a_card_he_threw_in_stays_in_the_bout() -> None:
+    g = position(PODKIDNOY, ["7s 9d", "8s Kc 6d 9h", "7c Jd"])
+    play(g, "0:a7s", "2:t7c")
+    g.resign(2)
+    assert [row["attack"] for row in g.public_view()["table"]] == ["7s", "7c"]
+    events = play(g, "1:k")  # nobody else may throw: taken at once
+    assert "bout_taken" in kinds(events)
+    assert {"7s", "7c"} <= hand(g, 1)
+
+
+def test_a_defender_who_leaves_ends_the_bout_its_cards_go_to_the_discard() -> None:
+    g = three_with_stock()
+    play(g, "0:a7s")
+    before = g.public_view()["discard"]
+    events = g.resign(1)
+    assert kinds(events)[:2] == ["resign", "bout_beaten"]
+    view = g.public_view()
+    assert view["table"] == []
+    assert view["beaten"] == []  # straight to the face-down discard
+    assert view["discard"] == before + 1
+    assert [e.seat for e in events if e.kind == "draw"] == [0, 2]
+    assert (view["attacker"], view["defender"]) == (2, 0)  # the player after him leads
+
+
+def test_the_leader_who_leaves_passes_the_lead_on() -> None:
+    g = three_with_stock()
+    g.resign(0)
+    view = g.public_view()
+    assert (view["attacker"], view["defender"], view["phase"]) == (1, 2, "attack")
+    assert g.to_move() == frozenset({1})
+
+
+def test_the_player_under_the_leader_who_leaves_is_skipped() -> None:
+    g = three_with_stock()
+    g.resign(1)
+    view = g.public_view()
+    assert (view["attacker"], view["defender"]) == (0, 2)
+    assert view["cap"] == 3  # as many cards as the new defender holds
+
+
+def test_believe_with_the_attacker_gone_the_covers_are_set_aside_unseen() -> None:
+    believe = PRESETS["believe"]
+    hands = ["7s 7c Ah", "9s 8c 6d Kh", "Tc Jd Qs"]
+    g = position(believe, hands, attacker=0, trump="h", trump_card=None, stock=[])
+    play(g, "0:a7s7c", "1:f7s9s", "1:f7c6d")
+    events = g.resign(0)
+    shown = {c.code for e in events for c in e.cards}
+    assert shown == {"7s", "7c"}  # the face-down covers stay unseen
+    public = json.dumps(g.public_view())
+    assert "9s" not in public
+    assert "6d" not in public
+    assert g.public_view()["aside"] == 1 + 2  # his A♥, and the two covers
+    assert g.public_view()["attacker"] == 1  # the defender leads next
+
+
+def test_the_game_goes_on_to_its_durak_and_the_one_who_left_is_placed_last() -> None:
+    g = Durak.from_position(PODKIDNOY, ["7s 9c", "8s Kc", "Tc Jd"], attacker=0, trump="h")
+    g.resign(2)
+    play(g, "0:a7s", "1:b7s8s")  # beaten off: seat 0 has nothing to throw, none to draw
+    play(g, "1:aKc")
+    play(g, "0:k")
+    outcome = g.outcome()
+    assert outcome == Outcome(((1,), (0,), (2,)), frozenset({1}), frozenset({0}))
+    assert g.public_view()["durak"] == 0
+    assert g.public_view()["left"] == [2]
+
+
+def test_a_game_with_a_seat_left_round_trips_and_loads_from_format_2() -> None:
+    g = three_with_stock()
+    play(g, "0:a7s")
+    g.resign(2)
+    dumped = g.dump()
+    assert dumped["left"] == [2]
+    assert sorted(dumped["aside"]) == ["7h", "Jd", "Tc"]
+    assert Durak.load(json.loads(json.dumps(dumped))).dump() == dumped
+    fresh = three_with_stock().dump()
+    old = {k: v for k, v in fresh.items() if k not in ("left", "aside")}
+    assert Durak.load({**old, "format": 2}).dump() == fresh
+
+
+def test_determinize_deals_the_cards_set_aside_like_a_hidden_hand() -> None:
+    g = three_with_stock()
+    g.resign(2)
+    aside = {z.name: z.cards for z in g.zones()}["aside"]
+    dealt = set()
+    for seed in range(30):
+        world = g.determinize(0, random.Random(seed))
+        zones = {z.name: z.cards for z in world.zones()}
+        assert len(zones["aside"]) == len(aside)
+        assert cards_everywhere(world) == cards_everywhere(g)
+        dealt.add(frozenset(zones["aside"]))
+    assert len(dealt) > 5  # the observer cannot tell which cards left with him
 
 
 # ------------------------------------------------------------- determinize

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
@@ -85,17 +86,51 @@ async def test_a_finished_game_records_the_result_and_people_scores(world: World
     table_id = snapshot.table.id
     seat = snapshot.table.seat_of(PEOPLE[1].id)
     assert seat is not None
-    after = await world.services.tables.act(table_id, seat, RESIGN, actor=Actor.ADMIN)
-    assert after.table.status is Status.FINISHED
+    # Left absent at a table that removes absentees: he walked away, and lost.
+    after = await world.services.tables.act(table_id, seat, RESIGN, actor=Actor.TIMER)
+    assert after.table.status is Status.PLAYING  # Anna and the computer play on
+    await world.play_people(table_id, random.Random(2))
     outcome = await world.services.tables.outcome(table_id)
     assert outcome is not None
-    assert outcome.losers == frozenset({seat})
+    assert seat not in outcome.winners
     board = await world.services.scores.leaderboard(-100)
     assert board == {}  # a game with a computer ranks nobody
     stats = await world.services.scores.stats(PEOPLE[1].id)
     assert [(r.game, r.with_computers, r.played, r.losses) for r in stats] == [
         ("durak", True, 1, 1)
     ]
+
+
+async def test_a_game_a_kick_ends_counts_for_nobody(world: World) -> None:
+    snapshot = await world.table("101", people=2, turn=0)
+    table_id = snapshot.table.id
+    after = await world.services.moderation.kick(table_id, PEOPLE[1].id, PEOPLE[0], is_admin=False)
+    assert after.table.status is Status.FINISHED
+    assert await world.services.tables.outcome(table_id) is not None  # the result is kept
+    assert await world.services.scores.stats(PEOPLE[0].id) == []
+    assert await world.services.scores.stats(PEOPLE[1].id) == []
+
+
+async def test_a_kicked_durak_player_gets_no_result_and_the_others_play_it_out(
+    world: World,
+) -> None:
+    snapshot = await world.table(people=3, turn=0)
+    table_id = snapshot.table.id
+    vera = snapshot.table.seat_of(PEOPLE[2].id)
+    after = await world.services.moderation.kick(table_id, PEOPLE[2].id, PEOPLE[0], is_admin=False)
+    assert after.table.status is Status.PLAYING
+    assert after.public["left"] == [vera]
+    await world.play_people(table_id, random.Random(4))
+    outcome = await world.services.tables.outcome(table_id)
+    assert outcome is not None
+    assert vera not in outcome.losers | outcome.winners
+    assert await world.services.scores.stats(PEOPLE[2].id) == []
+    played = {
+        p.first_name: (r.played, r.wins + r.losses + r.draws)
+        for p in PEOPLE[:2]
+        for r in await world.services.scores.stats(p.id)
+    }
+    assert played == {"Anna": (1, 1), "Boris": (1, 1)}
 
 
 async def test_the_table_lock_serializes_one_table_and_leaves_nothing_behind(

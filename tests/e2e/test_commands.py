@@ -1,0 +1,240 @@
+"""Commands that speak to the person reading them: /rules in the players' words
+and of the table just played, /help with every variant explained, /kick that
+says what it did, /language for a non-admin, a stranger's first message, a
+toast in the presser's own language, and /scores in a fair order."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+from playground.botapi import FakeTelegram
+from tests.e2e.harness import Probe, bot_config, running_bot, seat_players, settle
+
+
+def last_text(server: FakeTelegram, chat_id: int) -> str:
+    message = server.last_bot_message(chat_id)
+    assert message is not None
+    return message.text
+
+
+async def test_rules_take_the_players_words_and_explain_the_table_just_played(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        anna = table.players[0]
+
+        await table.command(anna, "/rules дурак переводной")
+        text = last_text(server, table.group_id)
+        assert "Дурак · переводной" in text
+        assert "Отбивающийся может перевести ход картой того же достоинства." in text
+        assert "Настройки этого варианта" in text
+        assert "Перевод: есть" in text
+
+        await table.command(anna, "/rules 101 пентагон")
+        text = last_text(server, table.group_id)
+        assert "101 · пентагон" in text
+        assert "Только в масть" in text
+
+        await table.command(anna, "/rules дурак")  # the game alone: its variants, each explained
+        text = last_text(server, table.group_id)
+        assert "бубновый — Козыри всегда бубны" in text
+        assert "Акулина — Ходят одной или несколькими картами одной масти" in text
+
+        await table.command(anna, "/rules")  # nothing played here yet: how to ask
+        text = last_text(server, table.group_id)
+        assert "/rules дурак переводной" in text
+        assert "дурак, 101, джокер, дайтона" in text
+
+        await table.open_and_start("durak", "perevodnoy")
+        await table.play_to_the_end()
+        await table.command(anna, "/rules")  # the table just played, with its options
+        text = last_text(server, table.group_id)
+        assert "Дурак · переводной" in text
+        assert "Настройки прошлой партии (стол №1)" in text
+        assert "Перевод: есть" in text
+        assert "На ход: без лимита" in text
+
+        await table.command(anna, "/rules дурак переводной", chat_id=anna)  # in private too
+        assert "Настройки этого варианта" in last_text(server, anna)
+
+
+async def test_help_and_the_chooser_explain_every_variant(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        anna = table.players[0]
+        await table.command(anna, "/help")
+        text = last_text(server, table.group_id)
+        for line in (
+            "бубновый — Козыри всегда бубны, а пики бьются только старшими пиками.",
+            "Акулина — Ходят одной или несколькими картами одной масти",
+            "пентагон — Только в масть",
+            "минусовой — Минусовой джокер",
+            "спринт — Та же гонка",
+            "/rules [игра] [вариант]",
+            "места по доле побед, в зачёте — от 3 партий",
+        ):
+            assert line in text
+
+        server.start_bot(anna)
+        await table.command(anna, "/newgame")
+        chooser = server.last_bot_message(table.group_id)
+        assert chooser is not None
+        await table.press_text(anna, chooser, "Дурак")
+        presets = server.bot_message(table.group_id, chooser.message_id)
+        assert "Дурак: какой вариант?" in presets.text
+        assert "бубновый — Козыри всегда бубны" in presets.text
+        assert "веришь — не веришь — Простой дурак, но отбиваются рубашкой вверх" in presets.text
+        assert "бубновый" in presets.button_texts
+
+
+async def test_kick_in_a_three_player_durak_game_lets_the_other_two_play_on(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris", "Vera"], app)
+        anna, boris, vera = table.players
+        said = server.send(vera, table.group_id, "brb")
+        await table.open_and_start("durak")
+        await table.play_random_move()
+
+        server.send(boris, table.group_id, "/kick", reply_to=said["message_id"])
+        await settle(server, app)
+        assert "Убрать игрока может только создатель" in last_text(server, table.group_id)
+        assert probe.table()[0] == "playing"
+
+        server.send(anna, table.group_id, "/kick", reply_to=said["message_id"])
+        await settle(server, app)
+        group = [m.text for m in table.group_messages()]
+        assert any("🚪 Anna убирает из игры: Vera. Остальные играют дальше" in t for t in group)
+        dm = last_text(server, vera)
+        assert "Anna убирает вас из игры в чате «Friends»" in dm
+        assert "ни победой, ни поражением" in dm
+        assert probe.table()[0] == "playing"  # Anna and Boris play on
+        view = probe.public_view()
+        assert view["left"] == [2]
+        assert view["active"] == [0, 1]
+        assert any("🚪 Vera — вне игры" in m.text for m in table.group_messages())
+        assert table.hand(vera) is None
+
+        await table.play_to_the_end()
+        assert probe.table()[0] == "finished"
+        rows = probe.query("SELECT user_id, played, wins, losses FROM scores ORDER BY user_id")
+        assert [r[0] for r in rows] == [anna, boris]  # nothing for Vera: no loss as the durak
+        assert sorted(r[2] + r[3] for r in rows) == [1, 1]
+
+
+async def test_kick_in_a_lobby_unseats_and_says_so(server: FakeTelegram, db_path: Path) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris", "Vera"], app)
+        anna, _, vera = table.players
+        await table.open("durak")
+        await table.press_text(vera, table.lobby(), "Сесть")
+        said = server.send(vera, table.group_id, "one moment")
+        server.send(anna, table.group_id, "/kick", reply_to=said["message_id"])
+        await settle(server, app)
+        assert "🚪 Anna убирает со стола: Vera." in last_text(server, table.group_id)
+        assert "Anna убирает вас из-за стола в чате «Friends»" in last_text(server, vera)
+        assert "Vera" not in table.lobby().text
+
+
+async def test_a_non_admin_asking_for_the_language_is_told_what_he_may_do(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        boris = table.players[1]
+        for command in ("/language", "/language en"):
+            await table.command(boris, command)
+            reply = server.last_bot_message(table.group_id)
+            assert reply is not None
+            assert "Язык группы меняют только её админы (сейчас: Русский)" in reply.text
+            assert "откройте бота и наберите /language" in reply.text
+            assert reply.callback_datas == []  # no buttons that would only refuse him
+            assert reply.button_texts == ["🤖 Открыть бота"]
+
+
+async def test_a_strangers_first_message_from_the_bot_is_a_welcome_with_the_table(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        anna, boris = table.players
+        server.start_bot(anna)
+        await table.command(anna, "/newgame durak perevodnoy")
+        answer = await table.press_text(boris, table.lobby(), "Сесть")
+        assert answer["url"] == "https://t.me/koloda_test_bot?start=j1"
+        assert server.chat_messages(boris) == []  # he never opened the bot: nothing reached him
+        assert server.calls_to("sendMessage", boris) == []
+
+        server.start_bot(boris, "j1")
+        await settle(server, app)
+        (first,) = server.chat_messages(boris)
+        assert "👋 Привет, Boris! Я Колода" in first.text
+        assert "Вы за столом в чате «Friends»" in first.text
+        assert "Дурак · переводной" in first.text  # the table he joined
+        assert "2. Boris" in first.text
+        assert "Boris" in table.lobby().text
+
+        server.add_user(300, "Gleb")
+        server.start_bot(300)  # /start with no payload
+        await settle(server, app)
+        (welcome,) = server.chat_messages(300)
+        assert "Привет! Я Колода" in welcome.text
+        assert "дурак, 101, джокер и «Дайтона»" in welcome.text
+        assert "Не знаю" not in welcome.text
+
+
+async def test_a_toast_answers_in_the_pressers_language_in_a_group_of_another(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna"], app)
+        anna = table.players[0]
+        server.add_user(200, "John", language_code="en")
+        server.start_bot(200)
+        await table.start_bots()
+        await table.command(anna, "/newgame durak")
+        answer = await table.press_text(200, table.lobby(), "Сесть")
+        assert answer["text"] == "You are seated."
+        assert "Игроки (2/6)" in table.lobby().text  # the group's own message stays Russian
+        refused = await table.press_text(200, table.lobby(), "Настройки")
+        assert refused["show_alert"]
+        assert refused["text"] == "Only the table's creator can change options."
+
+
+async def test_scores_rank_by_share_of_wins_from_three_games(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris", "Vera", "Gleb"], app)
+        for user_id in table.players:  # the bot learns their names
+            await table.command(user_id, "/stats")
+        # Durak figures (played, wins, losses): Anna has won most, but Boris
+        # was the durak least often; Gleb has one lucky game only.
+        figures = {
+            table.players[0]: (10, 6, 4),
+            table.players[1]: (4, 4, 0),
+            table.players[2]: (5, 4, 1),
+            table.players[3]: (1, 1, 0),
+        }
+        with closing(sqlite3.connect(db_path)) as conn:
+            conn.executemany(
+                "INSERT INTO scores (chat_id, game, user_id, with_computers, played, wins,"
+                " losses, draws) VALUES (?, 'durak', ?, 0, ?, ?, ?, 0)",
+                [(table.group_id, user, *row) for user, row in figures.items()],
+            )
+            conn.commit()
+        await table.command(table.players[0], "/scores")
+        lines = last_text(server, table.group_id).splitlines()
+        ranked = [line for line in lines if line[:2] in ("1.", "2.", "3.")]
+        assert [line.split(" — ")[0] for line in ranked] == ["1. Boris", "2. Vera", "3. Anna"]
+        assert ranked[0].endswith("· 100%")
+        assert ranked[2].endswith("· 60%")
+        assert any("Пока не в зачёте (меньше 3 партий): Gleb (1)" in line for line in lines)
+        assert any("Места — по доле побед" in line for line in lines)
