@@ -35,8 +35,9 @@ def fields(text: str | tuple[str, ...]) -> set[str]:
 
 
 def symbols(text: str) -> Counter[str]:
-    """Emoji, card suits, arrows: the marks a translation keeps as they are."""
-    return Counter(c for c in text if unicodedata.category(c) == "So")
+    """Emoji, card suits, arrows: the marks a translation keeps as they are
+    (not the numero sign: English writes "table #3" where Russian has "стол №3")."""
+    return Counter(c for c in text if unicodedata.category(c) == "So" and c != "№")
 
 
 def test_all_four_languages_are_there() -> None:
@@ -74,9 +75,11 @@ def test_placeholders_markup_and_commands_are_those_of_the_russian_text(lang: st
             fields(form) | {"n"} != fields(source) | {"n"} for form in texts(text)
         ):
             wrong.append((key, "placeholders"))
-        joined, original = " ".join(texts(text)), " ".join(texts(source))
-        if Counter(TAG.findall(joined)) != Counter(TAG.findall(original)):
+        # Per form: en and ka have two plural forms where ru has three.
+        original_tags = Counter(TAG.findall(texts(source)[0]))
+        if any(Counter(TAG.findall(form)) != original_tags for form in texts(text)):
             wrong.append((key, "markup"))
+        joined, original = " ".join(texts(text)), " ".join(texts(source))
         if set(COMMAND.findall(joined)) != set(COMMAND.findall(original)):
             wrong.append((key, "commands"))
         if any(symbols(form) != symbols(texts(source)[0]) for form in texts(text)):
