@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import logging
 import random
 import statistics
@@ -133,10 +134,7 @@ def person_figures(
     moves = probe.moves()
     edges = [started, *decisions, moves[-1][1]]
     times = [*dm, *group]
-    gaps = [
-        sum(1 for at in times if low < at <= high)
-        for low, high in zip(edges, edges[1:], strict=False)
-    ]
+    gaps = [sum(1 for at in times if low < at <= high) for low, high in itertools.pairwise(edges)]
     warnings = [
         m
         for m in server.chat_messages(user_id)
