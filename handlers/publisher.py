@@ -127,7 +127,7 @@ class Publisher:
             return
         self._latest[table.id] = snapshot
         self._sync_group(table.chat_id, table.id)
-        if snapshot.started and snapshot.spec.private_hands:
+        if snapshot.started:  # the hands, and the turn warnings in the DMs
             self._sync_hands(table.id)
 
     def seat_warned(self, snapshot: Snapshot, seat: int) -> None:
@@ -368,8 +368,11 @@ class Publisher:
                 self._hands_dirty.discard(table_id)
                 snapshot = self._latest[table_id]
                 try:
-                    lang = await self.group_language(snapshot.table.chat_id)
-                    done = await self.hands.sync(snapshot, lang)
+                    done = True
+                    if snapshot.spec.private_hands:
+                        lang = await self.group_language(snapshot.table.chat_id)
+                        done = await self.hands.sync(snapshot, lang)
+                    done = await self.hands.clear_warnings(snapshot) and done
                 except Exception:
                     log.exception("updating the hands of table %s failed", table_id)
                     done = True
@@ -424,4 +427,13 @@ class Publisher:
         left = common.duration(lang, deadline.due_at - self._clock.now())
         chat = html.escape(snapshot.table.chat_title or "?")
         text = t(lang, "hand.warning", time=left, chat=chat)
-        await self.io.send(row.user_id, text)
+        # Silent: his hand notified when the turn came.  Deleted when the turn
+        # ends (looked at again once recorded: it may have ended meanwhile).
+        sent = await self.io.send(row.user_id, text, notify=False)
+        if sent.ok and sent.message_id is not None:
+            table_id = snapshot.table.id
+            await self.hands.warned(table_id, seat, row.user_id, sent.message_id)
+            if table_id in self._latest:
+                self._sync_hands(table_id)
+            else:  # over and forgotten meanwhile
+                await self._reload(table_id)

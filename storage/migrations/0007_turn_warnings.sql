@@ -1,0 +1,9 @@
+-- The turn warning in a player's DM ("20 s left"), one per seat at most:
+-- deleted when the turn it warns of ends, after a restart too.
+CREATE TABLE turn_warnings (
+    table_id    INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+    seat        INTEGER NOT NULL,
+    chat_id     INTEGER NOT NULL,
+    message_id  INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+) WITHOUT ROWID;
