@@ -11,7 +11,7 @@ notification would only repeat what he sees change.  Computers have no DM; a
 game without private hands sends none.
 
 The turn warning ("20 s left") comes silently (his hand notified when the
-turn came) and is deleted when the turn it warns of ends; the ledger keeps it
+turn came; only a game without hands, Daytona, lets it notify) and is deleted when the turn it warns of ends; the ledger keeps it
 until then, so a restart deletes it too.
 """
 

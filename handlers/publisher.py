@@ -427,9 +427,12 @@ class Publisher:
         left = common.duration(lang, deadline.due_at - self._clock.now())
         chat = html.escape(snapshot.table.chat_title or "?")
         text = t(lang, "hand.warning", time=left, chat=chat)
-        # Silent: his hand notified when the turn came.  Deleted when the turn
-        # ends (looked at again once recorded: it may have ended meanwhile).
-        sent = await self.io.send(row.user_id, text, notify=False)
+        # Silent where his hand notified when the turn came; where nothing of
+        # his is in his DM (Daytona races on the group's message) it is the
+        # one notice that the game waits for him.  Deleted when the turn ends
+        # (looked at again once recorded: it may have ended meanwhile).
+        notify = not snapshot.spec.private_hands
+        sent = await self.io.send(row.user_id, text, notify=notify)
         if sent.ok and sent.message_id is not None:
             table_id = snapshot.table.id
             await self.hands.warned(table_id, seat, row.user_id, sent.message_id)
