@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import uvloop
+from dotenv import dotenv_values
 
 from bot.config import Config, ConfigError, MissingToken
 from bot.logs import setup_logging
@@ -47,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
             logging.basicConfig(
                 level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
             )
-            language = normalize(os.environ.get("DEFAULT_LANGUAGE"))
+            language = playground_language(os.environ, Path(".env"))
             asyncio.run(run_playground(language=language, database=args.database, port=args.port))
         else:
             watch = setup_logging(config.log_level, config.token)
@@ -57,6 +60,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"koloda: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def playground_language(env: Mapping[str, str], dotenv: Path) -> str:
+    """DEFAULT_LANGUAGE as the bot reads it (the environment over ``.env``);
+    anything the catalogs lack, or a ``.env`` it cannot read, is the default
+    language."""
+    language = env.get("DEFAULT_LANGUAGE")
+    if language is None and dotenv.is_file():
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            language = dotenv_values(dotenv).get("DEFAULT_LANGUAGE")
+    return normalize(language)
 
 
 if __name__ == "__main__":

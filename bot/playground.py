@@ -2,9 +2,11 @@
 
 Needs no token and no network: the stand-in Bot API (:mod:`playground.botapi`)
 and the page (:mod:`playground.web`) listen on 127.0.0.1 only.  Two people and
-a group are there to start with; computers fill the other seats.  The database
-is a temporary file unless one is given, and "new playground" on the page
-starts everything afresh.
+a group are there to start with (more can be added on the page); computers fill
+the other seats.  Everything speaks the bot's default language: the page, the
+people (their Telegram ``language_code``), the group.  The database is a
+temporary file unless one is given, and "new playground" on the page starts
+everything afresh, in the language chosen there.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from bot.config import Config
 from bot.runner import App, Fatal, bring_up, tear_down
 from i18n import t
 from playground.botapi import FakeTelegram
-from playground.web import PlaygroundSite
+from playground.web import FIRST_PERSON, PlaygroundSite
 
 __all__ = ["DEFAULT_PORT", "run_playground"]
 
@@ -28,7 +30,8 @@ log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 8080
 GROUP = -1001
-PEOPLE = {"ru": ("Аня", "Борис"), "en": ("Anna", "Boris")}
+PEOPLE = 2
+"""The people there to start with, named by ``playground.person.<n>``."""
 
 
 @dataclass
@@ -45,7 +48,11 @@ class Playground:
         self._folder = tempfile.TemporaryDirectory(prefix="koloda-playground-")
         self._runs = 0
         self._session: _Session | None = None
-        self.site = PlaygroundSite(self.world, self.reset, port=port)
+        self.site = PlaygroundSite(self, port=port)
+
+    @property
+    def language(self) -> str:
+        return self._language
 
     def world(self) -> FakeTelegram:
         assert self._session is not None
@@ -79,20 +86,21 @@ class Playground:
             await tear_down(session.application)
             await session.world.stop()
 
-    async def reset(self) -> None:
+    async def reset(self, language: str) -> None:
         """A new world and a new database (a given database is kept)."""
         await self.close()
+        self._language = language
         await self.open(asyncio.Event())
 
     def cleanup(self) -> None:
         self._folder.cleanup()
 
     def _people(self, world: FakeTelegram) -> None:
-        names = PEOPLE.get(self._language, PEOPLE["en"])
-        for i, name in enumerate(names):
-            world.add_user(101 + i, name, language_code=self._language, started=True)
+        for n in range(1, PEOPLE + 1):
+            name = t(self._language, f"playground.person.{n}")
+            world.add_user(FIRST_PERSON + n - 1, name, language_code=self._language, started=True)
         title = t(self._language, "playground.group")
-        world.add_group(GROUP, title, supergroup=True, creator=101, bot_is_admin=True)
+        world.add_group(GROUP, title, supergroup=True, creator=FIRST_PERSON, bot_is_admin=True)
 
 
 async def run_playground(*, language: str, database: Path | None, port: int) -> None:

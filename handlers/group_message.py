@@ -18,7 +18,7 @@ from handlers.screens import common
 from handlers.screens.base import GameScreens, Key, Screen
 from handlers.telegram_io import Delivery, Sent, TelegramIO
 from i18n import t
-from services import Actor, Services, Setting, Snapshot, Status
+from services import Actor, LoggedEvent, Services, Setting, Snapshot, Status
 
 __all__ = ["RECENT_LINES", "Settled", "TableMessages", "compose_group"]
 
@@ -28,7 +28,15 @@ PIN_RETRY = 600.0
 (an admin may have given it the right meanwhile)."""
 """Lines of what just happened under the table."""
 _ACTOR_MARKS = {Actor.TIMER: "⏰ ", Actor.COMPUTER: "🤖 ", Actor.ADMIN: "⛔ "}
-"""How the group tells a move nobody pressed for (computers' names carry 🤖 too)."""
+"""How the group tells a move nobody pressed for."""
+
+
+def _actor_mark(snapshot: Snapshot, logged: LoggedEvent) -> str:
+    """The mark of a move nobody pressed for, for the line of the mover's own
+    action; no 🤖 beside a computer's name, which carries one."""
+    if logged.actor is Actor.COMPUTER and snapshot.seat(logged.seat).computer is not None:
+        return ""
+    return _ACTOR_MARKS.get(logged.actor, "")
 
 
 def compose_group(
@@ -127,10 +135,16 @@ def _table(
     body = screens.table(lang, snapshot.public, names, live=table.status is Status.PLAYING)
     lines = [f"🃏 {common.game_title(lang, snapshot.spec, snapshot.rules)}", "", body.text]
     shown = []
+    marked: set[int] = set()
     for logged in snapshot.recent:
         line = screens.event(lang, logged.event, names)
         if line:
-            shown.append(f"{_ACTOR_MARKS.get(logged.actor, '')}{line}")
+            # Only the mover's own action is marked, once a move: not what
+            # followed from it (a trick taken, a pulka closed).
+            if logged.event.seat == logged.seat and logged.move not in marked:
+                marked.add(logged.move)
+                line = _actor_mark(snapshot, logged) + line
+            shown.append(line)
     if shown:
         lines += ["", *(f"<i>{line}</i>" for line in shown[-RECENT_LINES:])]
     waiting = _waiting_line(snapshot, lang, names, now)
@@ -169,16 +183,19 @@ def _table_moves(snapshot: Snapshot) -> list[Action]:
 
 
 def _waiting_line(snapshot: Snapshot, lang: str, names: list[str], now: float) -> str | None:
-    """Whose decision the table waits for, with the time left on each clock."""
+    """Whose decision the table waits for, with the time left on each clock
+    (an away player's seat has none: a computer plays it)."""
     waits = snapshot.waits()
     parts = []
     for seat, wait in sorted(waits.items()):
         deadline = snapshot.deadlines.get(seat)
-        if wait is not Wait.DECIDE or deadline is None:
+        if wait is not Wait.DECIDE:
             continue
-        left = common.duration(lang, max(deadline.due_at - now, 0))
-        absent = " 💤" if snapshot.seat(seat).absent else ""
-        parts.append(f"{names[seat]}{absent} — {left}")
+        if snapshot.seat(seat).absent:
+            parts.append(f"{names[seat]} 💤")
+        elif deadline is not None:
+            left = common.duration(lang, max(deadline.due_at - now, 0))
+            parts.append(f"{names[seat]} — {left}")
     if not parts:
         return None
     return "⏳ " + ", ".join(parts)

@@ -23,7 +23,7 @@ import html
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from games.core import Place, Wait
+from games.core import Wait
 from handlers.composed import Composed
 from handlers.keyboards import Rows, markup, move_rows
 from handlers.ledger import HandMessageRow, Ledger
@@ -31,7 +31,7 @@ from handlers.screens import common
 from handlers.screens.base import GameScreens, Key
 from handlers.telegram_io import Delivery, Sent, TelegramIO
 from i18n import t
-from services import Services, Snapshot, Status
+from services import LoggedEvent, Services, Snapshot, Status
 
 __all__ = ["BACK", "HandMessages", "compose_hand"]
 
@@ -57,22 +57,21 @@ def compose_hand(
     table = snapshot.table
     names = common.names_of(lang, table)
     live = table.status is Status.PLAYING
-    actions = [a for a in snapshot.legal(seat) if a.place is Place.HAND]
+    # A move made on the table (101's next round) may be made from the DM too.
+    actions = list(snapshot.legal(seat))
     view = snapshot.view(seat)
     body = screens.hand(lang, view, actions, names, focus, live=live)
     title = html.escape(table.chat_title or "?")
     lines = [t(lang, "hand.header", game=t(lang, snapshot.spec.name_key), chat=title)]
-    if actions:
-        happened = [
-            line
-            for logged in snapshot.recent
-            if logged.move == table.moves
-            and (line := screens.event(lang, logged.event, names, viewer=seat))
-        ]
-        if happened:
-            lines.append("<i>" + " · ".join(happened) + "</i>")
+    happened = [
+        line
+        for logged in _happened(snapshot, seat, acting=bool(actions))
+        if (line := screens.event(lang, logged.event, names, viewer=seat))
+    ]
+    if happened:
+        lines.append("<i>" + " · ".join(happened) + "</i>")
     lines.append(body.text)
-    if live and not actions and (turn := screens.turn(lang, snapshot.public, names)):
+    if live and not actions and (turn := screens.turn(lang, view, names)):
         lines.append(turn)
     outcome = snapshot.outcome()
     if table.status is Status.FINISHED and outcome is not None:
@@ -92,6 +91,22 @@ def compose_hand(
         lines.append(t(lang, "hand.time_left", time=common.duration(lang, deadline.due_at - now)))
     rows: Rows = move_rows(keys, table.id, table.moves)
     return Composed("\n".join(lines), markup(rows), body.picture), must_act
+
+
+def _happened(snapshot: Snapshot, seat: int, *, acting: bool) -> list[LoggedEvent]:
+    """What a seat's DM tells of what happened: the last move, to a seat that
+    acts now; to one that waits, the latest move that concerned it (it made
+    it, or was its target: the cards it picked up and why), so that it stays
+    in view while others play, and the DM changes only when he is concerned."""
+    recent = snapshot.recent
+    if acting:
+        last = snapshot.table.moves
+    else:
+        concerned = [e.move for e in recent if seat in (e.seat, e.event.seat, e.event.target)]
+        if not concerned:
+            return []
+        last = concerned[-1]
+    return [e for e in recent if e.move == last]
 
 
 @dataclass(frozen=True, slots=True)

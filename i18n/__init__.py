@@ -26,7 +26,9 @@ __all__ = [
     "tn",
 ]
 
-LANGUAGES = ("ru", "en")
+LANGUAGES = ("ru", "uk", "en", "ka")
+"""Russian first: it is the default, and the language of Telegram's fallback
+command list (``setMyCommands`` without a language code)."""
 DEFAULT_LANGUAGE = "ru"
 
 
@@ -50,16 +52,19 @@ def normalize(language: str | None) -> str:
     return DEFAULT_LANGUAGE
 
 
-RUSSIAN_READERS = ("ru", "uk", "be")
-"""Telegram languages whose speakers get Russian (until their own exists)."""
+RUSSIAN_READERS = ("ru", "be")
+"""Telegram languages whose speakers get Russian (Belarusian has no catalog)."""
 
 
 def from_telegram(code: str | None) -> str | None:
-    """Our language for a Telegram ``language_code`` (None if it says nothing)."""
+    """Our language for a Telegram ``language_code`` (None if it says nothing):
+    its own catalog if we have one, Russian for Belarusian, else English."""
     if not code:
         return None
     short = code.split("-")[0].split("_")[0].lower()
-    return "ru" if short in RUSSIAN_READERS else "en"
+    if short in RUSSIAN_READERS:
+        return "ru"
+    return short if short in LANGUAGES else "en"
 
 
 def t(language: str, key: str, /, **params: object) -> str:

@@ -5,15 +5,23 @@ with the bot, as a Telegram client would, and lets whoever sits at it type and
 press buttons as any of the simulated people.  This module serves it, and a
 small JSON API over the stand-in Bot API's world:
 
-* ``GET /api/state`` — the people, the chats and their messages;
+* ``GET /api/state`` — the people, the chats and their messages, and the
+  page's own texts in the playground's language (from the bot's catalogs,
+  ``playground.page.*``: a language the catalogs have is a language the page
+  speaks);
 * ``GET /api/events`` — server-sent events: a number that grows with every
   change, so that the page fetches the state again;
 * ``POST /api/send`` ``{user, chat, text}`` — a person writes;
 * ``POST /api/press`` ``{user, chat, message, data}`` — a person presses a
   button; the bot's answer (a toast or an alert) comes back in the state;
-* ``POST /api/start`` ``{user, payload}`` — a person follows a ``t.me`` link
-  to the bot (``?start=payload``);
-* ``POST /api/reset`` — a new, empty playground;
+* ``POST /api/start`` ``{user, payload}`` — a person opens the bot's chat and
+  presses Start, after following a ``t.me`` link to the bot
+  (``?start=payload``) or not (``""``);
+* ``POST /api/people`` ``{name, opened}`` — one more person, who has opened
+  the bot (and is greeted) or not: then the bot cannot write to them (403)
+  until they press Start;
+* ``POST /api/reset`` ``{language?}`` — a new, empty playground (in another
+  language if given);
 * ``GET /photo/{file_id}`` — a picture the bot sent.
 
 Everything listens on 127.0.0.1 only.
@@ -24,34 +32,68 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import web
 
+from i18n import LANGUAGES, t
 from playground.botapi import FakeTelegram
 from playground.botapi.world import MessageRecord
 
-__all__ = ["HOST", "PlaygroundSite"]
+__all__ = ["FIRST_PERSON", "HOST", "PAGE_TEXTS", "Host", "PlaygroundSite"]
 
 HOST = "127.0.0.1"
+FIRST_PERSON = 101
+"""The user id of the first person; the next ones count on from it."""
+NAME_LENGTH = 64  # Telegram's limit for a first name
 JsonDict = dict[str, Any]
+
+PAGE_TEXTS = (
+    "title",
+    "hint",
+    "you_are",
+    "you_are_label",
+    "language",
+    "new_playground",
+    "add_person",
+    "name",
+    "not_opened",
+    "add",
+    "cancel",
+    "name_taken",
+    "private_chat",
+    "not_started",
+    "start",
+    "message_bot",
+    "message_group",
+    "message_to",
+    "send",
+    "edited",
+    "ok",
+)
+"""The page's own texts: ``playground.page.<name>`` in the catalogs."""
+
+
+class Host(Protocol):
+    """What the page plays in: the current world and its language."""
+
+    @property
+    def language(self) -> str: ...
+
+    def world(self) -> FakeTelegram: ...
+
+    async def reset(self, language: str) -> None:
+        """A new world (and database) in ``language``."""
 
 
 class PlaygroundSite:
-    """Serves the page for whichever world ``world()`` gives now (a reset makes
-    a new one)."""
+    """Serves the page for whichever world the host has now (a reset makes a
+    new one)."""
 
-    def __init__(
-        self,
-        world: Callable[[], FakeTelegram],
-        reset: Callable[[], Awaitable[None]],
-        *,
-        port: int = 8080,
-    ) -> None:
-        self._world = world
-        self._reset = reset
+    def __init__(self, host: Host, *, port: int = 8080) -> None:
+        self._host = host
         self.port = port
         self._runner: web.AppRunner | None = None
         self._changed = asyncio.Condition()
@@ -80,6 +122,7 @@ class PlaygroundSite:
         app.router.add_post("/api/send", self._send)
         app.router.add_post("/api/press", self._press)
         app.router.add_post("/api/start", self._start)
+        app.router.add_post("/api/people", self._add_person)
         app.router.add_post("/api/reset", self._do_reset)
         app.router.add_get("/photo/{file_id}", self._photo)
         runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
@@ -126,7 +169,8 @@ class PlaygroundSite:
 
     def state(self) -> JsonDict:
         """Everything the page shows."""
-        world = self._world()
+        world = self._host.world()
+        language = self._host.language
         people = sorted(world.users.values(), key=lambda u: u.id)
         chats = []
         for chat in sorted(world.chats.values(), key=lambda c: (c.type == "private", c.id)):
@@ -144,8 +188,11 @@ class PlaygroundSite:
             )
         return {
             "version": self.version,
+            "language": language,
+            "languages": {code: t(code, "language.name") for code in LANGUAGES},
+            "texts": {name: t(language, f"playground.page.{name}") for name in PAGE_TEXTS},
             "bot": {"username": world.bot.username, "name": world.bot.first_name},
-            "people": [{"id": u.id, "name": u.first_name} for u in people],
+            "people": [{"id": u.id, "name": u.first_name, "opened": u.started} for u in people],
             "chats": chats,
             "answers": self._answers,
         }
@@ -216,7 +263,7 @@ class PlaygroundSite:
 
     async def _await_answer(self, query: str) -> None:
         with contextlib.suppress(TimeoutError):
-            answer = await self._world().answered(query, timeout=30)
+            answer = await self._host.world().answered(query, timeout=30)
             self._answers[query] = {
                 "text": answer.get("text"),
                 "alert": bool(answer.get("show_alert")),
@@ -232,14 +279,34 @@ class PlaygroundSite:
         self._act(lambda world: world.start_bot(body["user"], payload))
         return web.json_response({"ok": True})
 
+    async def _add_person(self, request: web.Request) -> web.Response:
+        body = await _body(request, name=str, opened=bool)
+        name = " ".join(body["name"].split())
+        if not name or len(name) > NAME_LENGTH:
+            raise web.HTTPBadRequest(text=f"name: 1 to {NAME_LENGTH} characters")
+        world = self._host.world()
+        if any(u.first_name.casefold() == name.casefold() for u in world.users.values()):
+            text = t(self._host.language, "playground.page.name_taken", name=name)
+            raise web.HTTPBadRequest(text=text)
+        user_id = max(world.users, default=FIRST_PERSON - 1) + 1
+        world.add_user(user_id, name, language_code=self._host.language, started=body["opened"])
+        if body["opened"]:
+            world.start_bot(user_id)  # they pressed Start before: the bot greeted them
+        else:
+            self.changed()  # nothing reaches the bot, but the page shows one more person
+        return web.json_response({"id": user_id})
+
     async def _do_reset(self, request: web.Request) -> web.Response:
-        await self._reset()
+        language = (await _json(request)).get("language", self._host.language)
+        if language not in LANGUAGES:
+            raise web.HTTPBadRequest(text=f"language: one of {', '.join(LANGUAGES)}")
+        await self._host.reset(language)
         self._answers.clear()
         self.changed()
         return web.json_response({"ok": True})
 
     async def _photo(self, request: web.Request) -> web.Response:
-        photo = self._world().photo_by_file_id(request.match_info["file_id"])
+        photo = self._host.world().photo_by_file_id(request.match_info["file_id"])
         if photo is None:
             raise web.HTTPNotFound
         return web.Response(body=photo.data, content_type=photo.mime_type)
@@ -248,23 +315,29 @@ class PlaygroundSite:
         """Do what a person does (the world tells of the change itself); what
         the world refuses is the page's mistake."""
         try:
-            return action(self._world())
+            return action(self._host.world())
         except (ValueError, KeyError) as exc:
             raise web.HTTPBadRequest(text=str(exc)) from None
 
 
-async def _body(request: web.Request, **fields: type) -> JsonDict:
-    """The JSON body, with exactly the fields asked for, of their types."""
+async def _json(request: web.Request) -> JsonDict:
+    """The JSON object the request carries."""
     try:
         raw = await request.json()
     except (ValueError, UnicodeDecodeError):
         raise web.HTTPBadRequest(text="expected a JSON object") from None
     if not isinstance(raw, dict):
         raise web.HTTPBadRequest(text="expected a JSON object")
+    return raw
+
+
+async def _body(request: web.Request, **fields: type) -> JsonDict:
+    """The JSON body, with exactly the fields asked for, of their types."""
+    raw = await _json(request)
     out: JsonDict = {}
     for name, kind in fields.items():
         value = raw.get(name)
-        if not isinstance(value, kind) or isinstance(value, bool):
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
             raise web.HTTPBadRequest(text=f"{name}: expected {kind.__name__}")
         out[name] = value
     return out

@@ -2,7 +2,7 @@
 
 Every change goes through the table service's lock and ends with its observers
 told (the Telegram layer repaints the lobby).  A lobby nobody touches for
-:data:`~services.tables.LOBBY_TIMEOUT` closes by itself.
+:data:`~services.turns.LOBBY_TIMEOUT` closes by itself.
 """
 
 from __future__ import annotations
@@ -368,7 +368,7 @@ class Lobby:
                 )
                 started = await self._tables.get(tx, table_id)
                 assert started.version == version
-                await tx.deadlines.replace(table_id, self._tables.deadlines(started, game))
+                await self._tables.begin(tx, started, game)
             self._tables.remember(table_id, 0, game)
         return await self._tables.changed(table_id)
 

@@ -30,6 +30,7 @@ from games.core import (
 )
 from games.spec import GameSpec
 from players.search import Situation
+from services import turns
 from services.clock import Clock
 from services.errors import ServiceError
 from storage import (
@@ -39,7 +40,6 @@ from storage import (
     DeadlineRow,
     EndReason,
     MoveRow,
-    OnAbsence,
     ScoreDelta,
     SeatRow,
     Status,
@@ -48,8 +48,6 @@ from storage import (
 )
 
 __all__ = [
-    "ABSENT_AFTER",
-    "LOBBY_TIMEOUT",
     "LoggedEvent",
     "Snapshot",
     "TableObserver",
@@ -58,19 +56,18 @@ __all__ = [
 
 RECENT = 6
 """Events a snapshot carries for the screens (the latest moves')."""
-LOBBY_TIMEOUT = 30 * 60.0
-"""A lobby nobody starts closes after this many seconds without a change."""
-ABSENT_AFTER = 3
-"""Timeouts in a row that mark a player absent."""
-WARN_AT = 1 / 3
-"""A player is warned when this share of his turn time is left."""
+TURN_STEPS = 200
+"""The most default moves one timeout makes in a turn (every game's turn is
+far shorter; a faulty one must not hold the table's lock)."""
 
 
 @dataclass(frozen=True, slots=True)
 class LoggedEvent:
-    """An event of the move log, with who made the move."""
+    """An event of the move log, with the seat that made the move and who acted
+    for it (its own player, a computer, the timer, an admin)."""
 
     move: int
+    seat: int
     actor: Actor
     event: Event
 
@@ -157,8 +154,7 @@ class Snapshot:
     def acts_for(self, seat: int) -> bool:
         """A computer moves this seat: a computer's own, or an absent player's
         where absentees are played by a computer."""
-        row = self.table.seats[seat]
-        return not row.is_human or (row.absent and self.table.on_absence is OnAbsence.COMPUTER)
+        return turns.played_by_computer(self.table, seat)
 
     def _started(self) -> Game[Any, Any]:
         if self._game is None:
@@ -213,9 +209,9 @@ class GameCache:
 
 
 def _logged(moves: Sequence[MoveRow]) -> tuple[LoggedEvent, ...]:
-    return tuple(LoggedEvent(m.n, m.actor, Event.from_json(e)) for m in moves for e in m.events)[
-        -RECENT:
-    ]
+    return tuple(
+        LoggedEvent(m.n, m.seat, m.actor, Event.from_json(e)) for m in moves for e in m.events
+    )[-RECENT:]
 
 
 class Tables:
@@ -291,7 +287,9 @@ class Tables:
         """Events of the moves numbered above ``after``, oldest first."""
         async with self._db.read() as tx:
             moves = await tx.tables.moves_after(table_id, after, limit)
-        return [LoggedEvent(m.n, m.actor, Event.from_json(e)) for m in moves for e in m.events]
+        return [
+            LoggedEvent(m.n, m.seat, m.actor, Event.from_json(e)) for m in moves for e in m.events
+        ]
 
     async def outcome(self, table_id: int) -> Outcome | None:
         async with self._db.read() as tx:
@@ -440,25 +438,36 @@ class Tables:
     async def _timed_out(
         self, tx: Tx, table: TableRow, seat: int, deadline: DeadlineRow
     ) -> WrittenMove | None:
+        """The seat's time ran out: the timer plays out its turn, and counts
+        the timeout towards absence (see :mod:`services.turns`)."""
         if table.status is not Status.PLAYING:
             await tx.deadlines.replace(table.id, [])
             return None
         game = self._cache.get(table, self._load).game
         if seat not in game.waits():
-            await tx.deadlines.replace(table.id, self.deadlines(table, game))
+            await tx.deadlines.replace(table.id, await self._next_deadlines(tx, table, game, None))
             return None
-        code = game.default_action(seat).encode()
-        if not deadline.consent:
-            row = table.seats[seat]
-            timeouts = row.timeouts + 1
-            absent = row.absent or timeouts >= ABSENT_AFTER
-            await tx.tables.set_presence(table.id, seat, timeouts=timeouts, absent=absent)
-            seats = list(table.seats)
-            seats[seat] = replace(row, timeouts=timeouts, absent=absent)
-            table = replace(table, seats=tuple(seats))
-            if absent and not row.absent and table.on_absence is OnAbsence.REMOVE:
-                code = RESIGN
-        return await self._move(tx, table, seat, code, Actor.TIMER)
+        if deadline.consent:
+            code = game.default_action(seat).encode()
+            return await self._move(tx, table, seat, code, Actor.TIMER)
+        row = table.seats[seat]
+        presence = turns.timed_out(table, row)
+        await tx.tables.set_presence(
+            table.id, seat, timeouts=presence.timeouts, absent=presence.absent
+        )
+        seats = list(table.seats)
+        seats[seat] = replace(row, timeouts=presence.timeouts, absent=presence.absent)
+        table = replace(table, seats=tuple(seats))
+        if presence.leaves:
+            return await self._move(tx, table, seat, RESIGN, Actor.TIMER)
+        move = None
+        for _ in range(TURN_STEPS):
+            code = game.default_action(seat).encode()
+            move = await self._move(tx, table, seat, code, Actor.TIMER, prior=move)
+            table, game = move.table, move.game
+            if game.waits().get(seat) is not Wait.DECIDE:
+                break  # his turn is over
+        return move
 
     async def warn(self, table_id: int, seat: int) -> None:
         """A seat's warning time came: tell the observers (once)."""
@@ -478,22 +487,17 @@ class Tables:
     # --- shared with the lobby and moderation ----------------------------------
 
     def deadlines(self, table: TableRow, game: Game[Any, Any] | None) -> list[DeadlineRow]:
-        """The deadlines a table has in the state it is now in."""
-        now = self._clock.now()
-        if table.status is Status.LOBBY:
-            return [DeadlineRow(table.id, LOBBY_SEAT, now + LOBBY_TIMEOUT, None, False)]
-        if table.status is not Status.PLAYING or game is None or not table.turn_seconds:
-            return []
-        turn = float(table.turn_seconds)
-        rows = []
-        for seat, wait in sorted(game.waits().items()):
-            row = table.seats[seat]
-            if not row.is_human:
-                continue  # computers do not dawdle
-            consent = wait is Wait.CONSENT
-            warn_at = None if consent or row.absent else now + turn * (1 - WARN_AT)
-            rows.append(DeadlineRow(table.id, seat, now + turn, warn_at, consent))
-        return rows
+        """The deadlines of a table that has just opened, been dealt or closed:
+        every seat waited on gets the full time."""
+        return turns.deadlines(table, game, self._clock.now())
+
+    async def begin(self, tx: Tx, table: TableRow, game: Game[Any, Any]) -> None:
+        """A game was dealt: nobody has pressed anything in it yet (which counts
+        towards absence, see :mod:`services.turns`), and its first turns begin."""
+        for row in table.seats:
+            if row.is_human:
+                await tx.tables.set_presence(table.id, row.seat, timeouts=turns.DEALT, absent=False)
+        await tx.deadlines.replace(table.id, self.deadlines(table, game))
 
     async def close(self, tx: Tx, table: TableRow, reason: EndReason) -> None:
         """End an open table without a result (cancelled, expired, the bot removed)."""
@@ -548,7 +552,8 @@ class Tables:
         return not table.seats[seat].last_move <= at_move <= table.moves
 
     async def _present(self, tx: Tx, table: TableRow, seat: int) -> TableRow:
-        """The seat's player acted himself: he is not absent, his timeouts reset."""
+        """The seat's player acted himself: he is not absent, his timeouts reset;
+        back from absence, his seat has a clock again."""
         row = table.seats[seat]
         if not row.timeouts and not row.absent:
             return table
@@ -556,15 +561,48 @@ class Tables:
         version = await tx.tables.update(table.id, table.version)
         seats = list(table.seats)
         seats[seat] = replace(row, timeouts=0, absent=False)
-        return replace(table, version=version, seats=tuple(seats))
+        returned = replace(table, version=version, seats=tuple(seats))
+        if row.absent:
+            game = self._cache.get(returned, self._load).game
+            deadlines = await self._next_deadlines(tx, returned, game, None)
+            await tx.deadlines.replace(table.id, deadlines)
+        return returned
+
+    async def _next_deadlines(
+        self, tx: Tx, table: TableRow, game: Game[Any, Any], mover: int | None
+    ) -> list[DeadlineRow]:
+        """The deadlines after ``mover``'s move (None: after a change nobody
+        moved for); the running ones are read only when one may be kept."""
+        before: Mapping[int, DeadlineRow] = {}
+        if mover is None or (
+            game.waits().get(mover) is Wait.DECIDE and not turns.played_by_computer(table, mover)
+        ):
+            before = {d.seat: d for d in await tx.deadlines.of_table(table.id)}
+        return turns.deadlines(table, game, self._clock.now(), before=before, mover=mover)
 
     async def _move(
-        self, tx: Tx, table: TableRow, seat: int, code: str, actor: Actor
+        self,
+        tx: Tx,
+        table: TableRow,
+        seat: int,
+        code: str,
+        actor: Actor,
+        *,
+        prior: WrittenMove | None = None,
     ) -> WrittenMove:
+        """``prior``: the move just written in this transaction, to go on from
+        (a timed-out turn's follow-up; not in the cache, which holds committed
+        states only)."""
         if table.status is not Status.PLAYING:
             raise ServiceError("error.game_not_running")
-        cached = self._cache.get(table, self._load)
-        game = cached.game.clone()
+        if prior is None:
+            cached = self._cache.get(table, self._load)
+            if cached.recent is None:
+                cached.recent = _logged(await tx.tables.last_moves(table.id, RECENT))
+            base, earlier = cached.game, cached.recent
+        else:
+            base, earlier = prior.game, prior.recent
+        game = base.clone()
         try:
             if code == RESIGN:
                 events = game.resign(seat)
@@ -585,12 +623,10 @@ class Tables:
         if outcome is not None:
             await self._finish(tx, table, outcome)
         after = replace(table, state=state, version=version, moves=n, status=status)
-        deadlines = self.deadlines(after, game)
+        deadlines = await self._next_deadlines(tx, after, game, seat)
         await tx.deadlines.replace(table.id, deadlines)
-        if cached.recent is None:
-            cached.recent = _logged(await tx.tables.last_moves(table.id, RECENT - 1))
-        logged = tuple(LoggedEvent(n, actor, e) for e in events)
-        recent = (cached.recent + logged)[-RECENT:]
+        logged = tuple(LoggedEvent(n, seat, actor, e) for e in events)
+        recent = (earlier + logged)[-RECENT:]
         return WrittenMove(after, game, deadlines, recent)
 
     async def _finish(self, tx: Tx, table: TableRow, outcome: Outcome) -> None:

@@ -6,13 +6,22 @@ imports only the engines and players, never a copy of the bot's event loop
 and threads) and sized to the cores.  A worker receives plain data, the seat's
 situation (a world dealt from what the seat knows), and returns the code of the
 move it chose.
+
+Ctrl-C in a terminal signals the whole process group, the workers too; only the
+bot stops (it shuts the pool down on its way out), so workers ignore SIGINT.
+A worker is spawned with SIGINT blocked (a signal mask survives ``exec``) and
+ignores it once up (which also drops one that arrived meanwhile): a Ctrl-C
+during its start-up is no traceback either.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
+import signal
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -49,7 +58,9 @@ class Thinking:
         }
         pool = self._started()
         try:
-            return await asyncio.get_running_loop().run_in_executor(pool, think, request)
+            with _interrupts_blocked():  # a worker may be spawned here
+                work = asyncio.get_running_loop().run_in_executor(pool, think, request)
+            return await work
         except BrokenProcessPool as exc:
             if self._pool is pool:
                 self._pool = None
@@ -59,7 +70,11 @@ class Thinking:
     def _started(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                self._workers, mp_context=multiprocessing.get_context("spawn")
+                self._workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                # A builtin, so that a worker imports nothing more for it.
+                initializer=signal.signal,
+                initargs=(signal.SIGINT, signal.SIG_IGN),
             )
         return self._pool
 
@@ -68,3 +83,15 @@ class Thinking:
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _interrupts_blocked() -> Iterator[None]:
+    """SIGINT held back from this thread (another thread or the end of the
+    block takes it), so that a process spawned meanwhile starts with it
+    blocked."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)

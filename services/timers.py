@@ -2,10 +2,10 @@
 and close lobbies nobody started.
 
 Deadlines live in SQLite in absolute time (the table service writes them with
-every change), so they survive a restart.  The bot writes a heartbeat while it
-runs; at start the time it was down is added to every running deadline, and so
-is any time a chat's messages were held back by Telegram's flood limits, so
-that nobody times out because of the bot.
+every change, as :mod:`services.turns` says), so they survive a restart.  The
+bot writes a heartbeat while it runs; at start the time it was down is added to
+every running deadline, and so is any time a chat's messages were held back by
+Telegram's flood limits, so that nobody times out because of the bot.
 """
 
 from __future__ import annotations

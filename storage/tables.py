@@ -86,6 +86,8 @@ class SeatRow:
     dm_ok: bool
     language: str | None
     timeouts: int
+    """Timed-out turns since the player last pressed a button of the table; the
+    deal sets it to one (he has pressed nothing in the game yet)."""
     absent: bool
     last_move: int = 0
     """The number of the seat's latest move (0: none yet)."""

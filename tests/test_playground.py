@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -10,10 +17,14 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.__main__ import main
+from bot.__main__ import main, playground_language
 from bot.playground import GROUP, Playground
+from i18n import LANGUAGES, catalog_keys
 from playground.botapi import FakeTelegram
-from playground.web import PlaygroundSite
+from playground.web import PAGE_TEXTS, PlaygroundSite
+from tests.processes import alive, search_workers
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -24,17 +35,33 @@ async def world() -> AsyncIterator[FakeTelegram]:
         yield fake
 
 
+class Stand:
+    """The page's host: one world in one language; a reset is recorded, for
+    the real one see the tests of :class:`Playground` below."""
+
+    def __init__(self, world: FakeTelegram, language: str) -> None:
+        self._world = world
+        self.language = language
+        self.resets: list[str] = []
+
+    def world(self) -> FakeTelegram:
+        return self._world
+
+    async def reset(self, language: str) -> None:
+        self.resets.append(language)
+        self.language = language
+
+
 @pytest.fixture
-async def site(world: FakeTelegram) -> AsyncIterator[PlaygroundSite]:
-    resets: list[int] = []
+async def stand(world: FakeTelegram) -> Stand:
+    return Stand(world, "en")
 
-    async def reset() -> None:
-        resets.append(1)
 
-    page = PlaygroundSite(lambda: world, reset, port=0)
+@pytest.fixture
+async def site(world: FakeTelegram, stand: Stand) -> AsyncIterator[PlaygroundSite]:
+    page = PlaygroundSite(stand, port=0)
     world.listeners.append(page.changed)
     await page.start()
-    page.resets = resets  # type: ignore[attr-defined]
     yield page
     await page.stop()
 
@@ -102,9 +129,100 @@ async def test_the_event_stream_tells_of_every_change(
         assert int(changed.split()[1]) > int(first.split()[1])
 
 
-async def test_reset_asks_for_a_new_world(site: PlaygroundSite) -> None:
+async def test_reset_asks_for_a_new_world_in_the_language_chosen(
+    site: PlaygroundSite, stand: Stand
+) -> None:
     assert (await post(site, "api/reset", {}))[0] == 200
-    assert site.resets == [1]  # type: ignore[attr-defined]
+    assert (await post(site, "api/reset", {"language": "ru"}))[0] == 200
+    assert (await post(site, "api/reset", {"language": "xx"}))[0] == 400
+    assert stand.resets == ["en", "ru"]
+    assert site.state()["language"] == "ru"
+
+
+def test_every_language_of_the_catalogs_has_every_text_of_the_page() -> None:
+    for language in LANGUAGES:
+        keys = catalog_keys(language)
+        missing = [name for name in PAGE_TEXTS if f"playground.page.{name}" not in keys]
+        assert not missing, (language, missing)
+        assert "playground.person.1" in keys
+        assert "playground.person.2" in keys
+
+
+async def test_the_page_speaks_the_playground_language(site: PlaygroundSite, stand: Stand) -> None:
+    state = site.state()
+    assert state["language"] == "en"
+    assert state["languages"] == {"ru": "Русский", "en": "English", **state["languages"]}
+    assert state["texts"]["send"] == "Send"
+    assert state["texts"]["message_to"] == "message to {chat}"  # the page fills it in
+    assert set(state["texts"]) == set(PAGE_TEXTS)
+    stand.language = "ru"
+    state = site.state()
+    assert state["texts"]["send"] == "Отправить"
+    assert state["texts"]["you_are"] == "Вы —"
+    # The page's files carry no texts of their own: they all come from the state.
+    _, page = await get(site, "")
+    _, script = await get(site, "static/app.js")
+    for english in ("Send", "You are", "New playground", "private chat with the bot"):
+        assert english not in page
+        assert f'"{english}' not in script
+
+
+def test_the_playground_language_is_the_bots_default_language(tmp_path: Path) -> None:
+    missing = tmp_path / "no.env"
+    assert playground_language({}, missing) == "ru"
+    assert playground_language({"DEFAULT_LANGUAGE": "en"}, missing) == "en"
+    assert playground_language({"DEFAULT_LANGUAGE": "xx"}, missing) == "ru"
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("DEFAULT_LANGUAGE=en\n", encoding="utf-8")
+    assert playground_language({}, dotenv) == "en"
+    assert playground_language({"DEFAULT_LANGUAGE": "ru"}, dotenv) == "ru"
+
+
+async def send_as_the_bot(world: FakeTelegram, chat_id: int) -> tuple[int, Any]:
+    """What the bot's sendMessage to ``chat_id`` gets from the stand-in Bot API."""
+    body = {"chat_id": chat_id, "text": "hello"}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(f"{world.base_url}{world.token}/sendMessage", json=body) as response,
+    ):
+        return response.status, await response.json()
+
+
+async def test_people_are_added_through_the_api(site: PlaygroundSite, world: FakeTelegram) -> None:
+    status, body = await post(site, "api/people", {"name": "  Vera  ", "opened": False})
+    assert status == 200
+    assert json.loads(body) == {"id": 102}
+    vera = world.users[102]
+    assert (vera.first_name, vera.language_code, vera.started) == ("Vera", "en", False)
+    state = site.state()
+    assert state["people"] == [
+        {"id": 101, "name": "Anna", "opened": True},
+        {"id": 102, "name": "Vera", "opened": False},
+    ]
+    assert {"id": 102, "kind": "private", "title": "Vera", "messages": []} in state["chats"]
+    # The bot cannot write to someone who never opened it, as in Telegram...
+    status, refused = await send_as_the_bot(world, 102)
+    assert status == 403
+    assert refused["description"] == "Forbidden: bot can't initiate conversation with a user"
+    # ...until they press Start (here after following the Join button's link).
+    assert (await post(site, "api/start", {"user": 102, "payload": "j1"}))[0] == 200
+    assert world.records(102)[-1].raw["text"] == "/start j1"  # type: ignore[index]
+    assert site.state()["people"][1]["opened"] is True
+    assert (await send_as_the_bot(world, 102))[0] == 200
+
+    # Someone who had opened the bot before pressed Start back then.
+    assert (await post(site, "api/people", {"name": "Gleb", "opened": True}))[0] == 200
+    assert [r.raw["text"] for r in world.records(103) if r.raw] == ["/start"]
+    assert (await send_as_the_bot(world, 103))[0] == 200
+
+    # Mistakes are refused, adding nobody; a name taken is said in the page's language.
+    status, taken = await post(site, "api/people", {"name": "vera", "opened": True})
+    assert (status, taken) == (400, "There is already someone called vera")
+    assert (await post(site, "api/people", {"name": "   ", "opened": True}))[0] == 400
+    assert (await post(site, "api/people", {"name": "x" * 65, "opened": True}))[0] == 400
+    assert (await post(site, "api/people", {"name": "Lev"}))[0] == 400
+    assert (await post(site, "api/people", {"name": "Lev", "opened": "no"}))[0] == 400
+    assert sorted(world.users) == [101, 102, 103]
 
 
 async def wait_until(check: Any, timeout: float = 15) -> Any:  # noqa: ASYNC109
@@ -157,9 +275,51 @@ async def test_the_real_bot_plays_in_the_playground_and_a_reset_starts_afresh(
         playground.cleanup()
 
 
-def test_a_taken_port_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
-    import socket
+async def test_people_added_in_russian_are_answered_in_russian_once_they_open_the_bot() -> None:
+    playground = Playground(language="ru", database=None, port=0)
+    await playground.site.start()
+    try:
+        await playground.open(asyncio.Event())
+        site, world = playground.site, playground.world()
+        assert site.state()["texts"]["start"] == "Запустить"
+        assert [(u.first_name, u.language_code) for u in world.users.values()] == [
+            ("Аня", "ru"),
+            ("Борис", "ru"),
+        ]
+        assert world.chats[GROUP].title == "Игровая"
+        _, body = await post(site, "api/people", {"name": "Вера", "opened": False})
+        vera = json.loads(body)["id"]
+        _, body = await post(site, "api/people", {"name": "Глеб", "opened": False})
+        gleb = json.loads(body)["id"]
+        assert world.users[vera].language_code == "ru"
+        assert (await send_as_the_bot(world, vera))[0] == 403
 
+        # Gleb opens the bot by himself: Start, and the welcome, in Russian.
+        await post(site, "api/start", {"user": gleb, "payload": ""})
+        welcome = await wait_until(lambda: world.last_bot_message(gleb))
+        assert welcome.text.startswith("Привет! Я Колода")
+
+        # Vera presses Join in the group: the bot cannot write to her, so the
+        # button's answer is its link; she follows it and presses Start.
+        await post(site, "api/send", {"user": 101, "chat": GROUP, "text": "/newgame durak"})
+        lobby = await wait_until(lambda: world.last_bot_message(GROUP))
+        join = {"message": lobby.message_id, "data": lobby.callback_data("🙋")}
+        _, body = await post(site, "api/press", {"user": vera, "chat": GROUP, **join})
+        query = json.loads(body)["query"]
+        answer = await wait_until(lambda: site.state()["answers"][query].get("url"))
+        assert answer == "https://t.me/koloda_playground_bot?start=j1"
+        assert world.last_bot_message(vera) is None
+        await post(site, "api/start", {"user": vera, "payload": "j1"})
+        seated = await wait_until(lambda: world.last_bot_message(vera))
+        assert seated.text == "Вы за столом в чате «Игровая». Карты придут сюда."
+        await wait_until(lambda: "Игроки (2/6)" in world.bot_messages(GROUP)[-1].text)
+    finally:
+        await playground.close()
+        await playground.site.stop()
+        playground.cleanup()
+
+
+def test_a_taken_port_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -169,3 +329,122 @@ def test_a_taken_port_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> N
     assert err.startswith("koloda: ")
     assert str(port) in err
     assert len(err.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------------------ Ctrl-C
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def spawn_playground(
+    tmp_path: Path, *, own_group: bool = False
+) -> tuple[subprocess.Popen[bytes], str]:
+    """``python -m bot`` with neither a token nor a language on a free port, and
+    its page's address (once it printed it).  ``own_group``: in a process group
+    of its own, as a terminal's foreground job, which Ctrl-C signals as a whole."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("BOT_TOKEN", "DEFAULT_LANGUAGE")}
+    env.update(PYTHONPATH=str(ROOT))
+    process = subprocess.Popen(  # noqa: S603 - our own entry point, our own arguments
+        [sys.executable, "-m", "bot", "--port", str(port), "--database", str(tmp_path / "pg.db")],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=own_group,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    assert process.stdout is not None
+    ready = process.stdout.readline()
+    assert url.encode() in ready, ready + process.stderr.read() if process.stderr else b""
+    return process, url
+
+
+async def api(url: str, path: str, body: Any = None) -> Any:
+    async with aiohttp.ClientSession() as session:
+        if body is None:
+            async with session.get(url + path) as response:
+                return await response.json()
+        async with session.post(url + path, json=body) as response:
+            assert response.status == 200, await response.text()
+            return await response.json()
+
+
+async def press_labelled(
+    url: str, chat: int, user: int, label: str, shown: str = "", times: int = 1
+) -> None:
+    """``user`` presses the latest button whose text contains ``label``, once
+    its message shows ``shown`` ``times`` times (the previous press painted)."""
+
+    async def find() -> tuple[int, str] | None:
+        state = await api(url, "api/state")
+        messages = next(c for c in state["chats"] if c["id"] == chat)["messages"]
+        for message in reversed(messages):
+            for row in message.get("buttons", []):
+                for button in row:
+                    if label in button["text"] and message["text"].count(shown) >= times:
+                        return message["id"], button["data"]
+        return None
+
+    found = await wait_until_async(find)
+    await api(url, "api/press", {"user": user, "chat": chat, "message": found[0], "data": found[1]})
+
+
+async def wait_until_async(check: Any, timeout: float = 30) -> Any:  # noqa: ASYNC109
+    for _ in range(int(timeout * 10)):
+        value = await check()
+        if value:
+            return value
+        await asyncio.sleep(0.1)
+    raise AssertionError("timed out")
+
+
+@pytest.mark.slow
+async def test_ctrl_c_while_computers_think_exits_cleanly(tmp_path: Path) -> None:
+    """Ctrl-C in a terminal signals the whole process group: the playground and
+    the computers' worker processes alike.  It stops with exit code 0 (a stop
+    asked for and done, as SIGINT to the bot with a token) and no traceback.
+    (Without DEFAULT_LANGUAGE it all speaks Russian.)"""
+    process, url = spawn_playground(tmp_path, own_group=True)
+    try:
+        state = await api(url, "api/state")
+        assert (state["language"], state["texts"]["send"]) == ("ru", "Отправить")
+        await api(url, "api/send", {"user": 101, "chat": GROUP, "text": "/newgame durak"})
+        await press_labelled(url, GROUP, 101, "⚙️")
+        for added in range(3):
+            await press_labelled(url, GROUP, 101, "+ компьютер", "🤖", added)
+        await press_labelled(url, GROUP, 101, "« Назад", "🤖", 3)
+        await press_labelled(url, GROUP, 101, "▶️", "🤖", 3)
+        # Hard computers (a new table's level) search: the pool starts at the
+        # first search, whoever attacks first; Anna moves until it has.
+        rng = random.Random(5)
+
+        async def thinking() -> set[int]:
+            workers = search_workers(process.pid)
+            if not workers:
+                state = await api(url, "api/state")
+                anna = next(c for c in state["chats"] if c["id"] == 101)["messages"]
+                buttons = [b for row in anna[-1].get("buttons", []) for b in row if b["data"]]
+                if buttons:
+                    pressed = rng.choice(buttons)["data"]
+                    body = {"user": 101, "chat": 101, "message": anna[-1]["id"], "data": pressed}
+                    async with aiohttp.ClientSession() as session:
+                        await session.post(url + "api/press", json=body)  # a stale one is refused
+            return workers
+
+        workers = await wait_until_async(thinking, timeout=60)
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = await asyncio.wait_for(asyncio.to_thread(process.communicate), 30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    stderr = err.decode()
+    assert "Traceback" not in stderr, stderr
+    assert "KeyboardInterrupt" not in stderr, stderr
+    assert process.returncode == 0, stderr
+    assert not alive(workers)  # the bot waited for them

@@ -68,11 +68,15 @@ class GameScreens(Protocol):
         live: bool,
     ) -> Screen:
         """A seat's own screen (its DM): its cards and, while it may act, what it
-        needs to decide and a key per move it may make there (``actions``, its
-        legal moves made in the hand)."""
+        needs to decide and a key per move it may make (``actions``, its legal
+        moves: those made in the hand, and those made on the table, such as
+        101's next round, which it may make from its DM too).  Every line is
+        written to its reader: "you" for his own role and moves."""
 
     def turn(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
-        """Whose move it is, for the players waiting (None when nobody's)."""
+        """Whose move it is, for a player waiting (None when nobody's): ``view``
+        is his own (its ``seat`` says who reads it: the defender reads "you
+        take", not his own name), or the public view for the group."""
 
     def table_key(self, lang: str, action: Action, view: Mapping[str, Any]) -> str:
         """The label of a move made on the table message (``Place.TABLE``)."""

@@ -1,6 +1,7 @@
 """What the pictures share: the fonts that ship with the screens (DejaVu Sans
-Condensed, subset, so that a machine without fonts draws the same pictures),
-and names made fit to draw."""
+Condensed, subset to the scripts of our languages - Latin, Cyrillic with the
+Ukrainian letters, Georgian - so that a machine without fonts draws the same
+pictures), and names made fit to draw."""
 
 from __future__ import annotations
 
@@ -10,15 +11,16 @@ from pathlib import Path
 
 from PIL import ImageFont
 
-__all__ = ["FONTS", "drawable", "plain", "typeface"]
+__all__ = ["FONTS", "GLYPHS", "drawable", "plain", "typeface"]
 
 FONTS = Path(__file__).with_name("fonts")
 
-_GLYPHS = (
+GLYPHS = (
     (0x20, 0x7E),
     (0xA0, 0x17F),
     (0x400, 0x45F),
     (0x490, 0x491),
+    (0x10D0, 0x10FC),
     (0x2010, 0x2027),
     (0x2030, 0x203A),
     (0x2190, 0x2193),
@@ -36,7 +38,7 @@ _GLYPHS = (
 def drawable(text: str) -> str:
     """``text`` without the characters the fonts cannot draw (emoji, other
     scripts), so that no empty box shows; ``?`` if nothing is left."""
-    kept = "".join(c for c in text if any(lo <= ord(c) <= hi for lo, hi in _GLYPHS))
+    kept = "".join(c for c in text if any(lo <= ord(c) <= hi for lo, hi in GLYPHS))
     return " ".join(kept.split()) or "?"
 
 

@@ -13,6 +13,7 @@ from games.durak.actions import (
     Believe,
     BlindAction,
     BlindBeat,
+    BlindLead,
     BlindThrow,
     BlindTransfer,
     Cover,
@@ -79,6 +80,31 @@ def _label(code: str, trump: str) -> str:
     return face(code) + (TRUMP_MARK if code[1] == trump else "")
 
 
+def _pass_label(lang: str, view: Mapping[str, Any]) -> str:
+    """A thrower's "no more": let the taker take, or call the bout beaten."""
+    if view["taking"]:
+        return t(lang, "durak.btn_pass_taking")
+    if all(p["defense"] for p in view["table"]):
+        return t(lang, "durak.btn_done")
+    return t(lang, "durak.btn_pass")
+
+
+def _team_line(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+    """Teams: who the seat's partners are, and who plays whose place."""
+    seat = view["seat"]
+    team = next((team for team in view.get("teams") or () if seat in team), None)
+    if team is None:
+        return None
+    partners = [s for s in team if s != seat]
+    line = tn(lang, "durak.partners", len(partners), names=", ".join(names[s] for s in partners))
+    for controller, place in view.get("plays_for") or ():
+        if place == seat:
+            line += " · " + t(lang, "durak.partner_plays_for_you", name=names[controller])
+        elif controller == seat:
+            line += " · " + t(lang, "durak.you_play_for", name=names[place])
+    return line
+
+
 class DurakScreens:
     def table(
         self, lang: str, view: Mapping[str, Any], names: Sequence[str], *, live: bool
@@ -129,15 +155,28 @@ class DurakScreens:
     def turn(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
         if view.get("defender") is None:
             return None
+        viewer = view.get("seat")
         defender = names[view["defender"]]
+        you_defend = viewer == view["defender"]
         if not view["table"]:
+            if you_defend:
+                return t(lang, "durak.status_attack_you", name=names[view["attacker"]])
             return t(lang, "durak.status_attack", name=names[view["attacker"]], target=defender)
         if view["taking"]:
+            if you_defend:
+                return t(lang, "durak.status_you_take")
+            if viewer is not None:
+                return t(lang, "durak.status_taking_dm", name=defender)
             return t(lang, "durak.status_taking", name=defender)
         if view["phase"] == "verdict":
-            return t(lang, "durak.status_verdict", name=names[view["attacker"]])
+            key = "durak.status_verdict_you" if you_defend else "durak.status_verdict"
+            return t(lang, key, name=names[view["attacker"]])
         if view["phase"] == "defend":
             return t(lang, "durak.status_defend", name=defender)
+        if you_defend:
+            return t(lang, "durak.status_you_beat_all")
+        if viewer is not None:
+            return t(lang, "durak.status_throw_dm", name=defender)
         return t(lang, "durak.status_throw", name=defender)
 
     def hand(
@@ -157,8 +196,11 @@ class DurakScreens:
         own = t(lang, "durak.your_cards", cards=cards)
         if view.get("blind"):
             own = self._blind_hands(lang, view, names)
+        team = _team_line(lang, view, names)
         if not actions:
             lines = [_trump_line(lang, view), own]
+            if team:
+                lines.append(team)
             if live and view["seat"] not in view["active"]:
                 lines.append(t(lang, "durak.you_are_out"))
             return Screen("\n".join(lines))
@@ -171,7 +213,10 @@ class DurakScreens:
         if defender is not None and defender != view["seat"]:
             count = tn(lang, "durak.n_cards", view["hands"][defender])
             lines.append(t(lang, "durak.defender_count", name=names[defender], cards=count))
-        lines += [own, f"<i>{self._prompt(lang, view, actions, names)}</i>"]
+        lines.append(own)
+        if team:
+            lines.append(team)
+        lines.append(f"<i>{self._prompt(lang, view, actions, names)}</i>")
         return Screen("\n".join(lines), self._keys(lang, view, actions, focus))
 
     @staticmethod
@@ -193,6 +238,8 @@ class DurakScreens:
         seat = view["seat"]
         if any(isinstance(a, BlindBeat | BlindTransfer) for a in actions):
             return t(lang, "durak.prompt_blind_defend")
+        if any(isinstance(a, BlindLead) for a in actions):
+            return t(lang, "durak.prompt_blind_attack", name=names[view["defender"]])
         if any(isinstance(a, BlindThrow) for a in actions):
             return t(lang, "durak.prompt_blind_throw", name=names[view["defender"]])
         if any(isinstance(a, Attack) for a in actions):
@@ -278,13 +325,7 @@ class DurakScreens:
             if isinstance(a, Take):
                 last.append(Key(t(lang, "durak.btn_take"), action=a.encode()))
             elif isinstance(a, Pass):
-                if view["taking"]:
-                    label = t(lang, "durak.btn_pass_taking")
-                elif all(p["defense"] for p in view["table"]):
-                    label = t(lang, "durak.btn_done")
-                else:
-                    label = t(lang, "durak.btn_pass")
-                last.append(Key(label, action=a.encode()))
+                last.append(Key(_pass_label(lang, view), action=a.encode()))
         if last:
             rows.append(tuple(last))
         return tuple(rows)
@@ -326,7 +367,7 @@ class DurakScreens:
             if isinstance(a, Take):
                 last.append(Key(t(lang, "durak.btn_take"), action=a.encode()))
             elif isinstance(a, Pass):
-                last.append(Key(t(lang, "durak.btn_pass"), action=a.encode()))
+                last.append(Key(_pass_label(lang, view), action=a.encode()))
         if last:
             rows.append(tuple(last))
         return tuple(rows)
@@ -365,33 +406,27 @@ class DurakScreens:
         self, lang: str, event: Event, names: Sequence[str], viewer: int | None = None
     ) -> str | None:
         name = names[event.seat] if event.seat is not None else ""
+        target = names[event.target] if event.target is not None else ""
         cards = faces(c.code for c in event.cards)
+        mine = viewer is not None and event.seat == viewer
+        at_me = viewer is not None and event.target == viewer
+        # Second person in the DM of the seat that moved ("you_") or was moved
+        # against ("at_you_"); the third person for everybody else.
+        own = "durak.ev_you_" if mine else "durak.ev_at_you_" if at_me else "durak.ev_"
         match event.kind:
-            case "attack":
-                return t(lang, "durak.ev_attack", name=name, cards=cards)
-            case "throw":
-                return t(lang, "durak.ev_throw", name=name, cards=cards)
+            case "attack" | "throw" | "transfer" | "refuse":
+                return t(lang, own + event.kind, name=name, cards=cards, target=target)
             case "beat" if len(event.cards) == 2:
                 attack, cover = (face(c.code) for c in event.cards)
-                return t(lang, "durak.ev_beat", name=name, attack=attack, cover=cover)
-            case "transfer":
-                target = names[event.target] if event.target is not None else ""
-                return t(lang, "durak.ev_transfer", name=name, cards=cards, target=target)
-            case "refuse":
-                target = names[event.target] if event.target is not None else ""
-                return t(lang, "durak.ev_refuse", name=name, cards=cards, target=target)
+                return t(lang, own + "beat", name=name, attack=attack, cover=cover)
             case "cover":
-                return t(lang, "durak.ev_cover", name=name, attack=cards)
-            case "wrong" if event.value == "cover":
-                return t(lang, "durak.ev_wrong_cover", name=name, card=cards)
-            case "wrong" if event.value == "transfer":
-                return t(lang, "durak.ev_wrong_transfer", name=name, card=cards)
+                return t(lang, own + "cover", name=name, attack=cards)
+            case "wrong" if event.value in ("cover", "transfer"):
+                return t(lang, f"{own}wrong_{event.value}", name=name, card=cards)
             case "wrong":
-                return t(lang, "durak.ev_wrong_throw", name=name, card=cards)
-            case "believe":
-                return t(lang, "durak.ev_believe", name=name)
-            case "doubt":
-                return t(lang, "durak.ev_doubt", name=name)
+                return t(lang, own + "wrong_throw", name=name, card=cards)
+            case "believe" | "doubt" | "take" | "out" | "resign":
+                return t(lang, own + event.kind, name=name)
             case "reveal":
                 pairs = [
                     f"{face(a.code)} ← {face(c.code)}"
@@ -399,18 +434,12 @@ class DurakScreens:
                 ]
                 key = "durak.ev_reveal_right" if event.value == "right" else "durak.ev_reveal_wrong"
                 return t(lang, key, cards=" · ".join(pairs))
-            case "take":
-                return t(lang, "durak.ev_take", name=name)
             case "bout_beaten":
                 return t(lang, "durak.ev_beaten")
             case "bout_taken":
-                return tn(lang, "durak.ev_taken", len(event.cards), name=name, cards=cards)
-            case "out":
-                return t(lang, "durak.ev_out", name=name)
+                return tn(lang, own + "taken", len(event.cards), name=name, cards=cards)
             case "hand_over" if event.target is not None:
-                return t(lang, "durak.ev_hand_over", name=name, seat=names[event.target])
-            case "resign":
-                return t(lang, "durak.ev_resign", name=name)
+                return t(lang, own + "hand_over", name=name, seat=target)
         return None
 
     def table_key(self, lang: str, action: Action, view: Mapping[str, Any]) -> str:

@@ -104,6 +104,9 @@ class HundredOneScreens:
             if live and seat in view["eliminated"]:
                 lines.append(t(lang, "101.you_are_out"))
             return Screen("\n".join(lines))
+        if any(isinstance(a, NextRound) for a in actions):
+            lines.append(f"<i>{t(lang, '101.prompt_next_round')}</i>")
+            return Screen("\n".join(lines), keys)
         lines.insert(0, _top_line(lang, view))
         pending = _pending_line(lang, view, names, seat)
         if pending and view["pending"]["seat"] == seat:
@@ -136,6 +139,8 @@ class HundredOneScreens:
                 last.append(Key(t(lang, "101.btn_draw"), action=a.encode()))
             elif isinstance(a, Pass):
                 last.append(Key(t(lang, "101.btn_pass"), action=a.encode()))
+            elif isinstance(a, NextRound):
+                last.append(Key(t(lang, "101.btn_next_round"), action=a.encode()))
         rows = [*chunk(cards), *chunk(suits, 2)]
         if last:
             rows.append(tuple(last))
@@ -146,33 +151,38 @@ class HundredOneScreens:
     ) -> str | None:
         name = names[event.seat] if event.seat is not None else ""
         you = viewer is not None and event.seat == viewer
+        # The DM of the seat that moved (or was hit) reads in the second person.
+        own = "101.ev_you_" if you else "101.ev_"
         match event.kind:
             case "deal":
-                return t(lang, "101.ev_deal", round=event.value, name=name)
+                return t(lang, own + "deal", round=event.value, name=name)
             case "play":
-                return t(lang, "101.ev_play", name=name, cards=faces(c.code for c in event.cards))
+                return t(lang, own + "play", name=name, cards=faces(c.code for c in event.cards))
             case "order" if isinstance(event.value, str):
-                return t(lang, "101.ev_order", name=name, suit=suit_symbol(event.value))
-            case "draw" if isinstance(event.value, int):
-                return tn(lang, "101.ev_draw", event.value, name=name)
-            case "penalty_draw" if isinstance(event.value, int):
-                key = "101.ev_you_penalty_draw" if you else "101.ev_penalty_draw"
-                return tn(lang, key, event.value, name=name)
-            case "pass":
-                return t(lang, "101.ev_pass", name=name)
-            case "skip":
-                return t(lang, "101.ev_you_skip" if you else "101.ev_skip", name=name)
-            case "again":
-                return t(lang, "101.ev_again", name=name)
+                return t(lang, own + "order", name=name, suit=suit_symbol(event.value))
+            case "draw" | "penalty_draw" if isinstance(event.value, int):
+                return tn(lang, own + event.kind, event.value, name=name)
+            case "pass" | "skip" | "again" | "reset" | "eliminated" | "resign":
+                return t(lang, own + event.kind, name=name)
             case "reshuffle":
                 return t(lang, "101.ev_reshuffle")
-            case "reset":
-                return t(lang, "101.ev_reset", name=name)
-            case "eliminated":
-                return t(lang, "101.ev_eliminated", name=name)
-            case "resign":
-                return t(lang, "101.ev_resign", name=name)
+            case "round_over" if you and isinstance(event.value, int):
+                return self._own_round(lang, event, names)
         return None
+
+    @staticmethod
+    def _own_round(lang: str, event: Event, names: Sequence[str]) -> str:
+        """How the round ended for the seat whose DM this is (the group gets
+        the whole score sheet)."""
+        if event.target == event.seat:
+            return t(lang, "101.ev_you_won_round")
+        value = event.value if isinstance(event.value, int) else 0
+        points = ("−" if value < 0 else "+") + tn(lang, "101.points", abs(value))
+        winner = names[event.target] if event.target is not None else "—"
+        line = t(lang, "101.ev_you_round", name=winner, points=points)
+        if event.cards:
+            line += f" ({faces(c.code for c in event.cards)})"
+        return line
 
     def table_key(self, lang: str, action: Action, view: Mapping[str, Any]) -> str:
         if isinstance(action, NextRound):

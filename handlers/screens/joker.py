@@ -453,34 +453,34 @@ class JokerScreens:
     ) -> str | None:
         name = names[event.seat] if event.seat is not None else ""
         you = viewer is not None and event.seat == viewer
+        # The DM of the seat concerned reads in the second person.
+        own = "joker.ev_you_" if you else "joker.ev_"
         match event.kind:
             case "deal" if isinstance(event.value, int):
-                return t(lang, "joker.ev_deal", deal=event.value, name=name)
+                return t(lang, own + "deal", deal=event.value, name=name)
             case "trump" if isinstance(event.value, str):
                 card = faces(c.code for c in event.cards)
                 return t(lang, "joker.ev_trump", trump=_suit(lang, event.value), card=card)
             case "trump_chosen" if isinstance(event.value, str):
-                return t(lang, "joker.ev_trump_chosen", name=name, trump=_suit(lang, event.value))
+                return t(lang, own + "trump_chosen", name=name, trump=_suit(lang, event.value))
             case "bid" if isinstance(event.value, int):
-                return t(lang, "joker.ev_bid", name=name, bid=_bid_phrase(lang, event.value))
+                return t(lang, own + "bid", name=name, bid=_bid_phrase(lang, event.value))
             case "play" if event.cards:
                 entry: dict[str, Any] = {"card": event.cards[0].code, "joker": None, "suit": None}
                 if isinstance(event.value, str):
                     how, _, suit = event.value.partition(":")
                     entry["joker"], entry["suit"] = how, suit or None
-                return f"{name}: {_played(lang, entry)}"
+                return t(lang, own + "play", name=name, card=_played(lang, entry))
             case "trick":
                 return (
                     t(lang, "joker.ev_trick_you") if you else t(lang, "joker.ev_trick", name=name)
                 )
-            case "premium" if isinstance(event.value, int):
-                return t(lang, "joker.ev_premium", name=name, points=_minus(event.value))
-            case "struck" if isinstance(event.value, int):
-                return t(lang, "joker.ev_struck", name=name, points=_minus(event.value))
+            case "premium" | "struck" if isinstance(event.value, int):
+                return t(lang, own + event.kind, name=name, points=_minus(event.value))
             case "pulka_over" if isinstance(event.value, int):
                 return t(lang, "joker.ev_pulka", pulka=event.value)
             case "resign":
-                return t(lang, "joker.ev_resign", name=name)
+                return t(lang, own + "resign", name=name)
         return None
 
     def table_key(self, lang: str, action: Action, view: Mapping[str, Any]) -> str:

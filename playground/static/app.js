@@ -1,21 +1,51 @@
 // The playground page: paints the simulated chats from /api/state, live.
+// Its own texts come with the state too, in the playground's language.
 "use strict";
 
 const chatsEl = document.getElementById("chats");
 const whoEl = document.getElementById("who");
+const languageEl = document.getElementById("language");
 const toastsEl = document.getElementById("toasts");
-const panels = new Map(); // chat id -> {root, list, signature}
+const personEl = document.getElementById("person");
+const panels = new Map(); // chat id -> {root, list, signature, form, start}
 const pending = new Map(); // callback query id -> the person who pressed
+const linked = new Map(); // person -> the ?start= payload of the link they followed
 let state = null;
+let language = null; // the language the page's texts are painted in
+let chosen = null; // the person to pick in the who-list once the state has them
 
-async function post(path, body) {
+// A text of the page; {name} fields filled from params.
+function tr(key, params = {}) {
+  const text = state.texts[key] || key;
+  return text.replace(/\{(\w+)\}/g, (field, name) => (name in params ? params[name] : field));
+}
+
+function paintTexts() {
+  document.documentElement.lang = state.language;
+  document.title = tr("title");
+  for (const el of document.querySelectorAll("[data-text]")) el.textContent = tr(el.dataset.text);
+  for (const el of document.querySelectorAll("[data-label]")) {
+    el.setAttribute("aria-label", tr(el.dataset.label));
+  }
+  languageEl.replaceChildren(
+    ...Object.entries(state.languages).map(([code, name]) => new Option(name, code)),
+  );
+  languageEl.value = state.language;
+  // The chats' own texts were painted in the language before: paint them afresh.
+  for (const panel of panels.values()) panel.root.remove();
+  panels.clear();
+  language = state.language;
+}
+
+// POST JSON; a refusal's reason goes to complain (a toast) and gives null.
+async function post(path, body, complain = toast) {
   const response = await fetch(path, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
   });
   if (!response.ok) {
-    toast(await response.text());
+    complain(await response.text());
     return null;
   }
   return response.json();
@@ -81,13 +111,34 @@ function deepLink(url) {
   return match && match[1] === state.bot.username ? match[2] : null;
 }
 
+function opened(person) {
+  const found = state.people.find((p) => p.id === person);
+  return !found || found.opened;
+}
+
+// A t.me link to the bot opens the person's chat with it, as Telegram does:
+// if they had opened the bot, it sends "/start payload" at once; if not, the
+// chat waits for them to press Start, which sends it then.
 async function follow(url, person) {
   const payload = deepLink(url);
-  if (payload !== null) {
-    await post("/api/start", { user: person, payload });
-  } else if (url) {
-    window.open(url, "_blank", "noopener");
+  if (payload === null) {
+    if (url) window.open(url, "_blank", "noopener");
+    return;
   }
+  const panel = panels.get(person);
+  if (panel) panel.root.scrollIntoView({ behavior: "smooth", block: "nearest", inline: "nearest" });
+  if (opened(person)) {
+    await post("/api/start", { user: person, payload });
+  } else {
+    linked.set(person, payload);
+    if (panel) panel.start.querySelector("button").focus();
+  }
+}
+
+async function startBot(person) {
+  const payload = linked.get(person) || "";
+  linked.delete(person);
+  await post("/api/start", { user: person, payload });
 }
 
 async function press(chat, message, button, person) {
@@ -148,7 +199,7 @@ function messageEl(chat, message) {
   if (message.edited || message.pinned) {
     const meta = document.createElement("div");
     meta.className = "meta";
-    meta.textContent = [message.pinned ? "📌" : "", message.edited ? "edited" : ""].join(" ");
+    meta.textContent = [message.pinned ? "📌" : "", message.edited ? tr("edited") : ""].join(" ");
     el.appendChild(meta);
   }
   return el;
@@ -161,19 +212,36 @@ function panelFor(chat) {
   root.className = "chat";
   root.dataset.chat = chat.id;
   const title = document.createElement("h2");
-  title.innerHTML = chat.kind === "private" ? "<span></span> <small>· private chat with the bot</small>" : "👥 <span></span>";
-  title.querySelector("span").textContent = chat.title;
+  const name = document.createElement("span");
+  name.textContent = chat.title;
+  if (chat.kind === "private") {
+    const small = document.createElement("small");
+    small.textContent = " · " + tr("private_chat");
+    title.append(name, small);
+  } else {
+    title.append("👥 ", name);
+  }
   const list = document.createElement("div");
   list.className = "messages";
   const form = document.createElement("form");
   form.className = "composer";
   const input = document.createElement("input");
-  input.placeholder = chat.kind === "private" ? "Message the bot" : "Message the group, e.g. /newgame";
-  input.setAttribute("aria-label", "message to " + chat.title);
+  input.placeholder = tr(chat.kind === "private" ? "message_bot" : "message_group");
+  input.setAttribute("aria-label", tr("message_to", { chat: chat.title }));
   const send = document.createElement("button");
   send.type = "submit";
-  send.textContent = "Send";
+  send.textContent = tr("send");
   form.append(input, send);
+  // A private chat whose person has not opened the bot: Telegram's Start.
+  const start = document.createElement("div");
+  start.className = "start hidden";
+  const why = document.createElement("p");
+  why.textContent = tr("not_started");
+  const startButton = document.createElement("button");
+  startButton.type = "button";
+  startButton.textContent = tr("start");
+  startButton.onclick = () => startBot(chat.id);
+  start.append(why, startButton);
   form.onsubmit = async (event) => {
     event.preventDefault();
     const text = input.value.trim();
@@ -181,27 +249,27 @@ function panelFor(chat) {
     input.value = "";
     await post("/api/send", { user: presser(chat), chat: chat.id, text });
   };
-  root.append(title, list, form);
+  root.append(title, list, form, start);
   chatsEl.appendChild(root);
-  panel = { root, list, signature: "" };
+  panel = { root, list, signature: "", form, start };
   panels.set(chat.id, panel);
   return panel;
 }
 
 function paint() {
-  const chosen = whoEl.value;
-  whoEl.innerHTML = "";
-  for (const person of state.people) {
-    const option = document.createElement("option");
-    option.value = person.id;
-    option.textContent = person.name;
-    whoEl.appendChild(option);
-  }
-  whoEl.value = chosen || String(state.people[0] && state.people[0].id);
+  if (state.language !== language) paintTexts();
+  const choice = chosen || whoEl.value;
+  whoEl.replaceChildren(...state.people.map((person) => new Option(person.name, person.id)));
+  whoEl.value = choice;
+  if (whoEl.value === choice) chosen = null;
+  if (!whoEl.value && state.people.length) whoEl.value = String(state.people[0].id);
   const seen = new Set();
   for (const chat of state.chats) {
     seen.add(chat.id);
     const panel = panelFor(chat);
+    const closed = chat.kind === "private" && !opened(chat.id);
+    panel.form.classList.toggle("hidden", closed);
+    panel.start.classList.toggle("hidden", !closed);
     const signature = JSON.stringify(chat.messages);
     if (signature === panel.signature) continue;
     panel.signature = signature;
@@ -245,11 +313,36 @@ async function refresh() {
   }
 }
 
-document.getElementById("reset").onclick = async () => {
+async function reset(language) {
   for (const panel of panels.values()) panel.root.remove();
   panels.clear();
   pending.clear();
-  await post("/api/reset", {});
+  linked.clear();
+  await post("/api/reset", { language });
+  refresh();
+}
+
+document.getElementById("reset").onclick = () => reset(state.language);
+languageEl.onchange = () => reset(languageEl.value);
+
+const personError = document.getElementById("person-error");
+document.getElementById("add-person").onclick = () => {
+  document.getElementById("person-form").reset();
+  personError.textContent = "";
+  personEl.showModal();
+};
+document.getElementById("person-cancel").onclick = () => personEl.close();
+document.getElementById("person-form").onsubmit = async (event) => {
+  event.preventDefault();
+  const name = document.getElementById("person-name").value.trim();
+  if (!name) return;
+  const notOpened = document.getElementById("person-not-opened").checked;
+  const added = await post("/api/people", { name, opened: !notOpened }, (why) => {
+    personError.textContent = why; // the dialog stays, for another name
+  });
+  if (!added) return;
+  personEl.close();
+  chosen = String(added.id); // whoever adds someone means to play as them
   refresh();
 };
 

@@ -35,6 +35,12 @@ def test_defaults_and_overrides(tmp_path: Path) -> None:
     assert custom.computer_pause_ms == 0
 
 
+@pytest.mark.parametrize("language", ["ru", "uk", "en", "ka"])
+def test_every_language_may_be_the_default(tmp_path: Path, language: str) -> None:
+    env = {"BOT_TOKEN": TOKEN, "DEFAULT_LANGUAGE": language}
+    assert Config.from_env(env, dotenv=tmp_path / "none").default_language == language
+
+
 def test_dotenv_is_read_and_the_environment_wins(tmp_path: Path) -> None:
     dotenv = tmp_path / ".env"
     dotenv.write_text(f"BOT_TOKEN={TOKEN}\nLOG_LEVEL=debug\n", encoding="utf-8")
@@ -47,7 +53,7 @@ def test_dotenv_is_read_and_the_environment_wins(tmp_path: Path) -> None:
     [
         ({}, "BOT_TOKEN is not set"),
         ({"BOT_TOKEN": "nonsense"}, "does not look like a bot token"),
-        ({"BOT_TOKEN": TOKEN, "DEFAULT_LANGUAGE": "de"}, "DEFAULT_LANGUAGE"),
+        ({"BOT_TOKEN": TOKEN, "DEFAULT_LANGUAGE": "de"}, "ru, uk, en, ka"),
         ({"BOT_TOKEN": TOKEN, "GROUP_EDITS_PER_MINUTE": "x"}, "whole number"),
         ({"BOT_TOKEN": TOKEN, "GROUP_EDITS_PER_MINUTE": "0"}, "between"),
         ({"BOT_TOKEN": TOKEN, "COMPUTER_PAUSE_MS": "60000"}, "between"),

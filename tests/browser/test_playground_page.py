@@ -1,5 +1,7 @@
 """The playground in a real browser: Debian's chromium, driven through Selenium,
-plays a whole game of Durak against a computer by clicking the page's buttons.
+plays a whole game of Durak against a computer by clicking the page's buttons
+(in Russian, the default), and adds people, one of whom has never opened the
+bot (in English, and then switches the page to Russian).
 
 Screenshots of the start, the middle and the end of the game are kept in the
 test's temporary directory.  Without the browser the test is skipped, except
@@ -24,7 +26,7 @@ from selenium.common.exceptions import StaleElementReferenceException, WebDriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium")
@@ -50,11 +52,15 @@ def free_port() -> int:
 
 
 @pytest.fixture
-def playground(tmp_path: Path) -> Iterator[str]:
-    """``python -m bot`` with no token: the playground, on a free port."""
+def playground(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """``python -m bot`` with no token: the playground, on a free port, in the
+    language the test is parametrized with (``indirect``), else the default."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k != "BOT_TOKEN"}
-    env.update(PYTHONPATH=str(ROOT), DEFAULT_LANGUAGE="ru")
+    env = {k: v for k, v in os.environ.items() if k not in ("BOT_TOKEN", "DEFAULT_LANGUAGE")}
+    env.update(PYTHONPATH=str(ROOT))
+    language = getattr(request, "param", None)
+    if language is not None:
+        env.update(DEFAULT_LANGUAGE=language)
     log = (tmp_path / "playground.log").open("wb")
     process = subprocess.Popen(  # noqa: S603 - our own entry point, our own arguments
         [sys.executable, "-m", "bot", "--port", str(port), "--database", str(tmp_path / "pg.db")],
@@ -158,6 +164,10 @@ def test_a_whole_game_against_a_computer_by_clicking(
     browser.get(playground)
     wait(browser, lambda: any("Привет" in t for t in texts(browser, ANNA)))
     browser.save_screenshot(str(tmp_path / "1-start.png"))
+    # The page's own texts speak the bot's language too.
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "ru"
+    assert browser.find_element(By.ID, "reset").text == "Начать заново"
+    assert "личный чат с ботом" in panel(browser, ANNA).find_element(By.TAG_NAME, "h2").text
 
     write(browser, GROUP, "/newgame durak")
     click(browser, GROUP, "Настройки")
@@ -195,3 +205,75 @@ def test_a_whole_game_against_a_computer_by_clicking(
     wait(browser, lambda: any("с компьютерами: игр 1" in t for t in texts(browser, GROUP)))
     browser.save_screenshot(str(tmp_path / "4-stats.png"))
     assert (tmp_path / "3-end.png").stat().st_size > 10_000
+
+
+def header_button(driver: webdriver.Chrome, element_id: str) -> WebElement:
+    return driver.find_element(By.ID, element_id)
+
+
+def add_person(driver: webdriver.Chrome, name: str, *, opened: bool) -> None:
+    header_button(driver, "add-person").click()
+    dialog = driver.find_element(By.ID, "person")
+    wait(driver, dialog.is_displayed)
+    dialog.find_element(By.ID, "person-name").send_keys(name)
+    if not opened:
+        dialog.find_element(By.ID, "person-not-opened").click()
+    dialog.find_element(By.ID, "person-add").click()
+
+
+def chosen(driver: webdriver.Chrome) -> str:
+    return str(Select(driver.find_element(By.ID, "who")).first_selected_option.text)
+
+
+@pytest.mark.parametrize("playground", ["en"], indirect=True)
+def test_people_are_added_and_one_opens_the_bot_from_the_join_link(
+    playground: str, browser: webdriver.Chrome, tmp_path: Path
+) -> None:
+    browser.get(playground)
+    wait(browser, lambda: any("Hi! I am Koloda" in t for t in texts(browser, ANNA)))
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en"
+    assert browser.find_element(By.ID, "reset").text == "New playground"
+    assert browser.find_element(By.CSS_SELECTOR, "label.who").text.startswith("You are")
+    composer = panel(browser, GROUP).find_element(By.CSS_SELECTOR, "form.composer input")
+    assert composer.get_attribute("placeholder") == "Message the group, e.g. /newgame"
+    write(browser, GROUP, "/newgame durak")
+    wait(browser, lambda: any("Players (1/6)" in t for t in texts(browser, GROUP)))
+
+    # Vera has never opened the bot: her chat offers Start instead of a composer.
+    add_person(browser, "Vera", opened=False)
+    vera = "103"
+    wait(browser, lambda: chosen(browser) == "Vera")  # whoever adds someone plays as them
+    start = panel(browser, vera).find_element(By.CSS_SELECTOR, ".start button")
+    assert start.text.lower() == "start"
+    assert "cannot write first" in panel(browser, vera).text
+    assert not panel(browser, vera).find_element(By.CSS_SELECTOR, "form.composer").is_displayed()
+    browser.save_screenshot(str(tmp_path / "1-vera-added.png"))
+
+    # She presses Join: the bot cannot write to her and answers with its link,
+    # which opens her chat with the bot; Start sends the link's /start j1.
+    click(browser, GROUP, "🙋")
+    wait(browser, lambda: browser.switch_to.active_element == start)
+    assert texts(browser, vera) == []
+    start.click()
+    wait(browser, lambda: any("You are seated" in t for t in texts(browser, vera)))
+    assert texts(browser, vera)[0].endswith("/start j1")
+    assert panel(browser, vera).find_element(By.CSS_SELECTOR, "form.composer").is_displayed()
+    wait(browser, lambda: any("Players (2/6)" in t for t in texts(browser, GROUP)))
+    browser.save_screenshot(str(tmp_path / "2-vera-seated.png"))
+
+    # Gleb had opened the bot before: greeted at once.  A name taken is refused.
+    add_person(browser, "Gleb", opened=True)
+    wait(browser, lambda: any("Hi! I am Koloda" in t for t in texts(browser, "104")))
+    add_person(browser, "gleb", opened=True)
+    error = browser.find_element(By.ID, "person-error")
+    wait(browser, lambda: error.text == "There is already someone called gleb")
+    browser.find_element(By.ID, "person-cancel").click()
+    people = [o.text for o in Select(browser.find_element(By.ID, "who")).options]
+    assert people == ["Anna", "Boris", "Vera", "Gleb"]
+
+    # Another language: a new playground in it.
+    Select(browser.find_element(By.ID, "language")).select_by_visible_text("Русский")
+    wait(browser, lambda: any("Привет" in t for t in texts(browser, ANNA)))
+    assert browser.find_element(By.ID, "reset").text == "Начать заново"
+    assert [o.text for o in Select(browser.find_element(By.ID, "who")).options] == ["Аня", "Борис"]
+    browser.save_screenshot(str(tmp_path / "3-russian.png"))

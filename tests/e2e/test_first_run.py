@@ -85,7 +85,7 @@ def assert_token_absent(output: str, token: str) -> None:
 
 @pytest.mark.parametrize(
     ("language", "mode"),
-    [(None, "polling"), ("en", "polling"), (None, "webhook")],
+    [(None, "polling"), ("en", "polling"), ("ka", "polling"), (None, "webhook")],
 )
 async def test_a_token_telegram_rejects_is_one_translated_line(
     server: FakeTelegram, db_path: Path, tmp_path: Path, language: str | None, mode: str

@@ -28,19 +28,25 @@ async def test_each_person_is_answered_in_his_telegram_language(
     async with running_bot(bot_config(server, db_path)) as app:
         server.add_user(7, "Kate", language_code="en-GB")
         server.add_user(8, "Оксана", language_code="uk")
+        server.add_user(9, "ნინო", language_code="ka")
+        server.add_user(10, "Алеся", language_code="be")
         server.add_group(GROUP_ID, "Poker night", supergroup=True, creator=7)
-        table = Table(server, GROUP_ID, [7, 8], app)
+        table = Table(server, GROUP_ID, [7, 8, 9, 10], app)
         await table.start_bots()
         assert "Hi!" in server.chat_messages(7)[-1].text
-        assert "Привет!" in server.chat_messages(8)[-1].text
+        assert "Привіт!" in server.chat_messages(8)[-1].text
+        assert "გამარჯობა!" in server.chat_messages(9)[-1].text
+        assert "Привет!" in server.chat_messages(10)[-1].text  # Belarusian reads Russian
         # A new group starts in the language of whoever spoke first there.
         await table.command(7, "/newgame durak")
         assert "Players (1/6)" in table.lobby().text
         # Words in a DM get a pointer to the commands, in the DM's language.
         await table.command(7, "hello there", chat_id=7)
         assert server.chat_messages(7)[-1].text == "I understand commands: /help."
-        await table.command(8, "привет", chat_id=8)
-        assert server.chat_messages(8)[-1].text == "Я понимаю команды: /help."
+        await table.command(8, "привіт", chat_id=8)
+        assert server.chat_messages(8)[-1].text == "Я розумію команди: /help."
+        await table.command(9, "გამარჯობა", chat_id=9)
+        assert server.chat_messages(9)[-1].text == "ვიგებ ბრძანებებს: /help."
 
 
 async def test_language_offers_buttons_and_only_admins_switch_a_group(
@@ -53,7 +59,7 @@ async def test_language_offers_buttons_and_only_admins_switch_a_group(
         await table.command(anna, "/language")
         choice = server.last_bot_message(table.group_id)
         assert choice is not None
-        assert choice.button_texts == ["Русский", "English"]
+        assert choice.button_texts == ["Русский", "Українська", "English", "ქართული"]
         answer = await table.press_text(boris, choice, "English")
         assert answer["show_alert"]  # Boris is no admin
         answer = await table.press_text(anna, choice, "English")

@@ -147,29 +147,41 @@ async def test_bad_commands_get_a_clear_translated_answer(
         assert "Players (2/6)" in table.lobby().text
 
 
-async def test_commands_are_registered_in_both_languages(
+async def test_commands_are_registered_in_every_language(
     server: FakeTelegram, db_path: Path
 ) -> None:
     groups = {"type": "all_group_chats"}
     private = {"type": "all_private_chats"}
+    codes = {"ru": "", "uk": "uk", "en": "en", "ka": "ka"}  # Russian is the fallback list
     async with running_bot(bot_config(server, db_path)):
-        russian = {c["command"]: c["description"] for c in server.my_commands(groups)}
-        english = {
-            c["command"]: c["description"] for c in server.my_commands(groups, language_code="en")
+        listed = {
+            lang: {c["command"]: c["description"] for c in server.my_commands(groups, code)}
+            for lang, code in codes.items()
         }
-        in_private = {c["command"] for c in server.my_commands(private)}
+        in_private = {
+            lang: {c["command"] for c in server.my_commands(private, code)}
+            for lang, code in codes.items()
+        }
         about = {
-            (kind, code): server.bot_texts.get((kind, code))
+            (kind, lang): server.bot_texts.get((kind, code))
             for kind in ("description", "short_description")
-            for code in ("", "en")
+            for lang, code in codes.items()
         }
-    assert set(russian) == set(english) >= {"newgame", "join", "scores", "rules", "language"}
+    russian = listed["ru"]
+    assert all(set(commands) == set(russian) for commands in listed.values())
+    assert set(russian) >= {"newgame", "join", "scores", "rules", "language"}
     assert "start" not in russian
-    assert in_private == {"start", "help", "stats", "rules", "language"}
+    assert all(
+        names == {"start", "help", "stats", "rules", "language"} for names in in_private.values()
+    )
     assert russian["join"] == "Сесть за стол"
-    assert english["join"] == "Take a seat"
+    assert listed["en"]["join"] == "Take a seat"
+    assert listed["uk"]["join"] == "Сісти за стіл"
+    assert listed["ka"]["join"] == "მაგიდასთან დაჯდომა"
     assert all(re.fullmatch(r"[a-z]+", c) for c in russian)
     assert not any(MOVE_DATA.match(c) for c in russian)
     assert all(about.values())
-    assert "«Старт»" in str(about[("description", "")])
+    assert "«Старт»" in str(about[("description", "ru")])
     assert "press Start" in str(about[("description", "en")])
+    assert "«Старт»" in str(about[("description", "uk")])
+    assert "ჯოკერს" in str(about[("description", "ka")])

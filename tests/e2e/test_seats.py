@@ -14,6 +14,7 @@ import pytest
 
 from playground.botapi import FakeTelegram, SentMessage
 from tests.e2e.harness import (
+    MOVE_DATA,
     Probe,
     Table,
     advance,
@@ -54,8 +55,9 @@ async def test_the_timer_plays_out_a_player_who_never_presses_again(
         assert any("💤" in text for text in shown)  # and that Boris was away
         result = next(m for m in table.group_messages() if "🏁" in m.text)
         assert "Дурак" in result.text
-        # Three timeouts marked him absent: his DM said so and offered a way back.
-        # (His hand is edited in place while he is away: what it showed then.)
+        # His first timed-out turn marked him away (he had pressed nothing): his DM
+        # said so and offered a way back.  (His hand is edited in place while he
+        # is away: what it showed then.)
         shown_to_boris = [text for m in server.chat_messages(boris) for text in m.history]
         assert any("отсутствующий" in text for text in shown_to_boris)
         with closing(sqlite3.connect(db_path)) as conn:
@@ -68,6 +70,91 @@ async def test_the_timer_plays_out_a_player_who_never_presses_again(
             }
         assert actors <= {"timer", "computer"}
         assert "timer" in actors
+
+
+COMPUTER_PAUSE = 1.5
+"""The longest pause of a computer before its move (the default settings)."""
+
+
+async def test_an_idle_players_seat_is_taken_over_within_one_turn(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """101 with the default minute: Boris never presses.  His first turn is
+    played out by the timer exactly one minute after it began (a draw and
+    the play after it at the same moment, if he had to draw), which marks him
+    away; from then on a computer plays each of his moves within its pause of
+    at most 1.5 s, so the table waited on him one minute in all, and the
+    group's table shows his seat with 💤 and never a countdown."""
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("101", timer=True)
+        anna, boris = table.players
+        ((boris_seat,),) = probe.query("SELECT seat FROM seats WHERE user_id = ?", (boris,))
+
+        def absent() -> bool:
+            ((flag,),) = probe.query("SELECT absent FROM seats WHERE user_id = ?", (boris,))
+            return bool(flag)
+
+        def boris_moves() -> list[tuple[int, float, str, int]]:
+            return [m for m in probe.moves() if m[3] == boris_seat]
+
+        first_due: float | None = None
+        painted_before = 0
+        for _ in range(400):
+            if probe.table()[0] != "playing" or len(boris_moves()) >= 8:
+                break
+            if first_due is None:
+                first_due = next((due for s, due in probe.deadlines() if s == boris_seat), None)
+                if first_due is not None:
+                    assert not boris_moves()
+            if absent() and not painted_before:
+                painted_before = len(group_texts(table))
+            hand = table.hand(anna)
+            if hand is not None and any(MOVE_DATA.match(d) for d in hand.callback_datas):
+                data = table.rng.choice([d for d in hand.callback_datas if MOVE_DATA.match(d)])
+                answer = await table.press(anna, hand, data)
+                assert not answer.get("show_alert"), answer
+                continue
+            group = table.group_move()
+            if group is not None:  # the next round
+                await table.press(anna, group, group.callback_datas[0])
+                continue
+            await advance(server, app, 5)
+
+        assert first_due is not None
+        moves = probe.moves()
+        timed = [m for m in moves if m[2] == "timer"]
+        assert timed
+        assert {m[3] for m in timed} == {boris_seat}
+        assert {m[1] for m in timed} == {first_due}  # his whole first turn, at its deadline
+        assert absent()
+        later = [m for m in moves if m[3] == boris_seat and m[1] > first_due]
+        assert later
+        for n, at, actor, _ in later:
+            assert actor == "computer"
+            assert at - moves[n - 2][1] <= COMPUTER_PAUSE  # n counts from 1
+        assert all(s != boris_seat for s, _ in probe.deadlines())
+
+        waiting = [waiting_line(text) for text in group_texts(table)]
+        assert any(line.startswith("⏳ Boris — ") for line in waiting[:painted_before])
+        since = waiting[painted_before:]
+        assert "⏳ Boris 💤" in since  # the group sees who is away, with no clock
+        assert not any("Boris —" in line or "Boris 💤 —" in line for line in since)
+
+
+def waiting_line(text: str) -> str:
+    """The line of a table message saying whose decision it waits for ("" if none)."""
+    return next((line for line in text.splitlines() if line.startswith("⏳")), "")
+
+
+def group_texts(table: Table) -> list[str]:
+    """Every text the bot has sent or edited into the group, oldest first."""
+    return [
+        str(call.params.get("text", ""))
+        for call in table.server.calls
+        if call.chat_id == table.group_id and call.method in ("sendMessage", "editMessageText")
+    ]
 
 
 async def add_computers(table: Table, count: int) -> None:

@@ -110,7 +110,7 @@ def test_a_joker_on_a_lead_is_high_or_low_and_the_group_sees_the_trick() -> None
     game.apply(1, Joker.decode_action("fX1h"))
     snap = snapshot(game, PEOPLE)
     text = compose_group(snap, "ru", SCREENS, now=NOW, deep_link=str).text
-    assert "На столе: Аня A♠️ · Борис 🃏 старший, берёт" in text
+    assert "На столе: Аня A♠️ · Борис 🃏 старший" in text
     assert faces_in(text) == {"As"}
     game.apply(2, Joker.decode_action("p7s"))
     composed, _ = compose_hand(snapshot(game, PEOPLE), 3, "ru", SCREENS, now=NOW)

@@ -115,7 +115,7 @@ def test_whole_games_read_right_with_any_names(key: str) -> None:
             mover = rng.choice(sorted(game.to_move()))
             action = rng.choice(game.legal_actions(mover))
             events = game.apply(mover, action)
-            recent = (recent + [LoggedEvent(move, Actor.PLAYER, e) for e in events])[-6:]
+            recent = (recent + [LoggedEvent(move, mover, Actor.PLAYER, e) for e in events])[-6:]
             texts += [
                 s.text for s in screens.announcements("ru", events, game.public_view(), names)
             ]

@@ -60,8 +60,8 @@ def test_the_group_shows_whose_turn_with_the_time_left_and_who_moved_for_whom() 
     (mover,) = game.waits()
     deadline = DeadlineRow(5, mover, NOW + 45, NOW + 25, False)
     recent = (
-        LoggedEvent(6, Actor.TIMER, Event("take", 0)),
-        LoggedEvent(7, Actor.COMPUTER, Event("take", 1)),
+        LoggedEvent(6, 0, Actor.TIMER, Event("take", 0)),
+        LoggedEvent(7, 1, Actor.COMPUTER, Event("take", 1)),
     )
     seats = (seat(0, "Anna", absent=True), seat(1, "Boris"))
     text = group(snapshot(game, seats, deadlines=(deadline,), recent=recent))
@@ -70,6 +70,16 @@ def test_the_group_shows_whose_turn_with_the_time_left_and_who_moved_for_whom() 
     assert "45 с" in text
     assert "⏰ " in text
     assert "🤖 " in text
+
+
+def test_the_group_shows_no_countdown_for_a_seat_a_computer_plays() -> None:
+    game, _ = durak_snapshot()
+    (mover,) = game.waits()
+    names = ["Anna", "Boris"]
+    seats = tuple(seat(n, name, absent=n == mover) for n, name in enumerate(names))
+    text = group(snapshot(game, seats))  # an away seat has no deadline
+    assert f"⏳ {names[mover]} 💤" in text
+    assert " — " not in text.split("⏳", 1)[1]
 
 
 def test_a_hand_shows_the_seats_own_cards_and_a_button_per_move() -> None:
@@ -101,7 +111,7 @@ def test_an_absent_players_hand_says_a_computer_stands_in_and_offers_a_way_back(
     assert "🙋 Я здесь" in labels
 
 
-def test_a_move_made_on_the_table_is_a_group_button() -> None:
+def test_101s_next_round_is_a_group_button_and_a_button_in_each_players_dm() -> None:
     game = HundredOne.new(PRESETS["classic"], 2, random.Random(4))
     rng = random.Random(2)
     while game.public_view()["phase"] != "round_over":
@@ -113,10 +123,14 @@ def test_a_move_made_on_the_table_is_a_group_button() -> None:
     assert composed.markup is not None
     labels = [b.label for row in composed.markup for b in row]
     assert "▶️ Следующий кон" in labels
-    hand, _ = compose_hand(snap, 0, "ru", screens, now=NOW)
-    assert hand.markup is None or all(
-        "Следующий кон" not in b.label for row in hand.markup for b in row
-    )
+    for player in (0, 1):
+        hand, acting = compose_hand(snap, player, "ru", screens, now=NOW)
+        assert not acting  # nobody is hurried past the score sheet
+        assert hand.markup is not None
+        assert [(b.label, b.data) for row in hand.markup for b in row] == [
+            ("▶️ Следующий кон", "m:5:7:n")
+        ]
+        assert "Кон окончен. Следующий — кнопкой ниже" in hand.text
 
 
 @pytest.mark.parametrize("key", sorted(CATALOG.specs))

@@ -1,0 +1,194 @@
+"""Every button label fits a phone in every language.
+
+Telegram cuts a label that outgrows its button with an ellipsis, so "⚙️ Настро…"
+is all a player would see.  The real screens are painted from snapshots - the
+lobby (closed and with its settings open, every option at every value), then
+each game and preset played by random legal moves, the group's message and every
+seat's DM with each of its sub-menus at every step - and the buttons that are
+sent from commands and callbacks (game and variant choosers, the language
+chooser, rematch, open-the-bot links).
+
+How wide a phone's row is, in *units* (the mean advance of a lowercase Latin
+letter, ~7.5 dp in Telegram's 14 sp button font):
+
+- A keyboard under a message on a 360 dp phone is about 290 dp wide; less 16 dp
+  of padding, a button alone shows ~36 units of text.  We allow **32**, to keep
+  room for narrower phones and larger font settings.
+- Each further button in the row costs its padding and the gap, ~22 dp or **3
+  units**, and the rest is shared: a label in a row of ``n`` may be
+  ``(32 - 3 (n - 1)) / n`` wide - 14.5 for two, 8.7 for three, 5.75 for four,
+  4 for five.
+- A character's width is its advance in our DejaVu Sans Condensed relative to
+  the mean lowercase Latin letter (so "Ш" or a Georgian letter counts for more
+  than "i"); an emoji counts **2.5** (Telegram draws them ~1.3 em); variation
+  selectors and joiners count nothing.
+
+Labels made of card faces alone (``10♦️★ → 10♥️``) are laid out by the game
+screens (``faces.CARDS_PER_ROW``), not by the translations, and read alike in
+every language; they are left out here."""
+
+from __future__ import annotations
+
+import random
+import re
+import unicodedata
+from collections.abc import Iterator
+from functools import cache
+
+import pytest
+from PIL import ImageFont
+
+from bot.catalog import CATALOG
+from games.core import RulesError
+from handlers import callback_data as cd
+from handlers.composed import Composed
+from handlers.group_message import compose_group
+from handlers.hand_messages import BACK, compose_hand
+from handlers.keyboards import Keyboard
+from handlers.screens import common
+from handlers.screens.drawing import FONTS, GLYPHS
+from i18n import LANGUAGES, t
+from services import Snapshot
+from services.lobby import LEVELS, TURN_SECONDS
+from storage import OnAbsence, Status
+from tests.handlers.snapshots import NOW, seat, snapshot
+
+ROW = 32.0
+PER_BUTTON = 3.0
+EMOJI = 2.5
+PRECISION = 0.1
+"""What the measure can tell apart (a tenth of a letter)."""
+MOVES = 150
+"""Random moves painted per game: enough to pass through every kind of turn."""
+
+NAMES = {
+    "ru": ("Александра", "Вячеслав", "Вера", "Глеб", "Жанна", "Евгений"),
+    "uk": ("Олександра", "Святослав", "Ґанна", "Їжак", "Євгенія", "Богдан"),
+    "en": ("Alexandra", "Christopher", "Vera", "Gleb", "Jane", "William"),
+    "ka": ("ალექსანდრე", "ნინო", "გიორგი", "თამარი", "ლევანი", "ქეთევანი"),
+}
+"""Long first names as people have them, for buttons that name a player."""
+CARD_FACES = re.compile(r"[+↪]?(?:\s|→|\?|★|\ufe0f|[0-9JQKA]|[♠♣♦♥]|🂠)+")
+
+
+@cache
+def _advance(char: str) -> float:
+    font = ImageFont.truetype(str(FONTS / "DejaVuSansCondensed.ttf"), 100)
+    unit = sum(font.getlength(c) for c in "abcdefghijklmnopqrstuvwxyz") / 26
+    return font.getlength(char) / unit
+
+
+def width(label: str) -> float:
+    total = 0.0
+    for char in label:
+        if unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            continue
+        if unicodedata.category(char) == "So" or ord(char) >= 0x1F000:
+            total += EMOJI
+        elif any(lo <= ord(char) <= hi for lo, hi in GLYPHS):
+            total += _advance(char)
+        else:
+            total += 1.5  # a script the font lacks: as wide as a wide letter
+    return total
+
+
+def budget(buttons: int) -> float:
+    return (ROW - PER_BUTTON * (buttons - 1)) / buttons
+
+
+def test_the_measure() -> None:
+    assert [budget(n) for n in (1, 2, 4, 5)] == [32, 14.5, 5.75, 4]
+    assert width("abc") == pytest.approx(3, abs=0.5)
+    assert width("⚙️") == EMOJI
+    assert width("ШШШ") > width("iii")
+
+
+def rows_of(keyboard: Keyboard | None) -> Iterator[tuple[str, ...]]:
+    for row in keyboard or ():
+        yield tuple(button.label for button in row)
+
+
+def painted_rows(lang: str) -> set[tuple[str, ...]]:
+    """Every keyboard row the screens paint in ``lang``."""
+    rows: set[tuple[str, ...]] = set()
+    names = NAMES[lang]
+    for listing in CATALOG.listings:
+        spec, screens = listing.spec, listing.screens
+        for preset in spec.presets:
+            rules = spec.preset(preset)
+            counts = spec.seat_range(rules)
+            for seats in sorted({counts.start, counts[-1]}):
+                rng = random.Random(seats)
+                game = spec.game.new(rules, seats, rng)
+                people = tuple(seat(n, names[n]) for n in range(seats))
+                lobby = snapshot(game, people, status=Status.LOBBY)
+                lobby = Snapshot(lobby.table, spec, rules, None, (), ())
+                for opened in (False, True):
+                    composed = compose_group(
+                        lobby, lang, screens, now=NOW, deep_link=str, options_open=opened
+                    )
+                    rows.update(rows_of(composed.markup))
+                for _ in range(MOVES):
+                    now = snapshot(game, people)
+                    group = compose_group(now, lang, screens, now=NOW, deep_link=str)
+                    rows.update(rows_of(group.markup))
+                    for n in range(seats):
+                        rows.update(hand_rows(now, n, lang))
+                    if game.is_over:
+                        break
+                    mover = rng.choice(sorted(game.to_move()))
+                    game.apply(mover, rng.choice(game.legal_actions(mover)))
+                absent = snapshot(game, (seat(0, names[0], absent=True), *people[1:]))
+                rows.update(hand_rows(absent, 0, lang))
+    return rows
+
+
+def hand_rows(snap: Snapshot, n: int, lang: str) -> set[tuple[str, ...]]:
+    """A seat's DM and each sub-menu its buttons open."""
+    screens = CATALOG.screens[snap.table.game]
+    composed: Composed = compose_hand(snap, n, lang, screens, now=NOW)[0]
+    rows = set(rows_of(composed.markup))
+    for row in composed.markup or ():
+        for button in row:
+            pressed = cd.parse(button.data)
+            if isinstance(pressed, cd.MenuButton) and pressed.focus != BACK:
+                menu = compose_hand(snap, n, lang, screens, now=NOW, focus=pressed.focus)[0]
+                rows.update(rows_of(menu.markup))
+    return rows
+
+
+def single_rows(lang: str) -> set[tuple[str, ...]]:
+    """Buttons alone in their rows: sent from commands and callbacks, or a
+    lobby setting at a value the presets do not start with."""
+    labels = [t(code, "language.name") for code in LANGUAGES]
+    labels += [t(lang, key) for key in ("result.rematch", "common.open_bot", "table.my_cards")]
+    labels += [t(lang, "hand.back_button")]
+    for spec in CATALOG.specs.values():
+        labels.append(t(lang, spec.name_key))
+        for name, preset in spec.presets.items():
+            labels.append(t(lang, f"preset.{spec.key}.{name}"))
+            labels.append(t(lang, "lobby.preset", preset=t(lang, f"preset.{spec.key}.{name}")))
+            for option, choices in spec.rules.options():
+                for value in choices:
+                    try:
+                        rules = preset.replace(**{option: value})
+                    except RulesError:
+                        continue
+                    labels.append(common.option_label(lang, spec, rules, option))
+    labels += [common.turn_label(lang, seconds) for seconds in TURN_SECONDS]
+    labels += [common.absence_label(lang, absence) for absence in OnAbsence]
+    labels += [common.level_label(lang, level) for level in LEVELS]
+    return {(label,) for label in labels}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_button_fits_its_row_on_a_phone(lang: str) -> None:
+    rows = painted_rows(lang) | single_rows(lang)
+    assert len(rows) > 100
+    too_wide = sorted(
+        (len(row), round(width(label), 1), label)
+        for row in rows
+        for label in row
+        if not CARD_FACES.fullmatch(label) and width(label) > budget(len(row)) + PRECISION
+    )
+    assert too_wide == []

@@ -1,0 +1,177 @@
+"""Every catalog is complete and consistent with the Russian one (the source
+the others are translated from): the same keys, the plural forms its language
+needs, the same placeholders, markup, commands and symbols; and the languages
+are chosen from Telegram's language codes."""
+
+from __future__ import annotations
+
+import re
+import string
+import unicodedata
+from collections import Counter
+from importlib import resources
+
+import pytest
+from babel.messages.plurals import get_plural
+
+from bot.catalog import CATALOG
+from handlers.screens.common import game_and_preset
+from i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog_keys, from_telegram, normalize, t, tn
+
+CATALOGS = {lang: catalog_keys(lang) for lang in LANGUAGES}
+SOURCE = CATALOGS[DEFAULT_LANGUAGE]
+OTHERS = [lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE]
+
+TAG = re.compile(r"</?[a-z]+>")
+COMMAND = re.compile(r"(?<![\w/])/[a-z]+\b")
+
+
+def texts(text: str | tuple[str, ...]) -> tuple[str, ...]:
+    return text if isinstance(text, tuple) else (text,)
+
+
+def fields(text: str | tuple[str, ...]) -> set[str]:
+    return {f for s in texts(text) for _, f, _, _ in string.Formatter().parse(s) if f}
+
+
+def symbols(text: str) -> Counter[str]:
+    """Emoji, card suits, arrows: the marks a translation keeps as they are."""
+    return Counter(c for c in text if unicodedata.category(c) == "So")
+
+
+def test_all_four_languages_are_there() -> None:
+    assert set(LANGUAGES) == {"ru", "uk", "en", "ka"}
+    assert LANGUAGES[0] == DEFAULT_LANGUAGE == "ru"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_catalog_has_every_key_any_other_has_and_none_empty(lang: str) -> None:
+    every = set().union(*(set(c) for c in CATALOGS.values()))
+    assert sorted(every - set(CATALOGS[lang])) == []
+    assert [key for key, text in CATALOGS[lang].items() if not all(texts(text))] == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_plural_entries_have_the_forms_of_their_language(lang: str) -> None:
+    """CLDR's count (Babel's): ru and uk three (one, few, many), en and ka two
+    (Georgian nouns stay singular after a number, so its two forms read alike);
+    and the catalog's Plural-Forms header says the same."""
+    forms = get_plural(lang).num_plurals
+    plurals = {key: text for key, text in CATALOGS[lang].items() if isinstance(text, tuple)}
+    assert set(plurals) == {key for key, text in SOURCE.items() if isinstance(text, tuple)}
+    assert {key: len(text) for key, text in plurals.items() if len(text) != forms} == {}
+    po = resources.files("i18n") / "locales" / lang / "LC_MESSAGES" / "koloda.po"
+    assert f"nplurals={forms};" in po.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_placeholders_markup_and_commands_are_those_of_the_russian_text(lang: str) -> None:
+    wrong = []
+    for key, source in SOURCE.items():
+        text = CATALOGS[lang][key]
+        # A plural form may leave out the count ("One more player needed.").
+        if fields(text) != fields(source) or any(
+            fields(form) | {"n"} != fields(source) | {"n"} for form in texts(text)
+        ):
+            wrong.append((key, "placeholders"))
+        joined, original = " ".join(texts(text)), " ".join(texts(source))
+        if Counter(TAG.findall(joined)) != Counter(TAG.findall(original)):
+            wrong.append((key, "markup"))
+        if set(COMMAND.findall(joined)) != set(COMMAND.findall(original)):
+            wrong.append((key, "commands"))
+        if any(symbols(form) != symbols(texts(source)[0]) for form in texts(text)):
+            wrong.append((key, "symbols"))
+    assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("n", "expected"),
+    [
+        (1, "1 карта"),
+        (2, "2 карти"),
+        (4, "4 карти"),
+        (5, "5 карт"),
+        (11, "11 карт"),
+        (12, "12 карт"),
+        (21, "21 карта"),
+        (22, "22 карти"),
+        (111, "111 карт"),
+    ],
+)
+def test_ukrainian_plurals(n: int, expected: str) -> None:
+    assert tn("uk", "durak.n_cards", n) == expected
+
+
+@pytest.mark.parametrize(("n", "points"), [(1, "1 очко"), (3, "3 очки"), (25, "25 очок")])
+def test_ukrainian_points(n: int, points: str) -> None:
+    assert tn("uk", "101.points", n) == points
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 21])
+def test_georgian_keeps_the_noun_singular_after_a_number(n: int) -> None:
+    assert tn("ka", "durak.n_cards", n) == f"{n} კარტი"
+
+
+@pytest.mark.parametrize(
+    ("code", "language"),
+    [
+        ("uk", "uk"),
+        ("uk-UA", "uk"),
+        ("ka", "ka"),
+        ("ka-GE", "ka"),
+        ("ru", "ru"),
+        ("be", "ru"),
+        ("en-GB", "en"),
+        ("de", "en"),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_the_telegram_language_chooses_the_catalog(code: str | None, language: str | None) -> None:
+    assert from_telegram(code) == language
+
+
+def test_each_language_speaks_its_own_words() -> None:
+    assert normalize("uk") == "uk"
+    assert normalize("ka_GE") == "ka"
+    assert t("uk", "language.set") == "Мова: українська."
+    assert t("ka", "language.set") == "ენა: ქართული."
+    assert t("uk", "durak.btn_done") == "✅ Бито"
+    assert t("ka", "joker.khisht") == "ხიშტი"
+    assert [t(lang, "language.name") for lang in LANGUAGES] == [
+        "Русский",
+        "Українська",
+        "English",
+        "ქართული",
+    ]
+
+
+def test_game_and_variant_names_are_told_apart_in_every_language() -> None:
+    """``/newgame`` takes a game's and a variant's name in any language, so no
+    name may stand for two games, or for two variants of one game."""
+
+    def names(key: str) -> set[str]:
+        return {t(lang, key).lower() for lang in LANGUAGES}
+
+    games = [names(spec.name_key) for spec in CATALOG.specs.values()]
+    assert sum(map(len, games)) == len(set().union(*games))
+    for spec in CATALOG.specs.values():
+        presets = [names(f"preset.{spec.key}.{name}") for name in spec.presets]
+        assert sum(map(len, presets)) == len(set().union(*presets)), spec.key
+
+
+@pytest.mark.parametrize(
+    ("words", "chosen"),
+    [
+        ("дурень перевідний", ("durak", "perevodnoy")),
+        ("дурак підкидний", ("durak", "podkidnoy")),
+        ("Дурень перевідний з відмовою", ("durak", "refusal")),
+        ("დურაკი გადაცემითი", ("durak", "perevodnoy")),
+        ("ჯოკერი მინუსიანი", ("joker", "minus")),
+        ("101 мала колода", ("101", "smalldeck")),
+    ],
+)
+def test_newgame_understands_ukrainian_and_georgian_names(
+    words: str, chosen: tuple[str, str]
+) -> None:
+    assert game_and_preset(CATALOG.specs, words.split()) == chosen
