@@ -175,7 +175,9 @@ async def _lobby(
         case "s":
             admin = who.id != snapshot.table.creator_id and await is_admin(update, context)
             await lobby.start(table_id, who, is_admin=admin)
-            await _answer(query, t(lang, "lobby.started"))
+            # Only a game with private hands has cards waiting in a DM.
+            started = "lobby.started" if snapshot.spec.private_hands else "lobby.started_on_table"
+            await _answer(query, t(lang, started))
         case "c":
             admin = who.id != snapshot.table.creator_id and await is_admin(update, context)
             await app.services.moderation.cancel(table_id, who, is_admin=admin)

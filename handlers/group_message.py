@@ -254,15 +254,16 @@ class TableMessages:
         composed = self._compose(snapshot, lang, options_open, pictures)
         if repost or row.message_id is None or row.digest != composed.digest:
             # An edit of a running game's table that only shows what the
-            # players did in their DMs waits its spread turn (and shows what is
-            # latest then); a lobby's edits, a move offered on the table (101's
-            # next round) and a new message, which people in the group are
-            # waiting for, take the next slot.
+            # players did (in their DMs, or one seat's move on the table, as
+            # Daytona's draws) waits its spread turn (and shows what is latest
+            # then); a lobby's edits, a move the whole group may make on the
+            # table (101's next round) and a new message, which people in the
+            # group are waiting for, take the next slot.
             spread = (
                 snapshot.table.status is Status.PLAYING
                 and not repost
                 and row.message_id is not None
-                and not _table_moves(snapshot)
+                and not (_table_moves(snapshot) and Wait.CONSENT in snapshot.waits().values())
             )
             await self._pacer.turn(chat_id, spread=spread)
             # Compose again after the wait: show the latest state, not the one

@@ -56,6 +56,7 @@ class _Say:
     markup: Keyboard | None
     thread_id: int
     picture: Picture | None = None
+    notify: bool = True
 
 
 @dataclass(slots=True)
@@ -133,7 +134,11 @@ class Publisher:
     def seat_warned(self, snapshot: Snapshot, seat: int) -> None:
         self.table_changed(snapshot)
         row = snapshot.seat(seat)
-        if row.user_id is not None and row.dm_ok:
+        if row.user_id is not None and not snapshot.spec.private_hands:
+            # A game played on the table (Daytona) tells him there, where he
+            # plays, whether or not he has opened the bot.
+            self._background.spawn(self._mention(snapshot, seat), f"warn-{snapshot.table.id}")
+        elif row.user_id is not None and row.dm_ok:
             self._background.spawn(self._warn(snapshot, seat), f"warn-{snapshot.table.id}")
 
     # --- asked for by the handlers -------------------------------------------------
@@ -146,11 +151,13 @@ class Publisher:
         *,
         thread_id: int = 0,
         picture: Picture | None = None,
+        notify: bool = True,
     ) -> None:
         """A message to a group (a photo with ``text`` as its caption when there
-        is a picture), in its turn within the group's budget."""
+        is a picture), in its turn within the group's budget; without
+        ``notify``, silent (notifications come without a sound)."""
         box = self._outboxes.setdefault(chat_id, _Outbox())
-        box.items.append(_Say(text, markup, thread_id, picture))
+        box.items.append(_Say(text, markup, thread_id, picture, notify))
         self._work(chat_id, box)
 
     def offer_games(
@@ -294,11 +301,11 @@ class Publisher:
                 chat_id
             )
             said = Composed(item.text, item.markup, item.picture if shown else None)
-            sent = await self.io.show(chat_id, said, thread_id=item.thread_id)
+            sent = await self.io.show(chat_id, said, thread_id=item.thread_id, notify=item.notify)
             if sent.delivery is Delivery.MIGRATED and sent.migrated_to is not None:
                 await self._migrated(chat_id, sent.migrated_to)
                 chat_id = sent.migrated_to
-                sent = await self.io.show(chat_id, said)
+                sent = await self.io.show(chat_id, said, notify=item.notify)
             return await self._settled(sent, chat_id, None)
         return await self._sync_table(item.table_id)
 
@@ -416,6 +423,19 @@ class Publisher:
         link = url_button(t(lang, "common.open_bot"), self.deep_link(f"h{table.id}"))
         text = t(lang, "table.unreachable", name=name)
         self.say(table.chat_id, text, markup([[link]]), thread_id=table.thread_id)
+
+    async def _mention(self, snapshot: Snapshot, seat: int) -> None:
+        """His turn waits: a silent group message mentioning him, which
+        Telegram notifies him of (an edit of the table message would not)."""
+        table, row = snapshot.table, snapshot.seat(seat)
+        deadline = snapshot.deadlines.get(seat)
+        if deadline is None or row.user_id is None:
+            return
+        lang = await self.group_language(table.chat_id)
+        left = common.duration(lang, deadline.due_at - self._clock.now())
+        who = f'<a href="tg://user?id={row.user_id}">{common.seat_name(lang, row)}</a>'
+        text = t(lang, "table.turn_mention", name=who, time=left)
+        self.say(table.chat_id, text, thread_id=table.thread_id, notify=False)
 
     async def _warn(self, snapshot: Snapshot, seat: int) -> None:
         row = snapshot.seat(seat)

@@ -3,7 +3,7 @@ decks and four jokers, races repeated to a target score.
 
 ``SPEC`` registers the game; :class:`Daytona` is the engine (views in
 :mod:`games.daytona.views`, the track in :mod:`games.daytona.track`),
-:class:`DaytonaRules` its lobby option.  Rules in full: ``docs/rules/daytona.md``.
+:class:`DaytonaRules` its lobby options.  Rules in full: ``docs/rules/daytona.md``.
 Daytona has no private hands: it is played on the group's table message.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from games.daytona.actions import AS_JOKER, AS_TWO, DRAW, NEXT, DaytonaAction, Deuce, Draw, Next
 from games.daytona.engine import PLACE_POINTS, Daytona, Phase
-from games.daytona.rules import PRESETS, DaytonaRules, seat_range
+from games.daytona.rules import PRESETS, DaytonaRules, DrawLimit, seat_range
 from games.daytona.track import BEFORE_START, FINISHED, TRACK_CARDS, lay_out, moved, value
 from games.spec import GameSpec
 
@@ -31,6 +31,7 @@ __all__ = [
     "DaytonaRules",
     "Deuce",
     "Draw",
+    "DrawLimit",
     "Next",
     "Phase",
     "lay_out",

@@ -24,8 +24,18 @@ car's new position), ``pit`` (seat: his car stays, he misses two turns),
 ``wait`` (seat misses a turn in the pit, value = turns still to miss),
 ``finish`` (seat, value = place), ``reshuffle`` (value = cards drawn so far,
 shuffled into a new stock), ``points`` (seat, value = points of the race),
+``time_up`` (value = the turns each car had: the draw limit ended the race),
 ``tie`` (the top is shared at the target: another race), ``match_over`` (seat =
 winner), ``resign`` (seat leaves the match).
+
+The draw limit
+--------------
+A limit of *L* draws gives each car still in the match *L* // *cars* turns a
+race (a turn missed in the pit counts).  The turns are counted in rounds: a
+round starts each time the turn comes round to the race's first seat, whether
+or not that seat still races.  When the last round is over the race ends, the
+cars still racing placed by how near the finish they are, cars on the same
+card sharing the better place (``docs/rules/daytona.md`` §4).
 """
 
 from __future__ import annotations
@@ -78,7 +88,7 @@ class Daytona(Game[DaytonaRules, DaytonaAction]):
     """A Daytona match.  See the module docstring."""
 
     key: ClassVar[str] = "daytona"
-    FORMAT: ClassVar[int] = 1
+    FORMAT: ClassVar[int] = 2
 
     __slots__ = (
         "_drawn",
@@ -93,6 +103,8 @@ class Daytona(Game[DaytonaRules, DaytonaAction]):
         "_points",
         "_positions",
         "_race",
+        "_round",
+        "_rounds",
         "_scores",
         "_seed",
         "_shuffles",
@@ -120,6 +132,8 @@ class Daytona(Game[DaytonaRules, DaytonaAction]):
     _out: list[bool]  # left the match
     _turn: int
     _first: int  # who moved first this race
+    _round: int  # the round of turns under way this race, from 1
+    _rounds: int  # rounds this race may last under the draw limit (0: no limit)
     _scores: list[int]
     _points: list[int] | None  # the last race's points per seat
     _last: dict[str, JSON] | None  # the last draw and what it did
@@ -144,6 +158,8 @@ class Daytona(Game[DaytonaRules, DaytonaAction]):
         self._out = [False] * seats
         self._turn = 0
         self._first = 0
+        self._round = 1
+        self._rounds = 0
         self._scores = [0] * seats
         self._points = None
         self._last = None
@@ -185,11 +201,13 @@ class Daytona(Game[DaytonaRules, DaytonaAction]):
         pits: list[int] | None = None,
         scores: list[int] | None = None,
         finished: list[int] | None = None,
+        round: int = 1,
         seed: int = 0,
     ) -> Self:
         """A race set up card by card, for tests: ``stock`` in the order the
         cards will be drawn; the rest of the two decks lies in the drawn pile
-        (shuffled into a new stock when ``stock`` runs out)."""
+        (shuffled into a new stock when ``stock`` runs out).  The race is in
+        its ``round``-th round of turns, started by ``turn``."""
         seats = len(positions)
         game = cls.__new__(cls)
         game._init(rules, seats, seed)
@@ -209,6 +227,8 @@ class Daytona(Game[DaytonaRules, DaytonaAction]):
         game._finished = list(finished or [])
         game._scores = list(scores or [0] * seats)
         game._turn = game._first = turn
+        game._rounds = game._limit_rounds()
+        game._round = round
         return game
 
     # ------------------------------------------------------------ the contract
@@ -383,6 +403,8 @@ class Daytona(Game[DaytonaRules, DaytonaAction]):
         other._out = self._out[:]
         other._turn = self._turn
         other._first = self._first
+        other._round = self._round
+        other._rounds = self._rounds
         other._scores = self._scores[:]
         other._points = None if self._points is None else self._points[:]
         other._last = None if self._last is None else dict(self._last)
@@ -420,6 +442,12 @@ class Daytona(Game[DaytonaRules, DaytonaAction]):
         """Seats whose cars are still on the track."""
         return [s for s in range(self._n) if not self._out[s] and self._positions[s] != FINISHED]
 
+    def _limit_rounds(self) -> int:
+        """Rounds of turns a race may last: the draw limit shared among the
+        cars that start it (0: no limit)."""
+        cars = sum(not out for out in self._out)
+        return self.rules.draw_limit.draws // cars
+
     def _next_active(self, seat: int) -> int:
         s = (seat + 1) % self._n
         while self._out[s]:
@@ -452,6 +480,8 @@ class Daytona(Game[DaytonaRules, DaytonaAction]):
         self._last = None
         self._phase = Phase.DRAW
         self._first = self._turn = first
+        self._round = 1
+        self._rounds = self._limit_rounds()
         events.append(Event("race", seat=first, value=self._race))
 
     def _draw(self, seat: int, events: list[Event]) -> None:
@@ -503,11 +533,20 @@ class Daytona(Game[DaytonaRules, DaytonaAction]):
         self._pass_turn(seat, events)
 
     def _pass_turn(self, seat: int, events: list[Event]) -> None:
-        """To the next car still racing; a player in the pit misses his turn."""
+        """To the next car still racing; a player in the pit misses his turn.
+        Coming round to the race's first seat starts a new round, and past
+        the draw limit's last round the race ends."""
         s = seat
         while True:
-            s = self._next_active(s)
-            if self._positions[s] == FINISHED:
+            s = (s + 1) % self._n
+            if s == self._first:
+                self._round += 1
+                if self._rounds and self._round > self._rounds:
+                    self._round = self._rounds
+                    events.append(Event("time_up", value=self._rounds))
+                    self._end_race(events)
+                    return
+            if self._out[s] or self._positions[s] == FINISHED:
                 continue
             if self._pits[s]:
                 self._pits[s] -= 1
@@ -517,12 +556,21 @@ class Daytona(Game[DaytonaRules, DaytonaAction]):
             return
 
     def _end_race(self, events: list[Event]) -> None:
-        """Places: in the order the cars finished, the one left last; players
-        who left the match score nothing."""
-        order = self._finished + self._racing()
+        """Places: in the order the cars finished, then the cars still racing
+        by how near the finish they are (one car, when the race runs its
+        course; more, when the draw limit ends it), cars on the same card
+        sharing the better place and the places after it kept for nobody
+        (a dead heat); players who left the match score nothing."""
+        racing = sorted(self._racing(), key=lambda s: -self._positions[s])
         points = [0] * self._n
-        for place, s in enumerate(order):
+        for s in self._finished:
+            place = self._finished.index(s)
             points[s] = PLACE_POINTS[place] if place < len(PLACE_POINTS) else 0
+        for s in racing:
+            ahead = sum(self._positions[o] > self._positions[s] for o in racing)
+            place = len(self._finished) + ahead
+            points[s] = PLACE_POINTS[place] if place < len(PLACE_POINTS) else 0
+        for s in [*self._finished, *racing]:
             self._scores[s] += points[s]
             events.append(Event("points", seat=s, value=points[s]))
         self._points = points

@@ -1,15 +1,19 @@
 """A Daytona match's complete state as JSON (``dump``) and back (``load``).
 
-Layout, format 1 (cards as codes; the stock lists the card drawn *last*
+Layout, format 2 (cards as codes; the stock lists the card drawn *last*
 first, the drawn pile runs bottom to top)::
 
-    {"game": "daytona", "format": 1, "rules": {"target": 30}, "seats": 3,
-     "seed": 123, "shuffles": 2, "race": 1, "phase": "draw",
+    {"game": "daytona", "format": 2, "rules": {"target": 30, ...}, "seats": 3,
+     "seed": 123, "shuffles": 2, "race": 1, "round": 4, "rounds": 40,
+     "phase": "draw",
      "track": [14 cards], "start": "7c", "pit": "Qd",
      "stock": [...], "drawn": [...],
      "positions": [0, 3, 16], "pits": [0, 2, 0], "finished": [2],
      "out": [false, false, false], "turn": 1, "first": 0,
      "scores": [10, 5, 0], "points": null | [...], "last": null | {...}}
+
+Format 1 came before the draw limit: its rules have no limit, so its races
+have no rounds to count (loaded as round 1 of no limit).
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ def dump(game: Daytona) -> dict[str, JSON]:
         "seed": game._seed,
         "shuffles": game._shuffles,
         "race": game._race,
+        "round": game._round,
+        "rounds": game._rounds,
         "phase": game._phase.value,
         "track": [c.code for c in game._track],
         "start": game._start.code,
@@ -63,6 +69,8 @@ def dump(game: Daytona) -> dict[str, JSON]:
 
 
 def load(cls: type[D], data: Mapping[str, JSON]) -> D:
+    if isinstance(data, Mapping) and data.get("format") == 1 and data.get("game") == cls.key:
+        data = dict(data) | {"format": 2, "round": 1, "rounds": 0}
     return read_state(cls, data, lambda: _load(cls, data))
 
 
@@ -77,6 +85,11 @@ def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
     game._init(rules, n, integer(data["seed"], "seed", 0, 2**64 - 1))
     game._shuffles = integer(data["shuffles"], "shuffles", 0, 2**62)
     game._race = integer(data["race"], "race", 1, 10**6)
+    game._rounds = integer(data["rounds"], "rounds", 0, 10**6)
+    limit = rules.draw_limit.draws
+    if game._rounds not in ({limit // cars for cars in range(2, n + 1)} if limit else {0}):
+        raise StateFormatError(f"rounds: {game._rounds} is no share of the draw limit")
+    game._round = integer(data["round"], "round", 1, game._rounds or 10**9)
     game._phase = choice(data["phase"], "phase", Phase)
     game._track = cards(data["track"], "track")
     if len(game._track) != TRACK_CARDS:

@@ -17,6 +17,8 @@ view (plus its own seat number)::
       "to_move": [1],
       "stock": 80,                   # cards left to draw
       "drawn": 12,                   # cards drawn this race (face down but the last)
+      "round": 7,                    # the round of turns under way, from 1
+      "rounds": 30,                  # rounds the draw limit allows (0: no limit)
       "last": null | {               # the last draw
           "seat": 1, "card": "7s",   #   who drew what (the drawn pile's top)
           "as": null | "two" | "joker",  # a deuce: how it counted
@@ -56,6 +58,8 @@ def public_view(game: Daytona) -> dict[str, JSON]:
         "to_move": sorted(game.to_move()),
         "stock": len(game._stock),
         "drawn": len(game._drawn),
+        "round": game._round,
+        "rounds": game._rounds,
         "last": None if game._last is None else dict(game._last),
         "finished": list(game._finished),
         "scores": list(game._scores),

@@ -85,13 +85,17 @@ def track_picture(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> P
     if last is not None and last["move"] != "choose":
         move = t(lang, _MOVE_KEYS[last["move"]])
         last_text = f"{shown[last['seat']]}: {move}"
+    rounds = view["rounds"]
     labels = TrackLabels(
         pit=t(lang, "daytona.picture_pit"),
         start=t(lang, "daytona.picture_start"),
+        drawn=t(lang, "daytona.picture_drawn"),
         stock=t(lang, "daytona.picture_stock", n=view["stock"]),
+        round=t(lang, "daytona.picture_round", n=view["round"], of=rounds) if rounds else "",
         last=last_text,
     )
-    fields = [view[k] for k in ("track", "start", "pit", "positions", "scores", "stock", "last")]
+    keys = ("track", "start", "pit", "positions", "scores", "stock", "last", "round", "rounds")
+    fields = [view[k] for k in keys]
     data = json.dumps([lang, shown, statuses, sorted(moving), fields], sort_keys=True)
     key = "daytona-" + hashlib.blake2b(data.encode(), digest_size=10).hexdigest()
     cars = [
@@ -100,7 +104,7 @@ def track_picture(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> P
     ]
     track = [Card.parse(c) for c in view["track"]]
     start, pit = Card.parse(view["start"]), Card.parse(view["pit"])
-    drawn = None if last is None else Card.parse(last["card"])
+    drawn = None if last is None else (Card.parse(last["card"]), last["seat"])
 
     def draw() -> bytes:
         return draw_track(track, start, pit, drawn, cars, labels)
@@ -123,8 +127,10 @@ class DaytonaScreens:
                 pit=face(view["pit"]),
                 stock=view["stock"],
             ),
-            "",
         ]
+        if view["rounds"] and view["phase"] in ("draw", "deuce"):
+            lines.append(t(lang, "daytona.round", n=view["round"], of=view["rounds"]))
+        lines.append("")
         turn = set(view["to_move"]) if live and view["phase"] in ("draw", "deuce") else set()
         for seat, name in enumerate(names):
             line = f"{name} — {_where(lang, view, seat)} · {view['scores'][seat]}"
@@ -195,6 +201,8 @@ class DaytonaScreens:
                 return t(lang, "daytona.ev_race", race=event.value)
             case "tie":
                 return t(lang, "daytona.ev_tie", points=event.value)
+            case "time_up":
+                return t(lang, "daytona.ev_time_up")
             case "resign":
                 return t(lang, "daytona.ev_resign", name=name)
         return None
@@ -207,10 +215,14 @@ class DaytonaScreens:
         if view["phase"] != "race_over" or not any(e.kind == "points" for e in events):
             return []
         lines = [t(lang, "daytona.race_over", race=view["race"])]
+        if any(e.kind == "time_up" for e in events):
+            lines.append(t(lang, "daytona.ev_time_up"))
         points = view["race_points"]
         order = sorted(range(len(names)), key=lambda s: -points[s])
-        for i, s in enumerate(order, 1):
-            lines.append(f"{i}. {names[s]} +{points[s]}")
+        for s in order:
+            # Cars side by side when the limit ended the race share a place.
+            place = 1 + sum(p > points[s] for p in points)
+            lines.append(f"{place}. {names[s]} +{points[s]}")
         lines += ["", t(lang, "daytona.standings"), *_standings(lang, view, names)]
         if any(e.kind == "tie" for e in events):
             lines += ["", t(lang, "daytona.tie")]
@@ -236,7 +248,10 @@ class DaytonaScreens:
     def summary(self, lang: str, rules: Rules) -> str:
         assert isinstance(rules, DaytonaRules)
         back = "daytona.summary.back_wins" if rules.back_wins else "daytona.summary.forward_wins"
-        return t(lang, "daytona.summary", target=rules.target) + " · " + t(lang, back)
+        parts = [t(lang, "daytona.summary", target=rules.target), t(lang, back)]
+        if rules.draw_limit.draws:
+            parts.append(t(lang, "daytona.summary.limit", n=rules.draw_limit.draws))
+        return " · ".join(parts)
 
     def score_line(self, lang: str, place: int, name: str, row: ScoreRow) -> str:
         return t(

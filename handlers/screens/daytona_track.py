@@ -2,42 +2,67 @@
 
 The 14 cards in their rectangle (4 across the top and the bottom, 3 down each
 side), the start/finish card outside the left side, the pit stop and the last
-card drawn in the middle, every car a coloured token on the card it stands on
+card drawn in the middle, every car a numbered token on the card it stands on
 (cars on one card side by side; cars before the start left of the start card),
 and a legend: each player's colour, name, where his car is and his points.
 
 Cars drive counter-clockwise from the start/finish card: down the left side,
 along the bottom, up the right side, back along the top, and down to the
-finish.  The fonts ship with the package, as for Joker's sheet.
+finish.  An arrow in every gap of the loop points the way.  The start/finish
+card is ringed in gold with a chequered edge; the card just drawn is ringed in
+the colour of the car that drew it, with that car's token beside it, so the
+two are never mistaken for each other.
+
+Sizes: the picture is about 900 pixels wide.  Telegram shows a photo on a
+phone at about 400 points wide, so a pixel is about 0.44 point there: the
+legend's 26-pixel text shows at about 11.5 points, a card's 36-pixel rank at
+16, a car (34 pixels across) at 15.  The fonts ship with the package, as for
+Joker's sheet.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from games.cards import Card
-from games.daytona.track import BEFORE_START, FINISHED, ON_START
-from handlers.screens.drawing import drawable, typeface
+from games.daytona.track import BEFORE_START, FINISHED, ON_START, TRACK_CARDS
+from handlers.screens.drawing import drawable, fit, typeface
 
-__all__ = ["CAR_COLOURS", "Car", "TrackLabels", "draw_track"]
+__all__ = [
+    "ARROW",
+    "CAR_COLOURS",
+    "CAR_R",
+    "START_RING",
+    "Car",
+    "TrackLabels",
+    "card_corners",
+    "draw_track",
+]
 
-CARD_W, CARD_H = 58, 82
-GAP = 10
-MARGIN = 18
-LEFT = 44
+CARD_W, CARD_H = 88, 124
+GAP = 30
+"""Room between cards for the arrows of the direction of travel."""
+MARGIN = 28
+LEFT = 76
 """Room left of the start/finish card for the cars before the start."""
-LEGEND_ROW = 26
+LEGEND_ROW = 46
+CAR_R = 17
+"""A car token's radius."""
 
 FELT = (28, 94, 60)
-FELT_EDGE = (20, 70, 44)
+LEGEND_BG = (244, 241, 232)
 PAPER = (252, 250, 244)
 INK = (30, 32, 40)
 RED = (200, 30, 40)
-GOLD = (240, 196, 60)
+START_RING = (240, 196, 60)
+"""Gold: the start/finish card's ring and label (and the ring of the car on move)."""
+ARROW = (170, 214, 184)
 CAR_COLOURS = ((230, 57, 70), (58, 134, 255), (255, 190, 11), (155, 93, 229))
 """Red, blue, yellow, violet: one per seat."""
 
@@ -51,6 +76,8 @@ _CELLS = (
     + [(1, 1)]
 )
 _START = (0, 2)
+_LOOP = [_START, *_CELLS, _START]
+"""The cells in driving order, from the start round to the finish."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +97,11 @@ class Car:
 class TrackLabels:
     pit: str
     start: str
+    drawn: str
+    """Over the card just drawn."""
     stock: str
+    round: str
+    """The draw limit's count (``turn 7 of 30``); empty without a limit."""
     last: str
     """The last draw and what it did (empty before the first)."""
 
@@ -80,71 +111,159 @@ def _xy(cell: tuple[int, int]) -> tuple[int, int]:
     return LEFT + col * (CARD_W + GAP), MARGIN + row * (CARD_H + GAP)
 
 
+def card_corners() -> dict[str, tuple[float, float]]:
+    """The top left corners of the start/finish card, the pit stop and the
+    card drawn last."""
+    inner_left = _xy((2, 1))[0]
+    inner_right = _xy((5, 1))[0] + CARD_W
+    middle_x = (inner_left + inner_right) / 2
+    top = _centre((3, 2))[1] - CARD_H / 2
+    return {
+        "start": _xy(_START),
+        "pit": (middle_x - CARD_W - 40, top),
+        "drawn": (middle_x + 40, top),
+    }
+
+
+def _centre(cell: tuple[int, int]) -> tuple[float, float]:
+    x, y = _xy(cell)
+    return x + CARD_W / 2, y + CARD_H / 2
+
+
 def _card(
-    draw: ImageDraw.ImageDraw, x: int, y: int, card: Card, ring: tuple[int, int, int] | None
+    draw: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    card: Card,
+    ring: tuple[int, int, int] | None = None,
 ) -> None:
+    """A card face up: its rank and suit along the top, so that the cars
+    standing on its lower half leave them readable."""
     draw.rounded_rectangle(
-        (x, y, x + CARD_W, y + CARD_H), 7, fill=PAPER, outline=ring or INK, width=3 if ring else 1
+        (x, y, x + CARD_W, y + CARD_H), 9, fill=PAPER, outline=ring or INK, width=6 if ring else 1
     )
     colour = RED if card.suit is not None and card.suit.value in "hd" else INK
     label = "★" if card.is_joker else card.rank.label
-    draw.text((x + 6, y + 3), label, font=typeface(20, True), fill=colour)
+    draw.text((x + 9, y + 6), label, font=typeface(36, True), fill=colour)
     if card.suit is not None:
         draw.text(
-            (x + CARD_W / 2, y + CARD_H / 2 + 8),
-            card.suit.symbol,
-            font=typeface(30),
-            fill=colour,
-            anchor="mm",
+            (x + CARD_W - 9, y + 8), card.suit.symbol, font=typeface(34), fill=colour, anchor="ra"
         )
 
 
+def _chequers(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    """The finish line: a chequered band across the start/finish card, between
+    its rank and the cars on it."""
+    size = 9
+    columns = (CARD_W - 12) // size
+    left = x + (CARD_W - columns * size) / 2
+    for row in range(2):
+        for col in range(columns):
+            if (row + col) % 2:
+                cx, cy = left + col * size, y + 50 + row * size
+                draw.rectangle((cx, cy, cx + size - 1, cy + size - 1), fill=INK)
+
+
+def _arrow(draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int]) -> None:
+    """An arrowhead half-way between two cells' centres, pointing from a to b."""
+    (ax, ay), (bx, by) = _centre(a), _centre(b)
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    angle = math.atan2(by - ay, bx - ax)
+    length, half = 22, 12
+
+    def at(forward: float, side: float) -> tuple[float, float]:
+        return (
+            mx + forward * math.cos(angle) - side * math.sin(angle),
+            my + forward * math.sin(angle) + side * math.cos(angle),
+        )
+
+    draw.polygon(
+        [at(length / 2, 0), at(-length / 2, half), at(-length / 4, 0), at(-length / 2, -half)],
+        fill=ARROW,
+    )
+
+
 def _token(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, moving: bool) -> None:
-    r = 10
+    r = CAR_R
     if moving:
-        draw.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), outline=GOLD, width=3)
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=CAR_COLOURS[seat], outline=INK, width=1)
-    draw.text((cx, cy), str(seat + 1), font=typeface(13, True), fill=PAPER, anchor="mm")
+        draw.ellipse((cx - r - 6, cy - r - 6, cx + r + 6, cy + r + 6), outline=START_RING, width=5)
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=CAR_COLOURS[seat], outline=INK, width=2)
+    draw.text((cx, cy), str(seat + 1), font=typeface(22, True), fill=PAPER, anchor="mm")
+
+
+def _spots(x: float, y: float, cars: int) -> list[tuple[float, float]]:
+    """Where the tokens of so many cars stand on the card at (x, y): on its
+    lower half, one or two in a row, three or four in two rows."""
+    left, right = x + CARD_W / 4, x + CARD_W * 3 / 4
+    if cars == 1:
+        return [(x + CARD_W / 2, y + CARD_H - 34)]
+    if cars == 2:
+        return [(left, y + CARD_H - 34), (right, y + CARD_H - 34)]
+    upper, lower = y + CARD_H - 54, y + CARD_H - 20
+    return [(left, upper), (right, upper), (left, lower), (right, lower)][:cars]
 
 
 def draw_track(
     track: Sequence[Card],
     start: Card,
     pit: Card,
-    last: Card | None,
+    last: tuple[Card, int] | None,
     cars: Sequence[Car],
     labels: TrackLabels,
 ) -> bytes:
-    """The PNG of the track with the cars on it."""
+    """The PNG of the track with the cars on it; ``last`` is the card drawn
+    last and the seat that drew it."""
     width = LEFT + MARGIN + 7 * CARD_W + 6 * GAP
     board_h = MARGIN * 2 + 5 * CARD_H + 4 * GAP
-    height = board_h + LEGEND_ROW * (len(cars) + 1) + MARGIN
+    height = board_h + LEGEND_ROW * len(cars) + MARGIN
     image = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, board_h - MARGIN // 2, width, height), fill=(244, 241, 232))
-    for index, card in enumerate(track):
-        _card(draw, *_xy(_CELLS[index]), card, None)
-    sx, sy = _xy(_START)
-    _card(draw, sx, sy, start, GOLD)
-    above = (sx + CARD_W / 2, sy - 5)
-    draw.text(above, labels.start, font=typeface(10, True), fill=GOLD, anchor="md")
-    px, py = _xy((3, 2))
-    px += (CARD_W + GAP) // 2
-    _card(draw, px, py, pit, None)
+    draw.rectangle((0, board_h - MARGIN // 2, width, height), fill=LEGEND_BG)
+    for a, b in itertools.pairwise(_LOOP):
+        _arrow(draw, a, b)
+    for index, card in enumerate(track[:TRACK_CARDS]):
+        _card(draw, *_xy(_CELLS[index]), card)
+    where = card_corners()
+    sx, sy = where["start"]
+    _card(draw, sx, sy, start, START_RING)
+    _chequers(draw, sx, sy)
     draw.text(
-        (px + CARD_W / 2, py - 4), labels.pit, font=typeface(12, True), fill=PAPER, anchor="md"
+        (sx + CARD_W / 2, sy + CARD_H + 10),
+        labels.start,
+        font=typeface(17, True),
+        fill=START_RING,
+        anchor="ma",
+    )
+
+    # The middle: the pit stop and the card drawn last, what it did, the stock.
+    inner_left = _xy((2, 1))[0]
+    inner_right = _xy((5, 1))[0] + CARD_W
+    middle_x = (inner_left + inner_right) / 2
+    px, top = where["pit"]
+    _card(draw, px, top, pit)
+    draw.text(
+        (px + CARD_W / 2, top - 10), labels.pit, font=typeface(20, True), fill=PAPER, anchor="md"
     )
     if last is not None:
-        lx = px + CARD_W + GAP
-        _card(draw, lx, py, last, GOLD)
-    middle_x = LEFT + 3.5 * (CARD_W + GAP)
-    draw.text(
-        (middle_x, py + CARD_H + 14), labels.stock, font=typeface(13), fill=PAPER, anchor="mm"
-    )
-    if labels.last:
+        card, seat = last
+        lx = where["drawn"][0]
+        _card(draw, lx, top, card, CAR_COLOURS[seat])
         draw.text(
-            (middle_x, py - 26), labels.last, font=typeface(14, True), fill=PAPER, anchor="mm"
+            (lx + CARD_W / 2, top - 10),
+            labels.drawn,
+            font=typeface(20, True),
+            fill=CAR_COLOURS[seat],
+            anchor="md",
         )
+        _token(draw, lx + CARD_W / 2, top + CARD_H - 34, seat, False)
+    below = top + CARD_H + 34
+    if labels.last:
+        font = typeface(24, True)
+        text = fit(draw, drawable(labels.last), font, inner_right - inner_left)
+        draw.text((middle_x, below), text, font=font, fill=PAPER, anchor="mm")
+    below += 36
+    counts = "  ·  ".join(x for x in (labels.round, labels.stock) if x)
+    draw.text((middle_x, below), counts, font=typeface(22), fill=PAPER, anchor="mm")
 
     by_place: dict[int, list[int]] = {}
     for seat, car in enumerate(cars):
@@ -153,23 +272,27 @@ def draw_track(
         if position >= FINISHED:
             continue
         if position == BEFORE_START:
-            x, y = sx - LEFT / 2, sy + CARD_H / 2
+            x = sx - LEFT / 2
+            y = sy + CARD_H / 2 - (len(seats) - 1) * (CAR_R + 2)
             for i, seat in enumerate(seats):
-                _token(draw, x, y - 30 + i * 22, seat, cars[seat].moving)
+                _token(draw, x, y + i * (2 * CAR_R + 4), seat, cars[seat].moving)
             continue
         x, y = _xy(_START if position == ON_START else _CELLS[position - ON_START - 1])
-        step = CARD_W / (len(seats) + 1)
-        for i, seat in enumerate(seats):
-            _token(draw, x + step * (i + 1), y + CARD_H - 14, seat, cars[seat].moving)
+        for seat, (tx, ty) in zip(seats, _spots(x, y, len(seats)), strict=True):
+            _token(draw, tx, ty, seat, cars[seat].moving)
 
     y = board_h + 4
+    font, bold = typeface(26), typeface(26, True)
     for seat, car in enumerate(cars):
-        _token(draw, MARGIN + 10, y + 11, seat, car.moving)
-        text = f"{drawable(car.name)} — {drawable(car.status)}"
-        draw.text((MARGIN + 30, y + 2), text, font=typeface(15, car.moving), fill=INK)
+        _token(draw, MARGIN + CAR_R + 4, y + LEGEND_ROW / 2, seat, car.moving)
+        points = str(car.points)
+        room = width - 2 * MARGIN - 2 * CAR_R - 24 - draw.textlength(points, font=bold) - 16
+        shown = bold if car.moving else font
+        text = fit(draw, f"{drawable(car.name)} — {drawable(car.status)}", shown, room)
         draw.text(
-            (width - MARGIN, y + 2), str(car.points), font=typeface(15, True), fill=INK, anchor="ra"
+            (MARGIN + 2 * CAR_R + 24, y + LEGEND_ROW / 2), text, font=shown, fill=INK, anchor="lm"
         )
+        draw.text((width - MARGIN, y + LEGEND_ROW / 2), points, font=bold, fill=INK, anchor="rm")
         y += LEGEND_ROW
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=False, compress_level=3)

@@ -1,7 +1,7 @@
 """What the pictures share: the fonts that ship with the screens (DejaVu Sans
 Condensed, subset to the scripts of our languages - Latin, Cyrillic with the
 Ukrainian letters, Georgian - so that a machine without fonts draws the same
-pictures), and names made fit to draw."""
+pictures), names made fit to draw, and text cut to a width."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import functools
 import html
 from pathlib import Path
 
-from PIL import ImageFont
+from PIL import ImageDraw, ImageFont
 
-__all__ = ["FONTS", "GLYPHS", "drawable", "plain", "typeface"]
+__all__ = ["FONTS", "GLYPHS", "drawable", "fit", "plain", "typeface"]
 
 FONTS = Path(__file__).with_name("fonts")
 
@@ -46,6 +46,15 @@ def drawable(text: str) -> str:
 def typeface(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     name = "DejaVuSansCondensed-Bold.ttf" if bold else "DejaVuSansCondensed.ttf"
     return ImageFont.truetype(str(FONTS / name), size)
+
+
+def fit(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, width: float) -> str:
+    """``text`` cut (with an ellipsis) to fit ``width`` pixels."""
+    if draw.textlength(text, font=font) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=font) > width:
+        text = text[:-1]
+    return text + "…"
 
 
 def plain(name: str) -> str:

@@ -25,7 +25,8 @@ from games.durak.actions import (
 )
 from games.durak.rules import Covers, DurakRules, FirstAttack, Shape, Transfers, Trump
 from handlers.screens.base import Key, Screen
-from handlers.screens.faces import chunk, face, faces, suit_symbol
+from handlers.screens.faces import face, faces, suit_symbol
+from handlers.screens.rows import fit_rows
 from i18n import t, tn
 from services import ScoreRow
 
@@ -78,6 +79,12 @@ def _in_order(codes: Iterable[str]) -> list[str]:
 def _label(code: str, trump: str) -> str:
     """A card on a button: its face, and a mark if it is a trump."""
     return face(code) + (TRUMP_MARK if code[1] == trump else "")
+
+
+def _beat_label(cover: str, attack: str | None, trump: str) -> str:
+    """A defender's card and what it covers (``?``: a menu of what it may
+    cover), kept short to show whole two to a row: ``10♦️★→10♥️``."""
+    return _label(cover, trump) + "→" + (face(attack) if attack else "?")
 
 
 def _pass_label(lang: str, view: Mapping[str, Any]) -> str:
@@ -270,16 +277,16 @@ class DurakScreens:
         if focus is not None and focus.startswith("c") and focus[1:] in beats:
             options = beats[focus[1:]]
             keys = [
-                Key(f"{_label(focus[1:], trump)} → {face(a.attack.code)}", action=a.encode())
+                Key(_beat_label(focus[1:], a.attack.code, trump), action=a.encode())
                 for a in options
             ]
-            return (*chunk(keys, 2), (Key(t(lang, "durak.btn_back"), focus="back"),))
+            return (*fit_rows(keys), (Key(t(lang, "durak.btn_back"), focus="back"),))
         if any(isinstance(a, BlindAction) for a in actions):
             return self._blind_keys(lang, view, actions, focus)
         verdict = [a for a in actions if isinstance(a, Believe | Doubt)]
         if verdict:
             labels = {"y": t(lang, "durak.btn_believe"), "n": t(lang, "durak.btn_doubt")}
-            return (tuple(Key(labels[a.encode()], action=a.encode()) for a in verdict),)
+            return fit_rows([Key(labels[a.encode()], action=a.encode()) for a in verdict])
         suit_leads = {
             a.encode(): a
             for a in actions
@@ -314,20 +321,19 @@ class DurakScreens:
         for cover, options in beats.items():
             if len(options) == 1:
                 only = options[0]
-                label = f"{_label(cover, trump)} → {face(only.attack.code)}"
+                label = _beat_label(cover, only.attack.code, trump)
                 by_card[cover] = Key(label, action=only.encode())
             else:
-                by_card[cover] = Key(f"{_label(cover, trump)} → ?", focus="c" + cover)
+                by_card[cover] = Key(_beat_label(cover, None, trump), focus="c" + cover)
         card_keys = [by_card[code] for code in view["hand"] if code in by_card]
-        rows = [*chunk(card_keys), *chunk(groups, 3)]
+        rows = [*fit_rows(card_keys), *fit_rows(groups, 3)]
         last: list[Key] = []
         for a in actions:
             if isinstance(a, Take):
                 last.append(Key(t(lang, "durak.btn_take"), action=a.encode()))
             elif isinstance(a, Pass):
                 last.append(Key(_pass_label(lang, view), action=a.encode()))
-        if last:
-            rows.append(tuple(last))
+        rows.extend(fit_rows(last))
         return tuple(rows)
 
     def _blind_keys(
@@ -344,7 +350,7 @@ class DurakScreens:
         def label(a: BlindAction) -> str:
             back = f"{FACE_DOWN}{a.position + 1}"
             if isinstance(a, BlindBeat):
-                return f"{back} → {face(a.attack.code)}"
+                return f"{back}→{face(a.attack.code)}"
             if isinstance(a, BlindTransfer):
                 return f"↪ {back}"
             if isinstance(a, BlindThrow):
@@ -354,22 +360,21 @@ class DurakScreens:
         chosen = focus[1:] if focus is not None and focus.startswith("p") else ""
         if chosen.isdigit() and int(chosen) in by_position:
             menu = [Key(label(a), action=a.encode()) for a in by_position[int(chosen)]]
-            return (*chunk(menu, 2), (Key(t(lang, "durak.btn_back"), focus="back"),))
+            return (*fit_rows(menu), (Key(t(lang, "durak.btn_back"), focus="back"),))
         keys = []
         for position, options in sorted(by_position.items()):
             if len(options) == 1:
                 keys.append(Key(label(options[0]), action=options[0].encode()))
             else:
-                keys.append(Key(f"{FACE_DOWN}{position + 1} →", focus=f"p{position}"))
-        rows = list(chunk(keys))
+                keys.append(Key(f"{FACE_DOWN}{position + 1}→?", focus=f"p{position}"))
+        rows = list(fit_rows(keys))
         last = []
         for a in actions:
             if isinstance(a, Take):
                 last.append(Key(t(lang, "durak.btn_take"), action=a.encode()))
             elif isinstance(a, Pass):
                 last.append(Key(_pass_label(lang, view), action=a.encode()))
-        if last:
-            rows.append(tuple(last))
+        rows.extend(fit_rows(last))
         return tuple(rows)
 
     def _compose(
@@ -393,13 +398,13 @@ class DurakScreens:
             rest = [c for c in picked if c != code] if code in picked else together
             mark = "☑️ " if code in picked else ""
             keys.append(Key(mark + _label(code, trump), focus="s" + "".join(rest)))
-        rows = list(chunk(keys))
+        rows = list(fit_rows(keys))
         lead = leads.get("a" + "".join(_in_order(picked))) if picked else None
         last = [Key(t(lang, "durak.btn_back"), focus="back")]
         if lead is not None:
             label = t(lang, "durak.btn_lead", cards=faces(c.code for c in lead.cards))
             last.insert(0, Key(label, action=lead.encode()))
-        rows.append(tuple(last))
+        rows.extend(fit_rows(last))
         return tuple(rows)
 
     def event(

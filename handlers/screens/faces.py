@@ -1,20 +1,13 @@
-"""Card faces for messages and buttons, and laying buttons out in rows."""
+"""Card faces for messages and buttons."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
-from typing import TypeVar
+from collections.abc import Iterable
 
 from games.cards import Card, Suit
 
-__all__ = ["CARDS_PER_ROW", "chunk", "face", "faces", "suit_symbol"]
-
-CARDS_PER_ROW = 4
-"""Card buttons per row: four fit a phone's width."""
-
-T = TypeVar("T")
-
+__all__ = ["face", "faces", "suit_symbol"]
 
 EMOJI = "\ufe0f"
 """Variation selector 16: shows a suit as an emoji, so that hearts and diamonds
@@ -34,8 +27,3 @@ def faces(codes: Iterable[str], sep: str = " ") -> str:
 
 def suit_symbol(letter: str) -> str:
     return Suit(letter).symbol + EMOJI
-
-
-def chunk(items: Sequence[T], size: int = CARDS_PER_ROW) -> list[tuple[T, ...]]:
-    """``items`` in rows of ``size``."""
-    return [tuple(items[i : i + size]) for i in range(0, len(items), size)]

@@ -9,7 +9,8 @@ from games.core import Action, Event, Outcome, Rules
 from games.hundred_one.actions import Draw, NextRound, Order, Pass, Play
 from games.hundred_one.rules import HundredOneRules
 from handlers.screens.base import Key, Screen
-from handlers.screens.faces import chunk, face, faces, suit_symbol
+from handlers.screens.faces import face, faces, suit_symbol
+from handlers.screens.rows import fit_rows
 from i18n import t, tn
 from services import ScoreRow
 
@@ -141,10 +142,7 @@ class HundredOneScreens:
                 last.append(Key(t(lang, "101.btn_pass"), action=a.encode()))
             elif isinstance(a, NextRound):
                 last.append(Key(t(lang, "101.btn_next_round"), action=a.encode()))
-        rows = [*chunk(cards), *chunk(suits, 2)]
-        if last:
-            rows.append(tuple(last))
-        return tuple(rows)
+        return (*fit_rows(cards), *fit_rows(suits, 2), *fit_rows(last))
 
     def event(
         self, lang: str, event: Event, names: Sequence[str], viewer: int | None = None

@@ -14,8 +14,9 @@ from games.joker.actions import Bid, ChooseTrump, Deal, FollowJoker, LeadJoker, 
 from games.joker.rules import JokerRules
 from handlers.screens.base import Key, Picture, Screen
 from handlers.screens.drawing import plain
-from handlers.screens.faces import chunk, face, faces, suit_symbol
+from handlers.screens.faces import face, faces, suit_symbol
 from handlers.screens.joker_sheet import SheetLabels, draw_sheet
+from handlers.screens.rows import fit_rows
 from i18n import t, tn
 from services import ScoreRow
 
@@ -374,7 +375,7 @@ class JokerScreens:
                 for a in actions
                 if isinstance(a, ChooseTrump)
             ]
-            return t(lang, "joker.prompt_trump"), (*chunk(keys[:4], 2), tuple(keys[4:]))
+            return t(lang, "joker.prompt_trump"), (*fit_rows(keys[:4], 2), *fit_rows(keys[4:]))
         if isinstance(first, Bid):
             bids = [a for a in actions if isinstance(a, Bid)]
             keys = [
@@ -385,7 +386,7 @@ class JokerScreens:
             forbidden = view["forbidden"]
             if forbidden is not None:
                 prompt += "\n" + t(lang, "joker.forbidden", n=forbidden, cards=view["cards"])
-            return prompt, tuple(chunk(keys, 5))
+            return prompt, fit_rows(keys, 5)
         return self._play_keys(lang, view, actions, focus)
 
     def _play_keys(
@@ -415,13 +416,13 @@ class JokerScreens:
                     if a.high is high
                 ]
                 prompt = t(lang, "joker.prompt_lead_high" if high else "joker.prompt_lead_takes")
-                return prompt, (*chunk(suits, 2), (back,))
+                return prompt, (*fit_rows(suits, 2), (back,))
             if mine_leads:
                 modes = (
                     Key("🃏 " + t(lang, "joker.btn_high"), focus=f"j{code}h"),
                     Key("🃏 " + t(lang, "joker.btn_takes"), focus=f"j{code}t"),
                 )
-                return t(lang, "joker.prompt_lead_joker"), (modes, (back,))
+                return t(lang, "joker.prompt_lead_joker"), (*fit_rows(modes), (back,))
             if mine_follows:
                 choices = tuple(
                     Key(
@@ -430,7 +431,7 @@ class JokerScreens:
                     )
                     for a in mine_follows
                 )
-                return t(lang, "joker.prompt_follow_joker"), (choices, (back,))
+                return t(lang, "joker.prompt_follow_joker"), (*fit_rows(choices), (back,))
         # One key per card, in the order of the hand.
         by_card: dict[str, Key] = {}
         for a in actions:
@@ -444,7 +445,7 @@ class JokerScreens:
         keys = [by_card[c] for c in view["hand"] if c in by_card]
         leading = not view["trick"] or view["trick_done"]
         prompt = t(lang, "joker.prompt_lead" if leading else "joker.prompt_follow")
-        return prompt, tuple(chunk(keys))
+        return prompt, fit_rows(keys)
 
     # --- what happened --------------------------------------------------------
 

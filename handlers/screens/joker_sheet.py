@@ -1,12 +1,20 @@
 """Joker's score sheet drawn as players keep it on paper (Pillow).
 
 A column pair per player in seat order — the bid, then the points — and a
-row per deal labelled by its card count, every deal of the game ruled in
-advance (the ones not played yet stay blank).  Under each pulka: its premium
+row per deal labelled by its card count, for the pulkas played so far (the
+pulka under way ruled in full, its deals not played yet blank).  Under each pulka: its premium
 row (the bonus, or what was struck off) and its subtotal with the running
 total.  A khisht is written in red with its mark, the deal a premium doubled
 is ringed, a deal struck off is crossed through, and the winner's columns are
 shaded at the end.
+
+Sizes: four players' sheet is about 1,070 pixels wide, a phone's width in
+pixels; Telegram shows it at about 400 points wide, so a pixel is about 0.37
+point there.  The points (32 pixels) then read at about 12 points, the bids
+and card counts (30) at 11, the totals (38) at 14 and the small marks (24:
+"prem.", the khisht's cross) at 9 — a phone's body text is 11 to 17 points.
+A sheet taller than 1,280 pixels (a whole game's) is scaled down by Telegram,
+and with it its width, so the sizes in points stay the same.
 
 The fonts ship with the package (``fonts/``: DejaVu Sans Condensed, subset),
 so the sheet looks the same on a machine with no fonts installed.
@@ -19,21 +27,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from handlers.screens.drawing import drawable, typeface
+from handlers.screens.drawing import drawable, fit, typeface
 
 __all__ = ["SheetLabels", "draw_sheet"]
 
-MARGIN = 14
-LABEL_W = 40
-BID_W = 34
-POINTS_W = 64
-ROW_H = 21
-HEAD_H = 30
-TITLE_H = 34
-SUB_H = 21
-TOTAL_H = 30
+MARGIN = 28
+LABEL_W = 88
+BID_W = 76
+POINTS_W = 156
+ROW_H = 46
+HEAD_H = 60
+TITLE_H = 72
+SUB_H = 44
+TOTAL_H = 64
 
 PAPER = (252, 250, 242)
 INK = (32, 36, 48)
@@ -67,15 +75,6 @@ def _num(n: int, sign: bool = False) -> str:
     return f"+{n}" if sign and n > 0 else str(n)
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, width: int) -> str:
-    """``text`` cut (with an ellipsis) to fit ``width`` pixels."""
-    if draw.textlength(text, font=font) <= width:
-        return text
-    while text and draw.textlength(text + "…", font=font) > width:
-        text = text[:-1]
-    return text + "…"
-
-
 def draw_sheet(
     names: Sequence[str],
     schedule: Sequence[Sequence[int]],
@@ -86,19 +85,26 @@ def draw_sheet(
 ) -> bytes:
     """PNG bytes of the sheet: ``rows`` are the deals played (the view's
     ``sheet``), ``pulkas`` the finished pulkas' records, ``winners`` the seats
-    to highlight (empty while the game goes on)."""
+    to highlight (empty while the game goes on).  Only the pulkas begun are
+    drawn (the first one always)."""
     n = len(names)
+    begun, deals = 1, 0
+    for number, counts in enumerate(schedule, start=1):
+        if deals < len(rows) or any(p["pulka"] == number for p in pulkas):
+            begun = number
+        deals += len(counts)
+    schedule = schedule[:begun]
     pair = BID_W + POINTS_W
     width = MARGIN * 2 + LABEL_W + pair * n
     height = MARGIN * 2 + TITLE_H + HEAD_H + TOTAL_H
     height += sum(len(p) * ROW_H + 2 * SUB_H for p in schedule)
     image = Image.new("RGB", (width, height), PAPER)
     draw = ImageDraw.Draw(image)
-    small = typeface(13)
-    normal = typeface(14)
-    bold = typeface(14, bold=True)
-    title = typeface(18, bold=True)
-    tiny = typeface(10, bold=True)
+    small = typeface(30)
+    normal = typeface(32)
+    bold = typeface(32, bold=True)
+    title = typeface(44, bold=True)
+    tiny = typeface(24, bold=True)
     left = MARGIN
     right = width - MARGIN
 
@@ -110,20 +116,18 @@ def draw_sheet(
     for seat in winners:
         draw.rectangle((col(seat), top, col(seat) + pair, height - MARGIN), fill=WINNER_BG)
 
-    draw.text((left, MARGIN + 4), labels.title, font=title, fill=INK)
+    draw.text((left, MARGIN + TITLE_H / 2 - 4), labels.title, font=title, fill=INK, anchor="lm")
     y = top
     draw.rectangle((left, y, right, y + HEAD_H), fill=HEADER_BG)
     for seat, name in enumerate(names):
         font = bold if seat in winners else normal
-        text = _fit(draw, drawable(name), font, pair - 8)
-        w = draw.textlength(text, font=font)
-        draw.text((col(seat) + (pair - w) / 2, y + 7), text, font=font, fill=INK)
+        text = fit(draw, drawable(name), font, pair - 16)
+        draw.text((col(seat) + pair / 2, y + HEAD_H / 2), text, font=font, fill=INK, anchor="mm")
     y += HEAD_H
-    draw.line((left, y, right, y), fill=PULKA_RULE, width=2)
+    draw.line((left, y, right, y), fill=PULKA_RULE, width=3)
 
     def cell(x: int, w: int, yy: int, h: int, text: str, font: Any, fill: Any) -> None:
-        tw = draw.textlength(text, font=font)
-        draw.text((x + (w - tw) / 2, yy + (h - 15) / 2), text, font=font, fill=fill)
+        draw.text((x + w / 2, yy + h / 2), text, font=font, fill=fill, anchor="mm")
 
     records = {p["pulka"]: p for p in pulkas}
     index = 0
@@ -150,7 +154,7 @@ def draw_sheet(
                         labels,
                     )
             y += ROW_H
-            draw.line((left, y, right, y), fill=RULE, width=1)
+            draw.line((left, y, right, y), fill=RULE, width=2)
             index += 1
         # The pulka's premium row and its subtotal with the running total.
         cell(left, LABEL_W, y, SUB_H, labels.premium, tiny, FAINT)
@@ -161,20 +165,20 @@ def draw_sheet(
                     color = MADE if bonus > 0 else STRUCK
                     cell(col(seat), pair, y, SUB_H, _num(bonus, sign=True), bold, color)
         y += SUB_H
-        draw.line((left, y, right, y), fill=RULE, width=1)
+        draw.line((left, y, right, y), fill=RULE, width=2)
         cell(left, LABEL_W, y, SUB_H, f"{labels.pulka}{number}", tiny, INK)
         played = list(rows[first:index])
         if record is not None or played:
             for seat in range(n):
                 if record is not None:
                     sub, running = record["subtotal"][seat], record["totals"][seat]
-                    cell(col(seat), BID_W + 6, y, SUB_H, _num(sub), small, FAINT)
+                    cell(col(seat), BID_W + 12, y, SUB_H, _num(sub), small, FAINT)
                     cell(col(seat) + BID_W, POINTS_W, y, SUB_H, _num(running), bold, INK)
                 else:
                     sub = sum(r["points"][seat] for r in played)
                     cell(col(seat) + BID_W, POINTS_W, y, SUB_H, _num(sub), small, FAINT)
         y += SUB_H
-        draw.line((left, y, right, y), fill=PULKA_RULE, width=2)
+        draw.line((left, y, right, y), fill=PULKA_RULE, width=3)
 
     # The totals.
     cell(left, LABEL_W, y, TOTAL_H, labels.total, tiny, INK)
@@ -186,7 +190,7 @@ def draw_sheet(
         for seat in range(n):
             totals[seat] += record["bonus"][seat]
     for seat in range(n):
-        font = typeface(16, bold=True)
+        font = typeface(38, bold=True)
         cell(
             col(seat), pair, y, TOTAL_H, _num(totals[seat]), font, MADE if seat in winners else INK
         )
@@ -194,11 +198,11 @@ def draw_sheet(
     # The column rules, over the whole sheet.
     for seat in range(n):
         x = col(seat)
-        draw.line((x, top, x, y), fill=PULKA_RULE, width=2)
-        draw.line((x + BID_W, top + HEAD_H, x + BID_W, y - TOTAL_H), fill=RULE, width=1)
-    draw.line((right, top, right, y), fill=PULKA_RULE, width=2)
-    draw.line((left, top, left, y), fill=PULKA_RULE, width=2)
-    draw.line((left, y, right, y), fill=PULKA_RULE, width=2)
+        draw.line((x, top, x, y), fill=PULKA_RULE, width=3)
+        draw.line((x + BID_W, top + HEAD_H, x + BID_W, y - TOTAL_H), fill=RULE, width=2)
+    draw.line((right, top, right, y), fill=PULKA_RULE, width=3)
+    draw.line((left, top, left, y), fill=PULKA_RULE, width=3)
+    draw.line((left, y, right, y), fill=PULKA_RULE, width=3)
     out = io.BytesIO()
     image.save(out, "PNG", compress_level=3)
     return out.getvalue()
@@ -226,17 +230,17 @@ def _deal_cells(
     doubled = record is not None and record["doubled"][seat] == index
     struck = record is not None and record["struck"][seat] == index
     if khisht:
-        draw.rectangle((px + 1, y + 1, px + POINTS_W - 1, y + ROW_H - 1), fill=KHISHT_BG)
-        draw.text((px + 3, y + 1), labels.khisht, font=tiny, fill=KHISHT)
-        cell(px + 8, POINTS_W - 8, y, ROW_H, _num(points), normal, KHISHT)
+        draw.rectangle((px + 2, y + 2, px + POINTS_W - 2, y + ROW_H - 2), fill=KHISHT_BG)
+        draw.text((px + 6, y + 2), labels.khisht, font=tiny, fill=KHISHT)
+        cell(px + 16, POINTS_W - 16, y, ROW_H, _num(points), normal, KHISHT)
     elif doubled:
-        draw.rectangle((px + 1, y + 1, px + POINTS_W - 1, y + ROW_H - 1), fill=PREMIUM_BG)
+        draw.rectangle((px + 2, y + 2, px + POINTS_W - 2, y + ROW_H - 2), fill=PREMIUM_BG)
         draw.ellipse(
-            (px + 4, y + 1, px + POINTS_W - 4, y + ROW_H - 1), outline=PREMIUM_RING, width=2
+            (px + 8, y + 3, px + POINTS_W - 8, y + ROW_H - 3), outline=PREMIUM_RING, width=4
         )
         cell(px, POINTS_W, y, ROW_H, _num(points), normal, INK)
     else:
         cell(px, POINTS_W, y, ROW_H, _num(points), normal, MADE if made else FAINT)
     if struck:
         mid = y + ROW_H // 2
-        draw.line((px + 4, mid, px + POINTS_W - 4, mid), fill=STRUCK, width=2)
+        draw.line((px + 8, mid, px + POINTS_W - 8, mid), fill=STRUCK, width=4)

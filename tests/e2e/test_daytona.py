@@ -1,6 +1,7 @@
 """Daytona through the real bot: three people race a match to its target on the
 group's table message — a picture of the track edited in place — none of them
-having opened the bot, with a pit stop on the way."""
+having opened the bot, with a pit stop on the way and races the draw limit
+ends."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from playground.botapi import FakeTelegram
-from tests.e2e.harness import Probe, bot_config, running_bot, seat_players
+from playground.botapi import FakeTelegram, SentMessage
+from tests.clock import FakeClock
+from tests.e2e.harness import Probe, advance, bot_config, running_bot, seat_players
 
 
 @pytest.mark.slow
@@ -22,14 +24,18 @@ async def test_three_people_race_a_match_on_the_table_message(
     probe = Probe(db_path)
     async with running_bot(bot_config(server, db_path)) as app:
         table = seat_players(server, ["Anna", "Boris"], app)
-        await table.open("daytona", "sprint")
+        await table.open("daytona")  # the default: sprint, at most 120 draws a race
         vera = 300
         server.add_user(vera, "Vera")  # she never opens the bot
         for user_id in (table.players[1], vera):
             await table.press(user_id, table.lobby(), table.lobby().callback_data("🙋"))
         table.players.append(vera)
         await table.set_turn_time("без лимита")
-        await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
+        started = await table.press(
+            table.players[0], table.lobby(), table.lobby().callback_data("▶️")
+        )
+        # Nobody has cards in a DM: the toast says where the moves are.
+        assert started.get("text") == "Игра началась! Ходят прямо здесь, на сообщении стола."
         assert probe.table() == ("playing", 0)
         assert [s[0] for s in probe.query("SELECT user_id FROM seats")] == table.players
         assert server.chat_messages(vera) == []
@@ -38,6 +44,7 @@ async def test_three_people_race_a_match_on_the_table_message(
         assert shown is not None
         assert shown.kind == "photo"
         assert "Заезд 1 · цель: 30 очков" in shown.caption
+        assert "⏱ Ход 1 из 40" in shown.caption  # 120 draws among three cars
         image = Image.open(io.BytesIO(shown.photo.data if shown.photo else b""))
         assert image.format == "PNG"
         (mover,) = probe.public_view()["to_move"]
@@ -65,7 +72,9 @@ async def test_three_people_race_a_match_on_the_table_message(
         assert max(view["scores"]) >= 30
         events = [e for (raw,) in probe.query("SELECT events FROM moves") for e in json.loads(raw)]
         kinds = {e["kind"] for e in events}
-        assert {"pit", "wait", "forward", "back", "finish", "race", "points"} <= kinds
+        assert {"pit", "wait", "forward", "back", "race", "points", "time_up"} <= kinds
+        draws = sum(e["kind"] == "draw" for e in events)
+        assert draws <= 120 * view["race"]
         result = await server.wait_for(
             lambda: next((m for m in table.group_messages() if "🏁 Гонки окончены" in m.body), None)
         )
@@ -80,3 +89,92 @@ async def test_three_people_race_a_match_on_the_table_message(
         assert [m.message_id for m in table.group_messages() if m.kind == "photo"] == [message_id]
         assert len(final.photo_history) > 50
         assert server.chat_messages(vera) == []  # she raced without a DM
+
+
+EDITS = ("editMessageMedia", "editMessageCaption", "editMessageText", "editMessageReplyMarkup")
+
+
+@pytest.mark.slow
+async def test_a_race_at_peoples_pace_keeps_the_groups_message_budget(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """Three people draw as fast as a group does (a draw every three seconds,
+    the issue's 237 draws in 12 minutes): the table's edits coalesce within
+    three quarters of the group's 20 messages a minute, and no press waits
+    for long."""
+    probe = Probe(db_path)
+    config = bot_config(server, db_path, group_edits_per_minute=20)
+    clock = FakeClock()
+    server.stamp = clock.now
+    async with running_bot(config, clock) as app:
+        table = seat_players(server, ["Anna", "Boris", "Vera"], app)
+        await table.open_and_start("daytona")
+        refused = 0
+        for _ in range(90):
+            await advance(server, app, 3.0)
+            group = table.group_move()
+            assert group is not None
+            (mover,) = probe.public_view()["to_move"][:1]
+            data = table.rng.choice([d for d in group.callback_datas if d.startswith("m:")])
+            answer = await table.press(table.players[mover], group, data)
+            refused += bool(answer.get("text"))
+        calls = [
+            c
+            for c in server.calls
+            if c.chat_id == table.group_id and c.method != "answerCallbackQuery"
+        ]
+        # From the table's first picture on (the lobby's own edits before it
+        # are not the race's).
+        first = next(i for i, c in enumerate(calls) if c.method == "sendPhoto")
+        times = [c.clock_at for c in calls[first:]]
+        edits = [c.clock_at for c in calls[first:] if c.method in EDITS]
+
+        def busiest(stamps: list[float]) -> int:
+            return max(sum(s <= t < s + 60 for t in stamps) for s in stamps)
+
+        # Measured: 15 edits in the busiest minute (one per 4 s, the spread
+        # share), every press taken; before the edits were spread, 20 a
+        # minute (one per draw), the group's whole budget.
+        assert busiest(edits) <= 15
+        assert busiest(times) <= 20
+        assert refused == 0
+
+
+@pytest.mark.slow
+async def test_a_player_whose_draw_waits_is_mentioned_silently_in_the_group(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """With the turn timer on (60 s), a player who has not drawn when a third of
+    his time is left is mentioned in the group by a silent message, which
+    notifies him (an edit of the table would not); nobody is mentioned while
+    people keep drawing."""
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path), FakeClock()) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("daytona", timer=True)
+
+        def notices() -> list[SentMessage]:
+            return [m for m in table.group_messages() if "ваш ход" in m.text]
+
+        for _ in range(6):  # quick draws: no notice
+            await advance(server, app, 5)
+            (mover,) = probe.public_view()["to_move"][:1]
+            group = table.group_move()
+            assert group is not None
+            data = table.rng.choice([d for d in group.callback_datas if d.startswith("m:")])
+            await table.press(table.players[mover], group, data)
+        await advance(server, app, 30)
+        assert notices() == []
+        (mover,) = probe.public_view()["to_move"][:1]
+        await advance(server, app, 15)
+        (notice,) = notices()
+        name = ["Anna", "Boris"][mover]
+        assert notice.text.startswith(f"⏳ {name}, ваш ход: осталось")
+        assert notice.disable_notification
+        user = table.players[mover]
+        assert (
+            any(e["type"] == "text_mention" and e["user"]["id"] == user for e in notice.entities)
+            or f"tg://user?id={user}" in notice.html
+        )
+        # The DM that other games send instead is not sent: the race is on the table.
+        assert not any("Осталось" in m.text for m in server.chat_messages(user))

@@ -1,10 +1,12 @@
 """Daytona: every movement case of RULINGS and seed 000 with a fixed stock,
 the track's restrictions over thousands of deals, a race's end and a match's
-end (a tie at the top included), saving and refusing."""
+end (a tie at the top included), the draw limit (scripted, and over hundreds
+of seeded races for the presets), saving and refusing."""
 
 from __future__ import annotations
 
 import random
+import statistics
 from collections import Counter
 from typing import Any
 
@@ -19,10 +21,13 @@ from games.daytona import (
     DRAW,
     FINISHED,
     NEXT,
+    PRESETS,
     SPEC,
     TRACK_CARDS,
     Daytona,
     DaytonaRules,
+    DrawLimit,
+    Phase,
     lay_out,
     value,
 )
@@ -43,6 +48,7 @@ def race(
     start: Card = START,
     scores: list[int] | None = None,
     finished: list[int] | None = None,
+    round: int = 1,
 ) -> Daytona:
     return Daytona.position(
         rules,
@@ -54,6 +60,7 @@ def race(
         pits=pits,
         scores=scores,
         finished=finished,
+        round=round,
     )
 
 
@@ -231,6 +238,95 @@ def test_a_player_who_leaves_is_placed_last_and_the_last_one_left_wins() -> None
         game.resign(2)
 
 
+# ------------------------------------------------------------- the draw limit
+
+LIMITED = DaytonaRules(draw_limit=DrawLimit.DRAWS_120)
+# Cards that leave these cars where they are: on card 4 (a 7, the 11 ahead) a
+# 4; on card 8 (a 12, the ace ahead) a 6; on card 2 (a 9, the 3 ahead) a king.
+STAYS = "4s6s6dKd"
+
+
+def test_a_limited_race_gives_every_car_its_share_of_the_draws() -> None:
+    game = race(STAYS, [5, 9, 9, 3], rules=LIMITED)
+    view = game.public_view()
+    assert (view["round"], view["rounds"]) == (1, 30)  # 120 draws among four cars
+    for seat in range(4):
+        draw(game, seat)
+    assert game.public_view()["round"] == 2
+
+
+def test_after_the_last_round_the_cars_nearest_the_finish_win_and_a_dead_heat_shares() -> None:
+    game = race(STAYS, [5, 9, 9, 3], rules=LIMITED, round=30)
+    for seat in range(3):
+        assert draw(game, seat) == ["draw", "stay"]
+    assert game.public_view()["phase"] == "draw"  # the round is not over before the last car
+    kinds = draw(game, 3)
+    assert kinds == ["draw", "stay", "time_up", "points", "points", "points", "points"]
+    view = game.public_view()
+    assert view["phase"] == "race_over"
+    # Seats 1 and 2 share the lead on card 8: both first, nobody second; seat 0 third.
+    assert view["race_points"] == [2, 10, 10, 0]
+    assert view["round"] == 30
+
+
+def test_a_car_home_before_the_limit_keeps_its_place_ahead_of_the_rest() -> None:
+    game = race("4s6sKd", [5, 9, FINISHED, 3], rules=LIMITED, round=30, finished=[2])
+    draw(game, 0)
+    draw(game, 1)
+    kinds = draw(game, 3)
+    assert "time_up" in kinds
+    assert game.public_view()["race_points"] == [2, 5, 10, 0]
+
+
+def test_a_turn_missed_in_the_pit_counts_towards_the_limit() -> None:
+    game = race("4s", [5, 9], rules=LIMITED, round=60, pits=[0, 1])
+    assert draw(game, 0) == ["draw", "stay", "wait", "time_up", "points", "points"]
+    assert game.public_view()["race_points"] == [5, 10]
+
+
+def test_without_a_limit_the_rounds_are_counted_but_never_end_the_race() -> None:
+    game = race(STAYS, [5, 9, 9, 3], round=10**6)
+    for seat in range(4):
+        draw(game, seat)
+    view = game.public_view()
+    assert (view["phase"], view["rounds"], view["round"]) == ("draw", 0, 10**6 + 1)
+
+
+def _race_draws(rules: DaytonaRules, seats: int, seed: int) -> int:
+    """Draws one race takes, every player drawing and choosing as the turn
+    timer would for him."""
+    game = Daytona.new(rules, seats, random.Random(seed))
+    draws = 0
+    while game.public_view()["phase"] in (Phase.DRAW.value, Phase.DEUCE.value):
+        (seat,) = game.to_move()
+        draws += sum(e.kind == "draw" for e in game.apply(seat, game.default_action(seat)))
+    return draws
+
+
+def test_the_default_sprint_race_takes_fewer_than_150_draws_on_average() -> None:
+    """The issue's measure of a race a group finishes in an evening: 200
+    seeded races of two, three and four cars."""
+    assert SPEC.default_preset == "sprint"
+    rules = PRESETS[SPEC.default_preset]
+    draws = [_race_draws(rules, 2 + seed % 3, seed) for seed in range(200)]
+    assert statistics.mean(draws) < 150
+    assert max(draws) <= rules.draw_limit.draws == 120
+
+
+def test_a_classic_race_always_ends_within_its_limit() -> None:
+    rules = PRESETS["classic"]
+    assert rules.back_wins
+    draws = [_race_draws(rules, 2 + seed % 3, seed) for seed in range(60)]
+    assert max(draws) <= rules.draw_limit.draws == 300
+
+
+def test_rules_saved_before_the_limit_load_without_one() -> None:
+    rules = DaytonaRules.from_json({"target": 30, "back_wins": False})
+    assert rules.draw_limit is DrawLimit.NONE
+    assert SPEC.preset_name(rules) is None  # no longer the sprint preset, but the same game
+    assert DaytonaRules.from_json(PRESETS["sprint"].to_json()) == PRESETS["sprint"]
+
+
 # ------------------------------------------------------------------ track
 
 
@@ -290,17 +386,27 @@ def test_dump_load_round_trip_and_bad_states_are_refused() -> None:
         game.apply(seat, game.default_action(seat))
     data = game.dump()
     assert Daytona.load(data).dump() == data
+    # A game saved before the draw limit (format 1) loads with no limit.
+    old = {k: v for k, v in data.items() if k not in ("round", "rounds")} | {"format": 1}
+    assert Daytona.load(old).dump() == data | {"round": 1, "rounds": 0}
+    limited = Daytona.new(PRESETS["sprint"], 3, random.Random(4)).dump()
     bad: list[dict[str, Any]] = [
-        {"format": 2},
+        {"format": 3},
         {"seats": 5},
         {"positions": [0, 0, 17]},
         {"stock": data["stock"][:-1]},
         {"phase": "pit"},
         {"rules": {"target": 40}},
+        {"rules": {"draw_limit": "100"}},
+        {"round": 0},
     ]
     for change in bad:
         with pytest.raises(StateFormatError):
             Daytona.load(data | change)
+    for change in ({"rounds": 41}, {"round": 41}):
+        with pytest.raises(StateFormatError):
+            Daytona.load(limited | change)
+    assert Daytona.load(limited).dump() == limited
 
 
 def test_the_game_is_registered_without_private_hands() -> None:

@@ -1,6 +1,8 @@
 """Daytona's screens: the track picture for a known race (it decodes, has its
-size, shows every car's colour) and a caption that fits Telegram's limit in
-both languages."""
+size, shows every car's colour at its size, the arrows of the direction of
+travel, the drawn card ringed in its drawer's colour and the start/finish card
+in gold), a caption that fits Telegram's limit in both languages and counts
+the draw limit's turns, and a race the limit ended."""
 
 from __future__ import annotations
 
@@ -10,16 +12,24 @@ import random
 import pytest
 from PIL import Image
 
-from games.daytona import AS_TWO, Daytona, DaytonaRules
+from games.cards import Card
+from games.daytona import AS_TWO, DRAW, PRESETS, Daytona, DaytonaRules, DrawLimit
+from games.daytona.engine import Phase
 from handlers.screens.daytona import DaytonaScreens, track_picture
-from handlers.screens.daytona_track import CAR_COLOURS
+from handlers.screens.daytona_track import (
+    ARROW,
+    CAR_COLOURS,
+    CAR_R,
+    START_RING,
+    card_corners,
+)
 from handlers.screens.drawing import drawable, plain
 
 NAMES = ["Анна", "Борис &amp; Ко", "🤖 Тузик", "Глеб-с-очень-длинным-именем-для-подписи"]
 
 
-def _race(turns: int) -> Daytona:
-    game = Daytona.new(DaytonaRules(), 4, random.Random(3))
+def _race(turns: int, rules: DaytonaRules = PRESETS["sprint"]) -> Daytona:
+    game = Daytona.new(rules, 4, random.Random(3))
     for _ in range(turns):
         seat = min(game.to_move())
         game.apply(seat, game.default_action(seat))
@@ -32,15 +42,42 @@ def test_the_track_picture_shows_every_car_in_its_colour() -> None:
     picture = track_picture("ru", view, NAMES)
     image = Image.open(io.BytesIO(picture.draw()))
     assert image.format == "PNG"
-    assert image.size == (528, 634)
-    colours = {colour for _, colour in image.convert("RGB").getcolors(1 << 20) or []}
-    assert all(colour in colours for colour in CAR_COLOURS)
+    assert image.size == (900, 1008)
+    counts = {colour: n for n, colour in image.convert("RGB").getcolors(1 << 20) or []}
+    # Every car is a token of radius CAR_R on the track and again in the
+    # legend: most of two such discs (the digit takes the rest).
+    disc = 3.14 * CAR_R**2
+    assert all(counts.get(colour, 0) >= 1.3 * disc for colour in CAR_COLOURS)
+    # Sixteen arrows show the way round (the loop's 15 gaps and the finish).
+    assert counts[ARROW] >= 16 * 100
     # The key names what is shown: the same view draws the same picture ...
     assert track_picture("ru", view, NAMES).key == picture.key
     # ... and a draw changes it.
     seat = min(game.to_move())
     game.apply(seat, game.default_action(seat))
     assert track_picture("ru", game.public_view(), NAMES).key != picture.key
+
+
+def test_the_drawn_card_is_ringed_in_its_drawers_colour_and_the_start_in_gold() -> None:
+    game = _race(25)
+    view = game.public_view()
+    drawer = view["last"]["seat"]
+    image = Image.open(io.BytesIO(track_picture("en", view, NAMES).draw())).convert("RGB")
+    corners = card_corners()
+
+    def left_edge(card: str) -> tuple[int, ...]:
+        x, y = corners[card]
+        pixel = image.getpixel((int(x) + 2, int(y) + 60))
+        assert isinstance(pixel, tuple)
+        return pixel[:3]
+
+    assert left_edge("drawn") == CAR_COLOURS[drawer]
+    assert left_edge("start") == START_RING
+    assert left_edge("drawn") != left_edge("start")
+    # Another drawer, another ring.
+    other = dict(view) | {"last": dict(view["last"]) | {"seat": (drawer + 1) % 4}}
+    image = Image.open(io.BytesIO(track_picture("en", other, NAMES).draw())).convert("RGB")
+    assert left_edge("drawn") == CAR_COLOURS[(drawer + 1) % 4]
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
@@ -65,3 +102,67 @@ def test_the_caption_fits_and_names_the_deuce_choice(lang: str) -> None:
 def test_names_are_drawn_as_plain_text_without_what_the_fonts_lack() -> None:
     assert plain("Борис &amp; Ко &lt;3") == "Борис & Ко <3"
     assert drawable(plain("🤖 Тузик")) == "Тузик"
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_caption_counts_the_turns_and_says_when_the_limit_ended_the_race(lang: str) -> None:
+    screens = DaytonaScreens()
+    game = _race(0)
+    view = game.public_view()
+    text = screens.table(lang, view, NAMES, live=True).text
+    assert "⏱" in text
+    assert " 1 " in text
+    assert " 30" in text  # turn 1 of 30: 120 draws among 4 cars
+    events = []
+    while game.public_view()["phase"] in (Phase.DRAW.value, Phase.DEUCE.value):
+        (seat,) = game.to_move()
+        events = game.apply(seat, game.default_action(seat))
+    view = game.public_view()
+    assert any(e.kind == "time_up" for e in events)  # four cars rarely finish in 30 turns
+    (screen,) = screens.announcements(lang, events, view, NAMES)
+    assert screen.text.splitlines()[1].startswith("⏱")
+    # No limit, no count.
+    unlimited = Daytona.new(DaytonaRules(draw_limit=DrawLimit.NONE), 2, random.Random(1))
+    assert "⏱" not in screens.table(lang, unlimited.public_view(), NAMES[:2], live=True).text
+
+
+def test_a_dead_heat_at_the_limit_shows_one_place_for_both() -> None:
+    track = [
+        Card.parse(c)
+        for c in [
+            "5h",
+            "9c",
+            "3d",
+            "7c",
+            "Js",
+            "4h",
+            "8d",
+            "Qc",
+            "As",
+            "6h",
+            "Td",
+            "Ks",
+            "3c",
+            "9h",
+        ]
+    ]
+    game = Daytona.position(
+        DaytonaRules(draw_limit=DrawLimit.DRAWS_120),
+        track,
+        Card.parse("Kh"),
+        Card.parse("Jh"),
+        [Card.parse(c) for c in ("4s", "6s", "6d", "Kd")],
+        positions=[5, 9, 9, 3],
+        round=30,
+    )
+    events = []
+    for seat in range(4):
+        events = game.apply(seat, DRAW)
+    (screen,) = DaytonaScreens().announcements("en", events, game.public_view(), NAMES)
+    lines = screen.text.splitlines()
+    assert lines[2:6] == [
+        f"1. {NAMES[1]} +10",
+        f"1. {NAMES[2]} +10",
+        f"3. {NAMES[0]} +2",
+        f"4. {NAMES[3]} +0",
+    ]

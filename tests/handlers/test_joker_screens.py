@@ -17,7 +17,7 @@ from handlers.hand_messages import compose_hand
 from handlers.screens.base import SheetScreens
 from handlers.screens.drawing import drawable
 from handlers.screens.joker import sheet_picture, sheet_text
-from handlers.screens.joker_sheet import BID_W, LABEL_W, MARGIN, POINTS_W
+from handlers.screens.joker_sheet import BID_W, LABEL_W, MARGIN, POINTS_W, ROW_H, SUB_H
 from players import JokerHeuristic
 from players.arena import play
 from tests.e2e.harness import faces_in
@@ -43,7 +43,10 @@ def test_the_sheet_of_a_finished_game_is_a_picture_with_every_total_in_its_text(
     image.load()
     assert image.format == "PNG"
     assert image.width == 2 * MARGIN + LABEL_W + 4 * (BID_W + POINTS_W)
-    assert 600 <= image.height <= 1000
+    # A phone's width in pixels (so 32-pixel points read at about 12 points
+    # when Telegram shows it 400 points wide), every pulka ruled.
+    assert 1000 <= image.width <= 1080
+    assert 1500 <= image.height <= 1800
     text = sheet_text("ru", view, NAMES)
     for name, total in zip(NAMES, view["totals"], strict=True):
         shown = str(total) if total >= 0 else f"−{-total}"
@@ -67,6 +70,18 @@ def test_a_sheet_of_three_players_in_progress_is_drawn_too() -> None:
     image = Image.open(io.BytesIO(screen.picture.draw()))
     assert image.width == 2 * MARGIN + LABEL_W + 3 * (BID_W + POINTS_W)
     assert "Pulka 2 (on)" in screen.text
+    # Only the pulkas begun are drawn: the first and the second, which has
+    # nine deals of three players' schedule to rule, not the whole game.
+    schedule = game.public_view()["schedule"]
+    ruled = sum(len(p) * ROW_H + 2 * SUB_H for p in schedule[:2])
+    whole = sum(len(p) * ROW_H + 2 * SUB_H for p in schedule)
+    assert image.height - ruled == Image.open(io.BytesIO(_whole_sheet(3))).height - whole
+
+
+def _whole_sheet(seats: int) -> bytes:
+    view = finished(seats=seats).public_view()
+    picture = sheet_picture("en", view, NAMES[:seats])
+    return picture.draw()
 
 
 def keys_of(composed: object) -> list[str]:

@@ -11,6 +11,7 @@ from bot.catalog import CATALOG
 from games.core import Event, Place, RulesError
 from games.durak import PRESETS as DURAK_PRESETS
 from games.durak import Durak, DurakRules
+from games.durak.actions import Take
 from games.hundred_one import PRESETS, HundredOne
 from handlers.group_message import compose_group
 from handlers.hand_messages import compose_hand
@@ -205,6 +206,28 @@ def test_hand_buttons_follow_the_hand_with_trumps_last_and_marked() -> None:
     expected = [face(c) + ("★" if c[1] == trump else "") for c in hand]
     assert singles == [label for label in expected if label in singles]
     assert singles[-1].endswith("★")  # trumps come last, marked (buttons cannot be bold)
+
+
+def test_a_defenders_beats_show_whole_two_to_a_row_in_the_order_of_the_hand() -> None:
+    """ "10♦️★ → 10♥️" four to a row was cut to "10♦…" on a phone."""
+    game = Durak.from_position(
+        DURAK_PRESETS["podkidnoy"],
+        ["Th 8c", "Jh Qh 8s 6d 7d Td 9s"],
+        attacker=0,
+        trump="d",
+        stock=["6c"],
+    )
+    game.apply(0, Durak.decode_action("aTh"))
+    screen = DurakScreens().hand(
+        "en", game.view(1), game.legal_actions(1), ["Anna", "Boris"], None, live=True
+    )
+    beats = [[key.label for key in row] for row in screen.keys[:-1]]
+    assert beats == [
+        ["J♥️→10♥️", "Q♥️→10♥️"],
+        ["6♦️★→10♥️", "7♦️★→10♥️"],
+        ["10♦️★→10♥️"],
+    ]
+    assert [key.action for key in screen.keys[-1]] == [Take().encode()]
 
 
 def test_suits_are_drawn_as_emoji_so_hearts_and_diamonds_are_red() -> None:

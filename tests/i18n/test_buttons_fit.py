@@ -8,35 +8,18 @@ seat's DM with each of its sub-menus at every step - and the buttons that are
 sent from commands and callbacks (game and variant choosers, the language
 chooser, rematch, open-the-bot links).
 
-How wide a phone's row is, in *units* (the mean advance of a lowercase Latin
-letter, ~7.5 dp in Telegram's 14 sp button font):
-
-- A keyboard under a message on a 360 dp phone is about 290 dp wide; less 16 dp
-  of padding, a button alone shows ~36 units of text.  We allow **32**, to keep
-  room for narrower phones and larger font settings.
-- Each further button in the row costs its padding and the gap, ~22 dp or **3
-  units**, and the rest is shared: a label in a row of ``n`` may be
-  ``(32 - 3 (n - 1)) / n`` wide - 14.5 for two, 8.7 for three, 5.75 for four,
-  4 for five.
-- A character's width is its advance in our DejaVu Sans Condensed relative to
-  the mean lowercase Latin letter (so "Ш" or a Georgian letter counts for more
-  than "i"); an emoji counts **2.5** (Telegram draws them ~1.3 em); variation
-  selectors and joiners count nothing.
-
-Labels made of card faces alone (``10♦️★ → 10♥️``) are laid out by the game
-screens (``faces.CARDS_PER_ROW``), not by the translations, and read alike in
-every language; they are left out here."""
+Each label is measured as a narrow phone shows it (``handlers.screens.rows``:
+32 letter-widths for a button alone in its row, ``(32 - 3 (n - 1)) / n`` in a
+row of ``n``, letters weighted by their advance in our font, an emoji 2.5) -
+labels made of card faces (a beat ``10♦️★→10♥️``, a throw-in set, a blind
+card ``🂠12``) as much as words."""
 
 from __future__ import annotations
 
 import random
-import re
-import unicodedata
 from collections.abc import Iterator
-from functools import cache
 
 import pytest
-from PIL import ImageFont
 
 from bot.catalog import CATALOG
 from games.core import RulesError
@@ -46,18 +29,13 @@ from handlers.group_message import compose_group
 from handlers.hand_messages import BACK, compose_hand
 from handlers.keyboards import Keyboard
 from handlers.screens import common
-from handlers.screens.drawing import FONTS, GLYPHS
+from handlers.screens.rows import EMOJI, TOLERANCE, label_width, row_budget
 from i18n import LANGUAGES, t
 from services import Snapshot
 from services.lobby import LEVELS, TURN_SECONDS
 from storage import OnAbsence, Status
 from tests.handlers.snapshots import NOW, seat, snapshot
 
-ROW = 32.0
-PER_BUTTON = 3.0
-EMOJI = 2.5
-PRECISION = 0.1
-"""What the measure can tell apart (a tenth of a letter)."""
 MOVES = 150
 """Random moves painted per game: enough to pass through every kind of turn."""
 
@@ -68,39 +46,14 @@ NAMES = {
     "ka": ("ალექსანდრე", "ნინო", "გიორგი", "თამარი", "ლევანი", "ქეთევანი"),
 }
 """Long first names as people have them, for buttons that name a player."""
-CARD_FACES = re.compile(r"[+↪]?(?:\s|→|\?|★|\ufe0f|[0-9JQKA]|[♠♣♦♥]|🂠)+")
-
-
-@cache
-def _advance(char: str) -> float:
-    font = ImageFont.truetype(str(FONTS / "DejaVuSansCondensed.ttf"), 100)
-    unit = sum(font.getlength(c) for c in "abcdefghijklmnopqrstuvwxyz") / 26
-    return font.getlength(char) / unit
-
-
-def width(label: str) -> float:
-    total = 0.0
-    for char in label:
-        if unicodedata.category(char) in ("Mn", "Me", "Cf"):
-            continue
-        if unicodedata.category(char) == "So" or ord(char) >= 0x1F000:
-            total += EMOJI
-        elif any(lo <= ord(char) <= hi for lo, hi in GLYPHS):
-            total += _advance(char)
-        else:
-            total += 1.5  # a script the font lacks: as wide as a wide letter
-    return total
-
-
-def budget(buttons: int) -> float:
-    return (ROW - PER_BUTTON * (buttons - 1)) / buttons
 
 
 def test_the_measure() -> None:
-    assert [budget(n) for n in (1, 2, 4, 5)] == [32, 14.5, 5.75, 4]
-    assert width("abc") == pytest.approx(3, abs=0.5)
-    assert width("⚙️") == EMOJI
-    assert width("ШШШ") > width("iii")
+    assert [row_budget(n) for n in (1, 2, 4, 5)] == [32, 14.5, 5.75, 4]
+    assert label_width("abc") == pytest.approx(3, abs=0.5)
+    assert label_width("⚙️") == EMOJI
+    assert label_width("ШШШ") > label_width("iii")
+    assert label_width("10♦️★→10♥️") < row_budget(2) < label_width("10♦️★ → 10♥️")
 
 
 def rows_of(keyboard: Keyboard | None) -> Iterator[tuple[str, ...]]:
@@ -186,9 +139,9 @@ def test_every_button_fits_its_row_on_a_phone(lang: str) -> None:
     rows = painted_rows(lang) | single_rows(lang)
     assert len(rows) > 100
     too_wide = sorted(
-        (len(row), round(width(label), 1), label)
+        (len(row), round(label_width(label), 1), label)
         for row in rows
         for label in row
-        if not CARD_FACES.fullmatch(label) and width(label) > budget(len(row)) + PRECISION
+        if label_width(label) > row_budget(len(row)) + TOLERANCE
     )
     assert too_wide == []
