@@ -135,10 +135,15 @@ def person_figures(
     edges = [started, *decisions, moves[-1][1]]
     times = [*dm, *group]
     gaps = [sum(1 for at in times if low < at <= high) for low, high in itertools.pairwise(edges)]
+    name = server.user(user_id).first_name
     warnings = [
         m
         for m in server.chat_messages(user_id)
         if m.text.startswith(WARNING_MARK) and not m.deleted
+    ] + [
+        m  # a game played on the table mentions him in the group
+        for m in table.group_messages()
+        if m.text.startswith(WARNING_MARK) and name in m.text and not m.deleted
     ]
     return PersonFigures(
         dm=len(dm),

@@ -11,9 +11,9 @@ notification would only repeat what he sees change.  Computers have no DM; a
 game without private hands sends none.
 
 The turn warning ("20 s left") comes silently (his hand notified when the
-turn came; only a game without hands, Daytona, lets it notify) and is deleted
-when the turn it warns of ends; the ledger keeps it until then, so a restart
-deletes it too.
+turn came) and is deleted when the turn it warns of ends, and so is a game
+without hands' (Daytona's) mention of him in the group; the ledger keeps them
+until then, so a restart deletes them too.
 """
 
 from __future__ import annotations

@@ -157,3 +157,23 @@ async def test_nobody_is_notified_more_than_once_per_move_he_must_make(game: str
         assert person.worst_gap <= 1, f"{name}: {person}"
         assert person.warnings_left == 0, f"{name}: {person}"
     assert figures.people["Boris"].dm <= figures.people["Boris"].decisions
+
+
+async def test_daytonas_mention_of_the_player_on_move_goes_when_his_turn_ends(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """Daytona races on the group's message: the warning is a silent mention
+    of him there, deleted once he has drawn."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("daytona", timer=True)
+        await advance(server, app, TURN * 0.7)
+        (mention,) = [m for m in table.group_messages() if m.text.startswith("⏳")]
+        assert mention.disable_notification
+        assert not mention.deleted
+        board = table.group_move()
+        assert board is not None
+        data = next(d for d in board.callback_datas if d.startswith("m:"))
+        refused = [(await table.press(u, board, data)).get("show_alert") for u in table.players]
+        assert refused.count(True) == 1  # the one on move drew, the other was refused
+        assert message(server, mention.chat_id, mention.message_id).deleted
