@@ -207,7 +207,8 @@ Settled = Callable[[Sent, int, int | None], Awaitable[bool]]
 
 class TableMessages:
     """Keeps each table's group message showing its latest state, pinned while
-    the game runs, and posts the announcements its moves call for."""
+    the game runs, and posts the announcements its moves call for (silently,
+    but for the result)."""
 
     def __init__(
         self,
@@ -373,17 +374,21 @@ class TableMessages:
         outcome = snapshot.outcome()
         for move in sorted(set(by_move) | {table.moves}):
             events = by_move.get(move, [])
-            posts: list[tuple[Screen, Keyboard | None]] = [
-                (s, None) for s in screens.announcements(lang, events, snapshot.public, names)
+            # What a game posts on its way (a round's score sheet) comes
+            # silently: the table message shows the game, and each player's
+            # DM notifies him of his own moves.  The result notifies.
+            posts: list[tuple[Screen, Keyboard | None, bool]] = [
+                (s, None, False)
+                for s in screens.announcements(lang, events, snapshot.public, names)
             ]
             if move == table.moves and table.status is Status.FINISHED and outcome is not None:
                 rematch = button(t(lang, "result.rematch"), cd.RematchButton(table.id))
                 result = screens.result(lang, outcome, snapshot.public, names)
-                posts.append((result, markup([[rematch]])))
+                posts.append((result, markup([[rematch]]), True))
             posted_move, done = self._posted.get(table.id, (move, 0))
             if posted_move != move:
                 done = 0
-            for index, (screen, keys) in enumerate(posts):
+            for index, (screen, keys, notify) in enumerate(posts):
                 if index < done:
                     continue  # posted before a later post of the move failed
                 await self._pacer.turn(table.chat_id)
@@ -391,6 +396,7 @@ class TableMessages:
                     table.chat_id,
                     Composed(screen.text, keys, screen.picture if pictures else None),
                     thread_id=table.thread_id,
+                    notify=notify,
                 )
                 if not await settled(sent, table.chat_id, table.id):
                     return False

@@ -3,11 +3,17 @@
 One hand message per seat, edited silently, and only when what it shows
 changed (a digest of it is kept with its id).  When a seat must act and its
 player is not looking at his hand, it comes as a fresh message instead (so
-that the phone notifies) and the previous one is deleted.  He is taken to be
+that the phone notifies) and the previous one is deleted; never while he is
+away (💤) and a computer plays his seat.  He is taken to be
 looking when he pressed a button of that very message within :data:`LOOKING`
 seconds and nothing was sent to his chat since: it is on his screen, and a
 notification would only repeat what he sees change.  Computers have no DM; a
 game without private hands sends none.
+
+The turn warning ("20 s left") comes silently (his hand notified when the
+turn came) and is deleted when the turn it warns of ends, and so is a game
+without hands' (Daytona's) mention of him in the group; the ledger keeps them
+until then, so a restart deletes them too.
 """
 
 from __future__ import annotations
@@ -46,7 +52,8 @@ def compose_hand(
     focus: str | None = None,
 ) -> tuple[Composed, bool]:
     """The seat's DM, and whether it must act now (a new message then notifies;
-    a move it may make but need not, such as a throw-in, arrives silently)."""
+    a move it may make but need not, such as a throw-in, arrives silently, and
+    so does everything while the player is away and a computer plays for him)."""
     table = snapshot.table
     names = common.names_of(lang, table)
     live = table.status is Status.PLAYING
@@ -74,7 +81,9 @@ def compose_hand(
     keys: list[tuple[Key, ...]] = list(body.keys)
     row = snapshot.seat(seat)
     deadline = snapshot.deadlines.get(seat)
-    must_act = live and snapshot.waits().get(seat) is Wait.DECIDE
+    # An absent player's seat is played by the computer: what he sees of it
+    # is edited in silently, and he comes back with one press.
+    must_act = live and snapshot.waits().get(seat) is Wait.DECIDE and not row.absent
     if live and row.absent:
         lines.append(t(lang, f"hand.absent.{table.on_absence.value}"))
         keys.append((Key(t(lang, "hand.back_button"), focus=BACK),))
@@ -197,6 +206,36 @@ class HandMessages:
         await self._ledger.save_hands(table.id, records, retiring)
         retired = await self._retire(table.id)
         return retired and all(r.done for r in results)
+
+    async def warned(self, table_id: int, seat: int, chat_id: int, message_id: int) -> None:
+        """A turn warning was sent to the seat's DM: it goes when the turn ends."""
+        await self._ledger.set_warning(table_id, seat, chat_id, message_id)
+
+    async def clear_warnings(self, snapshot: Snapshot) -> bool:
+        """Delete the turn warnings of turns that have ended; False while some
+        are left to try again."""
+        table = snapshot.table
+        warnings = await self._ledger.warnings(table.id)
+        if not warnings:
+            return True
+        waits = snapshot.waits() if table.status is Status.PLAYING else {}
+        gone, done = [], True
+        for seat, (chat_id, message_id) in warnings.items():
+            deadline = snapshot.deadlines.get(seat)
+            if (
+                waits.get(seat) is Wait.DECIDE
+                and deadline is not None
+                and deadline.warn_at is None  # the warned deadline, not a new turn's
+                and not snapshot.seat(seat).absent
+            ):
+                continue
+            sent = await self._io.delete(chat_id, message_id)
+            if sent.delivery is Delivery.RETRY:
+                done = False
+                continue
+            gone.append(seat)  # deleted, or already gone
+        await self._ledger.drop_warnings(table.id, gone)
+        return done
 
     async def _retire(self, table_id: int) -> bool:
         """Delete the DM messages owed deleting (too old to delete, they lose

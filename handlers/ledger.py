@@ -1,4 +1,5 @@
-"""The Telegram layer's own records: which message shows a table or a hand.
+"""The Telegram layer's own records: which message shows a table or a hand
+(and which DM holds a turn warning to delete when the turn ends).
 
 Kept in the bot's database (``storage.messages``) but owned by this layer: the
 game tables know nothing of message ids.  Nothing else writes these records,
@@ -34,6 +35,7 @@ class Ledger:
         self._tables: dict[int, TableMessageRow] = {}
         self._hands: dict[int, dict[int, HandMessageRow]] = {}
         self._retiring: dict[int, dict[tuple[int, int], str | None]] = {}
+        self._warnings: dict[int, dict[int, tuple[int, int]]] = {}
         self._queued: list[Write] = []
         self._next_commit: asyncio.Future[None] | None = None
         """Resolved when the queued writes are committed."""
@@ -110,6 +112,29 @@ class Ledger:
             for message in messages:
                 owed.pop(message, None)
 
+    async def warnings(self, table_id: int) -> dict[int, tuple[int, int]]:
+        """Per seat, the turn warning (chat, message) still in its DM."""
+        kept = self._warnings.get(table_id)
+        if kept is None:
+            async with self._db.read() as tx:
+                kept = self._warnings[table_id] = await tx.messages.warnings(table_id)
+        return dict(kept)
+
+    async def set_warning(self, table_id: int, seat: int, chat_id: int, message_id: int) -> None:
+        await self._write(lambda m: m.set_warning(table_id, seat, chat_id, message_id))
+        if (kept := self._warnings.get(table_id)) is not None:
+            kept[seat] = (chat_id, message_id)
+
+    async def drop_warnings(self, table_id: int, seats: Iterable[int]) -> None:
+        """These seats' warnings are gone."""
+        seats = list(seats)
+        if not seats:
+            return
+        await self._write(lambda m: m.drop_warnings(table_id, seats))
+        if (kept := self._warnings.get(table_id)) is not None:
+            for seat in seats:
+                kept.pop(seat, None)
+
     async def _write(self, write: Write) -> None:
         """Queue ``write`` and return once it is committed (or raise what
         the transaction that carried it raised)."""
@@ -159,6 +184,7 @@ class Ledger:
         self._tables.pop(table_id, None)
         self._hands.pop(table_id, None)
         self._retiring.pop(table_id, None)
+        self._warnings.pop(table_id, None)
 
     async def to_resume(self, since: float) -> list[int]:
         """Tables whose messages may be behind: open ones, those owing

@@ -57,6 +57,8 @@ class _Say:
     thread_id: int
     picture: Picture | None = None
     notify: bool = True
+    warns: tuple[int, int] | None = None
+    """(table, seat) of the turn it warns of: recorded, to go when the turn ends."""
 
 
 @dataclass(slots=True)
@@ -128,7 +130,7 @@ class Publisher:
             return
         self._latest[table.id] = snapshot
         self._sync_group(table.chat_id, table.id)
-        if snapshot.started and snapshot.spec.private_hands:
+        if snapshot.started:  # the hands, and the turn warnings to delete
             self._sync_hands(table.id)
 
     def seat_warned(self, snapshot: Snapshot, seat: int) -> None:
@@ -306,6 +308,8 @@ class Publisher:
                 await self._migrated(chat_id, sent.migrated_to)
                 chat_id = sent.migrated_to
                 sent = await self.io.show(chat_id, said, notify=item.notify)
+            if item.warns is not None and sent.ok and sent.message_id is not None:
+                await self._warned(*item.warns, chat_id, sent.message_id)
             return await self._settled(sent, chat_id, None)
         return await self._sync_table(item.table_id)
 
@@ -375,8 +379,11 @@ class Publisher:
                 self._hands_dirty.discard(table_id)
                 snapshot = self._latest[table_id]
                 try:
-                    lang = await self.group_language(snapshot.table.chat_id)
-                    done = await self.hands.sync(snapshot, lang)
+                    done = True
+                    if snapshot.spec.private_hands:
+                        lang = await self.group_language(snapshot.table.chat_id)
+                        done = await self.hands.sync(snapshot, lang)
+                    done = await self.hands.clear_warnings(snapshot) and done
                 except Exception:
                     log.exception("updating the hands of table %s failed", table_id)
                     done = True
@@ -432,7 +439,9 @@ class Publisher:
         left = common.duration(lang, deadline.due_at - self._clock.now())
         who = f'<a href="tg://user?id={row.user_id}">{common.seat_name(lang, row)}</a>'
         text = t(lang, "table.turn_mention", name=who, time=left)
-        self.say(table.chat_id, text, thread_id=table.thread_id, notify=False)
+        box = self._outboxes.setdefault(table.chat_id, _Outbox())
+        box.items.append(_Say(text, None, table.thread_id, notify=False, warns=(table.id, seat)))
+        self._work(table.chat_id, box)
 
     async def _warn(self, snapshot: Snapshot, seat: int) -> None:
         row = snapshot.seat(seat)
@@ -444,4 +453,17 @@ class Publisher:
         left = common.duration(lang, deadline.due_at - self._clock.now())
         chat = html.escape(snapshot.table.chat_title or "?")
         text = t(lang, "hand.warning", time=left, chat=chat)
-        await self.io.send(row.user_id, text)
+        # Silent: his hand notified him when the turn came.  Deleted when the
+        # turn ends.
+        sent = await self.io.send(row.user_id, text, notify=False)
+        if sent.ok and sent.message_id is not None:
+            await self._warned(snapshot.table.id, seat, row.user_id, sent.message_id)
+
+    async def _warned(self, table_id: int, seat: int, chat_id: int, message_id: int) -> None:
+        """A turn warning was sent: recorded, it is deleted when the turn ends
+        (looked at again at once: the turn may have ended meanwhile)."""
+        await self.hands.warned(table_id, seat, chat_id, message_id)
+        if table_id in self._latest:
+            self._sync_hands(table_id)
+        else:  # over and forgotten meanwhile
+            await self._reload(table_id)

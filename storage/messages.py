@@ -128,6 +128,28 @@ class Messages(Queries):
             "DELETE FROM retiring_messages WHERE chat_id = ? AND message_id = ?", list(messages)
         )
 
+    async def warnings(self, table_id: int) -> dict[int, tuple[int, int]]:
+        """Per seat, the turn warning (chat, message) still in its DM."""
+        rows = await self._all(
+            "SELECT seat, chat_id, message_id FROM turn_warnings WHERE table_id = ?",
+            (table_id,),
+        )
+        return {r[0]: (r[1], r[2]) for r in rows}
+
+    async def set_warning(self, table_id: int, seat: int, chat_id: int, message_id: int) -> None:
+        await self._many(
+            "INSERT INTO turn_warnings (table_id, seat, chat_id, message_id) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (table_id, seat) DO UPDATE"
+            " SET chat_id = excluded.chat_id, message_id = excluded.message_id",
+            [(table_id, seat, chat_id, message_id)],
+        )
+
+    async def drop_warnings(self, table_id: int, seats: Iterable[int]) -> None:
+        await self._many(
+            "DELETE FROM turn_warnings WHERE table_id = ? AND seat = ?",
+            [(table_id, seat) for seat in seats],
+        )
+
     async def tables_to_resume(self, since: float) -> list[int]:
         """Open tables, tables whose announcements are behind their moves, and
         tables changed since ``since``."""

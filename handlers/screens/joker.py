@@ -122,7 +122,8 @@ def _bid_phrase(lang: str, bid: int) -> str:
 
 
 def _deal_summary(lang: str, row: Mapping[str, Any], names: Sequence[str]) -> str:
-    """One line of a played deal: each player's bid/tricks and points."""
+    """One line of a played deal: each player's bid/tricks and points, with a
+    word on what ``1/0`` means."""
     parts = []
     for seat, name in enumerate(names):
         bid, took, points = row["bids"][seat], row["tricks"][seat], row["points"][seat]
@@ -131,7 +132,7 @@ def _deal_summary(lang: str, row: Mapping[str, Any], names: Sequence[str]) -> st
     head = t(
         lang, "joker.deal_done", deal=row["deal"], cards=tn(lang, "joker.n_cards", row["cards"])
     )
-    return f"{head}: " + " · ".join(parts)
+    return f"{head}, {t(lang, 'joker.bid_taken')}: " + " · ".join(parts)
 
 
 def sheet_text(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -248,6 +249,9 @@ class JokerScreens:
         trick = _trick_line(lang, view, names)
         if trick:
             lines += ["", trick]
+        if phase in ("trump", "bid", "play") and view["sheet"]:
+            # The deal before, in place of a group message after every deal.
+            lines += ["", "<i>" + _deal_summary(lang, view["sheet"][-1], names) + "</i>"]
         if phase == "deal" and live:
             nxt = tn(lang, "joker.n_cards", view["cards"])
             lines += [
@@ -486,16 +490,15 @@ class JokerScreens:
     def announcements(
         self, lang: str, events: Sequence[Event], view: Mapping[str, Any], names: Sequence[str]
     ) -> list[Screen]:
-        """A line after each deal; after each pulka (but the last: the result
-        has the final sheet) the score sheet, the deal's line leading its caption."""
-        if not any(e.kind == "deal_over" for e in events) or not view["sheet"]:
+        """After each pulka (but the last: the result has the final sheet) the
+        score sheet, the deal's line leading its caption.  A deal's line is
+        the table message's, until the next deal's is."""
+        pulka = any(e.kind == "pulka_over" for e in events)
+        if not pulka or not view["sheet"] or view["phase"] == "over":
             return []
         line = _deal_summary(lang, view["sheet"][-1], names)
-        pulka = any(e.kind == "pulka_over" for e in events)
-        if pulka and view["phase"] != "over":
-            text = f"{line}\n\n{sheet_text(lang, view, names)}"
-            return [Screen(text, picture=sheet_picture(lang, view, names))]
-        return [Screen(line)]
+        text = f"{line}\n\n{sheet_text(lang, view, names)}"
+        return [Screen(text, picture=sheet_picture(lang, view, names))]
 
     def sheet(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> Screen | None:
         """The score sheet so far (``/sheet``); None before the first deal is played."""

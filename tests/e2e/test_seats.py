@@ -56,8 +56,10 @@ async def test_the_timer_plays_out_a_player_who_never_presses_again(
         result = next(m for m in table.group_messages() if "🏁" in m.text)
         assert "Дурак" in result.text
         # His first timed-out turn marked him away (he had pressed nothing): his DM
-        # said so and offered a way back.
-        assert any("отсутствующий" in m.text for m in server.chat_messages(boris))
+        # said so and offered a way back.  (His hand is edited in place while he
+        # is away: what it showed then.)
+        shown_to_boris = [text for m in server.chat_messages(boris) for text in m.history]
+        assert any("отсутствующий" in text for text in shown_to_boris)
         with closing(sqlite3.connect(db_path)) as conn:
             seat_of_boris = conn.execute(
                 "SELECT seat FROM seats WHERE user_id = ?", (boris,)

@@ -155,21 +155,29 @@ def test_the_first_dealer_draw_is_shown_to_the_group() -> None:
     assert f"Первым сдаёт: {NAMES[game.public_view()['dealer']]}" in text
 
 
-def test_a_deal_line_and_after_a_pulka_the_sheet_as_a_picture() -> None:
+def test_the_deal_before_on_the_table_and_after_a_pulka_the_sheet_as_a_picture() -> None:
+    """A deal's line is on the table message while the next deal is played
+    (no group message per deal); a pulka's end posts the sheet."""
     game = Joker.new(JokerRules(), 4, random.Random(8))
     rng = random.Random(8)
-    lines = pictures = 0
+    pictures = 0
     while len(game.public_view()["pulkas"]) < 2:
         (mover,) = game.to_move()
         events = game.apply(mover, rng.choice(game.legal_actions(mover)))
-        for screen in SCREENS.announcements("ru", events, game.public_view(), NAMES):
-            if screen.picture is None:
-                lines += 1
-                assert screen.text.startswith("Сдача ")
-            else:
-                pictures += 1
-                assert "📋" in screen.text
-    assert (lines, pictures) == (10, 2)
+        view = game.public_view()
+        for screen in SCREENS.announcements("ru", events, view, NAMES):
+            assert screen.picture is not None
+            assert "📋" in screen.text
+            pictures += 1
+        if view["phase"] == "play" and view["sheet"]:
+            table = SCREENS.table("ru", view, NAMES, live=True).text
+            before = view["sheet"][-1]
+            assert f"Сдача {before['deal']} (" in table
+            assert "заказ/взято: " in table
+            seat = 0
+            bid, took = before["bids"][seat], before["tricks"][seat]
+            assert f"{NAMES[seat]} {bid}/{took} " in table
+    assert pictures == 2
 
 
 def test_the_pictures_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
