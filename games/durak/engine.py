@@ -248,7 +248,7 @@ class Durak(GamePackage, DurakState):
         return game
 
     @classmethod
-    def from_position(
+    def position(
         cls,
         rules: DurakRules,
         hands: Sequence[Iterable[Card | str] | str],
