@@ -74,6 +74,15 @@ from games.joker.state import NO_TRUMP, NOBODY, ONLY, JokerState, Phase
 
 __all__ = ["Joker"]
 
+# Python 3.11 looks up every attribute of an enum class through
+# ``EnumType.__getattr__``, ten times slower than a global; the moves test the
+# phase often, so they compare with these.
+_DEAL = Phase.DEAL
+_TRUMP = Phase.TRUMP
+_BID = Phase.BID
+_PLAY = Phase.PLAY
+_OVER = Phase.OVER
+
 NORMAL, LEAD_HIGH, LEAD_TAKES, FOLLOW_HIGH, FOLLOW_LOW = range(5)
 """How a card was played: an ordinary card, or a joker's declaration."""
 
@@ -227,10 +236,10 @@ class Joker(GamePackage, JokerState):
         order = [(dealer + 1 + k) % n for k in range(n)]
         waiting = [s for s in order if game._bids[s] < 0]
         if waiting:
-            game._phase = Phase.BID
+            game._phase = _BID
             game._turn = waiting[0]
         else:
-            game._phase = Phase.PLAY
+            game._phase = _PLAY
             game._turn = order[0] if leader is None else leader
         game._tm = ONLY[game._turn]
         return game
@@ -239,19 +248,19 @@ class Joker(GamePackage, JokerState):
 
     def waits(self) -> Mapping[int, Wait]:
         """Whoever is on move decides (dealing included)."""
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             return {}
         return {self._turn: Wait.DECIDE}
 
     def legal_actions(self, seat: int) -> list[JokerAction]:
-        if seat != self._turn or self._phase is Phase.OVER:
+        if seat != self._turn or self._phase is _OVER:
             return []
         phase = self._phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             return self._plays(seat)
-        if phase is Phase.BID:
+        if phase is _BID:
             return [BIDS[k] for k in self._allowed_bids(seat)]
-        if phase is Phase.TRUMP:
+        if phase is _TRUMP:
             return [TRUMPS[0], TRUMPS[1], TRUMPS[2], TRUMPS[3], TRUMPS[-1]]
         return [DEAL]
 
@@ -302,12 +311,12 @@ class Joker(GamePackage, JokerState):
 
     def apply(self, seat: int, action: JokerAction) -> list[Event]:
         phase = self._phase
-        if phase is Phase.OVER:
+        if phase is _OVER:
             raise IllegalAction("illegal.game_over")
         if seat != self._turn:
             raise IllegalAction("illegal.not_your_turn")
         if isinstance(action, Play):
-            if phase is not Phase.PLAY:
+            if phase is not _PLAY:
                 raise IllegalAction("illegal.wrong_phase")
             bit = BIT.get(action.card, 36)
             if bit >= 36 or not self._hands[seat] >> bit & 1:
@@ -317,7 +326,7 @@ class Joker(GamePackage, JokerState):
             return self._play(seat, bit, NORMAL, -1)
         kind = type(action)
         if kind is LeadJoker or kind is FollowJoker:
-            if phase is not Phase.PLAY:
+            if phase is not _PLAY:
                 raise IllegalAction("illegal.wrong_phase")
             assert isinstance(action, LeadJoker | FollowJoker)
             bit = BIT[action.card]
@@ -335,17 +344,17 @@ class Joker(GamePackage, JokerState):
                 raise IllegalAction("illegal.leading")
             return self._play(seat, bit, FOLLOW_HIGH if action.high else FOLLOW_LOW, -1)
         if kind is Bid:
-            if phase is not Phase.BID:
+            if phase is not _BID:
                 raise IllegalAction("illegal.wrong_phase")
             assert isinstance(action, Bid)
             return self._bid(seat, action.tricks)
         if kind is ChooseTrump:
-            if phase is not Phase.TRUMP:
+            if phase is not _TRUMP:
                 raise IllegalAction("illegal.wrong_phase")
             assert isinstance(action, ChooseTrump)
             return self._choose_trump(seat, -1 if action.suit is None else SUIT_INDEX[action.suit])
         if kind is Deal:
-            if phase is not Phase.DEAL:
+            if phase is not _DEAL:
                 raise IllegalAction("illegal.wrong_phase")
             return self._deal_cards()
         raise IllegalAction("illegal.wrong_phase")
@@ -367,17 +376,17 @@ class Joker(GamePackage, JokerState):
         plain suits before trumps, by rank, then suit order — and a joker only
         when nothing else may be played (led as "takes" in the first plain
         suit, followed low)."""
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             raise IllegalAction("illegal.game_over")
         if seat != self._turn:
             raise IllegalAction("illegal.not_your_turn")
         phase = self._phase
-        if phase is Phase.DEAL:
+        if phase is _DEAL:
             return DEAL
-        if phase is Phase.BID:
+        if phase is _BID:
             return BIDS[self._allowed_bids(seat)[0]]
         hand = self._hands[seat]
-        if phase is Phase.TRUMP:
+        if phase is _TRUMP:
             best = max(
                 range(4),
                 key=lambda s: (
@@ -406,12 +415,12 @@ class Joker(GamePackage, JokerState):
     def resign(self, seat: int) -> list[Event]:
         """A player who leaves ends the game: he is placed last, the others by
         their totals so far (the deal in hand is not scored)."""
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             raise IllegalAction("illegal.game_over")
         if not 0 <= seat < self._n:
             raise IllegalAction("illegal.not_in_game")
         self._resigned = seat
-        self._phase = Phase.OVER
+        self._phase = _OVER
         self._tm = NOBODY
         outcome = self.outcome()
         assert outcome is not None
@@ -454,14 +463,14 @@ class Joker(GamePackage, JokerState):
         self._trump = NO_TRUMP
         events = [Event("deal", dealer, value=self._deal + 1)]
         if choose:
-            self._phase = Phase.TRUMP
+            self._phase = _TRUMP
             self._chooser = self._turn = order[0]
         else:
             card = self._stock.pop()
             self._trump_card = card
             self._trump = NO_TRUMP if card >= 36 else card // 9
             events.append(Event("trump", value=suit_letter(self._trump), cards=(CARD[card],)))
-            self._phase = Phase.BID
+            self._phase = _BID
             self._chooser = -1
             self._turn = order[0]
         self._tm = ONLY[self._turn]
@@ -477,7 +486,7 @@ class Joker(GamePackage, JokerState):
             for s in order:
                 hands[s] |= 1 << stock.pop()
         self._chooser = -1
-        self._phase = Phase.BID
+        self._phase = _BID
         return [Event("trump_chosen", seat, value=suit_letter(suit))]
 
     def _bid(self, seat: int, tricks: int) -> list[Event]:
@@ -488,7 +497,7 @@ class Joker(GamePackage, JokerState):
             raise IllegalAction("illegal.forbidden_bid", n=tricks)
         self._bids[seat] = tricks
         if seat == self._dealer:
-            self._phase = Phase.PLAY
+            self._phase = _PLAY
             self._turn = (self._dealer + 1) % self._n
         else:
             self._turn = (seat + 1) % self._n
@@ -590,7 +599,7 @@ class Joker(GamePackage, JokerState):
         if last or self._pulka_of[deal + 1] != pulka:
             self._close_pulka(pulka, events)
         if last:
-            self._phase = Phase.OVER
+            self._phase = _OVER
             self._tm = NOBODY
             outcome = self.outcome()
             assert outcome is not None
@@ -599,7 +608,7 @@ class Joker(GamePackage, JokerState):
             return
         self._deal = deal + 1
         self._dealer = (self._dealer + 1) % n
-        self._phase = Phase.DEAL
+        self._phase = _DEAL
         self._turn = self._dealer
         self._tm = ONLY[self._turn]
 

@@ -34,6 +34,11 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
+_OVER = Phase.OVER
+"""``Phase.OVER`` as a global for :meth:`JokerState.outcome`, asked after
+every move: Python 3.11 looks up an enum class's attributes slowly."""
+
+
 class JokerState(Game[JokerRules, JokerAction]):
     """The data half of :class:`~games.joker.engine.Joker` (abstract: the
     engine gives the moves)."""
@@ -148,7 +153,7 @@ class JokerState(Game[JokerRules, JokerAction]):
         return forbidden if 0 <= forbidden <= cards else None
 
     def outcome(self) -> Outcome | None:
-        if self._phase is not Phase.OVER:
+        if self._phase is not _OVER:
             return None
         totals = self._totals
         playing = [s for s in range(self._n) if s != self._resigned]
