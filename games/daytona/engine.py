@@ -40,13 +40,12 @@ card sharing the better place (``docs/rules/daytona.md`` §4).
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Mapping
 from typing import ClassVar, Self
 
 from games.cards import Card, Rank, shoe
-from games.core import JSON, Event, Game, IllegalAction, Outcome, RulesError, Wait, Zone
+from games.core import Event, GamePackage, IllegalAction, Outcome, Wait, Zone
 from games.daytona import persistence, views
 from games.daytona.actions import (
     AS_JOKER,
@@ -59,15 +58,13 @@ from games.daytona.actions import (
     Next,
     decode,
 )
-from games.daytona.rules import DaytonaRules, seat_range
+from games.daytona.rules import DaytonaRules
+from games.daytona.state import DaytonaState, Phase
 from games.daytona.track import (
     BEFORE_START,
     FINISHED,
-    LAST_CARD,
-    ON_START,
     TRACK_CARDS,
     lay_out,
-    moved,
     value,
 )
 
@@ -77,92 +74,26 @@ PLACE_POINTS = (10, 5, 2, 0)
 PIT_TURNS = 2
 
 
-class Phase(enum.Enum):
-    DRAW = "draw"
-    DEUCE = "deuce"
-    RACE_OVER = "race_over"
-    OVER = "over"
-
-
-class Daytona(Game[DaytonaRules, DaytonaAction]):
+class Daytona(GamePackage, DaytonaState):
     """A Daytona match.  See the module docstring."""
 
     key: ClassVar[str] = "daytona"
     FORMAT: ClassVar[int] = 2
-
-    __slots__ = (
-        "_drawn",
-        "_finished",
-        "_first",
-        "_last",
-        "_n",
-        "_out",
-        "_phase",
-        "_pit",
-        "_pits",
-        "_points",
-        "_positions",
-        "_race",
-        "_round",
-        "_rounds",
-        "_scores",
-        "_seed",
-        "_shuffles",
-        "_start",
-        "_stock",
+    __slots__ = ()
+    _VIEWS = views
+    _PERSISTENCE = persistence
+    _COPIED = (
         "_track",
-        "_turn",
-        "rules",
+        "_stock",
+        "_drawn",
+        "_positions",
+        "_pits",
+        "_finished",
+        "_out",
+        "_scores",
+        "_points",
+        "_last",
     )
-
-    rules: DaytonaRules
-    _n: int
-    _seed: int
-    _shuffles: int
-    _race: int
-    _phase: Phase
-    _track: list[Card]
-    _start: Card
-    _pit: Card
-    _stock: list[Card]  # the last card is drawn first
-    _drawn: list[Card]  # drawn this race, the last one on top
-    _positions: list[int]
-    _pits: list[int]  # turns each seat still misses in the pit
-    _finished: list[int]  # seats in the order they finished this race
-    _out: list[bool]  # left the match
-    _turn: int
-    _first: int  # who moved first this race
-    _round: int  # the round of turns under way this race, from 1
-    _rounds: int  # rounds this race may last under the draw limit (0: no limit)
-    _scores: list[int]
-    _points: list[int] | None  # the last race's points per seat
-    _last: dict[str, JSON] | None  # the last draw and what it did
-
-    # ----------------------------------------------------------------- creation
-
-    def _init(self, rules: DaytonaRules, seats: int, seed: int) -> None:
-        if seats not in seat_range(rules):
-            raise RulesError(f"Daytona takes {seat_range(rules)} players")
-        self.rules = rules
-        self._n = seats
-        self._seed = seed
-        self._shuffles = 0
-        self._race = 0
-        self._phase = Phase.DRAW
-        self._track = []
-        self._stock = []
-        self._drawn = []
-        self._positions = [BEFORE_START] * seats
-        self._pits = [0] * seats
-        self._finished = []
-        self._out = [False] * seats
-        self._turn = 0
-        self._first = 0
-        self._round = 1
-        self._rounds = 0
-        self._scores = [0] * seats
-        self._points = None
-        self._last = None
 
     @classmethod
     def new(
@@ -232,17 +163,6 @@ class Daytona(Game[DaytonaRules, DaytonaAction]):
         return game
 
     # ------------------------------------------------------------ the contract
-
-    @property
-    def seats(self) -> int:
-        return self._n
-
-    def to_move(self) -> frozenset[int]:
-        if self._phase is Phase.RACE_OVER:
-            return frozenset(s for s in range(self._n) if not self._out[s])
-        if self._phase is Phase.OVER:
-            return frozenset()
-        return frozenset((self._turn,))
 
     def waits(self) -> Mapping[int, Wait]:
         """The seat on move draws (or says how his deuce counts); after a race
@@ -333,29 +253,6 @@ class Daytona(Game[DaytonaRules, DaytonaAction]):
         game._shuffles = 0
         return game
 
-    def outcome(self) -> Outcome | None:
-        if self._phase is not Phase.OVER:
-            return None
-        active = [s for s in range(self._n) if not self._out[s]]
-        gone = [s for s in range(self._n) if self._out[s]]
-        ranked = sorted(active, key=lambda s: -self._scores[s])
-        places: list[tuple[int, ...]] = []
-        for s in ranked:
-            if places and self._scores[places[-1][0]] == self._scores[s]:
-                places[-1] = (*places[-1], s)
-            else:
-                places.append((s,))
-        if gone:
-            places.append(tuple(gone))
-        winners = frozenset(places[0])
-        losers = frozenset(places[-1]) if len(places) > 1 else frozenset()
-        return Outcome(
-            places=tuple(places),
-            winners=winners,
-            losers=losers,
-            scores=tuple(self._scores),
-        )
-
     def zones(self) -> list[Zone]:
         drawn = self._drawn
         return [
@@ -371,88 +268,9 @@ class Daytona(Game[DaytonaRules, DaytonaAction]):
         """Nobody holds cards."""
         return {}
 
-    def public_view(self) -> dict[str, JSON]:
-        return views.public_view(self)
-
-    def view(self, seat: int) -> dict[str, JSON]:
-        return views.seat_view(self, seat)
-
-    def dump(self) -> dict[str, JSON]:
-        return persistence.dump(self)
-
-    @classmethod
-    def load(cls, data: Mapping[str, JSON]) -> Self:
-        return persistence.load(cls, data)
-
-    def clone(self) -> Self:
-        other = self.__class__.__new__(self.__class__)
-        other.rules = self.rules
-        other._n = self._n
-        other._seed = self._seed
-        other._shuffles = self._shuffles
-        other._race = self._race
-        other._phase = self._phase
-        other._track = self._track[:]
-        other._start = self._start
-        other._pit = self._pit
-        other._stock = self._stock[:]
-        other._drawn = self._drawn[:]
-        other._positions = self._positions[:]
-        other._pits = self._pits[:]
-        other._finished = self._finished[:]
-        other._out = self._out[:]
-        other._turn = self._turn
-        other._first = self._first
-        other._round = self._round
-        other._rounds = self._rounds
-        other._scores = self._scores[:]
-        other._points = None if self._points is None else self._points[:]
-        other._last = None if self._last is None else dict(self._last)
-        return other
-
     @classmethod
     def decode_action(cls, text: str) -> DaytonaAction:
         return decode(text)
-
-    # ----------------------------------------------------------------- queries
-
-    def ahead(self, position: int) -> Card | None:
-        """The card a car at ``position`` moves onto next (None: finished)."""
-        if position in (BEFORE_START, LAST_CARD):
-            return self._start
-        if position >= FINISHED:
-            return None
-        return self._track[position - 1]
-
-    def under(self, position: int) -> Card | None:
-        """The card a car at ``position`` stands on (None: before the start, or
-        finished)."""
-        if position == ON_START:
-            return self._start
-        if ON_START < position < FINISHED:
-            return self._track[position - 2]
-        return None
-
-    def _moved(self, at: int, drawn: int | None) -> int:
-        """Where a car at ``at`` goes with a drawn value (None: a joker)."""
-        track = [value(c) for c in self._track]
-        return moved(track, value(self._start), at, drawn, back_wins=self.rules.back_wins)
-
-    def _racing(self) -> list[int]:
-        """Seats whose cars are still on the track."""
-        return [s for s in range(self._n) if not self._out[s] and self._positions[s] != FINISHED]
-
-    def _limit_rounds(self) -> int:
-        """Rounds of turns a race may last: the draw limit shared among the
-        cars that start it (0: no limit)."""
-        cars = sum(not out for out in self._out)
-        return self.rules.draw_limit.draws // cars
-
-    def _next_active(self, seat: int) -> int:
-        s = (seat + 1) % self._n
-        while self._out[s]:
-            s = (s + 1) % self._n
-        return s
 
     # ------------------------------------------------------------------- moves
 

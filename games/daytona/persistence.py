@@ -20,26 +20,24 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from games.cards import shoe
 from games.core import JSON, StateFormatError
 from games.daytona.rules import DaytonaRules, seat_range
+from games.daytona.state import DaytonaState, Phase
 from games.daytona.track import FINISHED, TRACK_CARDS
 from games.reader import array, boolean, card, cards, choice, integer, integers, read_state
 
-if TYPE_CHECKING:
-    from games.daytona.engine import Daytona
-
 __all__ = ["dump", "load"]
 
-D = TypeVar("D", bound="Daytona")
+D = TypeVar("D", bound=DaytonaState)
 
 _SHOE = Counter(shoe())
 _LAST_KEYS = {"seat", "card", "as", "move", "from", "to"}
 
 
-def dump(game: Daytona) -> dict[str, JSON]:
+def dump(game: DaytonaState) -> dict[str, JSON]:
     return {
         "game": game.key,
         "format": game.FORMAT,
@@ -75,8 +73,6 @@ def load(cls: type[D], data: Mapping[str, JSON]) -> D:
 
 
 def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
-    from games.daytona.engine import Phase
-
     rules = DaytonaRules.from_json(data["rules"])
     n = integer(data["seats"], "seats", 2, 4)
     if n not in seat_range(rules):

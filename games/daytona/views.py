@@ -33,17 +33,13 @@ view (plus its own seat number)::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from games.core import JSON
-
-if TYPE_CHECKING:
-    from games.daytona.engine import Daytona
+from games.daytona.state import DaytonaState
 
 __all__ = ["public_view", "seat_view"]
 
 
-def public_view(game: Daytona) -> dict[str, JSON]:
+def public_view(game: DaytonaState) -> dict[str, JSON]:
     return {
         "game": game.key,
         "phase": game._phase.value,
@@ -67,7 +63,7 @@ def public_view(game: Daytona) -> dict[str, JSON]:
     }
 
 
-def seat_view(game: Daytona, seat: int) -> dict[str, JSON]:
+def seat_view(game: DaytonaState, seat: int) -> dict[str, JSON]:
     out = public_view(game)
     out["seat"] = seat
     return out

@@ -3,7 +3,7 @@ teams, blind, diamonds durak, Akulina, believe / don't believe.
 
 ``SPEC`` registers the game; :class:`Durak` is the engine, :class:`DurakRules`
 its axes and lobby options.  Rules in full: ``docs/rules/durak.md``.  Test
-positions: :meth:`Durak.from_position` (a bout about to start, hands given) and
+positions: :meth:`Durak.position` (a bout about to start, hands given) and
 :meth:`Durak.deal` (a deal from a pack in a given order).
 """
 

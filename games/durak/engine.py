@@ -43,8 +43,8 @@ from typing import Any, ClassVar, Self
 
 from games.cards import Card, Suit, deck, parse_cards
 from games.core import (
-    JSON,
     Event,
+    GamePackage,
     IllegalAction,
     Outcome,
     RulesError,
@@ -135,11 +135,26 @@ def turn_trump(rules: DurakRules, rest: list[Card]) -> Card | None:
     return rest[0]
 
 
-class Durak(DurakState):
+class Durak(GamePackage, DurakState):
     """One game of podkidnoy or perevodnoy durak."""
 
     key: ClassVar[str] = "durak"
     FORMAT: ClassVar[int] = 3
+    _VIEWS = views
+    _PERSISTENCE = persistence
+    _COPIED = (
+        "_stock",
+        "_hands",
+        "_known",
+        "_att",
+        "_beaten",
+        "_dfn",
+        "_out_order",
+        "_bout_out",
+        "_left",
+        "_ctl",
+        "_arrival",
+    )
 
     # ------------------------------------------------------------------ setup
 
@@ -236,7 +251,7 @@ class Durak(DurakState):
         return game
 
     @classmethod
-    def from_position(
+    def position(
         cls,
         rules: DurakRules,
         hands: Sequence[Iterable[Card | str] | str],
@@ -1223,37 +1238,6 @@ class Durak(DurakState):
         """Cards other seats picked up from the table, or the trump card they
         drew (or were dealt), while still in their hands."""
         return {s: cards_of(k) for s, k in enumerate(self._known) if k and s != observer}
-
-    # ------------------------------------------------------ views and state
-
-    def public_view(self) -> dict[str, JSON]:
-        return views.public_view(self)
-
-    def view(self, seat: int) -> dict[str, JSON]:
-        return views.seat_view(self, seat)
-
-    def dump(self) -> dict[str, JSON]:
-        return persistence.dump(self)
-
-    @classmethod
-    def load(cls, data: Mapping[str, JSON]) -> Self:
-        return persistence.load(cls, data)
-
-    def clone(self) -> Self:
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new._stock = self._stock[:]
-        new._hands = self._hands[:]
-        new._known = self._known[:]
-        new._att = self._att[:]
-        new._beaten = self._beaten[:]
-        new._dfn = self._dfn[:]
-        new._out_order = self._out_order[:]
-        new._bout_out = self._bout_out[:]
-        new._left = self._left[:]
-        new._ctl = self._ctl[:]
-        new._arrival = self._arrival[:]
-        return new
 
     def position_key(self) -> Hashable:
         """Every field that can change in play (the rules and the tables

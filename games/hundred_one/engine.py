@@ -61,7 +61,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 from games.cards import SUITS, Card, Rank, Suit, deck
-from games.core import JSON, Event, Game, IllegalAction, Outcome, RulesError, Wait, Zone
+from games.core import Event, GamePackage, IllegalAction, Outcome, Wait, Zone
 from games.hundred_one import persistence, positions, views
 from games.hundred_one.actions import (
     DRAW,
@@ -78,15 +78,12 @@ from games.hundred_one.actions import (
     play_of,
 )
 from games.hundred_one.effects import (
-    Effect,
     card_points,
     effect,
-    effects,
-    master_rank,
     queen_credit,
 )
-from games.hundred_one.phase import Phase
-from games.hundred_one.rules import AceMode, DrawMode, HundredOneRules, Scoring, seat_range
+from games.hundred_one.rules import DrawMode, HundredOneRules, Scoring
+from games.hundred_one.state import HundredOneState, Phase
 
 __all__ = ["HundredOne", "Phase", "card_points", "effect", "queen_credit"]
 
@@ -101,105 +98,17 @@ _FINGERPRINT_BITS = (1 << 63) - 1
 """Fingerprints are kept positive and within 63 bits (JSON, SQLite)."""
 
 
-class HundredOne(Game[HundredOneRules, HundredOneAction]):
+class HundredOne(GamePackage, HundredOneState):
     """A 101 match.  See the module docstring for views, zones and events."""
 
     key: ClassVar[str] = "101"
     FORMAT: ClassVar[int] = 2
-
-    __slots__ = (
-        "_after",
-        "_answer",
-        "_discard",
-        "_english",
-        "_excl",
-        "_follow",
-        "_forced",
-        "_fx",
-        "_hands",
-        "_last",
-        "_last_winner",
-        "_leader",
-        "_master",
-        "_n",
-        "_ordered",
-        "_out",
-        "_phase",
-        "_resigned",
-        "_round",
-        "_seed",
-        "_shuffles",
-        "_stock",
-        "_totals",
-        "_turn",
-        "_turned",
-        "_zc",
-        "rules",
-    )
-
-    rules: HundredOneRules
-    _n: int
-    _seed: int
-    _shuffles: int
-    _round: int
-    _phase: Phase
-    _turn: int
-    _leader: int
-    _hands: list[list[Card]]
-    _stock: list[Card]  # the last card is drawn first
-    _discard: list[Card]  # the last card is the top
-    _ordered: Suit | None
-    _excl: Suit | None
-    _follow: Suit | None
-    _answer: bool
-    _after: tuple[int, bool, bool]
-    _totals: list[int]
-    _out: list[int]  # round of elimination, 0 while in the match
-    _resigned: list[tuple[int, bool]]  # (seat, after the round's scoring), in order
-    _last: dict[str, JSON] | None
-    _last_winner: int
-    _forced: list[int]  # positions since the last free choice (see _note_renewal)
-    _turned: int  # during apply(): _TURNED_ONE / _TURNED_MANY bits of stock renewals
-    _fx: dict[Card, Effect]
-    _master: Rank
-    _english: bool
-    _zc: list[Zone] | None  # zones() of the current state, dropped on every change
-
-    # ----------------------------------------------------------------- creation
-
-    def _init(self, rules: HundredOneRules, seats: int, seed: int) -> None:
-        if seats not in seat_range(rules):
-            raise RulesError(f"101 with these rules takes {seat_range(rules)} players")
-        self.rules = rules
-        self._n = seats
-        self._seed = seed
-        self._shuffles = 0
-        self._round = 1
-        self._phase = Phase.PLAY
-        self._turn = 0
-        self._leader = 0
-        self._hands = [[] for _ in range(seats)]
-        self._stock = []
-        self._discard = []
-        self._ordered = None
-        self._excl = None
-        self._follow = None
-        self._answer = False
-        self._after = (0, False, False)
-        self._totals = [0] * seats
-        self._out = [0] * seats
-        self._resigned = []
-        self._last = None
-        self._last_winner = 0
-        self._forced = []
-        self._turned = 0
-        self._prepare()
-
-    def _prepare(self) -> None:
-        self._zc = None
-        self._fx = effects(self.rules)
-        self._master = master_rank(self.rules)
-        self._english = self.rules.ace is AceMode.ENGLISH
+    __slots__ = ()
+    _VIEWS = views
+    _PERSISTENCE = persistence
+    # _zc and _last are replaced, never changed in place; _turned is reset by every apply()
+    _COPIED = ("_stock", "_discard", "_totals", "_out", "_resigned", "_forced")
+    _COPIED_TWICE = ("_hands",)
 
     @classmethod
     def new(
@@ -236,18 +145,6 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
         return positions.build(cls, rules, hands, **setup)
 
     # ------------------------------------------------------------ the contract
-
-    @property
-    def seats(self) -> int:
-        return self._n
-
-    def to_move(self) -> frozenset[int]:
-        phase = self._phase
-        if phase is Phase.PLAY or phase is Phase.ORDER:
-            return frozenset((self._turn,))
-        if phase is Phase.ROUND_OVER:
-            return frozenset(s for s in range(self._n) if not self._out[s])
-        return frozenset()
 
     def legal_actions(self, seat: int) -> list[HundredOneAction]:
         phase = self._phase
@@ -480,40 +377,6 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             rng.shuffle(pool)
         return game
 
-    def outcome(self) -> Outcome | None:
-        if self._phase is not Phase.OVER:
-            return None
-        winner = next(s for s in range(self._n) if not self._out[s])
-        when = self._gone()
-        totals = self._totals
-        gone = sorted(when, key=lambda s: (-when[s][0], -when[s][1], -when[s][2], totals[s]))
-        places: list[tuple[int, ...]] = [(winner,)]
-        previous: tuple[tuple[int, int, int], int] | None = None
-        for s in gone:
-            key = (when[s], totals[s])
-            if key == previous:
-                places[-1] = (*places[-1], s)
-            else:
-                places.append((s,))
-            previous = key
-        first_out = min(when.values())
-        return Outcome(
-            places=tuple(places),
-            winners=frozenset((winner,)),
-            losers=frozenset(s for s in gone if when[s] == first_out),
-            scores=tuple(totals),
-        )
-
-    def _gone(self) -> dict[int, tuple[int, int, int]]:
-        """When each eliminated seat left the match, earliest smallest: the
-        round, then 0 resigned during it / 1 eliminated by its score / 2
-        resigned after its scoring, then the order of resigning."""
-        out = self._out
-        when = {s: (out[s], 1, 0) for s in range(self._n) if out[s]}
-        for i, (s, scored) in enumerate(self._resigned):
-            when[s] = (out[s], 2 if scored else 0, i)
-        return when
-
     def zones(self) -> list[Zone]:
         zones = self._zc
         if zones is None:
@@ -540,104 +403,9 @@ class HundredOne(Game[HundredOneRules, HundredOneAction]):
             return {}
         return {s: list(h) for s, h in enumerate(self._hands) if s != observer and h}
 
-    # ------------------------------------------------------ views and state
-
-    def public_view(self) -> dict[str, JSON]:
-        return views.public_view(self)
-
-    def view(self, seat: int) -> dict[str, JSON]:
-        return views.seat_view(self, seat)
-
-    def dump(self) -> dict[str, JSON]:
-        return persistence.dump(self)
-
-    @classmethod
-    def load(cls, data: Mapping[str, JSON]) -> Self:
-        return persistence.load(cls, data)
-
-    def clone(self) -> Self:
-        other = self.__class__.__new__(self.__class__)
-        other.rules = self.rules
-        other._n = self._n
-        other._seed = self._seed
-        other._shuffles = self._shuffles
-        other._round = self._round
-        other._phase = self._phase
-        other._turn = self._turn
-        other._leader = self._leader
-        other._hands = [h[:] for h in self._hands]
-        other._stock = self._stock[:]
-        other._discard = self._discard[:]
-        other._ordered = self._ordered
-        other._excl = self._excl
-        other._follow = self._follow
-        other._answer = self._answer
-        other._after = self._after
-        other._totals = self._totals[:]
-        other._out = self._out[:]
-        other._resigned = self._resigned[:]
-        other._last = self._last  # never mutated, only replaced
-        other._last_winner = self._last_winner
-        other._forced = self._forced[:]
-        other._turned = 0
-        other._fx = self._fx
-        other._master = self._master
-        other._english = self._english
-        other._zc = self._zc
-        return other
-
     @classmethod
     def decode_action(cls, text: str) -> HundredOneAction:
         return decode(text)
-
-    # ---------------------------------------------------------------- queries
-
-    def _next(self, seat: int) -> int:
-        """The next seat clockwise still in the match."""
-        n = self._n
-        out = self._out
-        s = (seat + 1) % n
-        while out[s]:
-            s = (s + 1) % n
-        return s
-
-    def _drawable(self, seat: int) -> bool:
-        """Whether ``seat`` could draw a card now (see :meth:`_take`)."""
-        return bool(self._stock) or len(self._discard) > 1
-
-    def _fits(self, card: Card) -> bool:
-        """Whether ``card`` may be laid in an ordinary turn now."""
-        discard = self._discard
-        if not discard:
-            return True
-        if card.rank is self._master:
-            return True
-        if self._ordered is not None:
-            return card.suit is self._ordered
-        top = discard[-1]
-        if top.rank is Rank.QUEEN and self._master is Rank.JACK:
-            return card.rank is Rank.KING and card.suit is top.suit
-        if card.suit is top.suit:
-            return True
-        if self.rules.suit_only:
-            return top.rank is Rank.SIX and card.rank is Rank.SIX
-        return card.rank is top.rank
-
-    def _allowed(self, card: Card) -> bool:
-        if self._answer:
-            return card.rank is Rank.ACE
-        if self._follow is not None:
-            return card.suit is self._follow
-        return self._fits(card)
-
-    def _playable(self) -> list[Card]:
-        hand = self._hands[self._turn]
-        if self._answer:
-            return [c for c in hand if c.rank is Rank.ACE]
-        follow = self._follow
-        if follow is not None:
-            return [c for c in hand if c.suit is follow]
-        return [c for c in hand if self._fits(c)]
 
     # ----------------------------------------------------------------- moves
 

@@ -22,27 +22,24 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from games.cards import deck
 from games.core import JSON, StateFormatError
-from games.hundred_one.phase import Phase
 from games.hundred_one.rules import HundredOneRules
+from games.hundred_one.state import HundredOneState, Phase
 from games.hundred_one.views import copy_last
 from games.reader import array, boolean, cards, choice, integer, integers, read_state, suit
 
-if TYPE_CHECKING:
-    from games.hundred_one.engine import HundredOne
-
 __all__ = ["dump", "load"]
 
-H = TypeVar("H", bound="HundredOne")
+H = TypeVar("H", bound=HundredOneState)
 
 _FINGERPRINT_MAX = 2**63 - 1
 _ROUNDS_MAX = 10**6
 
 
-def dump(game: HundredOne) -> dict[str, JSON]:
+def dump(game: HundredOneState) -> dict[str, JSON]:
     return {
         "game": game.key,
         "format": game.FORMAT,

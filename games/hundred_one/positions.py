@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from games.cards import Card, Suit, deck, parse_cards
 from games.hundred_one.rules import HundredOneRules
-
-if TYPE_CHECKING:
-    from games.hundred_one.engine import HundredOne
+from games.hundred_one.state import HundredOneState
 
 __all__ = ["build"]
 
-H = TypeVar("H", bound="HundredOne")
+H = TypeVar("H", bound=HundredOneState)
 
 
 def _cards(value: str | Iterable[Card]) -> list[Card]:

@@ -58,13 +58,9 @@ in the ``round_over``/``over`` phases, when hands are shown for counting).
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING
 
 from games.core import JSON
-from games.hundred_one.phase import Phase
-
-if TYPE_CHECKING:
-    from games.hundred_one.engine import HundredOne
+from games.hundred_one.state import HundredOneState, Phase
 
 __all__ = ["copy_last", "public_view", "seat_view"]
 
@@ -85,7 +81,7 @@ def copy_last(last: dict[str, JSON] | None) -> dict[str, JSON] | None:
     }
 
 
-def public_view(game: HundredOne) -> dict[str, JSON]:
+def public_view(game: HundredOneState) -> dict[str, JSON]:
     phase = game._phase
     shown = phase is Phase.ROUND_OVER or phase is Phase.OVER
     discard = game._discard
@@ -126,7 +122,7 @@ def public_view(game: HundredOne) -> dict[str, JSON]:
     }
 
 
-def seat_view(game: HundredOne, seat: int) -> dict[str, JSON]:
+def seat_view(game: HundredOneState, seat: int) -> dict[str, JSON]:
     out = public_view(game)
     hand = sorted(game._hands[seat], key=_BY_ORDER)
     revealed = out["revealed"]

@@ -39,16 +39,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Self
+from typing import ClassVar, Self
 
 from games.cards import SUITS, Card, Rank, Suit, parse_cards
 from games.core import (
-    JSON,
     Event,
-    Game,
+    GamePackage,
     IllegalAction,
     Outcome,
-    RulesError,
     Wait,
     Zone,
 )
@@ -70,21 +68,24 @@ from games.joker.actions import (
     decode,
 )
 from games.joker.cards import BIT, CARD, DECK, JOKER_BITS, JOKERS, SUIT_INDEX, SUIT_MASK, bits_of
-from games.joker.rules import JokerRules, schedule, seat_range
+from games.joker.rules import JokerRules
 from games.joker.scoring import deal_points, premium
+from games.joker.state import NO_TRUMP, NOBODY, ONLY, JokerState, Phase
 
 __all__ = ["Joker"]
 
-DEAL_PHASE = "deal"
-TRUMP = "trump"
-BID = "bid"
-PLAY = "play"
-OVER = "over"
+# Python 3.11 looks up every attribute of an enum class through
+# ``EnumType.__getattr__``, ten times slower than a global; the moves test the
+# phase often, so they compare with these.
+_DEAL = Phase.DEAL
+_TRUMP = Phase.TRUMP
+_BID = Phase.BID
+_PLAY = Phase.PLAY
+_OVER = Phase.OVER
 
 NORMAL, LEAD_HIGH, LEAD_TAKES, FOLLOW_HIGH, FOLLOW_LOW = range(5)
 """How a card was played: an ordinary card, or a joker's declaration."""
 
-NO_TRUMP = -1
 FIRST_TRUMP_CARDS = 3
 """Cards the trump chooser sees before naming the trump in nine-card deals."""
 
@@ -104,8 +105,6 @@ _LEAD_LISTS: dict[int, tuple[LeadJoker, ...]] = {
 _FOLLOW_LISTS: dict[int, tuple[FollowJoker, ...]] = {
     j: (FOLLOWS[(j, True)], FOLLOWS[(j, False)]) for j in JOKER_BITS
 }
-_SINGLE = tuple(frozenset((s,)) for s in range(4))
-_NONE: frozenset[int] = frozenset()
 _MODE_VALUE = {LEAD_HIGH: "high", LEAD_TAKES: "takes", FOLLOW_HIGH: "high", FOLLOW_LOW: "low"}
 _DEAL_TRIES = 30
 """Random deals :meth:`Joker.determinize` tries before it deals to order."""
@@ -128,106 +127,26 @@ def _mask(cards: Iterable[Card]) -> int:
     return mask
 
 
-class Joker(Game[JokerRules, JokerAction]):
+class Joker(GamePackage, JokerState):
     """A game of Joker.  See the module docstring and :mod:`games.joker.views`."""
 
     key: ClassVar[str] = "joker"
     FORMAT: ClassVar[int] = 1
-
-    __slots__ = (
-        "_bids",
-        "_cards",
-        "_chooser",
-        "_deal",
-        "_dealer",
-        "_done",
-        "_draw",
+    __slots__ = ()
+    _VIEWS = views
+    _PERSISTENCE = persistence
+    _COPIED = (
         "_hands",
-        "_lead_high",
-        "_lead_suit",
-        "_n",
-        "_phase",
-        "_pulka_of",
-        "_pulkas",
-        "_resigned",
-        "_rows",
-        "_seed",
         "_stock",
-        "_taken",
-        "_tm",
-        "_totals",
-        "_trick",
+        "_bids",
         "_tricks",
-        "_trump",
-        "_trump_card",
-        "_turn",
+        "_trick",
         "_void",
-        "rules",
+        "_draw",
+        "_rows",  # rows and pulka records are never changed, only added
+        "_pulkas",
+        "_totals",
     )
-
-    rules: JokerRules
-    _n: int
-    _seed: int
-    _cards: tuple[int, ...]  # cards per hand, deal by deal
-    _pulka_of: tuple[int, ...]  # pulka index, deal by deal
-    _deal: int  # the deal being played (in the deal phase: the next one)
-    _phase: str
-    _dealer: int
-    _turn: int
-    _hands: list[int]
-    _stock: list[int]  # undealt cards; the next one dealt is the last
-    _trump: int  # suit index, NO_TRUMP
-    _trump_card: int  # the turned card's bit, -1 when none was turned
-    _chooser: int  # who names the trump in the trump phase, else -1
-    _bids: list[int]  # -1: not yet
-    _tricks: list[int]
-    _trick: list[tuple[int, int, int, int]]  # (seat, card bit, mode, declared suit or -1)
-    _done: bool  # the trick on the table is complete (waits for the next lead)
-    _lead_suit: int
-    _lead_high: bool
-    _taken: int  # the tricks taken this deal, face down
-    _void: list[int]  # per seat, bits of the suits he has shown he lacks
-    _draw: list[tuple[int, int]]  # the first-dealer draw: (seat, card bit); seat -1: the middle
-    _rows: list[dict[str, Any]]  # the score sheet, a row per deal played
-    _pulkas: list[dict[str, Any]]  # a record per finished pulka
-    _totals: list[int]
-    _resigned: int
-    _tm: frozenset[int]
-
-    # ----------------------------------------------------------------- creation
-
-    def _init(self, rules: JokerRules, seats: int, seed: int) -> None:
-        if seats not in seat_range(rules):
-            raise RulesError(f"joker is played by {seat_range(rules)} players, not {seats}")
-        self.rules = rules
-        self._n = seats
-        self._seed = seed
-        plan = schedule(rules.deals)
-        self._cards = tuple(c for pulka in plan for c in pulka)
-        self._pulka_of = tuple(p for p, pulka in enumerate(plan) for _ in pulka)
-        self._deal = 0
-        self._phase = DEAL_PHASE
-        self._dealer = 0
-        self._turn = 0
-        self._hands = [0] * seats
-        self._stock = []
-        self._trump = NO_TRUMP
-        self._trump_card = -1
-        self._chooser = -1
-        self._bids = [-1] * seats
-        self._tricks = [0] * seats
-        self._trick = []
-        self._done = False
-        self._lead_suit = -1
-        self._lead_high = False
-        self._taken = 0
-        self._void = [0] * seats
-        self._draw = []
-        self._rows = []
-        self._pulkas = []
-        self._totals = [0] * seats
-        self._resigned = -1
-        self._tm = _NONE
 
     @classmethod
     def new(
@@ -258,7 +177,7 @@ class Joker(Game[JokerRules, JokerAction]):
         game._draw = draw
         game._stock = pack[i:][::-1]
         game._dealer = game._turn = seat
-        game._tm = _SINGLE[seat]
+        game._tm = ONLY[seat]
         return game
 
     @classmethod
@@ -317,38 +236,31 @@ class Joker(Game[JokerRules, JokerAction]):
         order = [(dealer + 1 + k) % n for k in range(n)]
         waiting = [s for s in order if game._bids[s] < 0]
         if waiting:
-            game._phase = BID
+            game._phase = _BID
             game._turn = waiting[0]
         else:
-            game._phase = PLAY
+            game._phase = _PLAY
             game._turn = order[0] if leader is None else leader
-        game._tm = _SINGLE[game._turn]
+        game._tm = ONLY[game._turn]
         return game
 
     # ------------------------------------------------------------ the contract
 
-    @property
-    def seats(self) -> int:
-        return self._n
-
-    def to_move(self) -> frozenset[int]:
-        return self._tm
-
     def waits(self) -> Mapping[int, Wait]:
         """Whoever is on move decides (dealing included)."""
-        if self._phase is OVER:
+        if self._phase is _OVER:
             return {}
         return {self._turn: Wait.DECIDE}
 
     def legal_actions(self, seat: int) -> list[JokerAction]:
-        if seat != self._turn or self._phase is OVER:
+        if seat != self._turn or self._phase is _OVER:
             return []
         phase = self._phase
-        if phase is PLAY:
+        if phase is _PLAY:
             return self._plays(seat)
-        if phase is BID:
+        if phase is _BID:
             return [BIDS[k] for k in self._allowed_bids(seat)]
-        if phase is TRUMP:
+        if phase is _TRUMP:
             return [TRUMPS[0], TRUMPS[1], TRUMPS[2], TRUMPS[3], TRUMPS[-1]]
         return [DEAL]
 
@@ -397,22 +309,14 @@ class Joker(Game[JokerRules, JokerAction]):
                 bids.remove(forbidden)
         return bids
 
-    def forbidden_bid(self) -> int | None:
-        """The bid the dealer may not make now (None outside his bid)."""
-        if self._phase is not BID or self._turn != self._dealer:
-            return None
-        cards = self._cards[self._deal]
-        forbidden = cards - sum(b for s, b in enumerate(self._bids) if s != self._dealer and b > 0)
-        return forbidden if 0 <= forbidden <= cards else None
-
     def apply(self, seat: int, action: JokerAction) -> list[Event]:
         phase = self._phase
-        if phase is OVER:
+        if phase is _OVER:
             raise IllegalAction("illegal.game_over")
         if seat != self._turn:
             raise IllegalAction("illegal.not_your_turn")
         if isinstance(action, Play):
-            if phase is not PLAY:
+            if phase is not _PLAY:
                 raise IllegalAction("illegal.wrong_phase")
             bit = BIT.get(action.card, 36)
             if bit >= 36 or not self._hands[seat] >> bit & 1:
@@ -422,7 +326,7 @@ class Joker(Game[JokerRules, JokerAction]):
             return self._play(seat, bit, NORMAL, -1)
         kind = type(action)
         if kind is LeadJoker or kind is FollowJoker:
-            if phase is not PLAY:
+            if phase is not _PLAY:
                 raise IllegalAction("illegal.wrong_phase")
             assert isinstance(action, LeadJoker | FollowJoker)
             bit = BIT[action.card]
@@ -440,17 +344,17 @@ class Joker(Game[JokerRules, JokerAction]):
                 raise IllegalAction("illegal.leading")
             return self._play(seat, bit, FOLLOW_HIGH if action.high else FOLLOW_LOW, -1)
         if kind is Bid:
-            if phase is not BID:
+            if phase is not _BID:
                 raise IllegalAction("illegal.wrong_phase")
             assert isinstance(action, Bid)
             return self._bid(seat, action.tricks)
         if kind is ChooseTrump:
-            if phase is not TRUMP:
+            if phase is not _TRUMP:
                 raise IllegalAction("illegal.wrong_phase")
             assert isinstance(action, ChooseTrump)
             return self._choose_trump(seat, -1 if action.suit is None else SUIT_INDEX[action.suit])
         if kind is Deal:
-            if phase is not DEAL_PHASE:
+            if phase is not _DEAL:
                 raise IllegalAction("illegal.wrong_phase")
             return self._deal_cards()
         raise IllegalAction("illegal.wrong_phase")
@@ -472,17 +376,17 @@ class Joker(Game[JokerRules, JokerAction]):
         plain suits before trumps, by rank, then suit order — and a joker only
         when nothing else may be played (led as "takes" in the first plain
         suit, followed low)."""
-        if self._phase is OVER:
+        if self._phase is _OVER:
             raise IllegalAction("illegal.game_over")
         if seat != self._turn:
             raise IllegalAction("illegal.not_your_turn")
         phase = self._phase
-        if phase is DEAL_PHASE:
+        if phase is _DEAL:
             return DEAL
-        if phase is BID:
+        if phase is _BID:
             return BIDS[self._allowed_bids(seat)[0]]
         hand = self._hands[seat]
-        if phase is TRUMP:
+        if phase is _TRUMP:
             best = max(
                 range(4),
                 key=lambda s: (
@@ -511,13 +415,13 @@ class Joker(Game[JokerRules, JokerAction]):
     def resign(self, seat: int) -> list[Event]:
         """A player who leaves ends the game: he is placed last, the others by
         their totals so far (the deal in hand is not scored)."""
-        if self._phase is OVER:
+        if self._phase is _OVER:
             raise IllegalAction("illegal.game_over")
         if not 0 <= seat < self._n:
             raise IllegalAction("illegal.not_in_game")
         self._resigned = seat
-        self._phase = OVER
-        self._tm = _NONE
+        self._phase = _OVER
+        self._tm = NOBODY
         outcome = self.outcome()
         assert outcome is not None
         winner = min(outcome.places[0])
@@ -559,17 +463,17 @@ class Joker(Game[JokerRules, JokerAction]):
         self._trump = NO_TRUMP
         events = [Event("deal", dealer, value=self._deal + 1)]
         if choose:
-            self._phase = TRUMP
+            self._phase = _TRUMP
             self._chooser = self._turn = order[0]
         else:
             card = self._stock.pop()
             self._trump_card = card
             self._trump = NO_TRUMP if card >= 36 else card // 9
             events.append(Event("trump", value=suit_letter(self._trump), cards=(CARD[card],)))
-            self._phase = BID
+            self._phase = _BID
             self._chooser = -1
             self._turn = order[0]
-        self._tm = _SINGLE[self._turn]
+        self._tm = ONLY[self._turn]
         return events
 
     def _choose_trump(self, seat: int, suit: int) -> list[Event]:
@@ -582,7 +486,7 @@ class Joker(Game[JokerRules, JokerAction]):
             for s in order:
                 hands[s] |= 1 << stock.pop()
         self._chooser = -1
-        self._phase = BID
+        self._phase = _BID
         return [Event("trump_chosen", seat, value=suit_letter(suit))]
 
     def _bid(self, seat: int, tricks: int) -> list[Event]:
@@ -593,11 +497,11 @@ class Joker(Game[JokerRules, JokerAction]):
             raise IllegalAction("illegal.forbidden_bid", n=tricks)
         self._bids[seat] = tricks
         if seat == self._dealer:
-            self._phase = PLAY
+            self._phase = _PLAY
             self._turn = (self._dealer + 1) % self._n
         else:
             self._turn = (seat + 1) % self._n
-        self._tm = _SINGLE[self._turn]
+        self._tm = ONLY[self._turn]
         return [Event("bid", seat, value=tricks)]
 
     def _play(self, seat: int, bit: int, mode: int, suit: int) -> list[Event]:
@@ -624,14 +528,14 @@ class Joker(Game[JokerRules, JokerAction]):
         n = self._n
         if len(trick) < n:
             self._turn = (seat + 1) % n
-            self._tm = _SINGLE[self._turn]
+            self._tm = ONLY[self._turn]
             return events
         winner = self._winner()
         self._tricks[winner] += 1
         self._done = True
         events.append(_TRICK_EVENTS[winner][self._tricks[winner]])
         self._turn = winner
-        self._tm = _SINGLE[winner]
+        self._tm = ONLY[winner]
         if not self._hands[winner]:
             self._end_deal(events)
         return events
@@ -695,8 +599,8 @@ class Joker(Game[JokerRules, JokerAction]):
         if last or self._pulka_of[deal + 1] != pulka:
             self._close_pulka(pulka, events)
         if last:
-            self._phase = OVER
-            self._tm = _NONE
+            self._phase = _OVER
+            self._tm = NOBODY
             outcome = self.outcome()
             assert outcome is not None
             winner = min(outcome.places[0])
@@ -704,9 +608,9 @@ class Joker(Game[JokerRules, JokerAction]):
             return
         self._deal = deal + 1
         self._dealer = (self._dealer + 1) % n
-        self._phase = DEAL_PHASE
+        self._phase = _DEAL
         self._turn = self._dealer
-        self._tm = _SINGLE[self._turn]
+        self._tm = ONLY[self._turn]
 
     def _close_pulka(self, pulka: int, events: list[Event]) -> None:
         first = next(i for i, r in enumerate(self._rows) if r["pulka"] == pulka + 1)
@@ -737,32 +641,6 @@ class Joker(Game[JokerRules, JokerAction]):
                 events.append(Event("struck", s, value=bonus))
         events.append(Event("pulka_over", value=pulka + 1))
 
-    # ------------------------------------------------------------ results
-
-    def outcome(self) -> Outcome | None:
-        if self._phase is not OVER:
-            return None
-        totals = self._totals
-        playing = [s for s in range(self._n) if s != self._resigned]
-        ranked = sorted(playing, key=lambda s: (-totals[s], s))
-        places: list[tuple[int, ...]] = []
-        for s in ranked:
-            if places and totals[places[-1][0]] == totals[s]:
-                places[-1] = (*places[-1], s)
-            else:
-                places.append((s,))
-        if self._resigned >= 0:
-            places.append((self._resigned,))
-        winners = frozenset(places[0])
-        losers = frozenset(places[-1]) if len(places) > 1 else frozenset()
-        return Outcome(
-            places=tuple(places),
-            winners=winners,
-            losers=losers,
-            draw=len(places) == 1,
-            scores=tuple(totals),
-        )
-
     def zones(self) -> list[Zone]:
         """``stock`` (nobody: the undealt cards, in dealing order; before the
         first deal, the pack under the draw), ``draw`` (everybody: the
@@ -785,53 +663,6 @@ class Joker(Game[JokerRules, JokerAction]):
     def known_cards(self, observer: int) -> dict[int, list[Card]]:
         """Nobody's cards are ever shown before they are played."""
         return {}
-
-    # ------------------------------------------------------ views and state
-
-    def public_view(self) -> dict[str, JSON]:
-        return views.public_view(self)
-
-    def view(self, seat: int) -> dict[str, JSON]:
-        return views.seat_view(self, seat)
-
-    def dump(self) -> dict[str, JSON]:
-        return persistence.dump(self)
-
-    @classmethod
-    def load(cls, data: Mapping[str, JSON]) -> Self:
-        return persistence.load(cls, data)
-
-    def clone(self) -> Self:
-        new = object.__new__(type(self))
-        new.rules = self.rules
-        new._n = self._n
-        new._seed = self._seed
-        new._cards = self._cards
-        new._pulka_of = self._pulka_of
-        new._deal = self._deal
-        new._phase = self._phase
-        new._dealer = self._dealer
-        new._turn = self._turn
-        new._hands = self._hands[:]
-        new._stock = self._stock[:]
-        new._trump = self._trump
-        new._trump_card = self._trump_card
-        new._chooser = self._chooser
-        new._bids = self._bids[:]
-        new._tricks = self._tricks[:]
-        new._trick = self._trick[:]
-        new._done = self._done
-        new._lead_suit = self._lead_suit
-        new._lead_high = self._lead_high
-        new._taken = self._taken
-        new._void = self._void[:]
-        new._draw = self._draw[:]
-        new._rows = self._rows[:]  # rows and pulka records are never changed, only added
-        new._pulkas = self._pulkas[:]
-        new._totals = self._totals[:]
-        new._resigned = self._resigned
-        new._tm = self._tm
-        return new
 
     def determinize(self, observer: int, rng: random.Random) -> Self:
         """Deal anew the cards ``observer`` cannot see: the other hands and the
@@ -874,7 +705,7 @@ class Joker(Game[JokerRules, JokerAction]):
         return decode(text)
 
     def __repr__(self) -> str:
-        return f"<Joker {self._n} seats deal {self._deal + 1} {self._phase}>"
+        return f"<Joker {self._n} seats deal {self._deal + 1} {self._phase.value}>"
 
 
 def _play_event(seat: int, bit: int, mode: int, suit: int) -> Event:

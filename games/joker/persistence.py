@@ -21,22 +21,20 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from games.cards import Card
 from games.core import JSON, StateFormatError
 from games.joker.cards import BIT, CARD, DECK, bits_of
 from games.joker.rules import JokerRules, seat_range
+from games.joker.state import NOBODY, ONLY, JokerState, Phase
 from games.reader import array, boolean, integer, integers, read_state
-
-if TYPE_CHECKING:
-    from games.joker.engine import Joker
 
 __all__ = ["dump", "load"]
 
-J = TypeVar("J", bound="Joker")
+J = TypeVar("J", bound=JokerState)
 
-_PHASES = ("deal", "trump", "bid", "play", "over")
+_PHASES = {phase.value: phase for phase in Phase}
 
 
 def _codes(mask: int) -> list[str]:
@@ -47,7 +45,7 @@ def _rows(rows: list[dict[str, Any]]) -> list[dict[str, JSON]]:
     return [{k: (list(v) if isinstance(v, list) else v) for k, v in r.items()} for r in rows]
 
 
-def dump(game: Joker) -> dict[str, JSON]:
+def dump(game: JokerState) -> dict[str, JSON]:
     return {
         "game": type(game).key,
         "format": type(game).FORMAT,
@@ -55,7 +53,7 @@ def dump(game: Joker) -> dict[str, JSON]:
         "seats": game._n,
         "seed": game._seed,
         "deal": game._deal,
-        "phase": game._phase,
+        "phase": game._phase.value,
         "dealer": game._dealer,
         "turn": game._turn,
         "hands": [_codes(h) for h in game._hands],
@@ -114,8 +112,6 @@ def load(cls: type[J], data: Mapping[str, JSON]) -> J:
 
 
 def _load(cls: type[J], data: Mapping[str, JSON]) -> J:
-    from games.joker.engine import _SINGLE, BID, DEAL_PHASE, OVER, PLAY, TRUMP
-
     rules = JokerRules.from_json(data["rules"])
     n = integer(data["seats"], "seats", 3, 4)
     if n not in seat_range(rules):
@@ -127,9 +123,9 @@ def _load(cls: type[J], data: Mapping[str, JSON]) -> J:
     game._init(rules, n, seed)
     game._deal = integer(data["deal"], "deal", 0, len(game._cards) - 1)
     phase = data["phase"]
-    if phase not in _PHASES:
+    if not isinstance(phase, str) or phase not in _PHASES:
         raise StateFormatError(f"phase: {phase!r}")
-    game._phase = next(p for p in (DEAL_PHASE, TRUMP, BID, PLAY, OVER) if p == phase)
+    game._phase = _PHASES[phase]
     game._dealer = integer(data["dealer"], "dealer", 0, n - 1)
     game._turn = integer(data["turn"], "turn", 0, n - 1)
     game._hands = [_mask(_bits(h, "hands"), "hands") for h in array(data["hands"], "hands", n)]
@@ -175,5 +171,5 @@ def _load(cls: type[J], data: Mapping[str, JSON]) -> J:
         everything.append(game._trump_card)
     if Counter(everything) != Counter(BIT[c] for c in DECK):
         raise StateFormatError("the cards do not make up the deck")
-    game._tm = frozenset() if game._phase is OVER else _SINGLE[game._turn]
+    game._tm = NOBODY if game._phase is Phase.OVER else ONLY[game._turn]
     return game

@@ -55,14 +55,12 @@ valid card code.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.cards import SUITS
 from games.core import JSON
 from games.joker.cards import CARD, SUIT_MASK, bits_of
-
-if TYPE_CHECKING:
-    from games.joker.engine import Joker
+from games.joker.state import JokerState, Phase
 
 __all__ = ["hand_order", "public_view", "seat_view"]
 
@@ -86,15 +84,13 @@ def _copy_row(row: dict[str, Any]) -> dict[str, JSON]:
     return {k: (list(v) if isinstance(v, list) else v) for k, v in row.items()}
 
 
-def public_view(game: Joker) -> dict[str, JSON]:
-    from games.joker.engine import DEAL_PHASE, OVER, TRUMP
-
+def public_view(game: JokerState) -> dict[str, JSON]:
     n = game._n
     phase = game._phase
     deal = game._deal
     trick = game._trick
     trump: str | None = _letter(game._trump)
-    if phase == TRUMP or (phase == DEAL_PHASE and not game._rows):
+    if phase is Phase.TRUMP or (phase is Phase.DEAL and not game._rows):
         trump = None
     outcome = game.outcome()
     plan: list[list[int]] = []
@@ -106,7 +102,7 @@ def public_view(game: Joker) -> dict[str, JSON]:
     winner = game._turn if done and trick else None
     return {
         "game": "joker",
-        "phase": phase,
+        "phase": phase.value,
         "deal": deal + 1,
         "deals": len(game._cards),
         "cards": game._cards[deal],
@@ -132,7 +128,7 @@ def public_view(game: Joker) -> dict[str, JSON]:
         ],
         "trick_done": done,
         "trick_winner": winner,
-        "turn": None if phase == OVER else game._turn,
+        "turn": None if phase is Phase.OVER else game._turn,
         "to_move": sorted(game.to_move()),
         "void": [[SUITS[s].value for s in range(4) if v >> s & 1] for v in game._void],
         "sheet": [_copy_row(r) for r in game._rows],
@@ -144,7 +140,7 @@ def public_view(game: Joker) -> dict[str, JSON]:
     }
 
 
-def seat_view(game: Joker, seat: int) -> dict[str, JSON]:
+def seat_view(game: JokerState, seat: int) -> dict[str, JSON]:
     if not 0 <= seat < game._n:
         raise IndexError(f"no seat {seat}")
     view = public_view(game)

@@ -384,7 +384,8 @@ def resign_one(
 
 def check_resign_all(game: Game[Any, Any], chooser: random.Random, initial: Counter[Card]) -> None:
     """Seats resigning one by one (on a copy) keep every invariant, and the
-    game is over once all but one have resigned."""
+    game is over once all but one have resigned; the original is left alone."""
+    before = game.dump()
     copy = game.clone()
     resigned = 0
     while not copy.is_over:
@@ -393,6 +394,7 @@ def check_resign_all(game: Game[Any, Any], chooser: random.Random, initial: Coun
         resigned += 1
     check_outcome(copy)
     check_no_resign_when_over(copy)
+    assert game.dump() == before, "resigning on a clone changed the original"
 
 
 def check_no_resign_when_over(game: Game[Any, Any]) -> None:

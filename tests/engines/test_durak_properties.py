@@ -230,7 +230,7 @@ def test_hand_built_actions_equal_the_decoded_ones() -> None:
 
 
 def test_a_forged_mixed_attack_is_refused() -> None:
-    game = Durak.from_position(DurakRules(), ["6s 7s", "8s 9s"], attacker=0, trump="h")
+    game = Durak.position(DurakRules(), ["6s 7s", "8s 9s"], attacker=0, trump="h")
     before = game.dump()
     with pytest.raises(IllegalAction) as caught:
         game.apply(0, Attack((Card.parse("6s"), Card.parse("7s"))))
@@ -344,7 +344,7 @@ def test_strings_in_views_are_card_codes_only_where_cards_belong() -> None:
 
 
 def test_hands_in_views_are_sorted_with_trumps_last() -> None:
-    game = Durak.from_position(
+    game = Durak.position(
         DurakRules(), ["6h Ac 7s Ts 6d", "8s 9s"], attacker=0, trump="s", trump_card=None
     )
     assert game.view(0)["hand"] == ["Ac", "6d", "6h", "7s", "Ts"]

@@ -26,7 +26,7 @@ def position(
     if "stock" not in options:
         used = [*" ".join(hands).split(), str(options["trump_card"])]
         options["stock"] = [c for c in deck(36) if c.code not in used][:6]
-    return Durak.from_position(rules, hands, attacker=attacker, **options)  # type: ignore[arg-type]
+    return Durak.position(rules, hands, attacker=attacker, **options)  # type: ignore[arg-type]
 
 
 def play(game: Durak, *moves: str) -> list[Event]:
@@ -219,7 +219,7 @@ def test_while_the_defence_is_open_throwers_may_throw_but_not_pass() -> None:
 
 
 def test_refill_attacker_first_then_clockwise_defender_last() -> None:
-    g = Durak.from_position(
+    g = Durak.position(
         PODKIDNOY,
         ["7s Jd Qd Kd Ac", "8s Jc Qc Kc 9d", "Js Qs Ks As Td", "Th Jh Qh Kh Tc"],
         attacker=0,
@@ -243,7 +243,7 @@ def test_refill_attacker_first_then_clockwise_defender_last() -> None:
 
 def test_the_trump_card_is_drawn_last_and_known() -> None:
     hands = ["7s 9d Jd Qd Kd Ad", "8s Td Tc Jc Qc"]
-    g = Durak.from_position(PODKIDNOY, hands, attacker=0, trump_card="Ah", stock="6c")
+    g = Durak.position(PODKIDNOY, hands, attacker=0, trump_card="Ah", stock="6c")
     assert g.public_view()["stock"] == 2
     assert g.public_view()["trump_card"] == "Ah"
     events = play(g, "0:a7s", "1:b7s8s")
@@ -397,7 +397,7 @@ def test_after_a_take_the_player_left_of_the_defender_attacks() -> None:
 
 
 def test_players_leave_when_empty_after_the_stock_is_gone() -> None:
-    g = Durak.from_position(PODKIDNOY, ["7s", "8s 9d", "Kd Qd Jd"], attacker=0, trump="h")
+    g = Durak.position(PODKIDNOY, ["7s", "8s 9d", "Kd Qd Jd"], attacker=0, trump="h")
     play(g, "0:a7s")
     assert g.public_view()["active"] == [1, 2]  # out at once, placed when the bout ends
     events = play(g, "1:b7s8s")
@@ -414,9 +414,7 @@ def test_players_leave_when_empty_after_the_stock_is_gone() -> None:
 
 
 def test_an_out_player_is_skipped_as_defender() -> None:
-    g = Durak.from_position(
-        PODKIDNOY, ["9d Td", "Kd", "8c Jc"], attacker=1, trump="h", out_order=()
-    )
+    g = Durak.position(PODKIDNOY, ["9d Td", "Kd", "8c Jc"], attacker=1, trump="h", out_order=())
     assert (g.public_view()["attacker"], g.public_view()["defender"]) == (1, 2)
     play(g, "1:aKd", "2:k")  # seat 1 went out leading his last card
     view = g.public_view()
@@ -425,7 +423,7 @@ def test_an_out_player_is_skipped_as_defender() -> None:
 
 
 def test_the_durak_is_the_last_player_holding_cards() -> None:
-    g = Durak.from_position(PODKIDNOY, ["7s", "6s 6d"], attacker=0, trump="h")
+    g = Durak.position(PODKIDNOY, ["7s", "6s 6d"], attacker=0, trump="h")
     play(g, "0:a7s")
     assert legal(g, 1) == {"k"}
     events = play(g, "1:k")
@@ -439,7 +437,7 @@ def test_the_durak_is_the_last_player_holding_cards() -> None:
 
 
 def test_a_draw_when_the_last_bout_empties_everyone() -> None:
-    g = Durak.from_position(PODKIDNOY, ["7s", "8s"], attacker=0, trump="h")
+    g = Durak.position(PODKIDNOY, ["7s", "8s"], attacker=0, trump="h")
     events = play(g, "0:a7s", "1:b7s8s")
     assert [e.seat for e in events if e.kind == "out"] == [0, 1]
     assert events[-1] == Event("game_over", value="draw")
@@ -452,7 +450,7 @@ def test_a_draw_when_the_last_bout_empties_everyone() -> None:
 
 
 def test_after_the_end_nothing_applies() -> None:
-    g = Durak.from_position(PODKIDNOY, ["7s", "8s"], attacker=0, trump="h")
+    g = Durak.position(PODKIDNOY, ["7s", "8s"], attacker=0, trump="h")
     play(g, "0:a7s", "1:b7s8s")
     assert g.legal_actions(0) == []
     assert g.legal_actions(1) == []
@@ -505,7 +503,7 @@ def test_the_game_waits_on_the_leader_then_the_defender_then_throwers_consent() 
     taken = position(PODKIDNOY, ["7s 7c 9d", "8s Kc 6d", "7d Tc"])
     play(taken, "0:a7s", "1:k")
     assert taken.waits() == {0: Wait.CONSENT, 2: Wait.CONSENT}
-    over = Durak.from_position(PODKIDNOY, ["7s", "6s 6d"], attacker=0, trump="h")
+    over = Durak.position(PODKIDNOY, ["7s", "6s 6d"], attacker=0, trump="h")
     play(over, "0:a7s", "1:k")
     assert over.waits() == {}
 
@@ -539,7 +537,7 @@ def test_the_timer_takes_for_the_defender_and_passes_for_a_thrower() -> None:
 
 
 def test_no_default_move_once_the_game_is_over() -> None:
-    g = Durak.from_position(PODKIDNOY, ["7s", "6s 6d"], attacker=0, trump="h")
+    g = Durak.position(PODKIDNOY, ["7s", "6s 6d"], attacker=0, trump="h")
     play(g, "0:a7s", "1:k")
     with pytest.raises(IllegalAction) as caught:
         g.default_action(1)
@@ -592,7 +590,7 @@ def test_the_attacker_may_resign_too() -> None:
 
 
 def test_of_the_last_two_the_one_who_leaves_is_the_durak_and_the_others_share_a_place() -> None:
-    g = Durak.from_position(
+    g = Durak.position(
         PODKIDNOY, ["", "7s 9c", "8s Kc 6d", "Tc Jd"], attacker=1, trump="h", out_order=[[0]]
     )
     g.resign(3)  # three in play: the game goes on
@@ -604,7 +602,7 @@ def test_of_the_last_two_the_one_who_leaves_is_the_durak_and_the_others_share_a_
 
 
 def test_seats_already_out_keep_their_places_and_cannot_resign() -> None:
-    g = Durak.from_position(
+    g = Durak.position(
         PODKIDNOY, ["", "7s 9c", "8s Kc", "Tc Jd"], attacker=1, trump="h", out_order=[[0]]
     )
     before = g.dump()
@@ -623,7 +621,7 @@ def test_seats_already_out_keep_their_places_and_cannot_resign() -> None:
 
 
 def test_a_player_out_in_this_bout_is_placed_when_another_resigns() -> None:
-    g = Durak.from_position(PODKIDNOY, ["7s", "8s 9d", "Kd Qd Jd"], attacker=0, trump="h")
+    g = Durak.position(PODKIDNOY, ["7s", "8s 9d", "Kd Qd Jd"], attacker=0, trump="h")
     play(g, "0:a7s")  # out at once, placed when the bout ends
     events = g.resign(2)
     assert events == [
@@ -752,7 +750,7 @@ def test_believe_with_the_attacker_gone_the_covers_are_set_aside_unseen() -> Non
 
 
 def test_the_game_goes_on_to_its_durak_and_the_one_who_left_is_placed_last() -> None:
-    g = Durak.from_position(PODKIDNOY, ["7s 9c", "8s Kc", "Tc Jd"], attacker=0, trump="h")
+    g = Durak.position(PODKIDNOY, ["7s 9c", "8s Kc", "Tc Jd"], attacker=0, trump="h")
     g.resign(2)
     play(g, "0:a7s", "1:b7s8s")  # beaten off: seat 0 has nothing to throw, none to draw
     play(g, "1:aKc")

@@ -59,7 +59,7 @@ def dm(snap: Snapshot, reader: int, lang: str = "ru") -> tuple[str, list[str]]:
 
 
 def two_player_bout(lang_moves: list[tuple[int, str]]) -> Snapshot:
-    game = Durak.from_position(
+    game = Durak.position(
         DURAK["podkidnoy"], ["7s 7c Ah 8d", "9s 6d Kh Ks"], attacker=0, trump="h", stock=["6c"]
     )
     moves, recent = played(game, lang_moves)
@@ -156,7 +156,7 @@ def test_the_taker_reads_that_he_takes_and_the_thrower_that_he_may_throw_in(
 def test_a_blind_leader_is_asked_to_lead_without_a_pass_button(
     lang: str, prompt: str, wrong: str
 ) -> None:
-    game = Durak.from_position(
+    game = Durak.position(
         DURAK["blind"], ["7s 7c Ah 8d", "9s 6d Kh Ks"], attacker=0, trump="h", stock=["6c"]
     )
     text, labels = dm(snapshot(game, people(2)), 0, lang)
@@ -166,7 +166,7 @@ def test_a_blind_leader_is_asked_to_lead_without_a_pass_button(
 
 
 def test_a_blind_throwers_pass_says_what_it_does() -> None:
-    game = Durak.from_position(
+    game = Durak.position(
         DURAK["blind"], ["7s 7c Ah 8d", "9s 6d Kh Ks"], attacker=0, trump="h", stock=["6c"]
     )
     game.apply(0, game.decode_action("L0"))  # 7c, the lowest non-trump, is played blind
@@ -176,7 +176,7 @@ def test_a_blind_throwers_pass_says_what_it_does() -> None:
 
 
 def teams_game() -> Durak:
-    return Durak.from_position(
+    return Durak.position(
         DURAK["teams"],
         ["7s 8s", "9s 6d", "", "Ks Qd"],
         attacker=0,
@@ -279,7 +279,7 @@ def test_transfers_and_refusals_are_told_to_whom_they_turn(lang: str) -> None:
 def believe_verdict(verdict: str, cover: str) -> Snapshot:
     """Believe / don't believe: Anna leads 7♠, Boris covers it face down with
     ``cover``, Anna gives her ``verdict`` (y / n); Vera waits."""
-    game = Durak.from_position(
+    game = Durak.position(
         DURAK["believe"],
         ["7s 7c Ah", "9s 6d Kh", "8c 9c Tc"],
         attacker=0,
@@ -350,7 +350,7 @@ def test_a_doubter_who_was_wrong_reads_which_cards_he_picked_up_and_why(
 
 
 def test_a_defender_waiting_on_the_verdict_reads_that_it_is_about_him() -> None:
-    game = Durak.from_position(
+    game = Durak.position(
         DURAK["believe"], ["7s 7c Ah", "9s 6d Kh"], attacker=0, trump="h", stock=["6c"]
     )
     moves, recent = played(game, [(0, "a7s"), (1, "f7s6d")])
@@ -488,7 +488,7 @@ def test_ones_own_joker_moves_read_in_the_second_person(event: Event, ru: str, e
 
 
 def test_the_mark_of_a_move_nobody_pressed_for_sits_on_the_movers_own_action_only() -> None:
-    game = Durak.from_position(
+    game = Durak.position(
         DURAK["podkidnoy"], ["7s 8d", "9s 6d", "Ks Qd"], attacker=0, trump="h", stock=["6c"]
     )
     seats = (seat(0, "Anna", absent=True), seat(1, None, computer=2), seat(2, "Vera"))

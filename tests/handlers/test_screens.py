@@ -210,7 +210,7 @@ def test_hand_buttons_follow_the_hand_with_trumps_last_and_marked() -> None:
 
 def test_a_defenders_beats_show_whole_two_to_a_row_in_the_order_of_the_hand() -> None:
     """ "10♦️★ → 10♥️" four to a row was cut to "10♦…" on a phone."""
-    game = Durak.from_position(
+    game = Durak.position(
         DURAK_PRESETS["podkidnoy"],
         ["Th 8c", "Jh Qh 8s 6d 7d Td 9s"],
         attacker=0,
@@ -239,7 +239,7 @@ def test_suits_are_drawn_as_emoji_so_hearts_and_diamonds_are_red() -> None:
 def test_akulina_composes_a_lead_of_several_cards_of_one_suit() -> None:
     """A key per card toggles it into the lead (the screen's focus holds the
     cards chosen); one key plays them; no key per subset."""
-    game = Durak.from_position(
+    game = Durak.position(
         DURAK_PRESETS["akulina"],
         ["6s 9s Qs 7h", "8d 8h Th Jh Kc Ac"],
         attacker=0,
@@ -271,7 +271,7 @@ def test_akulina_composes_a_lead_of_several_cards_of_one_suit() -> None:
 
 
 def test_believe_covers_show_their_backs_and_the_attacker_gets_the_verdict_keys() -> None:
-    game = Durak.from_position(
+    game = Durak.position(
         DURAK_PRESETS["believe"], ["7s 7c Ah", "9s 6d Kh"], attacker=0, trump="h", stock=["6c"]
     )
     game.apply(0, Durak.decode_action("a7s7c"))

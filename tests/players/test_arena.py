@@ -28,9 +28,7 @@ def test_random_players_finish_games(spec: GameSpec, chooser: SeatChooser) -> No
 
 
 def test_next_seat_asks_the_defender_first() -> None:
-    game = Durak.from_position(
-        DurakRules(), ["6s 6h 7c", "8s 9d Tc", "6d 6c Ac"], attacker=0, trump="h"
-    )
+    game = Durak.position(DurakRules(), ["6s 6h 7c", "8s 9d Tc", "6d 6c Ac"], attacker=0, trump="h")
     game.apply(0, Durak.decode_action("a6s"))
     actors = sorted(game.to_move())
     assert actors == [0, 1, 2]

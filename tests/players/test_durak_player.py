@@ -140,14 +140,12 @@ def early(hands: list[str], rules: DurakRules | None = None) -> Durak:
     under them; the rest is in the discard pile."""
     used = set(" ".join(hands).split()) | {"Jh"}
     stock = [c.code for c in deck(36) if c.code not in used][:18]
-    return Durak.from_position(
-        rules or DurakRules(), hands, attacker=0, trump_card="Jh", stock=stock
-    )
+    return Durak.position(rules or DurakRules(), hands, attacker=0, trump_card="Jh", stock=stock)
 
 
 def late(hands: list[str]) -> Durak:
     """Seat 0 leads; no stock, hearts are trumps."""
-    return Durak.from_position(DurakRules(), hands, attacker=0, trump="h")
+    return Durak.position(DurakRules(), hands, attacker=0, trump="h")
 
 
 def act(game: Durak, seat: int, code: str) -> None:

@@ -133,9 +133,7 @@ def test_with_nothing_hidden_it_finds_the_forced_win_the_heuristic_misses() -> N
     # Spades are trumps; the stock is gone, so each knows the other's hand.
     # Leading 6h lets Boris cover with 7h and lead 8c onto the ace: a draw.
     # Leading the ace first makes him take it, and 6h then gets Anna out.
-    game = Durak.from_position(
-        DURAK_PRESETS["podkidnoy"], ["6h As", "7h 8c"], attacker=0, trump="s"
-    )
+    game = Durak.position(DURAK_PRESETS["podkidnoy"], ["6h As", "7h 8c"], attacker=0, trump="s")
     heuristic = HEURISTICS["durak"].choose(
         game.rules, game.view(0), game.legal_actions(0), random.Random(1)
     )
