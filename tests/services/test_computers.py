@@ -5,12 +5,13 @@ from __future__ import annotations
 import multiprocessing
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
+from bot.catalog import CATALOG, Catalog
 from games.core import Action, Rules
-from players.base import Player
 from storage import Actor, Status
 from tests.clock import FakeClock
 from tests.services.world import PEOPLE, World
@@ -73,8 +74,9 @@ class Spy:
 
 async def test_a_computer_is_shown_only_its_own_seats_view(tmp_path: Any) -> None:
     spy = Spy()
-    players: dict[str, Player] = {"durak": spy}
-    async with World.open(tmp_path / "k.sqlite3", FakeClock(), players) as world:
+    durak = CATALOG.listings[0]
+    catalog = Catalog(replace(durak, computer=replace(durak.computer, heuristic=spy)))
+    async with World.open(tmp_path / "k.sqlite3", FakeClock(), catalog) as world:
         snapshot = await world.table(people=1, computers=1, turn=0, level="easy")
         await world.play_people(snapshot.table.id, random.Random(1))
         computer = next(s.seat for s in snapshot.table.seats if s.computer is not None)
