@@ -175,6 +175,10 @@ class Computers:
                 code = await self._thinking.choose(situation, computer, level, rng.getrandbits(63))
             except ThinkingFailed:
                 log.warning("the search workers broke; table %s plays its heuristic", table_id)
+            except Exception:
+                # A search that raises would raise again on every look: the
+                # heuristic moves, so that the table goes on.
+                log.exception("a search at table %s failed; it plays its heuristic", table_id)
         if code is None:
             legal = snapshot.legal(seat)
             heuristic = computer.heuristic
