@@ -30,6 +30,8 @@ Today's lines mean:
 * ``daytona 3``: the sprint; the deuce choice's effect: the player under test
   (always 2, the heuristic, the search) against two heuristics; races are
   luck, so only the mean score and win rate are shown.
+
+Games that keep a score (all but Durak) show the player's mean final score.
 """
 
 from __future__ import annotations
