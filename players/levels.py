@@ -23,7 +23,7 @@ from players.computer import Computer
 from players.imports import resolve
 from players.search import Budget, SearchPlayer, Situation
 
-__all__ = ["Level", "request", "search_player", "searches", "think"]
+__all__ = ["Level", "request_for", "search_player", "searches", "think"]
 
 
 class Level(enum.StrEnum):
@@ -68,7 +68,7 @@ def search_player(computer: Computer, level: Level, *, scale: float = 1.0) -> Se
     )
 
 
-def request(
+def request_for(
     situation: Situation, computer: Computer, level: Level, seed: int, scale: float = 1.0
 ) -> dict[str, JSON]:
     """What :func:`think` takes: plain data, the computer named by import path."""
@@ -82,7 +82,7 @@ def request(
 
 
 def think(request: Mapping[str, JSON]) -> str:
-    """Choose for a situation sent from the bot (see :func:`request`); the
+    """Choose for a situation sent from the bot (see :func:`request_for`); the
     chosen action's code."""
     situation = Situation.from_json(request["situation"])
     computer = resolve(str(request["computer"]), Computer)

@@ -28,9 +28,8 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from players import levels
 from players.computer import Computer
-from players.levels import Level, think
+from players.levels import Level, request_for, think
 from players.search import Situation
 
 __all__ = ["Thinking", "ThinkingFailed"]
@@ -57,7 +56,7 @@ class Thinking:
         self, situation: Situation, computer: Computer, level: Level, seed: int
     ) -> str:
         """The code of the move ``computer``'s search at ``level`` chooses."""
-        request = levels.request(situation, computer, level, seed, self._scale)
+        request = request_for(situation, computer, level, seed, self._scale)
         pool = self._started()
         try:
             with _interrupts_blocked():  # a worker may be spawned here

@@ -15,7 +15,7 @@ from games.durak import PRESETS as DURAK_PRESETS
 from games.durak import Durak
 from games.spec import GameSpec
 from players.arena import next_seat
-from players.levels import Level, request, search_player, think
+from players.levels import Level, request_for, search_player, think
 from players.search import Budget, SearchPlayer, Situation
 
 SMALL = Budget(moves=150)
@@ -118,7 +118,7 @@ def test_the_same_situation_and_seed_give_the_same_move(spec: GameSpec) -> None:
 
 def test_a_worker_gets_plain_data_and_answers_with_a_legal_code() -> None:
     game, seat = midgame(next(s for s in SPECS if s.key == "durak"), 2, 5)
-    sent = request(Situation.of(game, seat), CATALOG.computers["durak"], Level.NORMAL, 1, 0.01)
+    sent = request_for(Situation.of(game, seat), CATALOG.computers["durak"], Level.NORMAL, 1, 0.01)
     assert sent["computer"] == "players.durak:COMPUTER"
     assert json.loads(json.dumps(sent)) == sent
     code = think(sent)
@@ -129,7 +129,7 @@ def test_a_worker_gets_plain_data_and_answers_with_a_legal_code() -> None:
 
 def test_a_worker_refuses_an_import_path_that_is_not_what_it_claims() -> None:
     game, seat = midgame(next(s for s in SPECS if s.key == "durak"), 2, 5)
-    sent = request(Situation.of(game, seat), CATALOG.computers["durak"], Level.NORMAL, 1, 0.01)
+    sent = request_for(Situation.of(game, seat), CATALOG.computers["durak"], Level.NORMAL, 1, 0.01)
     with pytest.raises(TypeError, match="not a Computer"):
         think({**sent, "computer": "players.durak:DurakHeuristic"})
     situation = dict(sent["situation"])
