@@ -27,6 +27,7 @@ from handlers.screens.durak import DurakScreens
 from handlers.screens.hundred_one import HundredOneScreens
 from handlers.screens.joker import JokerScreens
 from players.computer import Computer
+from players.imports import resolve
 
 __all__ = ["CATALOG", "Catalog", "Listing"]
 
@@ -43,6 +44,12 @@ class Catalog:
         keys = [listing.spec.key for listing in listings]
         if len(set(keys)) != len(keys):
             raise ValueError(f"games listed twice: {keys}")
+        for listing in listings:
+            # A search worker finds the computer by this path: a wrong one
+            # fails here, at start, not at a table's first search.
+            where = listing.computer.address
+            if resolve(where, Computer) is not listing.computer:
+                raise ValueError(f"{listing.spec.key}: {where} is another computer")
         self.listings = listings
         self.specs: Mapping[str, GameSpec] = MappingProxyType(
             {game.spec.key: game.spec for game in listings}

@@ -69,8 +69,9 @@ class Computer:
     heuristic: Player
     """The easy level, and the player in every seat of the search's rollouts."""
     moves_per_second: int
-    """Rollout moves one core of the reference machine simulates per second
-    (``python -m bench.arena --calibrate``): sizes the search's budget."""
+    """Rollout moves one core of the reference machine simulates per second,
+    over whole arena games (``python -m bench.arena --calibrate`` samples two
+    games and reads low): sizes the search's budget."""
     horizon: Horizon = field(default_factory=Horizon)
     """Where a rollout stops and how it is scored."""
     duel: Callable[[Game[Any, Any]], bool] | None = None

@@ -17,6 +17,7 @@ from games import durak
 from handlers.screens.durak import DurakScreens
 from storage import Actor, Status
 from tests.clock import FakeClock
+from tests.services import failing_search
 from tests.services.world import World
 
 KEY = "ersatz"
@@ -51,12 +52,19 @@ async def test_a_game_listed_only_in_the_catalog_plays_at_every_level(
 async def test_a_search_that_fails_leaves_its_moves_to_the_heuristic(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    lost = replace(COMPUTER, module="tests.services.nowhere")
-    listing = Listing(replace(durak.SPEC, key=KEY), DurakScreens(), lost)
+    listing = Listing(replace(durak.SPEC, key=KEY), DurakScreens(), failing_search.COMPUTER)
     async with World.open(tmp_path / "k.sqlite3", FakeClock(), Catalog(listing)) as world:
         snapshot = await world.table(KEY, people=1, computers=1, turn=0, level="hard")
         await world.play_people(snapshot.table.id, random.Random(3))
         assert (await world.snapshot(snapshot.table.id)).table.status is Status.FINISHED
         assert Actor.COMPUTER in await world.actors(snapshot.table.id)
     assert "a search at table" in caplog.text
-    assert "No module named 'tests.services.nowhere'" in caplog.text
+    assert "no such total" in caplog.text
+
+
+def test_a_listing_whose_computer_a_worker_would_not_find_is_refused() -> None:
+    spec = replace(durak.SPEC, key=KEY)
+    with pytest.raises(ModuleNotFoundError):
+        Catalog(Listing(spec, DurakScreens(), replace(COMPUTER, module="tests.services.nowhere")))
+    with pytest.raises(ValueError, match=r"players\.joker:COMPUTER is another computer"):
+        Catalog(Listing(spec, DurakScreens(), replace(COMPUTER, module="players.joker")))
