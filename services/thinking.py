@@ -7,8 +7,8 @@ and threads) and sized to the cores.  A worker receives plain data, the seat's
 situation (a world dealt from what the seat knows), and returns the code of the
 move it chose.  The engine and the computer are named by import path
 (:meth:`~players.search.Situation.to_json`,
-:attr:`~players.computer.Computer.address`), so a worker imports just the game
-it thinks about and needs no registry.
+:attr:`~players.computer.Computer.address`): a worker imports what the request
+names and needs no registry of games.
 
 Ctrl-C in a terminal signals the whole process group, the workers too; only the
 bot stops (it shuts the pool down on its way out), so workers ignore SIGINT.
