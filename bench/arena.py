@@ -14,7 +14,10 @@ p99, the level's budget beside it) and simulated moves per second::
 Games run in ``--workers`` processes (default: the cores), one game per task,
 so each search has a core to itself as it would in the bot's pool.
 
-What the lines mean:
+Every game in the catalog (:data:`bot.catalog.CATALOG`) brings its own lines:
+its computer's :attr:`~players.computer.Computer.arena` (in
+``players/<game>.py``) says the trials, the deals and when a game is endless.
+Today's lines mean:
 
 * ``durak 2``: podkidnoy, the search player against the heuristic (and against
   random); a game is won when the other one is the durak, a draw counts half.
@@ -27,6 +30,8 @@ What the lines mean:
 * ``daytona 3``: the sprint; the deuce choice's effect: the player under test
   (always 2, the heuristic, the search) against two heuristics; races are
   luck, so only the mean score and win rate are shown.
+
+Games that keep a score (all but Durak) show the player's mean final score.
 """
 
 from __future__ import annotations
@@ -39,53 +44,37 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.core import Action, Game, Outcome, Rules
-from games.daytona import AS_TWO, Deuce
-from games.daytona import PRESETS as DAYTONA_PRESETS
-from games.durak import PRESETS as DURAK_PRESETS
-from games.hundred_one import PRESETS as HUNDRED_ONE_PRESETS
-from games.joker import PRESETS as JOKER_PRESETS
+from bot.catalog import CATALOG
+from games.core import Game, Outcome
 from players import RandomPlayer
 from players.arena import next_seat
 from players.base import Player
-from players.levels import GAMES, HEURISTICS, MOVES_PER_SECOND, Level, search_player
+from players.computer import Computer, Trial
+from players.levels import Level, search_player
 from players.search import Situation
 
 __all__ = ["Line", "main"]
 
-MAX_MOVES = {"durak": 1_000, "101": 5_000, "joker": 5_000, "daytona": 50_000}
-"""A game still on after this many moves is called endless and counted as a
-draw (Durak players can pass the same cards round for ever; finished Durak
-games take well under 200 moves, a Daytona sprint about 1,000 draws)."""
-
-
-class AlwaysTwo:
-    """Daytona baseline: a deuce always counts 2."""
-
-    def choose(
-        self, rules: Rules, view: Any, legal: Sequence[Action], rng: random.Random
-    ) -> Action:
-        if any(isinstance(a, Deuce) for a in legal):
-            return AS_TWO
-        return legal[0]
-
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One pairing: the player under test in every seat of ``seats`` in turn."""
+    """One trial of one game (the game's :class:`~players.computer.Trial`)."""
 
     game: str
-    preset: str
-    seats: int
-    tested: str
-    """"search", "heuristic" or "always2"."""
-    against: str
-    """"heuristic" or "random"."""
+    trial: Trial
+
+    @property
+    def seats(self) -> int:
+        return self.trial.seats
+
+    @property
+    def computer(self) -> Computer:
+        return CATALOG.computers[self.game]
 
 
 @dataclass(slots=True)
@@ -105,34 +94,27 @@ class Played:
     """Joker: (cards dealt, bid made) for each of the player's deals."""
 
 
-def _presets(game: str) -> Mapping[str, Rules]:
-    presets: dict[str, Mapping[str, Rules]] = {
-        "durak": DURAK_PRESETS,
-        "101": HUNDRED_ONE_PRESETS,
-        "joker": JOKER_PRESETS,
-        "daytona": DAYTONA_PRESETS,
-    }
-    return presets[game]
-
-
 def play_one(line: Line, seed: int, seat: int, level: Level, scale: float) -> Played:
     """Play the deal of ``seed`` with the tested player at ``seat``."""
-    rules = _presets(line.game)[line.preset]
-    game: Game[Any, Any] = GAMES[line.game].new(rules, line.seats, random.Random(seed))
-    others: Player = HEURISTICS[line.game] if line.against == "heuristic" else RandomPlayer()
-    tested: Player | None = None
-    if line.tested == "heuristic":
-        tested = HEURISTICS[line.game]
-    elif line.tested == "always2":
-        tested = AlwaysTwo()
-    searcher = search_player(line.game, level, scale=scale) if line.tested == "search" else None
+    trial, computer = line.trial, line.computer
+    arena = computer.arena
+    assert arena is not None
+    spec = CATALOG.specs[line.game]
+    game: Game[Any, Any] = spec.game.new(
+        spec.preset(trial.preset), trial.seats, random.Random(seed)
+    )
+    others: Player = computer.heuristic if trial.against == "heuristic" else RandomPlayer()
+    tested: Player | None = trial.baseline
+    if trial.tested == "heuristic":
+        tested = computer.heuristic
+    searcher = search_player(computer, level, scale=scale) if trial.tested == "search" else None
     rng = random.Random(f"arena:{seed}:{seat}")
     times: list[float] = []
     simulated = 0
     thinking = 0.0
     moves = 0
     while actors := game.to_move():
-        if moves >= MAX_MOVES[line.game]:
+        if moves >= arena.max_moves:
             return Played(0.5, False, True, None, times, simulated, thinking, endless=True)
         actor = next_seat(game, sorted(actors), rng)
         legal = game.legal_actions(actor)
@@ -195,20 +177,13 @@ def _percent(successes: float, n: int) -> str:
     return f"{100 * successes / n:5.1f}% [{100 * low:4.1f}, {100 * high:5.1f}]"
 
 
-LINES = (
-    Line("durak", "podkidnoy", 2, "search", "heuristic"),
-    Line("durak", "podkidnoy", 2, "search", "random"),
-    Line("durak", "podkidnoy", 4, "search", "heuristic"),
-    Line("101", "classic", 2, "search", "heuristic"),
-    Line("joker", "classic", 4, "search", "heuristic"),
-    Line("daytona", "sprint", 3, "always2", "heuristic"),
-    Line("daytona", "sprint", 3, "heuristic", "heuristic"),
-    Line("daytona", "sprint", 3, "search", "heuristic"),
+LINES = tuple(
+    Line(listing.spec.key, trial)
+    for listing in CATALOG.listings
+    if listing.computer.arena is not None
+    for trial in listing.computer.arena.trials
 )
-
-DEALS = {"durak": 50, "101": 20, "joker": 3, "daytona": 100}
-"""Deals per line (each played once per seat) at the hard level."""
-QUICK_DEALS = {"durak": 12, "101": 4, "joker": 1, "daytona": 30}
+"""Every game's trials, in the catalog's order."""
 QUICK_SCALE = 0.1
 """--quick searches with a tenth of the level's budget."""
 
@@ -228,7 +203,7 @@ def _report(line: Line, results: list[Played], level: Level, scale: float) -> st
     n = len(results)
     won = sum(r.score for r in results)
     parts = [
-        f"{line.game:7} {line.seats}  {line.tested:9} vs {line.against:9} {n:5}",
+        f"{line.game:7} {line.seats}  {line.trial.tested:9} vs {line.trial.against:9} {n:5}",
         f"won {_percent(won, n)}",
     ]
     if line.game == "durak" and line.seats > 2:
@@ -239,7 +214,7 @@ def _report(line: Line, results: list[Played], level: Level, scale: float) -> st
     if line.game == "joker":
         bids = [made for r in results for _, made in r.bids]
         parts.append(f"bids made {_percent(sum(bids), len(bids))}")
-    if line.game == "daytona":
+    if all(r.points is not None for r in results):
         parts.append(f"mean score {statistics.fmean(r.points or 0 for r in results):5.1f}")
     times = sorted(t for r in results for t in r.times)
     if times:
@@ -264,12 +239,15 @@ def _report(line: Line, results: list[Played], level: Level, scale: float) -> st
 
 def calibrate() -> None:
     """Simulated moves per second of each game's search, on this machine."""
-    for key in GAMES:
-        line = next(line for line in LINES if line.game == key and line.tested == "search")
+    for key, computer in CATALOG.computers.items():
+        line = next((x for x in LINES if x.game == key and x.trial.tested == "search"), None)
+        if line is None:
+            print(f"{key:8} has no search trial in the arena")
+            continue
         results = [play_one(line, 900 + d, 0, Level.NORMAL, 1.0) for d in range(2)]
         seconds = sum(r.seconds for r in results)
         speed = sum(r.moves for r in results) / seconds if seconds else 0.0
-        print(f"{key:8} {speed:10,.0f} simulated moves/s (table: {MOVES_PER_SECOND[key]:,})")
+        print(f"{key:8} {speed:10,.0f} simulated moves/s (set: {computer.moves_per_second:,})")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -278,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--level", choices=[Level.NORMAL, Level.HARD], default=Level.HARD)
     parser.add_argument("--scale", type=float, help="budget scale (default 1, --quick 0.1)")
     parser.add_argument("--deals", type=int, help="deals per line (each played once per seat)")
-    parser.add_argument("--only", help="one game: durak, 101, joker or daytona")
+    parser.add_argument("--only", choices=sorted(CATALOG.specs), help="one game")
     parser.add_argument("--seats", type=int, help="only the lines of this many seats")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
@@ -298,7 +276,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
         for line in lines:
-            deals = args.deals or (QUICK_DEALS if args.quick else DEALS)[line.game]
+            arena = line.computer.arena
+            assert arena is not None
+            deals = args.deals or (arena.quick_deals if args.quick else arena.deals)
             results = _run_line(pool, line, deals, level, scale, args.seed * 100_000)
             print(_report(line, results, level, scale), flush=True)
     print(f"{time.perf_counter() - started:.0f} s")

@@ -1,6 +1,9 @@
 """How strong and how fast the computer players are.
 
-Each line plays ``--games`` seeded games of one heuristic seat against
+Every game in the catalog (:data:`bot.catalog.CATALOG`) gets its lines: each
+preset at its fewest seats against random, the default preset against the
+game's plain baseline where it has one and at up to four seats.  Each line
+plays ``--games`` seeded games of one heuristic seat against
 opponents of one kind (the seat it takes moves round the table game by game)
 and prints its win rate next to a fair share (what any seat of a table of
 equals would get), and the mean and worst time of one ``choose`` call::
@@ -9,8 +12,9 @@ equals would get), and the mean and worst time of one ``choose`` call::
     .venv/bin/python -m bench.players --quick      # 40 games per line
     .venv/bin/python -m bench.players --games 2000 --only durak
 
-A win is not being the durak (a draw is not a win) in Durak, winning the
-match in 101, and the highest total alone in Joker.  Opponents: ``random``
+A win is not being a loser in a game that has losers (not the durak in
+Durak; a draw is not a win), else winning alone (the match in 101, the
+highest total alone in Joker, the race in Daytona).  Opponents: ``random``
 (:class:`players.RandomPlayer`) and two plain baselines defined here,
 ``lowest`` for Durak (lowest card everywhere, trumps last, takes only when it
 cannot cover, throws in plain cards only) and ``points`` for 101 (highest
@@ -34,14 +38,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.catalog import CATALOG
 from games.cards import Rank, Suit
-from games.core import Action, Game, Rules
-from games.durak import Durak, DurakRules, Transfers
+from games.core import Action, Outcome, Rules
 from games.durak.actions import Attack, Beat, Pass, Take, Throw
-from games.hundred_one import PRESETS, HundredOne, HundredOneRules, Master, Order, Play, card_points
-from games.joker import PRESETS as JOKER_PRESETS
-from games.joker import Joker
-from players import DurakHeuristic, HundredOneHeuristic, JokerHeuristic, RandomPlayer
+from games.hundred_one import HundredOneRules, Master, Order, Play, card_points
+from players import RandomPlayer
 from players.arena import play
 from players.base import Player
 
@@ -144,34 +146,31 @@ OPPONENTS: dict[str, Player] = {
     "lowest": LowestCard(),
     "points": HighestPoints(),
 }
+BASELINES = {"durak": "lowest", "101": "points"}
+"""The plain baseline each game's heuristic was tuned against, where it has one."""
 
 
 def measure(
     key: str, preset: str, rules: Rules, seats: int, opponent: str, games: int, seed: int
 ) -> Line:
     """Play ``games`` games of one heuristic seat against ``opponent`` seats."""
-    heuristics: dict[str, Player] = {
-        "durak": DurakHeuristic(),
-        "101": HundredOneHeuristic(),
-        "joker": JokerHeuristic(),
-    }
-    timed = Timed(heuristics[key])
+    timed = Timed(CATALOG.computers[key].heuristic)
     other = OPPONENTS[opponent]
-    classes: dict[str, type[Game[Any, Any]]] = {"durak": Durak, "101": HundredOne, "joker": Joker}
-    cls = classes[key]
+    engine = CATALOG.specs[key].game
     wins = unfinished = 0
+    fair = 0.0
     for i in range(games):
         rng = random.Random(seed * 1_000_003 + i)
         me = i % seats
         players: list[Player] = [other] * seats
         players[me] = timed
         try:
-            outcome = play(cls.new(rules, seats, rng), players, rng, max_steps=MAX_MOVES)
+            outcome = play(engine.new(rules, seats, rng), players, rng, max_steps=MAX_MOVES)
         except RuntimeError:  # deterministic players passing cards round for ever
             unfinished += 1
             continue
-        wins += outcome.winners == {me} if key == "joker" else me in outcome.winners
-    fair = 1 - 1 / seats if key == "durak" else 1 / seats
+        wins += _won(outcome, me)
+        fair += len(outcome.winners) / seats if outcome.losers else 1 / seats
     calls = max(timed.calls, 1)
     return Line(
         key,
@@ -181,34 +180,39 @@ def measure(
         games,
         wins,
         unfinished,
-        fair,
+        fair / max(games - unfinished, 1),
         timed.total_ns / calls / 1000,
         timed.worst_ns / 1000,
     )
 
 
+def _won(outcome: Outcome, seat: int) -> bool:
+    """Not a loser where a game has them (not the durak), else the winner alone
+    (the highest total alone in Joker)."""
+    if outcome.losers:
+        return seat in outcome.winners
+    return outcome.winners == {seat}
+
+
 def _plan(only: str | None) -> list[tuple[str, str, Rules, int, str]]:
+    """Every game in the catalog: each preset at its fewest seats against
+    random, the default preset against the game's plain baseline (if it has
+    one) and at up to four seats against random."""
     plan: list[tuple[str, str, Rules, int, str]] = []
-    if only in (None, "durak"):
-        podkidnoy, perevodnoy = DurakRules(), DurakRules(transfer=Transfers.TRANSFER)
+    for spec in CATALOG.specs.values():
+        if only not in (None, spec.key):
+            continue
+        default = spec.preset()
+        seats = spec.seat_range(default)
         plan += [
-            ("durak", "podkidnoy", podkidnoy, 2, "random"),
-            ("durak", "podkidnoy", podkidnoy, 2, "lowest"),
-            ("durak", "perevodnoy", perevodnoy, 2, "random"),
-            ("durak", "perevodnoy", perevodnoy, 2, "lowest"),
-            ("durak", "podkidnoy", podkidnoy, 4, "random"),
-            ("durak", "podkidnoy", podkidnoy, 4, "lowest"),
+            (spec.key, name, rules, spec.seat_range(rules)[0], "random")
+            for name, rules in spec.presets.items()
         ]
-    if only in (None, "101"):
-        plan.append(("101", "classic", PRESETS["classic"], 2, "points"))
-        plan += [("101", name, rules, 2, "random") for name, rules in PRESETS.items()]
-        plan.append(("101", "classic", PRESETS["classic"], 4, "random"))
-    if only in (None, "joker"):
-        plan += [
-            ("joker", "classic", JOKER_PRESETS["classic"], 4, "random"),
-            ("joker", "minus", JOKER_PRESETS["minus"], 4, "random"),
-            ("joker", "classic", JOKER_PRESETS["classic"], 3, "random"),
-        ]
+        baseline = BASELINES.get(spec.key)
+        if baseline is not None:
+            plan.append((spec.key, spec.default_preset, default, seats[0], baseline))
+        if (most := min(seats[-1], 4)) > seats[0]:
+            plan.append((spec.key, spec.default_preset, default, most, "random"))
     return plan
 
 
@@ -216,12 +220,12 @@ def main(argv: Sequence[str] | None = None) -> list[Line]:
     parser = argparse.ArgumentParser(prog="python -m bench.players", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="40 games per line")
     parser.add_argument("--games", type=int, help="games per line (default 400)")
-    parser.add_argument("--only", choices=["durak", "101", "joker"], help="one game only")
+    parser.add_argument("--only", choices=sorted(CATALOG.specs), help="one game only")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     games = args.games or (40 if args.quick else 400)
     header = (
-        f"{'game':<6} {'preset':<11} {'seats':>5} {'against':<8} {'games':>6} "
+        f"{'game':<7} {'preset':<11} {'seats':>5} {'against':<8} {'games':>6} "
         f"{'wins':>6} {'fair':>6} {'µs/move':>8} {'worst µs':>9} {'endless':>7}"
     )
     print(header)
@@ -231,7 +235,7 @@ def main(argv: Sequence[str] | None = None) -> list[Line]:
         line = measure(key, preset, rules, seats, opponent, games, args.seed)
         lines.append(line)
         print(
-            f"{line.game:<6} {line.preset:<11} {line.seats:>5} {line.opponent:<8} "
+            f"{line.game:<7} {line.preset:<11} {line.seats:>5} {line.opponent:<8} "
             f"{line.games:>6} {line.rate:>6.1%} {line.fair:>6.0%} "
             f"{line.us_per_decision:>8.0f} {line.worst_us:>9.0f} {line.unfinished:>7}",
             flush=True,

@@ -64,7 +64,7 @@ def build_application(
         services = Services.create(
             db,
             games=catalog.specs,
-            players=catalog.players,
+            computers=catalog.computers,
             clock=clock,
             default_language=config.default_language,
             heartbeat=heartbeat,

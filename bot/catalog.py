@@ -1,8 +1,12 @@
-"""The games Koloda hosts: one line each — the engine, its screens, its computer player.
+"""The games Koloda hosts: one line each, the game's spec (its engine and
+presets), its screens and its computer player.
 
-This is the one registration point.  Services get the engines and players
-from it, the Telegram layer the screens, and the tests check that every game
-has all three.
+This is the one registration point.  Services get the engines and computers
+from it, the Telegram layer the screens, the benchmarks everything, and the
+tests check that every game has all three.  A game's
+:class:`~players.computer.Computer` carries all its computer seats need at
+every level (heuristic, search horizon and speed, exact endgame), so nothing
+else lists the game.
 """
 
 from __future__ import annotations
@@ -11,6 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+import players.daytona
+import players.durak
+import players.hundred_one
+import players.joker
 from games import daytona, durak, hundred_one, joker
 from games.spec import GameSpec
 from handlers.screens.base import GameScreens
@@ -18,13 +26,8 @@ from handlers.screens.daytona import DaytonaScreens
 from handlers.screens.durak import DurakScreens
 from handlers.screens.hundred_one import HundredOneScreens
 from handlers.screens.joker import JokerScreens
-from players import (
-    DaytonaHeuristic,
-    DurakHeuristic,
-    HundredOneHeuristic,
-    JokerHeuristic,
-    Player,
-)
+from players.computer import Computer
+from players.imports import resolve
 
 __all__ = ["CATALOG", "Catalog", "Listing"]
 
@@ -33,7 +36,7 @@ __all__ = ["CATALOG", "Catalog", "Listing"]
 class Listing:
     spec: GameSpec
     screens: GameScreens
-    player: Player
+    computer: Computer
 
 
 class Catalog:
@@ -41,6 +44,12 @@ class Catalog:
         keys = [listing.spec.key for listing in listings]
         if len(set(keys)) != len(keys):
             raise ValueError(f"games listed twice: {keys}")
+        for listing in listings:
+            # A search worker finds the computer by this path: a wrong one
+            # fails here, at start, not at a table's first search.
+            where = listing.computer.address
+            if resolve(where, Computer) is not listing.computer:
+                raise ValueError(f"{listing.spec.key}: {where} is another computer")
         self.listings = listings
         self.specs: Mapping[str, GameSpec] = MappingProxyType(
             {game.spec.key: game.spec for game in listings}
@@ -48,14 +57,14 @@ class Catalog:
         self.screens: Mapping[str, GameScreens] = MappingProxyType(
             {game.spec.key: game.screens for game in listings}
         )
-        self.players: Mapping[str, Player] = MappingProxyType(
-            {game.spec.key: game.player for game in listings}
+        self.computers: Mapping[str, Computer] = MappingProxyType(
+            {game.spec.key: game.computer for game in listings}
         )
 
 
 CATALOG = Catalog(
-    Listing(durak.SPEC, DurakScreens(), DurakHeuristic()),
-    Listing(hundred_one.SPEC, HundredOneScreens(), HundredOneHeuristic()),
-    Listing(joker.SPEC, JokerScreens(), JokerHeuristic()),
-    Listing(daytona.SPEC, DaytonaScreens(), DaytonaHeuristic()),
+    Listing(durak.SPEC, DurakScreens(), players.durak.COMPUTER),
+    Listing(hundred_one.SPEC, HundredOneScreens(), players.hundred_one.COMPUTER),
+    Listing(joker.SPEC, JokerScreens(), players.joker.COMPUTER),
+    Listing(daytona.SPEC, DaytonaScreens(), players.daytona.COMPUTER),
 )

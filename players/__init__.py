@@ -3,12 +3,15 @@
 Pure like the engines: stdlib and ``games`` only.  A player
 (:class:`~players.base.Player`) gets the rules, its seat's view JSON and its
 legal actions, and returns one of them; :mod:`players.arena` plays whole games
-between players for tests and benchmarks.
+between players for tests and benchmarks.  Each game's module exports its
+``COMPUTER`` (:class:`~players.computer.Computer`): the heuristic and what the
+search players of :mod:`players.levels` need for that game.
 """
 
 from __future__ import annotations
 
 from players.base import Player
+from players.computer import Computer
 from players.daytona import DaytonaHeuristic
 from players.durak import DurakHeuristic
 from players.hundred_one import HundredOneHeuristic
@@ -16,6 +19,7 @@ from players.joker import JokerHeuristic
 from players.random_player import RandomPlayer
 
 __all__ = [
+    "Computer",
     "DaytonaHeuristic",
     "DurakHeuristic",
     "HundredOneHeuristic",

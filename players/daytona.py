@@ -16,8 +16,10 @@ from games.cards import Card
 from games.core import Action, Rules
 from games.daytona import AS_JOKER, AS_TWO, DaytonaRules, Deuce, value
 from games.daytona.track import moved
+from players.computer import Arena, Computer, Trial
+from players.search import Horizon
 
-__all__ = ["DaytonaHeuristic"]
+__all__ = ["COMPUTER", "AlwaysTwo", "DaytonaHeuristic"]
 
 
 class DaytonaHeuristic:
@@ -38,3 +40,39 @@ class DaytonaHeuristic:
         as_joker = moved(track, start, at, None, back_wins=rules.back_wins)
         as_two = moved(track, start, at, 2, back_wins=rules.back_wins)
         return AS_JOKER if as_joker > as_two else AS_TWO
+
+
+class AlwaysTwo:
+    """The arena's baseline: a deuce always counts 2."""
+
+    def choose(
+        self,
+        rules: Rules,
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        rng: random.Random,
+    ) -> Action:
+        if any(isinstance(a, Deuce) for a in legal):
+            return AS_TWO
+        return legal[0]
+
+
+COMPUTER = Computer(
+    __name__,
+    DaytonaHeuristic(),
+    moves_per_second=70_000,
+    horizon=Horizon(stop_at=frozenset({"points", "match_over"}), totals_key="scores", scale=5.0),
+    # The deuce is the only choice, and the heuristic works out where each
+    # reading puts the car: sampled races would only add noise.
+    exact=True,
+    arena=Arena(
+        (
+            Trial("sprint", 3, "always2", baseline=AlwaysTwo()),
+            Trial("sprint", 3, "heuristic"),
+            Trial("sprint", 3),
+        ),
+        deals=100,
+        quick_deals=30,
+        max_moves=50_000,
+    ),
+)

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.cards import Card, Rank, Suit, deck
-from games.core import Action, Rules
+from games.core import Action, Game, Rules
 from games.durak import DurakRules
 from games.durak.actions import (
     Attack,
@@ -56,8 +56,9 @@ from games.durak.actions import (
     Transfer,
 )
 from games.durak.beating import Beating
+from players.computer import Arena, Computer, Trial
 
-__all__ = ["DurakHeuristic", "Weights"]
+__all__ = ["COMPUTER", "DurakHeuristic", "Weights"]
 
 _HAND = 6
 
@@ -492,3 +493,26 @@ class DurakHeuristic:
         if not options:
             return legal[0]
         return min(options, key=lambda o: o[0])[1]
+
+
+def _duel(game: Game[Any, Any]) -> bool:
+    """Only two players are left in the game."""
+    return len(game.public_view()["active"]) == 2
+
+
+COMPUTER = Computer(
+    __name__,
+    DurakHeuristic(),
+    moves_per_second=17_000,
+    duel=_duel,
+    arena=Arena(
+        (
+            Trial("podkidnoy", 2),
+            Trial("podkidnoy", 2, against="random"),
+            Trial("podkidnoy", 4),
+        ),
+        deals=50,
+        quick_deals=12,
+        max_moves=1_000,
+    ),
+)

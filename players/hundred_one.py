@@ -43,8 +43,10 @@ from games.hundred_one import (
     card_points,
     effect,
 )
+from players.computer import Arena, Computer, Trial
+from players.search import Horizon
 
-__all__ = ["HundredOneHeuristic", "Weights"]
+__all__ = ["COMPUTER", "HundredOneHeuristic", "Weights"]
 
 
 @dataclass(frozen=True)
@@ -294,3 +296,14 @@ class _Turn:
                 best = max(best, self.value(rest[:i] + rest[i + 1 :], rest[i]))
         self._memo[key] = best
         return best
+
+
+COMPUTER = Computer(
+    __name__,
+    HundredOneHeuristic(),
+    moves_per_second=22_000,
+    horizon=Horizon(
+        stop_at=frozenset({"round_over", "match_over"}), lower_is_better=True, scale=30.0
+    ),
+    arena=Arena((Trial("classic", 2),), deals=20, quick_deals=4, max_moves=5_000),
+)

@@ -30,8 +30,10 @@ from typing import Any
 from games.cards import SUITS, Card, Rank, Suit
 from games.core import Action, Rules
 from games.joker.actions import Bid, ChooseTrump, FollowJoker, LeadJoker, Play
+from players.computer import Arena, Computer, Trial
+from players.search import Horizon
 
-__all__ = ["JokerHeuristic"]
+__all__ = ["COMPUTER", "JokerHeuristic"]
 
 _SUIT = {s.value: s for s in SUITS}
 
@@ -288,3 +290,12 @@ def _current_winner(trick: list[dict[str, Any]], trump: Suit | None) -> int:
     if best is None:
         return int(lead["seat"])
     return int(next(e["seat"] for e in trick if e["card"] == best.code))
+
+
+COMPUTER = Computer(
+    __name__,
+    JokerHeuristic(),
+    moves_per_second=30_000,
+    horizon=Horizon(stop_at=frozenset({"deal_over", "game_over"}), scale=250.0),
+    arena=Arena((Trial("classic", 4),), deals=3, quick_deals=1, max_moves=5_000),
+)

@@ -33,6 +33,7 @@ from typing import Any
 from games.core import JSON, Action, Event, Game, Outcome
 from players.arena import next_seat
 from players.base import Player
+from players.imports import address, resolve
 
 __all__ = ["Budget", "Horizon", "SearchPlayer", "Searched", "Situation", "place_value"]
 
@@ -54,8 +55,8 @@ SOLVER_SHARE = 0.5
 finding a forced win is taken from the rollouts' budget, so they keep at
 least the rest."""
 NODES_PER_MOVE = 5
-"""Positions the exact search visits in the time a rollout simulates a move
-(Durak: about 80,000 against 17,000 a second)."""
+"""Positions the exact search visits in the time a rollout simulates a move,
+as measured on Durak (docs/computer-players.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,14 +71,21 @@ class Situation:
         return cls(seat, game.determinize(seat, random.Random(CANONICAL_SEED)))
 
     def to_json(self) -> dict[str, JSON]:
-        """For handing to another process."""
-        return {"seat": self.seat, "game": self.world.key, "world": self.world.dump()}
+        """For handing to another process: the engine is named by import path
+        (``"games.joker.engine:Joker"``), so the other side needs no registry."""
+        engine = type(self.world)
+        return {
+            "seat": self.seat,
+            "engine": address(engine.__module__, engine.__qualname__),
+            "world": self.world.dump(),
+        }
 
     @classmethod
-    def from_json(
-        cls, data: Mapping[str, JSON], games: Mapping[str, type[Game[Any, Any]]]
-    ) -> Situation:
-        return cls(int(data["seat"]), games[str(data["game"])].load(data["world"]))
+    def from_json(cls, data: Mapping[str, JSON]) -> Situation:
+        engine = resolve(str(data["engine"]), type)
+        if not issubclass(engine, Game):
+            raise TypeError(f"{data['engine']} is not a game engine")
+        return cls(int(data["seat"]), engine.load(data["world"]))
 
 
 @dataclass(frozen=True, slots=True)

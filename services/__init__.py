@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from games.spec import GameSpec
-from players.base import Player
+from players.computer import Computer
 from services.background import Background
 from services.clock import Clock, SystemClock
 from services.computers import PAUSE, Computers
@@ -84,7 +84,7 @@ class Services:
         db: Database,
         *,
         games: Mapping[str, GameSpec],
-        players: Mapping[str, Player],
+        computers: Mapping[str, Computer],
         clock: Clock,
         default_language: str,
         heartbeat: float = 1.0,
@@ -92,16 +92,15 @@ class Services:
         thinking: Thinking | None = None,
         seeds: Callable[[], int] | None = None,
     ) -> Services:
-        """``thinking`` runs the search players (by default in a pool of worker
+        """``computers`` are the games' computer players, by game key;
+        ``thinking`` runs the search players (by default in a pool of worker
         processes, one per core, started at the first search)."""
         background = Background()
         tables = Tables(db, games, clock)
         timers = Timers(db, tables, clock, background, heartbeat=heartbeat)
-        computers = Computers(
-            tables, players, clock, background, thinking or Thinking(), pause=pause
-        )
+        seats = Computers(tables, computers, clock, background, thinking or Thinking(), pause=pause)
         tables.observe(timers)
-        tables.observe(computers)
+        tables.observe(seats)
         return cls(
             db=db,
             clock=clock,
@@ -111,7 +110,7 @@ class Services:
             lobby=Lobby(db, tables) if seeds is None else Lobby(db, tables, seeds),
             moderation=Moderation(db, tables),
             timers=timers,
-            computers=computers,
+            computers=seats,
             scores=Scores(db),
             fairness=Fairness(db, tables),
         )

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from games.core import Place
-from players.base import Player
+from players.computer import Computer
 from players.levels import Level, searches
 from services.background import Background
 from services.clock import Clock
@@ -48,7 +48,7 @@ class Computers:
     def __init__(
         self,
         tables: Tables,
-        players: Mapping[str, Player],
+        computers: Mapping[str, Computer],
         clock: Clock,
         background: Background,
         thinking: Thinking,
@@ -56,7 +56,8 @@ class Computers:
         pause: tuple[float, float] = PAUSE,
     ) -> None:
         self._tables = tables
-        self._players = players
+        self._computers = computers
+        """Each game's computer, by game key (the catalog's)."""
         self._thinking = thinking
         self._clock = clock
         self._background = background
@@ -150,13 +151,12 @@ class Computers:
         if latest is not None and latest.table.moves != turn.moves:
             self.table_changed(latest)
 
-    @staticmethod
-    def _searches(snapshot: Snapshot, seat: int) -> bool:
+    def _searches(self, snapshot: Snapshot, seat: int) -> bool:
         """The seat's move is a search's: at a level and in a game that search,
         with a choice to make."""
         table = snapshot.table
         level = Level(table.computer_level)
-        return searches(table.game, level) and len(snapshot.legal(seat)) > 1
+        return searches(self._computers[table.game], level) and len(snapshot.legal(seat)) > 1
 
     async def _move(self, table_id: int) -> None:
         snapshot = await self._tables.snapshot(table_id)
@@ -167,17 +167,22 @@ class Computers:
         table = snapshot.table
         rng = random.Random(f"{table.seed}:{table.moves}:{seat}")
         level = Level(table.computer_level)
+        computer = self._computers[table.game]
         code = None
         if self._searches(snapshot, seat):
             try:
                 situation = snapshot.situation(seat)
-                code = await self._thinking.choose(situation, level, rng.getrandbits(63))
+                code = await self._thinking.choose(situation, computer, level, rng.getrandbits(63))
             except ThinkingFailed:
                 log.warning("the search workers broke; table %s plays its heuristic", table_id)
+            except Exception:
+                # A search that raises would raise again on every look: the
+                # heuristic moves, so that the table goes on.
+                log.exception("a search at table %s failed; it plays its heuristic", table_id)
         if code is None:
-            player = self._players[table.game]
             legal = snapshot.legal(seat)
-            code = player.choose(snapshot.rules, snapshot.view(seat), legal, rng).encode()
+            heuristic = computer.heuristic
+            code = heuristic.choose(snapshot.rules, snapshot.view(seat), legal, rng).encode()
         try:
             await self._tables.act(
                 table_id, seat, code, actor=Actor.COMPUTER, expected_moves=table.moves

@@ -5,7 +5,10 @@ The pool is started at the first search (``spawn``: a fresh interpreter that
 imports only the engines and players, never a copy of the bot's event loop
 and threads) and sized to the cores.  A worker receives plain data, the seat's
 situation (a world dealt from what the seat knows), and returns the code of the
-move it chose.
+move it chose.  The engine and the computer are named by import path
+(:meth:`~players.search.Situation.to_json`,
+:attr:`~players.computer.Computer.address`): a worker imports what the request
+names and needs no registry of games.
 
 Ctrl-C in a terminal signals the whole process group, the workers too; only the
 bot stops (it shuts the pool down on its way out), so workers ignore SIGINT.
@@ -25,7 +28,8 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from players.levels import Level, think
+from players.computer import Computer
+from players.levels import Level, request_for, think
 from players.search import Situation
 
 __all__ = ["Thinking", "ThinkingFailed"]
@@ -48,14 +52,11 @@ class Thinking:
     def scale(self) -> float:
         return self._scale
 
-    async def choose(self, situation: Situation, level: Level, seed: int) -> str:
-        """The code of the move a search player at ``level`` chooses."""
-        request = {
-            "situation": situation.to_json(),
-            "level": level.value,
-            "seed": seed,
-            "scale": self._scale,
-        }
+    async def choose(
+        self, situation: Situation, computer: Computer, level: Level, seed: int
+    ) -> str:
+        """The code of the move ``computer``'s search at ``level`` chooses."""
+        request = request_for(situation, computer, level, seed, self._scale)
         pool = self._started()
         try:
             with _interrupts_blocked():  # a worker may be spawned here

@@ -54,7 +54,7 @@ async def test_a_picture_table_is_a_photo_edited_in_place(
     server: FakeTelegram, db_path: Path
 ) -> None:
     durak = CATALOG.listings[0]
-    catalog = Catalog(Listing(durak.spec, PictureTable(), durak.player))
+    catalog = Catalog(Listing(durak.spec, PictureTable(), durak.computer))
     async with running_bot(bot_config(server, db_path), catalog=catalog) as app:
         table = seat_players(server, ["Anna", "Boris"], app)
         await table.open_and_start("durak")

@@ -148,7 +148,7 @@ def test_every_game_has_its_screens_and_a_computer_player(key: str) -> None:
         assert composed.text
         legal = snap.legal(n)
         if legal:
-            choice = listing.player.choose(rules, snap.view(n), legal, random.Random(n))
+            choice = listing.computer.heuristic.choose(rules, snap.view(n), legal, random.Random(n))
             assert choice in legal
         for action in legal:
             if action.place is Place.TABLE:

@@ -3,6 +3,7 @@ seed, blind to where hidden cards really lie, and exact when nothing is hidden."
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -14,7 +15,7 @@ from games.durak import PRESETS as DURAK_PRESETS
 from games.durak import Durak
 from games.spec import GameSpec
 from players.arena import next_seat
-from players.levels import GAMES, HEURISTICS, HORIZONS, Level, search_player, think
+from players.levels import Level, request_for, search_player, think
 from players.search import Budget, SearchPlayer, Situation
 
 SMALL = Budget(moves=150)
@@ -26,7 +27,8 @@ SWEEP = Budget(moves=40)
 
 
 def small_player(game: str) -> SearchPlayer:
-    return SearchPlayer(HEURISTICS[game], SMALL, HORIZONS[game])
+    computer = CATALOG.computers[game]
+    return SearchPlayer(computer.heuristic, SMALL, computer.horizon)
 
 
 def cases() -> list[tuple[GameSpec, str, int]]:
@@ -46,8 +48,9 @@ def test_only_legal_moves_with_every_preset_and_seat_count(
 ) -> None:
     rng = random.Random(f"{spec.key}:{preset}:{seats}")
     game: Game[Any, Any] = spec.game.new(spec.presets[preset], seats, rng)
-    searcher = SearchPlayer(HEURISTICS[spec.key], SWEEP, HORIZONS[spec.key])
-    heuristic = HEURISTICS[spec.key]
+    computer = CATALOG.computers[spec.key]
+    searcher = SearchPlayer(computer.heuristic, SWEEP, computer.horizon)
+    heuristic = computer.heuristic
     searched = 0
     for _ in range(MAX_MOVES):
         actors = sorted(game.to_move())
@@ -78,7 +81,10 @@ def midgame(spec: GameSpec, seats: int, moves: int) -> tuple[Game[Any, Any], int
             return game, choosing[0]
         seat = next_seat(game, actors, rng)
         legal = game.legal_actions(seat)
-        game.apply(seat, HEURISTICS[spec.key].choose(game.rules, game.view(seat), legal, rng))
+        game.apply(
+            seat,
+            CATALOG.computers[spec.key].heuristic.choose(game.rules, game.view(seat), legal, rng),
+        )
     raise AssertionError("nobody had a choice")
 
 
@@ -112,21 +118,28 @@ def test_the_same_situation_and_seed_give_the_same_move(spec: GameSpec) -> None:
 
 def test_a_worker_gets_plain_data_and_answers_with_a_legal_code() -> None:
     game, seat = midgame(next(s for s in SPECS if s.key == "durak"), 2, 5)
-    request = {
-        "situation": Situation.of(game, seat).to_json(),
-        "level": Level.NORMAL.value,
-        "seed": 1,
-        "scale": 0.01,
-    }
-    code = think(request)
+    sent = request_for(Situation.of(game, seat), CATALOG.computers["durak"], Level.NORMAL, 1, 0.01)
+    assert sent["computer"] == "players.durak:COMPUTER"
+    assert json.loads(json.dumps(sent)) == sent
+    code = think(sent)
     assert code in {a.encode() for a in game.legal_actions(seat)}
-    situation = Situation.from_json(request["situation"], GAMES)  # type: ignore[arg-type]
+    situation = Situation.from_json(sent["situation"])
     assert situation.world.dump() == Situation.of(game, seat).world.dump()
+
+
+def test_a_worker_refuses_an_import_path_that_is_not_what_it_claims() -> None:
+    game, seat = midgame(next(s for s in SPECS if s.key == "durak"), 2, 5)
+    sent = request_for(Situation.of(game, seat), CATALOG.computers["durak"], Level.NORMAL, 1, 0.01)
+    with pytest.raises(TypeError, match="not a Computer"):
+        think({**sent, "computer": "players.durak:DurakHeuristic"})
+    situation = dict(sent["situation"])
+    with pytest.raises(TypeError, match="not a game engine"):
+        Situation.from_json({**situation, "engine": "players.computer:Computer"})
 
 
 def test_the_easy_level_is_the_heuristic_not_a_search() -> None:
     with pytest.raises(ValueError, match="heuristic"):
-        search_player("durak", Level.EASY)
+        search_player(CATALOG.computers["durak"], Level.EASY)
 
 
 def test_with_nothing_hidden_it_finds_the_forced_win_the_heuristic_misses() -> None:
@@ -134,7 +147,7 @@ def test_with_nothing_hidden_it_finds_the_forced_win_the_heuristic_misses() -> N
     # Leading 6h lets Boris cover with 7h and lead 8c onto the ace: a draw.
     # Leading the ace first makes him take it, and 6h then gets Anna out.
     game = Durak.position(DURAK_PRESETS["podkidnoy"], ["6h As", "7h 8c"], attacker=0, trump="s")
-    heuristic = HEURISTICS["durak"].choose(
+    heuristic = CATALOG.computers["durak"].heuristic.choose(
         game.rules, game.view(0), game.legal_actions(0), random.Random(1)
     )
     assert heuristic.encode() != "aAs"
@@ -144,9 +157,5 @@ def test_with_nothing_hidden_it_finds_the_forced_win_the_heuristic_misses() -> N
 
 
 def small_player_with_duel() -> SearchPlayer:
-    return SearchPlayer(
-        HEURISTICS["durak"],
-        SMALL,
-        HORIZONS["durak"],
-        duel=lambda g: len(g.public_view()["active"]) == 2,
-    )
+    computer = CATALOG.computers["durak"]
+    return SearchPlayer(computer.heuristic, SMALL, computer.horizon, duel=computer.duel)

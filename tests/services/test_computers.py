@@ -5,12 +5,14 @@ from __future__ import annotations
 import multiprocessing
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
+import players.durak
+from bot.catalog import CATALOG, Catalog
 from games.core import Action, Rules
-from players.base import Player
 from storage import Actor, Status
 from tests.clock import FakeClock
 from tests.services.world import PEOPLE, World
@@ -71,15 +73,21 @@ class Spy:
         return legal[0]
 
 
+SPY = Spy()
+COMPUTER = replace(players.durak.COMPUTER, module=__name__, heuristic=SPY)
+"""Durak's computer with the spy as its heuristic (the catalog checks that a
+worker would find it here)."""
+
+
 async def test_a_computer_is_shown_only_its_own_seats_view(tmp_path: Any) -> None:
-    spy = Spy()
-    players: dict[str, Player] = {"durak": spy}
-    async with World.open(tmp_path / "k.sqlite3", FakeClock(), players) as world:
+    SPY.shown.clear()
+    catalog = Catalog(replace(CATALOG.listings[0], computer=COMPUTER))
+    async with World.open(tmp_path / "k.sqlite3", FakeClock(), catalog) as world:
         snapshot = await world.table(people=1, computers=1, turn=0, level="easy")
         await world.play_people(snapshot.table.id, random.Random(1))
         computer = next(s.seat for s in snapshot.table.seats if s.computer is not None)
-        assert spy.shown
-        assert all(view["seat"] == computer for view in spy.shown)
+        assert SPY.shown
+        assert all(view["seat"] == computer for view in SPY.shown)
 
 
 async def test_computers_of_every_level_play_through_the_same_path(world: World) -> None:

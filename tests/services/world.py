@@ -9,8 +9,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.catalog import CATALOG
-from players.base import Player
+from bot.catalog import CATALOG, Catalog
 from services import Person, Services, Setting, Snapshot, Thinking
 from storage import Actor, Database, Status
 from tests.clock import FakeClock
@@ -48,17 +47,18 @@ class World:
         cls,
         path: Path,
         clock: FakeClock,
-        players: dict[str, Player] | None = None,
+        catalog: Catalog = CATALOG,
         *,
         seed: int = 1,
     ) -> AsyncIterator[World]:
-        """The services on the database at ``path``; deals are seeded by ``seed``."""
+        """The services on the database at ``path`` hosting the games of
+        ``catalog``; deals are seeded by ``seed``."""
         db = await Database.open(path, now=clock.now)
         deals = random.Random(seed)
         services = Services.create(
             db,
-            games=CATALOG.specs,
-            players=players or dict(CATALOG.players),
+            games=catalog.specs,
+            computers=catalog.computers,
             clock=clock,
             default_language="ru",
             heartbeat=3600.0,
