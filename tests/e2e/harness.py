@@ -101,9 +101,10 @@ async def settle(
     delivered everything it owes; on the fake clock, short waits pass meanwhile.
     ``patience``: the seconds of real time the bot may take to get there.
 
-    In-process, the application itself tells whether an update is still being
-    handled and whether its background work is idle; for a bot in another
-    process only the server's quiet time can."""
+    In-process (a polling bot, as :func:`running_bot` starts it), the
+    application itself tells whether an update is still being handled and
+    whether its background work is idle; for a bot in another process only the
+    server's quiet time can."""
     if application is None:
         await server.wait_idle(quiet=0.15)
         return
