@@ -1,11 +1,12 @@
 """The order the suite runs in: the longest tests first.
 
-``./scripts/test`` runs everything, the soak tier included, in one run on two
-workers (pytest-xdist), which hand out the tests in this order: the long ones
-start at once, one here and one there, and the many short ones fill in behind
-them, so that both workers finish together instead of one running a fault
-storm alone at the end (docs/testing.md has the figures).  The order is the
-same in every process, as xdist requires; a run of some tests keeps it too.
+``./scripts/test`` runs everything, the soak tier included, in one run of
+three workers (pytest-xdist, ``--dist worksteal``).  Each worker is handed a
+third of the tests in this order and, once done with its own, takes over half
+of what another has not started: the long tests start at once, the many short
+ones fill in behind them, and the workers finish together instead of one
+running a fault storm alone at the end (docs/testing.md has the figures).  The
+order is the same in every process, as xdist requires.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+LONGEST = "test_kills.py"
+"""The kill storm, the longest test by far (minutes of real time), starts first."""
 LONGEST_FIRST = ("soak", "slow", "browser")
 """Markers by the time their tests take, longest first: the soak tier's storms
 and kills take minutes, a slow test seconds to a minute."""
@@ -23,12 +26,13 @@ playouts with every invariant checked), before the rest, which take
 milliseconds."""
 
 
-def _rank(item: pytest.Item) -> int:
+def _rank(item: pytest.Item) -> tuple[int, bool]:
+    path = Path(item.path)
     for rank, marker in enumerate(LONGEST_FIRST):
         if item.get_closest_marker(marker) is not None:
-            return rank
-    folder = Path(item.path).parent.name
-    return len(LONGEST_FIRST) + (THEN.index(folder) if folder in THEN else len(THEN))
+            return rank, path.name != LONGEST
+    folder = path.parent.name
+    return len(LONGEST_FIRST) + (THEN.index(folder) if folder in THEN else len(THEN)), True
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
