@@ -191,9 +191,13 @@ class Table:
             answer = await self.server.answered(query)
             await settle(self.server, None)
             return answer
-        # Settled, the bot has answered (unless its answer waits for a retry).
+        # Settled, the bot has answered, unless its answer waits for a retry.
         await settle(self.server, self.application)
-        return self.server.callback_answer(query) or await self.server.answered(query)
+        answer = self.server.callback_answer(query)
+        if answer is None:
+            answer = await self.server.answered(query)
+            await settle(self.server, self.application)
+        return answer
 
     async def press_text(self, user_id: int, message: SentMessage, text: str) -> dict[str, Any]:
         return await self.press(user_id, message, message.callback_data(text))
