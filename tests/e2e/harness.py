@@ -187,16 +187,14 @@ class Table:
 
     async def press(self, user_id: int, message: SentMessage, data: str) -> dict[str, Any]:
         query = self.server.press(user_id, message.chat_id, message.message_id, data)
-        if self.application is None:
-            answer = await self.server.answered(query)
-            await settle(self.server, None)
-            return answer
-        # Settled, the bot has answered, unless its answer waits for a retry.
-        await settle(self.server, self.application)
-        answer = self.server.callback_answer(query)
-        if answer is None:
-            answer = await self.server.answered(query)
+        if self.application is not None:
+            # Settled, the bot has answered, unless its answer waits for a retry.
             await settle(self.server, self.application)
+            settled = self.server.callback_answer(query)
+            if settled is not None:
+                return settled
+        answer = await self.server.answered(query)
+        await settle(self.server, self.application)
         return answer
 
     async def press_text(self, user_id: int, message: SentMessage, text: str) -> dict[str, Any]:
