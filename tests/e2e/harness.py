@@ -35,6 +35,11 @@ HORIZON = 3.0
 """Waits of the bot up to this long (its group budget, a computer's pause) pass
 by themselves when everything else is idle; longer ones (turn timers) only when
 a test moves the clock on."""
+IDLE_POLL = 0.002
+"""Seconds between looks at whether the bot is idle (it handles a press in a
+few milliseconds)."""
+LOOP_ROUNDS = 5
+"""Rounds of the event loop a settled bot must stay idle through."""
 
 
 def bot_config(server: FakeTelegram, db_path: Path, **overrides: Any) -> Config:
@@ -96,9 +101,10 @@ async def settle(
     delivered everything it owes; on the fake clock, short waits pass meanwhile.
     ``patience``: the seconds of real time the bot may take to get there.
 
-    In-process, the application itself tells whether an update is still being
-    handled and whether its background work is idle; for a bot in another
-    process only the server's quiet time can."""
+    In-process (a polling bot, as :func:`running_bot` starts it), the
+    application itself tells whether an update is still being handled and
+    whether its background work is idle; for a bot in another process only the
+    server's quiet time can."""
     if application is None:
         await server.wait_idle(quiet=0.15)
         return
@@ -108,6 +114,7 @@ async def settle(
     def idle() -> bool:
         return (
             server.unfetched_count == 0
+            and server.active_polls > 0  # it asked again, so what it fetched is in its queue
             and application.update_queue.empty()
             and application.update_processor.current_concurrent_updates == 0
             and (
@@ -117,9 +124,16 @@ async def settle(
         )
 
     while True:
-        for _ in range(2):  # twice, a moment apart: an update may be between queue and handler
-            await server.wait_for(idle, patience, message="the bot to handle every update")
-            await asyncio.sleep(0.005)
+        await server.wait_for(
+            idle, patience, interval=IDLE_POLL, message="the bot to handle every update"
+        )
+        # What the last step set going (an update's handler, a worker given
+        # work, a sleeper the clock woke) runs in the loop's next rounds: the
+        # bot is idle only if it still is after them.
+        for _ in range(LOOP_ROUNDS):
+            await asyncio.sleep(0)
+        if not idle():
+            continue
         wake = clock.next_wake()
         if wake is None or wake > clock.now() + HORIZON:
             return
@@ -152,28 +166,20 @@ class Table:
 
     def hand(self, user_id: int) -> SentMessage | None:
         """The user's current DM message with move buttons, if any."""
-        for message in reversed(self.server.chat_messages(user_id)):
-            if message.deleted:
-                continue
-            if any(d.startswith(("m:", "u:")) for d in message.callback_datas):
-                return message
-        return None
+        return _last_with(self.server, user_id, ("m:", "u:"), live=True)
 
     def group_move(self) -> SentMessage | None:
         """The group message with move buttons (e.g. 101's next round), if any."""
-        for message in reversed(self.group_messages()):
-            if any(d.startswith("m:") for d in message.callback_datas):
-                return message
-        return None
+        return _last_with(self.server, self.group_id, ("m:",))
 
     def group_messages(self) -> list[SentMessage]:
         return self.server.chat_messages(self.group_id)
 
     def lobby(self) -> SentMessage:
-        for message in reversed(self.group_messages()):
-            if any(d.startswith("l:") for d in message.callback_datas):
-                return message
-        raise AssertionError("no lobby message in the group")
+        message = _last_with(self.server, self.group_id, ("l:",))
+        if message is None:
+            raise AssertionError("no lobby message in the group")
+        return message
 
     async def command(self, user_id: int, text: str, chat_id: int | None = None) -> None:
         self.server.send(user_id, self.group_id if chat_id is None else chat_id, text)
@@ -181,6 +187,12 @@ class Table:
 
     async def press(self, user_id: int, message: SentMessage, data: str) -> dict[str, Any]:
         query = self.server.press(user_id, message.chat_id, message.message_id, data)
+        if self.application is not None:
+            # Settled, the bot has answered, unless its answer waits for a retry.
+            await settle(self.server, self.application)
+            settled = self.server.callback_answer(query)
+            if settled is not None:
+                return settled
         answer = await self.server.answered(query)
         await settle(self.server, self.application)
         return answer
@@ -276,15 +288,31 @@ class Table:
     async def play_to_the_end(self, max_moves: int = 2000, probe: Probe | None = None) -> int:
         """Random legal presses until nobody has buttons; with a ``probe``, check
         after every move that the group saw no hidden card."""
+        watch = None if probe is None else HiddenCardsWatch(self, probe)
         moves = 0
         while moves < max_moves:
             pressed = await self.play_random_move()
             if pressed is None:
                 return moves
             moves += not pressed.startswith("u:")  # "u:" only opens a sub-menu
-            if probe is not None:
-                check_no_hidden_cards(self, probe)
+            if watch is not None:
+                watch.check()
         raise AssertionError("the game did not end")
+
+
+def _last_with(
+    server: FakeTelegram, chat_id: int, prefixes: tuple[str, ...], *, live: bool = False
+) -> SentMessage | None:
+    """The chat's latest bot message with a button whose data starts with one of
+    ``prefixes`` (``live``: deleted ones skipped), as a snapshot.  It looks through
+    the server's own records, copying only the message found: a long game's chat
+    holds thousands of messages."""
+    for message in reversed(server.bot_messages(chat_id)):
+        if live and message.deleted:
+            continue
+        if any(d.startswith(prefixes) for d in message.callback_datas):
+            return message.snapshot()
+    return None
 
 
 def seat_players(
@@ -344,11 +372,15 @@ class Probe:
         for (events,) in self.query("SELECT events FROM moves WHERE table_id = ?", (table_id,)):
             for event in json.loads(events):
                 seen.update(event.get("cards", ()))
+        return seen | self.public_view_cards(table_id)
+
+    def public_view_cards(self, table_id: int = 1) -> set[str]:
+        """The cards in the table's current public view."""
         ((game, state),) = self.query("SELECT game, state FROM tables WHERE id = ?", (table_id,))
-        if state is not None:
-            view = CATALOG.specs[game].game.load(json.loads(state)).public_view()
-            seen.update(card.code for card in cards_in(view))
-        return seen
+        if state is None:
+            return set()
+        view = CATALOG.specs[game].game.load(json.loads(state)).public_view()
+        return {card.code for card in cards_in(view)}
 
     def deadlines(self, table_id: int = 1) -> list[tuple[int, float]]:
         """(seat, due time) of the table's running deadlines."""
@@ -379,11 +411,42 @@ class Probe:
 
 def check_no_hidden_cards(table: Table, probe: Probe, table_id: int = 1) -> None:
     """No group message shows a card the table has not seen played."""
-    public = probe.public_cards(table_id)
-    for message in table.group_messages():
-        shown = faces_in(message.text)
-        leaked = shown - public
-        assert not leaked, f"group message shows unplayed cards {sorted(leaked)}:\n{message.text}"
+    HiddenCardsWatch(table, probe, table_id).check()
+
+
+class HiddenCardsWatch:
+    """:func:`check_no_hidden_cards` after every move of a whole game, at the
+    cost of what changed since the last check rather than of the game so far:
+    the move log is read on from where it was left, and a message's faces are
+    read again only when it was edited.  Every group message is still held
+    against the cards played so far and the current public view."""
+
+    def __init__(self, table: Table, probe: Probe, table_id: int = 1) -> None:
+        self.table = table
+        self.probe = probe
+        self.table_id = table_id
+        self.played: set[str] = set()
+        self._moves_read = 0
+        self._faces: dict[int, tuple[int, set[str]]] = {}  # message id: (edit count, faces)
+
+    def check(self) -> None:
+        rows = self.probe.query(
+            "SELECT n, events FROM moves WHERE table_id = ? AND n > ? ORDER BY n",
+            (self.table_id, self._moves_read),
+        )
+        for n, events in rows:
+            for event in json.loads(events):
+                self.played.update(event.get("cards", ()))
+            self._moves_read = int(n)
+        public = self.played | self.probe.public_view_cards(self.table_id)
+        for message in self.table.server.bot_messages(self.table.group_id):
+            known = self._faces.get(message.message_id)
+            if known is None or known[0] != message.edit_count:
+                known = (message.edit_count, faces_in(message.text))
+                self._faces[message.message_id] = known
+            leaked = known[1] - public
+            text = message.text
+            assert not leaked, f"group message shows unplayed cards {sorted(leaked)}:\n{text}"
 
 
 def spawn_bot(env: dict[str, str], workdir: Path, log: Path) -> subprocess.Popen[bytes]:

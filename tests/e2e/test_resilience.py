@@ -252,6 +252,7 @@ async def test_a_hand_replaced_just_before_a_stop_is_deleted_after_the_restart(
             (user, old.message_id),
         )
     async with running_bot(bot_config(server, db_path)) as app:
+        table.application = app  # the players' presses wait for this bot, not the stopped one
         await settle(server, app)
         assert server.bot_message(user, old.message_id).deleted
         assert not server.bot_message(user, hand.message_id).deleted

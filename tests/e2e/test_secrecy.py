@@ -36,7 +36,8 @@ joker's code is X1 or X2."""
 
 
 class Sight:
-    """Every card each seat has been shown so far, and every card shown to all."""
+    """Every card each seat has been shown so far, and every card shown to all
+    (both only grow)."""
 
     def __init__(self, probe: Probe, table_id: int = 1) -> None:
         self.probe = probe
@@ -46,6 +47,7 @@ class Sight:
         rows = probe.query("SELECT seat, user_id FROM seats WHERE table_id = ?", (table_id,))
         self.seats = len(rows)
         self.seat_of = {int(user): int(seat) for seat, user in rows if user is not None}
+        self._moves_read = 0
 
     def update(self) -> None:
         ((game_key, state, rules, seed),) = self.probe.query(
@@ -57,8 +59,16 @@ class Sight:
                 spec.rules.from_json(json.loads(rules)), self.seats, random.Random(seed)
             )
             self.public |= {card.code for card in cards_in(dealt.public_view())}
-        self.public |= self.probe.public_cards(self.table_id)
+        # The cards in the events of the moves made since the last update.
+        for n, events in self.probe.query(
+            "SELECT n, events FROM moves WHERE table_id = ? AND n > ? ORDER BY n",
+            (self.table_id, self._moves_read),
+        ):
+            for event in json.loads(events):
+                self.public.update(event.get("cards", ()))
+            self._moves_read = int(n)
         game = spec.game.load(json.loads(state))
+        self.public |= {card.code for card in cards_in(game.public_view())}
         for seat in self.seat_of.values():
             shown = {card.code for card in cards_in(game.view(seat))}
             self.seen.setdefault(seat, set()).update(shown)
@@ -73,22 +83,56 @@ def _shown(message: SentMessage) -> set[str]:
     return faces_in(" ".join([message.text, message.caption, *message.button_texts]))
 
 
-def _check(
-    server: FakeTelegram, table: Table, sight: Sight, answers: list[tuple[int, str]]
-) -> None:
-    for message in table.group_messages():
-        leaked = _shown(message) - sight.public
-        assert not leaked, f"the group sees {sorted(leaked)}:\n{message.text}{message.caption}"
-    for user_id in table.players:
-        for message in server.chat_messages(user_id):
-            leaked = _shown(message) - sight.may_see(user_id)
-            assert not leaked, f"{user_id}'s DM shows {sorted(leaked)}:\n{message.text}"
-            carried = {c for d in message.callback_datas for c in _CODE.findall(d.split(":")[-1])}
-            leaked = carried - sight.may_see(user_id)
-            assert not leaked, f"{user_id}'s buttons carry {sorted(leaked)}"
-    for user_id, text in answers:
-        leaked = faces_in(text) - sight.may_see(user_id)
-        assert not leaked, f"an answer to {user_id} shows {sorted(leaked)}: {text}"
+class Watch:
+    """Checks what people see against :class:`Sight` after every move.  What a
+    person may see only grows, so a message that passed once passes again until
+    it changes: each check reads only the messages sent or edited since the
+    last one, and the answers given since."""
+
+    def __init__(self, server: FakeTelegram, table: Table, sight: Sight) -> None:
+        self.server = server
+        self.table = table
+        self.sight = sight
+        self.answers: list[tuple[int, str]] = []
+        self._answers_checked = 0
+        self._checked: dict[tuple[int, int], int] = {}  # (chat, message): edit count checked
+
+    def _changed(self, chat_id: int) -> list[SentMessage]:
+        changed = []
+        for message in self.server.bot_messages(chat_id):
+            key = (chat_id, message.message_id)
+            if self._checked.get(key) != message.edit_count:
+                self._checked[key] = message.edit_count
+                changed.append(message)
+        return changed
+
+    def check(self) -> None:
+        sight = self.sight
+        for message in self._changed(self.table.group_id):
+            leaked = _shown(message) - sight.public
+            assert not leaked, f"the group sees {sorted(leaked)}:\n{message.text}{message.caption}"
+        for user_id in self.table.players:
+            may_see = sight.may_see(user_id)
+            for message in self._changed(user_id):
+                leaked = _shown(message) - may_see
+                assert not leaked, f"{user_id}'s DM shows {sorted(leaked)}:\n{message.text}"
+                carried = {
+                    c for d in message.callback_datas for c in _CODE.findall(d.split(":")[-1])
+                }
+                leaked = carried - may_see
+                assert not leaked, f"{user_id}'s buttons carry {sorted(leaked)}"
+        for user_id, text in self.answers[self._answers_checked :]:
+            leaked = faces_in(text) - sight.may_see(user_id)
+            assert not leaked, f"an answer to {user_id} shows {sorted(leaked)}: {text}"
+        self._answers_checked = len(self.answers)
+
+
+def _last_message(server: FakeTelegram, chat_id: int) -> SentMessage | None:
+    """The chat's last bot message not deleted (copying only that one)."""
+    for message in reversed(server.bot_messages(chat_id)):
+        if not message.deleted:
+            return message.snapshot()
+    return None
 
 
 async def _refused(
@@ -127,26 +171,26 @@ async def test_nothing_hidden_leaks_and_nobody_moves_for_another(
         await table.set_turn_time("без лимита")
         await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
         sight = Sight(probe)
+        watch = Watch(server, table, sight)
         rng = random.Random(3)
-        answers: list[tuple[int, str]] = []
         moves = 0
         for _ in range(6000):
             if probe.table()[0] != "playing":
                 break
             sight.update()
-            _check(server, table, sight, answers)
+            watch.check()
             options = [(u, m) for u in table.players if (m := table.hand(u)) is not None]
             if options:
                 user_id, message = rng.choice(options)
                 data = rng.choice([d for d in message.callback_datas if MOVE_DATA.match(d)])
                 if data.startswith("m:"):
                     other = next(u for u in table.players if u != user_id)
-                    own = server.last_bot_message(other)
+                    own = _last_message(server, other)
                     assert own is not None
                     others = table.hand(other)
                     if others is None or data not in others.callback_datas:
                         await _refused(server, other, own, data, probe)  # not the other's move
-                    welcome = server.last_bot_message(STRANGER)
+                    welcome = _last_message(server, STRANGER)
                     assert welcome is not None
                     await _refused(server, STRANGER, welcome, data, probe)
             else:
@@ -158,10 +202,10 @@ async def test_nothing_hidden_leaks_and_nobody_moves_for_another(
                 await _refused(server, STRANGER, group, data, probe)
                 user_id, message = rng.choice(table.players), group
             answer = await table.press(user_id, message, data)
-            answers.append((user_id, str(answer.get("text", ""))))
+            watch.answers.append((user_id, str(answer.get("text", ""))))
             moves += data.startswith("m:")
         else:
             raise AssertionError("the game did not end")
         sight.update()
-        _check(server, table, sight, answers)
+        watch.check()
         assert moves > 10
