@@ -311,7 +311,8 @@ async def test_people_added_in_russian_are_answered_in_russian_once_they_open_th
         assert world.last_bot_message(vera) is None
         await post(site, "api/start", {"user": vera, "payload": "j1"})
         seated = await wait_until(lambda: world.last_bot_message(vera))
-        assert seated.text == "Вы за столом в чате «Игровая». Карты придут сюда."
+        assert seated.text.startswith("👋 Привет, Вера! Я Колода")
+        assert "✅ Вы за столом в чате «Игровая». Карты придут сюда" in seated.text
         await wait_until(lambda: "Игроки (2/6)" in world.bot_messages(GROUP)[-1].text)
     finally:
         await playground.close()

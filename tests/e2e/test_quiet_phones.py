@@ -174,6 +174,10 @@ async def test_daytonas_mention_of_the_player_on_move_goes_when_his_turn_ends(
         board = table.group_move()
         assert board is not None
         data = next(d for d in board.callback_datas if d.startswith("m:"))
-        refused = [(await table.press(u, board, data)).get("show_alert") for u in table.players]
-        assert refused.count(True) == 1  # the one on move drew, the other was refused
+        # The one not on move presses first (his press is refused and changes
+        # nothing), then the one the mention names draws.
+        on_move = table.players[0] if mention.text.startswith("⏳ Anna") else table.players[1]
+        other = next(u for u in table.players if u != on_move)
+        assert (await table.press(other, board, data)).get("show_alert")
+        assert not (await table.press(on_move, board, data)).get("show_alert")
         assert message(server, mention.chat_id, mention.message_id).deleted
