@@ -13,8 +13,10 @@ snapshot, and it brings the messages in line with the latest one.
   (:mod:`~handlers.hand_messages`), every seat at once.
 * A failed delivery (a flood wait, a server error, the network) is tried again
   with a growing pause; a flood wait also gives the table's players that time
-  back on their clocks.  Nothing is dropped: after a restart everything is
-  derived again from the database.
+  back on their clocks.  What the database records (table messages, hands,
+  announcements, turn warnings) is derived again after a restart; replies to
+  commands and choosers live only in memory, and a restart drops those not
+  yet sent.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 A move comes from a player's button, a computer, or the turn timer; each is one
 ``BEGIN IMMEDIATE`` transaction under the table's lock, with the optimistic
-version check, and the lock is held for that transaction only.  Every change
+version check; the lock is held for that transaction and for the synchronous
+notification of the observers after its commit, never across network I/O.  Every change
 ends in a :class:`Snapshot` — the table as it now stands, with the public view
 and, per seat, its view and legal actions — handed to the observers (the
 Telegram layer paints it, the timers and computers act on it).
@@ -233,7 +234,8 @@ class Tables:
     @asynccontextmanager
     async def lock(self, table_id: int) -> AsyncIterator[None]:
         """Serializes the changes of one table in this process; hold it only
-        around a transaction.  Locks live only while used."""
+        around a transaction and the notification after it, never across
+        network I/O.  Locks live only while used."""
         lock, users = self._locks.get(table_id, (asyncio.Lock(), 0))
         self._locks[table_id] = (lock, users + 1)
         try:
