@@ -81,10 +81,12 @@ def _forged_data(rng: random.Random, real: list[str], stale_only: bool) -> str:
 
 
 def _game_state(probe: Probe, live: int) -> list[Any]:
-    """Everything stored about the games of tables 1..``live``."""
+    """Everything stored about the games of tables 1..``live`` (but the row's
+    version: a seated player's own press that makes no move, a sub-menu,
+    records that he is present, which is no change to the game)."""
     return [
         probe.query(
-            "SELECT id, chat_id, game, rules, status, seed, state, version, moves"
+            "SELECT id, chat_id, game, rules, status, seed, state, moves"
             " FROM tables WHERE id <= ? ORDER BY id",
             (live,),
         ),

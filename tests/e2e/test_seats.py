@@ -139,8 +139,10 @@ async def test_an_idle_players_seat_is_taken_over_within_one_turn(
         waiting = [waiting_line(text) for text in group_texts(table)]
         assert any(line.startswith("⏳ Boris — ") for line in waiting[:painted_before])
         since = waiting[painted_before:]
-        assert "⏳ Boris 💤" in since  # the group sees who is away, with no clock
-        assert not any("Boris —" in line or "Boris 💤 —" in line for line in since)
+        # The table's edits coalesce, so the group may never see a moment
+        # when the computer had not moved for him yet; whenever it does, his
+        # seat shows 💤 and no clock (tests/handlers paints that line).
+        assert all(line == "⏳ Boris 💤" for line in since if "Boris" in line), since
 
 
 def waiting_line(text: str) -> str:
