@@ -51,21 +51,15 @@ from games.core import (
     Wait,
     Zone,
 )
-from games.durak import persistence, views
+from games.durak import blind, face_down, persistence, teams, views
 from games.durak.actions import (
     ATTACKS,
     BEATS,
     BELIEVE,
-    BLIND_BEATS,
     BLIND_LEADS,
-    BLIND_THROWS,
-    BLIND_TRANSFERS,
-    COVERS,
-    DOUBT,
     PASS,
     TAKE,
     THROWS,
-    TRANSFERS,
     Attack,
     Beat,
     Believe,
@@ -83,14 +77,15 @@ from games.durak.actions import (
     decode,
 )
 from games.durak.beating import CARD_BY_ORDER, RANK_BITS, SUIT_BITS, cards_of, mask_of
+from games.durak.determinize import determinize
+from games.durak.leaving import leave
+from games.durak.refusal import refuse
 from games.durak.rules import HAND_SIZE, DurakRules, FirstAttack, Trump, seat_range
 from games.durak.state import NOBODY, DurakState
 from games.durak.tables import DECKS, SEAT_SETS, transfer_list
 
 __all__ = ["Durak"]
 
-_DEAL_TRIES = 20
-"""Random deals :meth:`Durak.determinize` tries before it deals to order."""
 _LOWEST_DIAMOND = {
     size: min(c for c in cards if c.suit is Suit.DIAMONDS) for size, cards in DECKS.items()
 }
@@ -327,60 +322,13 @@ class Durak(GamePackage, DurakState):
         if game._teams:
             if any(all(s in empty for s in range(team, seats, 2)) for team in (0, 1)):
                 raise ValueError("each team must hold cards")
-            game._hand_over(None)
+            teams.hand_over(game, None)
         elif seats - len(empty) < 2:
             raise ValueError("at least two players must hold cards")
         if not game._hands[game._ctl[attacker]]:
             raise ValueError("the attacker must hold cards")
         game._start_bout(attacker)
         return game
-
-    # ------------------------------------------------------------- queries
-
-    def _next_active(self, seat: int) -> int:
-        """The next seat clockwise still in play (``seat`` itself if none)."""
-        n = self._n
-        out = self._out
-        s = (seat + 1) % n
-        while out >> s & 1 and s != seat:
-            s = (s + 1) % n
-        return s
-
-    def _next_place(self, place: int) -> int:
-        """The place clockwise after ``place`` in the round: in teams every
-        place stays in it (a partner plays it) until the game ends."""
-        if self._teams:
-            return (place + 1) % self._n
-        return self._next_active(place)
-
-    def _throwable(self) -> int:
-        """The cards a thrower must hold to be asked to throw in: of a rank on
-        the table; in blind durak any card (he cannot see which he holds)."""
-        return -1 if self._blind else self._table_ranks
-
-    def _throwers(self) -> tuple[int, ...]:
-        """Seats that may throw in under the current defender."""
-        return self._thrower_table[self._defender]
-
-    def _transfer_room(self) -> tuple[int, int]:
-        """``(target, room)``: the place the defender could transfer to now, and
-        how many cards he may add; room 0 when no transfer is possible."""
-        d = self._dpos
-        if not self._transfers or self._locked or self._taking or self._unbeaten != len(self._att):
-            return d, 0
-        if self._refusal and self._refusable():
-            return self._apos, self._limit() - len(self._att)
-        target = self._next_place(d)
-        if target == d:
-            return d, 0
-        room = min(self._limit(), self._hands[self._ctl[target]].bit_count()) - len(self._att)
-        return target, max(room, 0)
-
-    def _refusable(self) -> bool:
-        """With refusal: the attacker has just played his last cards against
-        the only other player left, who may send them back."""
-        a = self._attacker
-        return a in self._bout_out and not self._hands[a] and self._n - self._out.bit_count() == 1
 
     def to_move(self) -> frozenset[int]:
         tm = self._tm
@@ -415,9 +363,9 @@ class Durak(GamePackage, DurakState):
             return self._lead_actions() if seat == self._attacker else []
         out: list[DurakAction] = []
         if self._face_down:
-            return self._face_down_actions(seat)
+            return face_down.actions(self, seat)
         if self._blind:
-            return self._blind_actions(seat)
+            return blind.actions(self, seat)
         if seat == self._defender:
             if self._taking or not self._unbeaten:
                 return out
@@ -455,63 +403,6 @@ class Durak(GamePackage, DurakState):
         if self._blind:
             return list(BLIND_LEADS[: self._hands[self._attacker].bit_count()])
         return self._leads(self._hands[self._attacker], self._cap)
-
-    def _blind_actions(self, seat: int) -> list[DurakAction]:
-        """Blind durak, once the bout is led: moves by position, the same
-        whatever the cards (a player's moves must not tell him his cards)."""
-        att = self._att
-        count = self._hands[seat].bit_count()
-        if seat == self._defender:
-            if self._taking or not self._unbeaten:
-                return []
-            out: list[DurakAction] = [
-                BLIND_BEATS[(a << 6) | i]
-                for a, c in zip(att, self._dfn, strict=True)
-                if c < 0
-                for i in range(count)
-            ]
-            if self._transfers and self._transfer_room()[1] > 0:
-                out.extend(BLIND_TRANSFERS[:count])
-            out.append(TAKE)
-            return out
-        if not self._may_throw(seat):
-            return []
-        out = list(BLIND_THROWS[:count])
-        if self._taking or not self._unbeaten:
-            out.append(PASS)
-        return out
-
-    def _may_throw(self, seat: int) -> bool:
-        """Whether ``seat`` is one who may throw in now (holding a fitting card
-        or not)."""
-        if seat == self._defender or seat not in self._thrower_table[self._defender]:
-            return False
-        if len(self._att) >= self._cap or not self._hands[seat]:
-            return False
-        return not ((self._taking or not self._unbeaten) and self._passed >> seat & 1)
-
-    def _face_down_actions(self, seat: int) -> list[DurakAction]:
-        """Believe / don't believe, once the bout is led: the defender puts any
-        card face down on each attack card, or takes; then the attacker
-        believes or doubts."""
-        if self._taking:
-            return []
-        if not self._unbeaten:
-            return [BELIEVE, DOUBT] if seat == self._attacker else []
-        if seat != self._defender:
-            return []
-        out: list[DurakAction] = []
-        hand = self._hands[seat]
-        for a, c in zip(self._att, self._dfn, strict=True):
-            if c < 0:
-                row = a << 6
-                m = hand
-                while m:
-                    low = m & -m
-                    out.append(COVERS[row | (low.bit_length() - 1)])
-                    m ^= low
-        out.append(TAKE)
-        return out
 
     # ----------------------------------------------------------- timers
 
@@ -587,7 +478,7 @@ class Durak(GamePackage, DurakState):
         if not 0 <= seat < self._n or self._out >> seat & 1:
             raise IllegalAction("illegal.not_in_game")
         if not self._teams and self._n - self._out.bit_count() >= 3:
-            return self._leave(seat)
+            return leave(self, seat)
         events: list[Event] = []
         if self._bout_out:  # they went out in this bout: their place is settled now
             group = tuple(sorted(self._bout_out))
@@ -606,25 +497,6 @@ class Durak(GamePackage, DurakState):
         else:
             self._durak = seat
             events.append(Event("game_over", seat, value="durak"))
-        return events
-
-    def _leave(self, seat: int) -> list[Event]:
-        """``seat`` leaves a game that goes on without him (see :meth:`resign`)."""
-        self._aside |= self._hands[seat]
-        self._hands[seat] = 0
-        self._known[seat] = 0
-        self._out |= 1 << seat
-        self._left.append(seat)
-        self._passed &= ~(1 << seat)
-        self._tm = None
-        events = [Event("resign", seat)]
-        if not self._att:  # a lead is due: from the next player if it was his
-            self._start_bout(self._next_active(seat) if seat == self._attacker else self._apos)
-        elif seat == self._defender or (self._face_down and seat == self._attacker):
-            self._taking = False
-            self._close(events, abandoned=True)
-        elif self._taking or not self._unbeaten:
-            self._maybe_close(events)  # he may have been the last one to throw in
         return events
 
     @staticmethod
@@ -735,22 +607,6 @@ class Durak(GamePackage, DurakState):
             self._maybe_close(events)
         return events
 
-    def _open_attack(self, seat: int, attack: Card) -> int:
-        """Where ``attack`` lies on the table, if ``seat`` may cover it now
-        (he defends, has not taken, and it is not covered yet); raises
-        otherwise."""
-        if not self._att or seat != self._defender:
-            raise IllegalAction("illegal.not_defender")
-        if self._taking:
-            raise IllegalAction("illegal.already_taking")
-        try:
-            i = self._att.index(attack.order)
-        except ValueError:
-            raise IllegalAction("illegal.not_on_table") from None
-        if self._dfn[i] >= 0:
-            raise IllegalAction("illegal.already_beaten")
-        return i
-
     def _beat(self, seat: int, action: Beat) -> list[Event]:
         i = self._open_attack(seat, action.attack)
         a = action.attack.order
@@ -805,7 +661,7 @@ class Durak(GamePackage, DurakState):
         self._hands[seat] = hand
         self._known[seat] &= hand
         if self._refusal and self._refusable():
-            return self._refuse(seat, action)
+            return refuse(self, seat, action)
         orders = [c.order for c in action.cards]
         att.extend(orders)
         self._dfn.extend([NOBODY] * len(orders))
@@ -819,125 +675,6 @@ class Durak(GamePackage, DurakState):
         if not hand:
             self._check_out(seat)
         return [Event("transfer", seat, action.cards, d)]
-
-    def _refuse(self, seat: int, action: Transfer) -> list[Event]:
-        """Refusal: the cards go back to the attacker, who has none and must
-        take the table; he is back in play."""
-        a = self._attacker
-        self._out &= ~(1 << a)
-        self._bout_out.remove(a)
-        for card in action.cards:
-            self._att.append(card.order)
-            self._dfn.append(NOBODY)
-        self._unbeaten = len(self._att)
-        self._attacker = self._apos = seat
-        self._defender = self._dpos = a
-        self._taking = True
-        events = [Event("refuse", seat, action.cards, a)]
-        self._close(events)
-        return events
-
-    def _cover(self, seat: int, action: Cover) -> list[Event]:
-        if not self._face_down:
-            raise IllegalAction("illegal.covers_face_up")
-        i = self._open_attack(seat, action.attack)
-        c = action.card.order
-        hand = self._hands[seat]
-        if not hand >> c & 1:
-            raise IllegalAction("illegal.not_in_hand")
-        hand ^= 1 << c
-        self._hands[seat] = hand
-        self._known[seat] &= hand
-        self._dfn[i] = c
-        self._unbeaten -= 1
-        return [Event("cover", seat, (action.attack,))]  # the card stays face down
-
-    def _believe(self, seat: int, action: Believe) -> list[Event]:
-        return self._verdict(seat, believed=True)
-
-    def _doubt(self, seat: int, action: Doubt) -> list[Event]:
-        return self._verdict(seat, believed=False)
-
-    def _verdict(self, seat: int, *, believed: bool) -> list[Event]:
-        """The covers are turned up.  Believed and right: beaten off.  Believed
-        and wrong, or doubted and right: the attacker takes the table.
-        Doubted and wrong: the defender takes it."""
-        if not self._face_down:
-            raise IllegalAction("illegal.unknown_action")
-        if not self._att or self._unbeaten or self._taking:
-            raise IllegalAction("illegal.no_verdict")
-        if seat != self._attacker:
-            raise IllegalAction("illegal.not_your_turn")
-        pairs = list(zip(self._att, self._dfn, strict=True))
-        right = all(self._beaters[a] >> c & 1 for a, c in pairs)
-        shown = tuple(_CARD[o] for pair in pairs for o in pair)
-        events = [
-            Event("believe" if believed else "doubt", seat),
-            Event("reveal", self._defender, shown, value="right" if right else "wrong"),
-        ]
-        if believed and right:
-            self._close(events)
-        elif not believed and not right:
-            self._taking = True
-            self._close(events)
-        else:
-            self._close(events, taker=self._attacker)
-        return events
-
-    # Blind durak: a move names a position; the card there decides it.
-
-    def _card_at(self, seat: int, position: int) -> int:
-        held = self.in_order(seat)
-        if not 0 <= position < len(held):
-            raise IllegalAction("illegal.no_such_position")
-        return held[position]
-
-    def _blind_lead(self, seat: int, action: BlindLead) -> list[Event]:
-        if self._att:
-            raise IllegalAction("illegal.bout_in_progress")
-        if seat != self._attacker:
-            raise IllegalAction("illegal.not_your_turn")
-        o = self._card_at(seat, action.position)
-        return self._attack(seat, ATTACKS[((o >> 2) << 4) | (1 << (o & 3))])
-
-    def _blind_beat(self, seat: int, action: BlindBeat) -> list[Event]:
-        self._open_attack(seat, action.attack)
-        a = action.attack.order
-        c = self._card_at(seat, action.position)
-        if not self._beaters[a] >> c & 1:
-            return self._wrong(seat, c, "cover")
-        return self._beat(seat, BEATS[(a << 6) | c])
-
-    def _blind_transfer(self, seat: int, action: BlindTransfer) -> list[Event]:
-        att = self._att
-        if not self._transfers:
-            raise IllegalAction("illegal.no_transfer")
-        if not att or seat != self._defender:
-            raise IllegalAction("illegal.not_defender")
-        if self._transfer_room()[1] <= 0:
-            raise IllegalAction("illegal.transfer_too_many")
-        c = self._card_at(seat, action.position)
-        if c >> 2 != att[0] >> 2:
-            return self._wrong(seat, c, "transfer")
-        return self._transfer(seat, TRANSFERS[((c >> 2) << 4) | (1 << (c & 3))])
-
-    def _blind_throw(self, seat: int, action: BlindThrow) -> list[Event]:
-        if not self._att:
-            raise IllegalAction("illegal.no_bout")
-        if not self._may_throw(seat):
-            raise IllegalAction("illegal.not_your_turn")
-        c = self._card_at(seat, action.position)
-        if not self._table_ranks >> c & 1:
-            return self._wrong(seat, c, "throw")
-        return self._throw(seat, THROWS[c])
-
-    def _wrong(self, seat: int, card: int, move: str) -> list[Event]:
-        """A blind player's card did not fit: everybody sees it, and he takes
-        every card of the bout (the card itself never left his hand)."""
-        events = [Event("wrong", seat, (_CARD[card],), value=move)]
-        self._known[seat] |= 1 << card
-        self._close(events, taker=seat)
-        return events
 
     def _take(self, seat: int, action: Take) -> list[Event]:
         if not self._att or seat != self._defender:
@@ -1067,7 +804,7 @@ class Durak(GamePackage, DurakState):
             place = len(self._out_order)
             events.extend(Event("out", s, value=place) for s in group)
         if self._teams:
-            if self._team_over(events):
+            if teams.team_over(self, events):
                 return
         elif self._n - self._out.bit_count() <= 1:
             active = [s for s in range(self._n) if not self._out >> s & 1]
@@ -1085,40 +822,6 @@ class Durak(GamePackage, DurakState):
             self._start_bout(self._next_place(defended))
         else:
             self._start_bout(defended)
-
-    def _team_over(self, events: list[Event]) -> bool:
-        """Teams, the stock empty: a team with no cards left wins (both at
-        once: a draw); otherwise each place of a player who went out passes
-        to his nearest partner still holding cards."""
-        hands = self._hands
-        n = self._n
-        empty = [not any(hands[s] for s in range(team, n, 2)) for team in (0, 1)]
-        if empty[0] or empty[1]:
-            self._losing_team = NOBODY if empty[0] == empty[1] else int(empty[0])
-            self._end()
-            if self._losing_team == NOBODY:
-                events.append(Event("game_over", value="draw"))
-            else:
-                events.append(Event("game_over", value=f"team{self._losing_team}"))
-            return True
-        self._hand_over(events)
-        return False
-
-    def _hand_over(self, events: list[Event] | None) -> None:
-        """Each place whose player has no cards goes to the nearest partner
-        clockwise who has (teams)."""
-        hands = self._hands
-        n = self._n
-        for place in range(n):
-            if hands[self._ctl[place]]:
-                continue
-            for k in range(2, n, 2):
-                partner = (place + k) % n
-                if hands[partner]:
-                    self._ctl[place] = partner
-                    if events is not None:
-                        events.append(Event("hand_over", partner, target=place))
-                    break
 
     def _end(self) -> None:
         self._over = True
@@ -1177,13 +880,9 @@ class Durak(GamePackage, DurakState):
     def outcome(self) -> Outcome | None:
         if not self._over:
             return None
-        everyone = frozenset(range(self._n))
         if self._teams:
-            if self._losing_team == NOBODY:
-                return Outcome((tuple(range(self._n)),), frozenset(), frozenset(), draw=True)
-            losers = tuple(range(self._losing_team, self._n, 2))
-            winners = tuple(range(1 - self._losing_team, self._n, 2))
-            return Outcome((winners, losers), frozenset(winners), frozenset(losers))
+            return teams.outcome(self)
+        everyone = frozenset(range(self._n))
         places = list(self._out_order)
         durak = self._durak
         left: list[tuple[int, ...]] = [(s,) for s in reversed(self._left)]  # first to leave last
@@ -1274,135 +973,8 @@ class Durak(GamePackage, DurakState):
         )
 
     def determinize(self, observer: int, rng: random.Random) -> Self:
-        """Deal anew the cards ``observer`` cannot see: the other hands, but for
-        the cards everybody knows to be in them, the stock (the turned-up
-        trump card stays under it; the discard pile is known, every card in it
-        was seen beaten off) and the cards set aside by players who left (in
-        blind durak he saw those, and they stay).  Hand sizes stay, and so does what the table sees
-        of the hands: a thrower asked to throw in (or who passed) still holds a
-        card of a rank on the table, one not asked still holds none.  Face-down
-        covers are dealt anew too, but for the defender."""
-        n = self._n
-        if not 0 <= observer < n:
-            raise IndexError(f"no seat {observer}")
-        game = self.clone()
-        game._tm = None
-        if self._blind:
-            game._deal_own_hand(observer, rng)
-            return game
-        hands = game._hands
-        known = game._known
-        pool = game._stock  # the stock's cards, then the hidden cards of the hands
-        seats: list[int] = []
-        sizes: list[int] = []
-        for s in range(n):
-            hidden = hands[s] & ~known[s]
-            if s == observer or not hidden:
-                continue
-            seats.append(s)
-            sizes.append(hidden.bit_count())
-            hands[s] = known[s]
-            while hidden:
-                low = hidden & -hidden
-                pool.append(low.bit_length() - 1)
-                hidden ^= low
-        if game._aside:  # dealt like one more hand
-            seats.append(NOBODY)
-            sizes.append(game._aside.bit_count())
-            pool.extend(c.order for c in cards_of(game._aside))
-            game._aside = 0
-        # Face-down covers are hidden from everybody but the defender.
-        covered = []
-        if self._face_down and observer != self._defender:
-            covered = [i for i, o in enumerate(game._dfn) if o >= 0]
-            pool.extend(game._dfn[i] for i in covered)
-        # What the table sees: whether each thrower holds a card of a rank on
-        # the table (he is in to_move, or has passed), unless his known cards
-        # already say so.  -1: nothing to keep.
-        ranks = self._table_ranks
-        wants = [-1] * len(seats)
-        if self._att and len(self._att) < self._cap:
-            throwers = self._thrower_table[self._defender]
-            for i, s in enumerate(seats):
-                if s in throwers and not known[s] & ranks:
-                    wants[i] = 1 if self._hands[s] & ranks else 0
-        pool.sort()  # what the observer knows decides the deal, never where cards lie
-        constrained = any(w >= 0 for w in wants)
-        for _ in range(_DEAL_TRIES if constrained else 1):
-            rng.shuffle(pool)
-            masks: list[int] = []
-            i = 0
-            for k, want in zip(sizes, wants, strict=True):
-                mask = 0
-                for o in pool[i : i + k]:
-                    mask |= 1 << o
-                i += k
-                if want >= 0 and bool(mask & ranks) != bool(want):
-                    break
-                masks.append(mask)
-            if len(masks) == len(seats):
-                del pool[:i]
-                break
-        else:
-            masks = self._deal_wanted(pool, sizes, wants, ranks, rng)
-        for s, mask in zip(seats, masks, strict=True):
-            if s == NOBODY:
-                game._aside = mask
-            else:
-                hands[s] |= mask
-        if covered:
-            rng.shuffle(pool)
-            for i in covered:
-                game._dfn[i] = pool.pop()
-        return game
-
-    def _deal_own_hand(self, observer: int, rng: random.Random) -> None:
-        """Blind durak: the observer sees every hand but his own, so his cards
-        (but those everybody saw go in) and the stock are what is dealt anew;
-        his positions keep their order of arrival."""
-        known = self._known[observer]
-        positions = [o for o in self.in_order(observer) if not known >> o & 1]
-        pool = sorted(positions + self._stock)
-        rng.shuffle(pool)
-        mine, self._stock = pool[: len(positions)], pool[len(positions) :]
-        arrivals = [self._arrival[o] for o in positions]
-        mask = known
-        for o, when in zip(mine, arrivals, strict=True):
-            mask |= 1 << o
-            self._arrival[o] = when
-        self._hands[observer] = mask
-
-    @staticmethod
-    def _deal_wanted(
-        pool: list[int], sizes: list[int], wants: list[int], ranks: int, rng: random.Random
-    ) -> list[int]:
-        """Hands of ``sizes`` cards from ``pool`` (what is left stays in it, in
-        random order) such that hand ``i`` holds a card of ``ranks`` when
-        ``wants[i]`` is 1 and none when it is 0; the position dealt from holds
-        such a deal.  For when dealing at random keeps missing one."""
-        rng.shuffle(pool)
-        match = [o for o in pool if ranks >> o & 1]
-        plain = [o for o in pool if not ranks >> o & 1]
-        dealt: list[list[int]] = [[] for _ in sizes]
-        for i, want in enumerate(wants):
-            if want == 1:
-                dealt[i].append(match.pop())
-            elif want == 0:
-                dealt[i].extend(plain[len(plain) - sizes[i] :])
-                del plain[len(plain) - sizes[i] :]
-        rest = match + plain
-        rng.shuffle(rest)
-        for i, k in enumerate(sizes):
-            while len(dealt[i]) < k:
-                dealt[i].append(rest.pop())
-        pool[:] = rest
-        masks = []
-        for cards in dealt:
-            mask = 0
-            for o in cards:
-                mask |= 1 << o
-            masks.append(mask)
-        return masks
+        """See :func:`games.durak.determinize.determinize`."""
+        return determinize(self, observer, rng)
 
     @classmethod
     def decode_action(cls, text: str) -> DurakAction:
@@ -1415,9 +987,9 @@ class Durak(GamePackage, DurakState):
 _Handlers = dict[type[DurakAction], Callable[[Durak, int, Any], list[Event]]]
 _HANDLERS: _Handlers = {
     Beat: Durak._beat,
-    Cover: Durak._cover,
-    Believe: Durak._believe,
-    Doubt: Durak._doubt,
+    Cover: face_down.cover,
+    Believe: face_down.believe,
+    Doubt: face_down.doubt,
     Throw: Durak._throw,
     Pass: Durak._pass,
     Take: Durak._take,
@@ -1425,10 +997,10 @@ _HANDLERS: _Handlers = {
     Transfer: Durak._transfer,
 }
 _BLIND_GAME_HANDLERS: _Handlers = {
-    BlindLead: Durak._blind_lead,
-    BlindBeat: Durak._blind_beat,
-    BlindThrow: Durak._blind_throw,
-    BlindTransfer: Durak._blind_transfer,
+    BlindLead: blind.lead,
+    BlindBeat: blind.beat,
+    BlindThrow: blind.throw,
+    BlindTransfer: blind.transfer,
     Take: Durak._take,
     Pass: Durak._pass,
 }

@@ -15,12 +15,13 @@ teams every place is played by its own seat.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Iterable
 from typing import Self
 
 from games.cards import Card, Suit
-from games.core import Game
-from games.durak.actions import DurakAction
+from games.core import Event, Game, IllegalAction
+from games.durak.actions import Attack, Beat, DurakAction, Throw, Transfer
 from games.durak.beating import Beating, cards_of
 from games.durak.rules import HAND_SIZE, Covers, DurakRules, Shape, Transfers
 from games.durak.tables import Leads, leads_for, refill_orders, throwers_by_defender
@@ -193,3 +194,96 @@ class DurakState(Game[DurakRules, DurakAction]):
 
     def _limit(self) -> int:
         return 5 if self._first_bout and self.rules.first_bout_five else HAND_SIZE
+
+    # ------------------------------------------------ queries the moves share
+
+    def _next_active(self, seat: int) -> int:
+        """The next seat clockwise still in play (``seat`` itself if none)."""
+        n = self._n
+        out = self._out
+        s = (seat + 1) % n
+        while out >> s & 1 and s != seat:
+            s = (s + 1) % n
+        return s
+
+    def _next_place(self, place: int) -> int:
+        """The place clockwise after ``place`` in the round: in teams every
+        place stays in it (a partner plays it) until the game ends."""
+        if self._teams:
+            return (place + 1) % self._n
+        return self._next_active(place)
+
+    def _throwable(self) -> int:
+        """The cards a thrower must hold to be asked to throw in: of a rank on
+        the table; in blind durak any card (he cannot see which he holds)."""
+        return -1 if self._blind else self._table_ranks
+
+    def _throwers(self) -> tuple[int, ...]:
+        """Seats that may throw in under the current defender."""
+        return self._thrower_table[self._defender]
+
+    def _transfer_room(self) -> tuple[int, int]:
+        """``(target, room)``: the place the defender could transfer to now, and
+        how many cards he may add; room 0 when no transfer is possible."""
+        d = self._dpos
+        if not self._transfers or self._locked or self._taking or self._unbeaten != len(self._att):
+            return d, 0
+        if self._refusal and self._refusable():
+            return self._apos, self._limit() - len(self._att)
+        target = self._next_place(d)
+        if target == d:
+            return d, 0
+        room = min(self._limit(), self._hands[self._ctl[target]].bit_count()) - len(self._att)
+        return target, max(room, 0)
+
+    def _refusable(self) -> bool:
+        """With refusal: the attacker has just played his last cards against
+        the only other player left, who may send them back."""
+        a = self._attacker
+        return a in self._bout_out and not self._hands[a] and self._n - self._out.bit_count() == 1
+
+    def _open_attack(self, seat: int, attack: Card) -> int:
+        """Where ``attack`` lies on the table, if ``seat`` may cover it now
+        (he defends, has not taken, and it is not covered yet); raises
+        otherwise."""
+        if not self._att or seat != self._defender:
+            raise IllegalAction("illegal.not_defender")
+        if self._taking:
+            raise IllegalAction("illegal.already_taking")
+        try:
+            i = self._att.index(attack.order)
+        except ValueError:
+            raise IllegalAction("illegal.not_on_table") from None
+        if self._dfn[i] >= 0:
+            raise IllegalAction("illegal.already_beaten")
+        return i
+
+    # ---------------------------------------------- the moves, from the engine
+    # The variant modules (blind, face_down, refusal, teams, leaving) are
+    # functions over this state that end in the core bout flow.
+
+    @abstractmethod
+    def _attack(self, seat: int, action: Attack) -> list[Event]: ...
+
+    @abstractmethod
+    def _beat(self, seat: int, action: Beat) -> list[Event]: ...
+
+    @abstractmethod
+    def _throw(self, seat: int, action: Throw) -> list[Event]: ...
+
+    @abstractmethod
+    def _transfer(self, seat: int, action: Transfer) -> list[Event]: ...
+
+    @abstractmethod
+    def _maybe_close(self, events: list[Event]) -> None: ...
+
+    @abstractmethod
+    def _close(
+        self, events: list[Event], *, taker: int = NOBODY, abandoned: bool = False
+    ) -> None: ...
+
+    @abstractmethod
+    def _start_bout(self, place: int) -> None: ...
+
+    @abstractmethod
+    def _end(self) -> None: ...
