@@ -38,24 +38,20 @@ reasons: ``illegal.game_over``, ``illegal.no_such_seat``,
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, Self
 
-from games.cards import Card, Suit, deck, parse_cards
+from games.cards import Card, Suit
 from games.core import (
     Event,
     GamePackage,
     IllegalAction,
     Outcome,
     RulesError,
-    Wait,
-    Zone,
 )
-from games.durak import blind, face_down, persistence, teams, views
+from games.durak import blind, dealing, face_down, persistence, teams, views
 from games.durak.actions import (
-    ATTACKS,
     BEATS,
-    BELIEVE,
     BLIND_LEADS,
     PASS,
     TAKE,
@@ -75,59 +71,18 @@ from games.durak.actions import (
     Throw,
     Transfer,
     decode,
+    same_rank_mask,
+    same_suit_mask,
 )
-from games.durak.beating import CARD_BY_ORDER, RANK_BITS, SUIT_BITS, cards_of, mask_of
+from games.durak.beating import CARD_BY_ORDER, RANK_BITS
 from games.durak.determinize import determinize
 from games.durak.leaving import leave
 from games.durak.refusal import refuse
-from games.durak.rules import HAND_SIZE, DurakRules, FirstAttack, Trump, seat_range
+from games.durak.rules import HAND_SIZE, DurakRules, seat_range
 from games.durak.state import NOBODY, DurakState
-from games.durak.tables import DECKS, SEAT_SETS, transfer_list
+from games.durak.tables import DECKS, transfer_list
 
 __all__ = ["Durak"]
-
-_LOWEST_DIAMOND = {
-    size: min(c for c in cards if c.suit is Suit.DIAMONDS) for size, cards in DECKS.items()
-}
-"""Stands for the trump card when diamonds are trump and no card is turned."""
-
-
-def _cards(items: Iterable[Card | str] | str) -> list[Card]:
-    if isinstance(items, str):
-        return parse_cards(items.replace(" ", ""))
-    return [c if isinstance(c, Card) else Card.parse(c) for c in items]
-
-
-def lowest_trump_holder(hands: Sequence[int], trump: Suit) -> int:
-    """Who leads the first bout: the holder of the lowest trump; if nobody
-    holds a trump, the holder of the lowest card (ties: lowest seat)."""
-    suit = SUIT_BITS[trump]
-    trumps = [(h & suit & -(h & suit), seat) for seat, h in enumerate(hands) if h & suit]
-    if trumps:
-        return min(trumps)[1]
-    lowest = [((h & -h).bit_length() - 1 >> 2, seat) for seat, h in enumerate(hands) if h]
-    if not lowest:
-        raise ValueError("nobody holds a card")
-    return min(lowest)[1]
-
-
-def turn_trump(rules: DurakRules, rest: list[Card]) -> Card | None:
-    """The card turned up as trump from the undealt ``rest`` (``rest[0]``),
-    which then lies under the stock; None when the trump is not turned.
-
-    Diamonds durak turns nothing.  Its option 5.a turns a card, but a spade
-    goes into the middle of the stock and the next card is turned (``rest`` is
-    reordered in place); if only spades are left, diamonds are trump, as they
-    are when no card is left to turn and the dealer's last card is a spade."""
-    if rules.trump is Trump.DIAMONDS or not rest:
-        return None
-    if rules.trump is Trump.TURNED_NO_SPADES:
-        if all(c.suit is Suit.SPADES for c in rest):
-            return None
-        while rest[0].suit is Suit.SPADES:
-            spade = rest.pop(0)
-            rest.insert(len(rest) // 2, spade)
-    return rest[0]
 
 
 class Durak(GamePackage, DurakState):
@@ -166,7 +121,7 @@ class Durak(GamePackage, DurakState):
             raise RulesError(f"{rules.deck_size} cards: {seats} players is not allowed")
         pack = list(DECKS[rules.deck_size])
         rng.shuffle(pack)
-        return cls._deal(rules, seats, pack, previous)
+        return dealing.dealt(cls, rules, seats, pack, previous)
 
     @classmethod
     def deal(
@@ -186,64 +141,8 @@ class Durak(GamePackage, DurakState):
         first, the trump card last).  With no card left (6 x 36, 4 x 24) the
         dealer's last card shows the trump and stays in his hand.
         """
-        cards = _cards(pack)
-        if seats not in seat_range(rules):
-            raise RulesError(f"{rules.deck_size} cards: {seats} players is not allowed")
-        full = DECKS[rules.deck_size]
-        if len(cards) != len(full) or set(cards) != set(full):
-            raise ValueError(f"the pack must be the {rules.deck_size}-card deck")
-        return cls._deal(rules, seats, cards, previous)
-
-    @classmethod
-    def _deal(
-        cls, rules: DurakRules, seats: int, cards: list[Card], previous: Outcome | None
-    ) -> Self:
-        dealer = 0
-        loser: int | None = None
-        if previous is not None and previous.losers:
-            candidate = min(previous.losers)  # in teams, any of the losers deals
-            if 0 <= candidate < seats:
-                dealer = loser = candidate
-        hands = [0] * seats
-        i = HAND_SIZE * seats
-        receivers = [(dealer + 1 + j) % seats for j in range(i)]
-        for seat, card in zip(receivers, cards, strict=False):
-            hands[seat] |= 1 << card.order
-        known = [0] * seats
-        rest = cards[i:]
-        turned = turn_trump(rules, rest)
-        if turned is not None:
-            trump_card, stock, in_stock = turned, rest[1:], True
-        elif (
-            rest
-            or rules.trump is Trump.DIAMONDS
-            or (rules.trump is Trump.TURNED_NO_SPADES and cards[i - 1].suit is Suit.SPADES)
-        ):
-            trump_card, stock, in_stock = _LOWEST_DIAMOND[rules.deck_size], rest, False
-        else:  # no stock: the dealer's last card shows the trump
-            trump_card, stock, in_stock = cards[i - 1], [], False
-            known[dealer] = 1 << trump_card.order
-        assert trump_card.suit is not None
-        game = cls._blank(rules, seats, trump_card.suit)
-        game._trump_card = trump_card.order
-        game._trump_in_stock = in_stock
-        game._stock = [c.order for c in reversed(stock)]
-        game._hands = hands
-        game._known = known
-        game._dealer = dealer
-        game._first_bout = True
-        if game._blind:
-            game._arrive(card.order for card in cards[:i])
-        if (
-            previous is not None
-            and loser is not None
-            and rules.later_first_attack is FirstAttack.UNDER_LOSER
-        ):
-            game._locked = True
-            game._start_bout((loser - 1) % seats)
-        else:
-            game._start_bout(lowest_trump_holder(hands, trump_card.suit))
-        return game
+        cards = dealing.checked_pack(rules, seats, pack)
+        return dealing.dealt(cls, rules, seats, cards, previous)
 
     @classmethod
     def position(
@@ -260,100 +159,23 @@ class Durak(GamePackage, DurakState):
         transfer_locked: bool = False,
         out_order: Sequence[Sequence[int]] = (),
     ) -> Self:
-        """A position at the start of a bout, for tests and puzzles.
+        """A position at the start of a bout, for tests and puzzles: see
+        :func:`games.durak.dealing.set_up`."""
+        return dealing.set_up(
+            cls,
+            rules,
+            hands,
+            attacker=attacker,
+            trump=trump,
+            trump_card=trump_card,
+            stock=stock,
+            dealer=dealer,
+            first_bout=first_bout,
+            transfer_locked=transfer_locked,
+            out_order=out_order,
+        )
 
-        ``hands[seat]`` are the cards in each hand (``Card`` objects, codes, or
-        one string of codes such as ``"6s 7h Ad"``); ``stock`` is drawn first to
-        last, then ``trump_card`` (which lies under the stock; ``None`` means it
-        has been drawn already, and ``trump`` names the suit).  Every other card
-        of the deck is in the discard pile.  ``attacker`` leads the bout against
-        the next player holding cards.  Seats without cards once stock and
-        trump card are gone are out, in one group unless ``out_order`` says
-        otherwise (in teams, a partner plays their places).  ``first_bout``
-        makes the bout the game's first (for the
-        five-card option), ``transfer_locked`` forbids transfers in it (as
-        under the loser).  Raises ``ValueError`` for an impossible position.
-        """
-        seats = len(hands)
-        if seats not in seat_range(rules):
-            raise RulesError(f"{rules.deck_size} cards: {seats} players is not allowed")
-        tcard = None if trump_card is None else _cards([trump_card])[0]
-        if tcard is not None:
-            suit = tcard.suit
-        elif isinstance(trump, str):
-            suit = Suit(trump)
-        else:
-            suit = trump
-        if suit is None:
-            raise ValueError("give the trump suit or the trump card")
-        if tcard is not None and trump is not None and Suit(trump) is not suit:
-            raise ValueError("trump and trump_card disagree")
-        hand_cards = [_cards(h) for h in hands]
-        stock_cards = _cards(stock)
-        listed = [c for h in hand_cards for c in h] + stock_cards
-        if tcard is not None:
-            listed.append(tcard)
-        full = set(deck(rules.deck_size))
-        bad = sorted({c for c in listed if listed.count(c) > 1 or c not in full})
-        if bad:
-            raise ValueError(f"repeated or not in the deck: {' '.join(c.code for c in bad)}")
-        game = cls._blank(rules, seats, suit)
-        game._trump_card = (tcard or min(c for c in full if c.suit is suit)).order
-        game._trump_in_stock = tcard is not None
-        game._stock = [c.order for c in reversed(stock_cards)]
-        game._hands = [mask_of(h) for h in hand_cards]
-        game._known = [0] * seats
-        if game._blind:
-            for held in hand_cards:
-                game._arrive(c.order for c in held)
-        game._discard = mask_of(full - set(listed))
-        game._dealer = dealer
-        game._first_bout = first_bout
-        game._locked = transfer_locked
-        empty = [s for s in range(seats) if not game._hands[s]]
-        if empty and (stock_cards or tcard is not None):
-            raise ValueError("a hand is empty while cards are left to draw")
-        groups = [tuple(g) for g in out_order] or ([tuple(empty)] if empty else [])
-        if sorted(s for g in groups for s in g) != empty:
-            raise ValueError("out_order must list exactly the seats without cards")
-        game._out_order = groups
-        for s in empty:
-            game._out |= 1 << s
-        if game._teams:
-            if any(all(s in empty for s in range(team, seats, 2)) for team in (0, 1)):
-                raise ValueError("each team must hold cards")
-            teams.hand_over(game, None)
-        elif seats - len(empty) < 2:
-            raise ValueError("at least two players must hold cards")
-        if not game._hands[game._ctl[attacker]]:
-            raise ValueError("the attacker must hold cards")
-        game._start_bout(attacker)
-        return game
-
-    def to_move(self) -> frozenset[int]:
-        tm = self._tm
-        if tm is None:
-            tm = self._tm = self._compute_to_move()
-        return tm
-
-    def _compute_to_move(self) -> frozenset[int]:
-        if self._over:
-            return SEAT_SETS[0]
-        att = self._att
-        if not att:
-            return SEAT_SETS[1 << self._attacker]
-        if self._face_down and not self._unbeaten and not self._taking:
-            return SEAT_SETS[1 << self._attacker]  # believe or not
-        settled = self._taking or not self._unbeaten
-        acc = 0 if settled else 1 << self._defender
-        if len(att) < self._cap:
-            ranks = self._throwable()
-            passed = self._passed if settled else 0
-            hands = self._hands
-            for s in self._thrower_table[self._defender]:
-                if hands[s] & ranks and not passed >> s & 1:
-                    acc |= 1 << s
-        return SEAT_SETS[acc]
+    # ------------------------------------------------------------- queries
 
     def legal_actions(self, seat: int) -> list[DurakAction]:
         if self._over or not 0 <= seat < self._n:
@@ -403,46 +225,6 @@ class Durak(GamePackage, DurakState):
         if self._blind:
             return list(BLIND_LEADS[: self._hands[self._attacker].bit_count()])
         return self._leads(self._hands[self._attacker], self._cap)
-
-    # ----------------------------------------------------------- timers
-
-    def waits(self) -> Mapping[int, Wait]:
-        """The leader decides a lead; the defender decides while some attack
-        card is unbeaten and he has not taken (throwers may throw meanwhile,
-        but nobody waits on them); once everything is beaten or taken, the
-        throwers still asked consent: their silence is a pass."""
-        if self._over:
-            return {}
-        if not self._att:
-            return {self._attacker: Wait.DECIDE}
-        if self._unbeaten and not self._taking:
-            return {self._defender: Wait.DECIDE}
-        if self._face_down:
-            return {self._attacker: Wait.DECIDE}  # believe or not
-        return dict.fromkeys(self.to_move(), Wait.CONSENT)
-
-    def default_action(self, seat: int) -> DurakAction:
-        """Leader: his lowest card alone (the lowest non-trump by rank, else
-        the lowest trump).  Defender: take.  Thrower: pass.  An attacker facing
-        face-down covers: believe."""
-        if self._over:
-            raise IllegalAction("illegal.game_over")
-        if not self._att:
-            if seat == self._attacker and self._blind:
-                return BLIND_LEADS[0]
-            if seat == self._attacker:
-                hand = self._hands[seat]
-                low = hand & ~SUIT_BITS[self._trump] or hand
-                o = (low & -low).bit_length() - 1
-                return ATTACKS[((o >> 2) << 4) | (1 << (o & 3))]
-        elif seat == self._defender and self._unbeaten and not self._taking:
-            return TAKE
-        elif self._face_down:
-            if seat == self._attacker and not self._unbeaten and not self._taking:
-                return BELIEVE
-        elif (self._taking or not self._unbeaten) and seat in self.to_move():
-            return PASS
-        raise IllegalAction("illegal.not_your_turn")
 
     # -------------------------------------------------------------- moves
 
@@ -499,38 +281,6 @@ class Durak(GamePackage, DurakState):
             events.append(Event("game_over", seat, value="durak"))
         return events
 
-    @staticmethod
-    def _same_rank_mask(cards: tuple[Card, ...]) -> tuple[int, int]:
-        """``(mask, rank)`` of distinct cards of one rank; raises otherwise."""
-        if not cards:
-            raise IllegalAction("illegal.not_in_hand")
-        rank = cards[0].order >> 2
-        mask = 0
-        for c in cards:
-            if c.order >> 2 != rank or c.suit is None:
-                raise IllegalAction("illegal.mixed_ranks")
-            mask |= 1 << c.order
-        if mask.bit_count() != len(cards):
-            raise IllegalAction("illegal.not_in_hand")
-        return mask, rank
-
-    @staticmethod
-    def _same_suit_mask(cards: tuple[Card, ...]) -> tuple[int, int]:
-        """``(mask, ranks)`` of distinct cards of one suit (``ranks``: the
-        RANK_BITS of all of them); raises otherwise."""
-        if not cards:
-            raise IllegalAction("illegal.not_in_hand")
-        suit = cards[0].suit
-        mask = ranks = 0
-        for c in cards:
-            if c.suit is not suit or suit is None:
-                raise IllegalAction("illegal.mixed_suits")
-            mask |= 1 << c.order
-            ranks |= RANK_BITS[c.order >> 2]
-        if mask.bit_count() != len(cards):
-            raise IllegalAction("illegal.not_in_hand")
-        return mask, ranks
-
     def _attack(self, seat: int, action: Attack) -> list[Event]:
         if self._att:
             raise IllegalAction("illegal.bout_in_progress")
@@ -541,9 +291,9 @@ class Durak(GamePackage, DurakState):
             o = cards[0].order
             mask, ranks = 1 << o, RANK_BITS[o >> 2]
         elif self._suit_leads:
-            mask, ranks = self._same_suit_mask(cards)
+            mask, ranks = same_suit_mask(cards)
         else:
-            mask, rank = self._same_rank_mask(cards)
+            mask, rank = same_rank_mask(cards)
             ranks = RANK_BITS[rank]
         hand = self._hands[seat]
         if hand & mask != mask:
@@ -648,7 +398,7 @@ class Durak(GamePackage, DurakState):
             raise IllegalAction("illegal.transfer_locked")
         if self._unbeaten != len(att):
             raise IllegalAction("illegal.transfer_after_beat")
-        mask, rank = self._same_rank_mask(action.cards)
+        mask, rank = same_rank_mask(action.cards)
         if rank != att[0] >> 2:
             raise IllegalAction("illegal.wrong_rank")
         hand = self._hands[seat]
@@ -874,103 +624,6 @@ class Durak(GamePackage, DurakState):
             cap = 5
         self._cap = cap
         self._tm = None
-
-    # ------------------------------------------------------------ results
-
-    def outcome(self) -> Outcome | None:
-        if not self._over:
-            return None
-        if self._teams:
-            return teams.outcome(self)
-        everyone = frozenset(range(self._n))
-        places = list(self._out_order)
-        durak = self._durak
-        left: list[tuple[int, ...]] = [(s,) for s in reversed(self._left)]  # first to leave last
-        gone = frozenset(self._left)
-        if durak == NOBODY:
-            return Outcome(tuple(places + left), frozenset(), frozenset(), draw=True)
-        out = self._out
-        rest = tuple(s for s in range(self._n) if not out >> s & 1 and s != durak)
-        if rest:  # the durak resigned while they still held cards
-            places.append(rest)
-        places.append((durak,))
-        return Outcome(tuple(places + left), everyone - gone - {durak}, frozenset({durak}))
-
-    def zones(self) -> list[Zone]:
-        """``stock`` (nobody; in draw order), ``trump`` (everybody: the turned-up
-        card while it lies under the stock), ``table`` (everybody: attack cards,
-        then defence cards; believe / don't believe: the attack cards, the
-        face-down covers being ``covers``, the defender's alone), ``beaten``
-        (everybody: the bout just beaten off, until the next lead sends it to
-        the discard), ``discard`` (nobody), and
-        per seat ``hand{s}`` (seat s: the cards the others do not know) and
-        ``known{s}`` (everybody: cards of that hand everybody has seen go in —
-        picked up from the table, or the trump card).  In blind durak the rest
-        of a hand (``hand{s}``) is seen by everybody but its holder."""
-        nobody: frozenset[int] = frozenset()
-        table = [CARD_BY_ORDER[o] for o in self._att]
-        covers = [CARD_BY_ORDER[o] for o in self._dfn if o >= 0]
-        trump = (CARD_BY_ORDER[self._trump_card],) if self._trump_in_stock else ()
-        zones = []
-        if self._face_down:
-            defender = frozenset({self._defender}) if self._defender >= 0 else frozenset()
-            zones.append(Zone("covers", tuple(covers), defender))
-        else:
-            table.extend(covers)
-        zones += [
-            Zone("stock", tuple(CARD_BY_ORDER[o] for o in reversed(self._stock)), nobody),
-            Zone("trump", trump, None),
-            Zone("table", tuple(table), None),
-            Zone("beaten", tuple(CARD_BY_ORDER[o] for o in self._beaten), None),
-            Zone("discard", tuple(cards_of(self._discard)), nobody, remembered=True),
-            Zone("aside", tuple(cards_of(self._aside)), nobody),
-        ]
-        everyone = frozenset(range(self._n))
-        for s, (h, k) in enumerate(zip(self._hands, self._known, strict=True)):
-            # Blind durak: a hand is seen by everybody but its holder.
-            holder = everyone - {s} if self._blind else frozenset({s})
-            zones.append(Zone(f"hand{s}", tuple(cards_of(h & ~k)), holder))
-            zones.append(Zone(f"known{s}", tuple(cards_of(k)), None))
-        return zones
-
-    def known_cards(self, observer: int) -> dict[int, list[Card]]:
-        """Cards other seats picked up from the table, or the trump card they
-        drew (or were dealt), while still in their hands."""
-        return {s: cards_of(k) for s, k in enumerate(self._known) if k and s != observer}
-
-    def position_key(self) -> Hashable:
-        """Every field that can change in play (the rules and the tables
-        derived from them cannot): a tuple, built without the dump's codes."""
-        return (
-            tuple(self._stock),
-            tuple(self._hands),
-            tuple(self._known),
-            self._discard,
-            tuple(self._beaten),
-            tuple(self._att),
-            tuple(self._dfn),
-            self._trump_in_stock,
-            self._dealer,
-            self._attacker,
-            self._defender,
-            self._apos,
-            self._dpos,
-            tuple(self._ctl),
-            self._losing_team,
-            self._taking,
-            self._passed,
-            self._cap,
-            self._first_bout,
-            self._locked,
-            self._out,
-            tuple(self._out_order),
-            tuple(self._bout_out),
-            tuple(self._left),
-            self._aside,
-            self._durak,
-            self._over,
-            tuple(tuple(self.in_order(s)) for s in range(self._n)) if self._blind else (),
-        )
 
     def determinize(self, observer: int, rng: random.Random) -> Self:
         """See :func:`games.durak.determinize.determinize`."""

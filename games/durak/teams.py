@@ -8,10 +8,10 @@ them only when ``rules.teams`` is on.
 
 from __future__ import annotations
 
-from games.core import Event, Outcome
+from games.core import Event
 from games.durak.state import NOBODY, DurakState
 
-__all__ = ["hand_over", "outcome", "team_over"]
+__all__ = ["hand_over", "team_over"]
 
 
 def team_over(game: DurakState, events: list[Event]) -> bool:
@@ -48,13 +48,3 @@ def hand_over(game: DurakState, events: list[Event] | None) -> None:
                 if events is not None:
                     events.append(Event("hand_over", partner, target=place))
                 break
-
-
-def outcome(game: DurakState) -> Outcome:
-    """The finished game's outcome: the winning team, then the losing one
-    (both together in a draw)."""
-    if game._losing_team == NOBODY:
-        return Outcome((tuple(range(game._n)),), frozenset(), frozenset(), draw=True)
-    losers = tuple(range(game._losing_team, game._n, 2))
-    winners = tuple(range(1 - game._losing_team, game._n, 2))
-    return Outcome((winners, losers), frozenset(winners), frozenset(losers))
