@@ -16,7 +16,10 @@ rules.
 The variants are the axes of :class:`~games.durak.rules.DurakRules`: the
 engine reads them through the tables built from them (what beats what in
 :mod:`games.durak.beating`; leads, transfers, throwers and refill orders in
-:mod:`games.durak.tables`) and through a few flags.
+:mod:`games.durak.tables`) and through a few flags.  The moves of a variant
+live in its own module (blind, face_down, refusal, teams, leaving), called
+only when its flag is on; this module keeps the dispatch, the core moves and
+the bout flow, and the state and its queries are in :mod:`games.durak.state`.
 
 Illegal actions raise :class:`~games.core.IllegalAction` with one of these
 reasons: ``illegal.game_over``, ``illegal.no_such_seat``,

@@ -1,8 +1,14 @@
 """Durak's state: every field of a game, and the queries that only read them.
 
 :class:`~games.durak.engine.Durak` moves the state; :mod:`games.durak.views`
-and :mod:`games.durak.persistence` read and build it.  They depend on this
-module, not on the engine, so the engine is the only module that imports them.
+and :mod:`games.durak.persistence` read and build it, and the variants' moves
+(:mod:`~games.durak.blind`, :mod:`~games.durak.face_down`,
+:mod:`~games.durak.refusal`, :mod:`~games.durak.teams`,
+:mod:`~games.durak.leaving`), :mod:`~games.durak.dealing` and
+:mod:`~games.durak.determinize` are functions over it.  They depend on this
+module, not on the engine, so the engine is the only module that imports them;
+the core moves they end in are declared here, abstract, and the engine gives
+them.
 
 Internally a card is its ``Card.order`` and a set of cards an ``int`` bit mask
 (:mod:`games.durak.beating`), which keeps move generation cheap.
