@@ -34,8 +34,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.cards import Card, CardParseError, parse_cards
-from games.core import Action, ActionParseError
-from games.durak.beating import ALL_CARDS, CARD_BY_ORDER
+from games.core import Action, ActionParseError, IllegalAction
+from games.durak.beating import ALL_CARDS, CARD_BY_ORDER, RANK_BITS
 from games.durak.rules import HAND_SIZE
 
 __all__ = [
@@ -68,6 +68,8 @@ __all__ = [
     "Throw",
     "Transfer",
     "decode",
+    "same_rank_mask",
+    "same_suit_mask",
     "suit_attack",
 ]
 
@@ -303,3 +305,35 @@ def decode(text: str) -> DurakAction:
     if action is None:
         raise ActionParseError(f"not a durak action: {text!r}")
     return action
+
+
+def same_rank_mask(cards: tuple[Card, ...]) -> tuple[int, int]:
+    """``(mask, rank)`` of distinct cards of one rank; raises otherwise."""
+    if not cards:
+        raise IllegalAction("illegal.not_in_hand")
+    rank = cards[0].order >> 2
+    mask = 0
+    for c in cards:
+        if c.order >> 2 != rank or c.suit is None:
+            raise IllegalAction("illegal.mixed_ranks")
+        mask |= 1 << c.order
+    if mask.bit_count() != len(cards):
+        raise IllegalAction("illegal.not_in_hand")
+    return mask, rank
+
+
+def same_suit_mask(cards: tuple[Card, ...]) -> tuple[int, int]:
+    """``(mask, ranks)`` of distinct cards of one suit (``ranks``: the
+    RANK_BITS of all of them); raises otherwise."""
+    if not cards:
+        raise IllegalAction("illegal.not_in_hand")
+    suit = cards[0].suit
+    mask = ranks = 0
+    for c in cards:
+        if c.suit is not suit or suit is None:
+            raise IllegalAction("illegal.mixed_suits")
+        mask |= 1 << c.order
+        ranks |= RANK_BITS[c.order >> 2]
+    if mask.bit_count() != len(cards):
+        raise IllegalAction("illegal.not_in_hand")
+    return mask, ranks

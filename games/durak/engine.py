@@ -16,7 +16,10 @@ rules.
 The variants are the axes of :class:`~games.durak.rules.DurakRules`: the
 engine reads them through the tables built from them (what beats what in
 :mod:`games.durak.beating`; leads, transfers, throwers and refill orders in
-:mod:`games.durak.tables`) and through a few flags.
+:mod:`games.durak.tables`) and through a few flags.  The moves of a variant
+live in its own module (blind, face_down, refusal, teams, leaving), called
+only when its flag is on; this module keeps the dispatch, the core moves and
+the bout flow, and the state and its queries are in :mod:`games.durak.state`.
 
 Illegal actions raise :class:`~games.core.IllegalAction` with one of these
 reasons: ``illegal.game_over``, ``illegal.no_such_seat``,
@@ -38,34 +41,24 @@ reasons: ``illegal.game_over``, ``illegal.no_such_seat``,
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, Self
 
-from games.cards import Card, Suit, deck, parse_cards
+from games.cards import Card, Suit
 from games.core import (
     Event,
     GamePackage,
     IllegalAction,
     Outcome,
     RulesError,
-    Wait,
-    Zone,
 )
-from games.durak import persistence, views
+from games.durak import blind, dealing, face_down, persistence, teams, views
 from games.durak.actions import (
-    ATTACKS,
     BEATS,
-    BELIEVE,
-    BLIND_BEATS,
     BLIND_LEADS,
-    BLIND_THROWS,
-    BLIND_TRANSFERS,
-    COVERS,
-    DOUBT,
     PASS,
     TAKE,
     THROWS,
-    TRANSFERS,
     Attack,
     Beat,
     Believe,
@@ -81,58 +74,18 @@ from games.durak.actions import (
     Throw,
     Transfer,
     decode,
+    same_rank_mask,
+    same_suit_mask,
 )
-from games.durak.beating import CARD_BY_ORDER, RANK_BITS, SUIT_BITS, cards_of, mask_of
-from games.durak.rules import HAND_SIZE, DurakRules, FirstAttack, Trump, seat_range
+from games.durak.beating import CARD_BY_ORDER, RANK_BITS
+from games.durak.determinize import determinize
+from games.durak.leaving import leave
+from games.durak.refusal import refuse
+from games.durak.rules import HAND_SIZE, DurakRules, seat_range
 from games.durak.state import NOBODY, DurakState
-from games.durak.tables import DECKS, SEAT_SETS, transfer_list
+from games.durak.tables import DECKS, transfer_list
 
 __all__ = ["Durak"]
-
-_DEAL_TRIES = 20
-"""Random deals :meth:`Durak.determinize` tries before it deals to order."""
-_LOWEST_DIAMOND = {
-    size: min(c for c in cards if c.suit is Suit.DIAMONDS) for size, cards in DECKS.items()
-}
-"""Stands for the trump card when diamonds are trump and no card is turned."""
-
-
-def _cards(items: Iterable[Card | str] | str) -> list[Card]:
-    if isinstance(items, str):
-        return parse_cards(items.replace(" ", ""))
-    return [c if isinstance(c, Card) else Card.parse(c) for c in items]
-
-
-def lowest_trump_holder(hands: Sequence[int], trump: Suit) -> int:
-    """Who leads the first bout: the holder of the lowest trump; if nobody
-    holds a trump, the holder of the lowest card (ties: lowest seat)."""
-    suit = SUIT_BITS[trump]
-    trumps = [(h & suit & -(h & suit), seat) for seat, h in enumerate(hands) if h & suit]
-    if trumps:
-        return min(trumps)[1]
-    lowest = [((h & -h).bit_length() - 1 >> 2, seat) for seat, h in enumerate(hands) if h]
-    if not lowest:
-        raise ValueError("nobody holds a card")
-    return min(lowest)[1]
-
-
-def turn_trump(rules: DurakRules, rest: list[Card]) -> Card | None:
-    """The card turned up as trump from the undealt ``rest`` (``rest[0]``),
-    which then lies under the stock; None when the trump is not turned.
-
-    Diamonds durak turns nothing.  Its option 5.a turns a card, but a spade
-    goes into the middle of the stock and the next card is turned (``rest`` is
-    reordered in place); if only spades are left, diamonds are trump, as they
-    are when no card is left to turn and the dealer's last card is a spade."""
-    if rules.trump is Trump.DIAMONDS or not rest:
-        return None
-    if rules.trump is Trump.TURNED_NO_SPADES:
-        if all(c.suit is Suit.SPADES for c in rest):
-            return None
-        while rest[0].suit is Suit.SPADES:
-            spade = rest.pop(0)
-            rest.insert(len(rest) // 2, spade)
-    return rest[0]
 
 
 class Durak(GamePackage, DurakState):
@@ -171,7 +124,7 @@ class Durak(GamePackage, DurakState):
             raise RulesError(f"{rules.deck_size} cards: {seats} players is not allowed")
         pack = list(DECKS[rules.deck_size])
         rng.shuffle(pack)
-        return cls._deal(rules, seats, pack, previous)
+        return dealing.dealt(cls, rules, seats, pack, previous)
 
     @classmethod
     def deal(
@@ -191,64 +144,8 @@ class Durak(GamePackage, DurakState):
         first, the trump card last).  With no card left (6 x 36, 4 x 24) the
         dealer's last card shows the trump and stays in his hand.
         """
-        cards = _cards(pack)
-        if seats not in seat_range(rules):
-            raise RulesError(f"{rules.deck_size} cards: {seats} players is not allowed")
-        full = DECKS[rules.deck_size]
-        if len(cards) != len(full) or set(cards) != set(full):
-            raise ValueError(f"the pack must be the {rules.deck_size}-card deck")
-        return cls._deal(rules, seats, cards, previous)
-
-    @classmethod
-    def _deal(
-        cls, rules: DurakRules, seats: int, cards: list[Card], previous: Outcome | None
-    ) -> Self:
-        dealer = 0
-        loser: int | None = None
-        if previous is not None and previous.losers:
-            candidate = min(previous.losers)  # in teams, any of the losers deals
-            if 0 <= candidate < seats:
-                dealer = loser = candidate
-        hands = [0] * seats
-        i = HAND_SIZE * seats
-        receivers = [(dealer + 1 + j) % seats for j in range(i)]
-        for seat, card in zip(receivers, cards, strict=False):
-            hands[seat] |= 1 << card.order
-        known = [0] * seats
-        rest = cards[i:]
-        turned = turn_trump(rules, rest)
-        if turned is not None:
-            trump_card, stock, in_stock = turned, rest[1:], True
-        elif (
-            rest
-            or rules.trump is Trump.DIAMONDS
-            or (rules.trump is Trump.TURNED_NO_SPADES and cards[i - 1].suit is Suit.SPADES)
-        ):
-            trump_card, stock, in_stock = _LOWEST_DIAMOND[rules.deck_size], rest, False
-        else:  # no stock: the dealer's last card shows the trump
-            trump_card, stock, in_stock = cards[i - 1], [], False
-            known[dealer] = 1 << trump_card.order
-        assert trump_card.suit is not None
-        game = cls._blank(rules, seats, trump_card.suit)
-        game._trump_card = trump_card.order
-        game._trump_in_stock = in_stock
-        game._stock = [c.order for c in reversed(stock)]
-        game._hands = hands
-        game._known = known
-        game._dealer = dealer
-        game._first_bout = True
-        if game._blind:
-            game._arrive(card.order for card in cards[:i])
-        if (
-            previous is not None
-            and loser is not None
-            and rules.later_first_attack is FirstAttack.UNDER_LOSER
-        ):
-            game._locked = True
-            game._start_bout((loser - 1) % seats)
-        else:
-            game._start_bout(lowest_trump_holder(hands, trump_card.suit))
-        return game
+        cards = dealing.checked_pack(rules, seats, pack)
+        return dealing.dealt(cls, rules, seats, cards, previous)
 
     @classmethod
     def position(
@@ -265,147 +162,23 @@ class Durak(GamePackage, DurakState):
         transfer_locked: bool = False,
         out_order: Sequence[Sequence[int]] = (),
     ) -> Self:
-        """A position at the start of a bout, for tests and puzzles.
-
-        ``hands[seat]`` are the cards in each hand (``Card`` objects, codes, or
-        one string of codes such as ``"6s 7h Ad"``); ``stock`` is drawn first to
-        last, then ``trump_card`` (which lies under the stock; ``None`` means it
-        has been drawn already, and ``trump`` names the suit).  Every other card
-        of the deck is in the discard pile.  ``attacker`` leads the bout against
-        the next player holding cards.  Seats without cards once stock and
-        trump card are gone are out, in one group unless ``out_order`` says
-        otherwise (in teams, a partner plays their places).  ``first_bout``
-        makes the bout the game's first (for the
-        five-card option), ``transfer_locked`` forbids transfers in it (as
-        under the loser).  Raises ``ValueError`` for an impossible position.
-        """
-        seats = len(hands)
-        if seats not in seat_range(rules):
-            raise RulesError(f"{rules.deck_size} cards: {seats} players is not allowed")
-        tcard = None if trump_card is None else _cards([trump_card])[0]
-        if tcard is not None:
-            suit = tcard.suit
-        elif isinstance(trump, str):
-            suit = Suit(trump)
-        else:
-            suit = trump
-        if suit is None:
-            raise ValueError("give the trump suit or the trump card")
-        if tcard is not None and trump is not None and Suit(trump) is not suit:
-            raise ValueError("trump and trump_card disagree")
-        hand_cards = [_cards(h) for h in hands]
-        stock_cards = _cards(stock)
-        listed = [c for h in hand_cards for c in h] + stock_cards
-        if tcard is not None:
-            listed.append(tcard)
-        full = set(deck(rules.deck_size))
-        bad = sorted({c for c in listed if listed.count(c) > 1 or c not in full})
-        if bad:
-            raise ValueError(f"repeated or not in the deck: {' '.join(c.code for c in bad)}")
-        game = cls._blank(rules, seats, suit)
-        game._trump_card = (tcard or min(c for c in full if c.suit is suit)).order
-        game._trump_in_stock = tcard is not None
-        game._stock = [c.order for c in reversed(stock_cards)]
-        game._hands = [mask_of(h) for h in hand_cards]
-        game._known = [0] * seats
-        if game._blind:
-            for held in hand_cards:
-                game._arrive(c.order for c in held)
-        game._discard = mask_of(full - set(listed))
-        game._dealer = dealer
-        game._first_bout = first_bout
-        game._locked = transfer_locked
-        empty = [s for s in range(seats) if not game._hands[s]]
-        if empty and (stock_cards or tcard is not None):
-            raise ValueError("a hand is empty while cards are left to draw")
-        groups = [tuple(g) for g in out_order] or ([tuple(empty)] if empty else [])
-        if sorted(s for g in groups for s in g) != empty:
-            raise ValueError("out_order must list exactly the seats without cards")
-        game._out_order = groups
-        for s in empty:
-            game._out |= 1 << s
-        if game._teams:
-            if any(all(s in empty for s in range(team, seats, 2)) for team in (0, 1)):
-                raise ValueError("each team must hold cards")
-            game._hand_over(None)
-        elif seats - len(empty) < 2:
-            raise ValueError("at least two players must hold cards")
-        if not game._hands[game._ctl[attacker]]:
-            raise ValueError("the attacker must hold cards")
-        game._start_bout(attacker)
-        return game
+        """A position at the start of a bout, for tests and puzzles: see
+        :func:`games.durak.dealing.set_up`."""
+        return dealing.set_up(
+            cls,
+            rules,
+            hands,
+            attacker=attacker,
+            trump=trump,
+            trump_card=trump_card,
+            stock=stock,
+            dealer=dealer,
+            first_bout=first_bout,
+            transfer_locked=transfer_locked,
+            out_order=out_order,
+        )
 
     # ------------------------------------------------------------- queries
-
-    def _next_active(self, seat: int) -> int:
-        """The next seat clockwise still in play (``seat`` itself if none)."""
-        n = self._n
-        out = self._out
-        s = (seat + 1) % n
-        while out >> s & 1 and s != seat:
-            s = (s + 1) % n
-        return s
-
-    def _next_place(self, place: int) -> int:
-        """The place clockwise after ``place`` in the round: in teams every
-        place stays in it (a partner plays it) until the game ends."""
-        if self._teams:
-            return (place + 1) % self._n
-        return self._next_active(place)
-
-    def _throwable(self) -> int:
-        """The cards a thrower must hold to be asked to throw in: of a rank on
-        the table; in blind durak any card (he cannot see which he holds)."""
-        return -1 if self._blind else self._table_ranks
-
-    def _throwers(self) -> tuple[int, ...]:
-        """Seats that may throw in under the current defender."""
-        return self._thrower_table[self._defender]
-
-    def _transfer_room(self) -> tuple[int, int]:
-        """``(target, room)``: the place the defender could transfer to now, and
-        how many cards he may add; room 0 when no transfer is possible."""
-        d = self._dpos
-        if not self._transfers or self._locked or self._taking or self._unbeaten != len(self._att):
-            return d, 0
-        if self._refusal and self._refusable():
-            return self._apos, self._limit() - len(self._att)
-        target = self._next_place(d)
-        if target == d:
-            return d, 0
-        room = min(self._limit(), self._hands[self._ctl[target]].bit_count()) - len(self._att)
-        return target, max(room, 0)
-
-    def _refusable(self) -> bool:
-        """With refusal: the attacker has just played his last cards against
-        the only other player left, who may send them back."""
-        a = self._attacker
-        return a in self._bout_out and not self._hands[a] and self._n - self._out.bit_count() == 1
-
-    def to_move(self) -> frozenset[int]:
-        tm = self._tm
-        if tm is None:
-            tm = self._tm = self._compute_to_move()
-        return tm
-
-    def _compute_to_move(self) -> frozenset[int]:
-        if self._over:
-            return SEAT_SETS[0]
-        att = self._att
-        if not att:
-            return SEAT_SETS[1 << self._attacker]
-        if self._face_down and not self._unbeaten and not self._taking:
-            return SEAT_SETS[1 << self._attacker]  # believe or not
-        settled = self._taking or not self._unbeaten
-        acc = 0 if settled else 1 << self._defender
-        if len(att) < self._cap:
-            ranks = self._throwable()
-            passed = self._passed if settled else 0
-            hands = self._hands
-            for s in self._thrower_table[self._defender]:
-                if hands[s] & ranks and not passed >> s & 1:
-                    acc |= 1 << s
-        return SEAT_SETS[acc]
 
     def legal_actions(self, seat: int) -> list[DurakAction]:
         if self._over or not 0 <= seat < self._n:
@@ -415,9 +188,9 @@ class Durak(GamePackage, DurakState):
             return self._lead_actions() if seat == self._attacker else []
         out: list[DurakAction] = []
         if self._face_down:
-            return self._face_down_actions(seat)
+            return face_down.actions(self, seat)
         if self._blind:
-            return self._blind_actions(seat)
+            return blind.actions(self, seat)
         if seat == self._defender:
             if self._taking or not self._unbeaten:
                 return out
@@ -456,103 +229,6 @@ class Durak(GamePackage, DurakState):
             return list(BLIND_LEADS[: self._hands[self._attacker].bit_count()])
         return self._leads(self._hands[self._attacker], self._cap)
 
-    def _blind_actions(self, seat: int) -> list[DurakAction]:
-        """Blind durak, once the bout is led: moves by position, the same
-        whatever the cards (a player's moves must not tell him his cards)."""
-        att = self._att
-        count = self._hands[seat].bit_count()
-        if seat == self._defender:
-            if self._taking or not self._unbeaten:
-                return []
-            out: list[DurakAction] = [
-                BLIND_BEATS[(a << 6) | i]
-                for a, c in zip(att, self._dfn, strict=True)
-                if c < 0
-                for i in range(count)
-            ]
-            if self._transfers and self._transfer_room()[1] > 0:
-                out.extend(BLIND_TRANSFERS[:count])
-            out.append(TAKE)
-            return out
-        if not self._may_throw(seat):
-            return []
-        out = list(BLIND_THROWS[:count])
-        if self._taking or not self._unbeaten:
-            out.append(PASS)
-        return out
-
-    def _may_throw(self, seat: int) -> bool:
-        """Whether ``seat`` is one who may throw in now (holding a fitting card
-        or not)."""
-        if seat == self._defender or seat not in self._thrower_table[self._defender]:
-            return False
-        if len(self._att) >= self._cap or not self._hands[seat]:
-            return False
-        return not ((self._taking or not self._unbeaten) and self._passed >> seat & 1)
-
-    def _face_down_actions(self, seat: int) -> list[DurakAction]:
-        """Believe / don't believe, once the bout is led: the defender puts any
-        card face down on each attack card, or takes; then the attacker
-        believes or doubts."""
-        if self._taking:
-            return []
-        if not self._unbeaten:
-            return [BELIEVE, DOUBT] if seat == self._attacker else []
-        if seat != self._defender:
-            return []
-        out: list[DurakAction] = []
-        hand = self._hands[seat]
-        for a, c in zip(self._att, self._dfn, strict=True):
-            if c < 0:
-                row = a << 6
-                m = hand
-                while m:
-                    low = m & -m
-                    out.append(COVERS[row | (low.bit_length() - 1)])
-                    m ^= low
-        out.append(TAKE)
-        return out
-
-    # ----------------------------------------------------------- timers
-
-    def waits(self) -> Mapping[int, Wait]:
-        """The leader decides a lead; the defender decides while some attack
-        card is unbeaten and he has not taken (throwers may throw meanwhile,
-        but nobody waits on them); once everything is beaten or taken, the
-        throwers still asked consent: their silence is a pass."""
-        if self._over:
-            return {}
-        if not self._att:
-            return {self._attacker: Wait.DECIDE}
-        if self._unbeaten and not self._taking:
-            return {self._defender: Wait.DECIDE}
-        if self._face_down:
-            return {self._attacker: Wait.DECIDE}  # believe or not
-        return dict.fromkeys(self.to_move(), Wait.CONSENT)
-
-    def default_action(self, seat: int) -> DurakAction:
-        """Leader: his lowest card alone (the lowest non-trump by rank, else
-        the lowest trump).  Defender: take.  Thrower: pass.  An attacker facing
-        face-down covers: believe."""
-        if self._over:
-            raise IllegalAction("illegal.game_over")
-        if not self._att:
-            if seat == self._attacker and self._blind:
-                return BLIND_LEADS[0]
-            if seat == self._attacker:
-                hand = self._hands[seat]
-                low = hand & ~SUIT_BITS[self._trump] or hand
-                o = (low & -low).bit_length() - 1
-                return ATTACKS[((o >> 2) << 4) | (1 << (o & 3))]
-        elif seat == self._defender and self._unbeaten and not self._taking:
-            return TAKE
-        elif self._face_down:
-            if seat == self._attacker and not self._unbeaten and not self._taking:
-                return BELIEVE
-        elif (self._taking or not self._unbeaten) and seat in self.to_move():
-            return PASS
-        raise IllegalAction("illegal.not_your_turn")
-
     # -------------------------------------------------------------- moves
 
     def apply(self, seat: int, action: DurakAction) -> list[Event]:
@@ -587,7 +263,7 @@ class Durak(GamePackage, DurakState):
         if not 0 <= seat < self._n or self._out >> seat & 1:
             raise IllegalAction("illegal.not_in_game")
         if not self._teams and self._n - self._out.bit_count() >= 3:
-            return self._leave(seat)
+            return leave(self, seat)
         events: list[Event] = []
         if self._bout_out:  # they went out in this bout: their place is settled now
             group = tuple(sorted(self._bout_out))
@@ -608,57 +284,6 @@ class Durak(GamePackage, DurakState):
             events.append(Event("game_over", seat, value="durak"))
         return events
 
-    def _leave(self, seat: int) -> list[Event]:
-        """``seat`` leaves a game that goes on without him (see :meth:`resign`)."""
-        self._aside |= self._hands[seat]
-        self._hands[seat] = 0
-        self._known[seat] = 0
-        self._out |= 1 << seat
-        self._left.append(seat)
-        self._passed &= ~(1 << seat)
-        self._tm = None
-        events = [Event("resign", seat)]
-        if not self._att:  # a lead is due: from the next player if it was his
-            self._start_bout(self._next_active(seat) if seat == self._attacker else self._apos)
-        elif seat == self._defender or (self._face_down and seat == self._attacker):
-            self._taking = False
-            self._close(events, abandoned=True)
-        elif self._taking or not self._unbeaten:
-            self._maybe_close(events)  # he may have been the last one to throw in
-        return events
-
-    @staticmethod
-    def _same_rank_mask(cards: tuple[Card, ...]) -> tuple[int, int]:
-        """``(mask, rank)`` of distinct cards of one rank; raises otherwise."""
-        if not cards:
-            raise IllegalAction("illegal.not_in_hand")
-        rank = cards[0].order >> 2
-        mask = 0
-        for c in cards:
-            if c.order >> 2 != rank or c.suit is None:
-                raise IllegalAction("illegal.mixed_ranks")
-            mask |= 1 << c.order
-        if mask.bit_count() != len(cards):
-            raise IllegalAction("illegal.not_in_hand")
-        return mask, rank
-
-    @staticmethod
-    def _same_suit_mask(cards: tuple[Card, ...]) -> tuple[int, int]:
-        """``(mask, ranks)`` of distinct cards of one suit (``ranks``: the
-        RANK_BITS of all of them); raises otherwise."""
-        if not cards:
-            raise IllegalAction("illegal.not_in_hand")
-        suit = cards[0].suit
-        mask = ranks = 0
-        for c in cards:
-            if c.suit is not suit or suit is None:
-                raise IllegalAction("illegal.mixed_suits")
-            mask |= 1 << c.order
-            ranks |= RANK_BITS[c.order >> 2]
-        if mask.bit_count() != len(cards):
-            raise IllegalAction("illegal.not_in_hand")
-        return mask, ranks
-
     def _attack(self, seat: int, action: Attack) -> list[Event]:
         if self._att:
             raise IllegalAction("illegal.bout_in_progress")
@@ -669,9 +294,9 @@ class Durak(GamePackage, DurakState):
             o = cards[0].order
             mask, ranks = 1 << o, RANK_BITS[o >> 2]
         elif self._suit_leads:
-            mask, ranks = self._same_suit_mask(cards)
+            mask, ranks = same_suit_mask(cards)
         else:
-            mask, rank = self._same_rank_mask(cards)
+            mask, rank = same_rank_mask(cards)
             ranks = RANK_BITS[rank]
         hand = self._hands[seat]
         if hand & mask != mask:
@@ -735,22 +360,6 @@ class Durak(GamePackage, DurakState):
             self._maybe_close(events)
         return events
 
-    def _open_attack(self, seat: int, attack: Card) -> int:
-        """Where ``attack`` lies on the table, if ``seat`` may cover it now
-        (he defends, has not taken, and it is not covered yet); raises
-        otherwise."""
-        if not self._att or seat != self._defender:
-            raise IllegalAction("illegal.not_defender")
-        if self._taking:
-            raise IllegalAction("illegal.already_taking")
-        try:
-            i = self._att.index(attack.order)
-        except ValueError:
-            raise IllegalAction("illegal.not_on_table") from None
-        if self._dfn[i] >= 0:
-            raise IllegalAction("illegal.already_beaten")
-        return i
-
     def _beat(self, seat: int, action: Beat) -> list[Event]:
         i = self._open_attack(seat, action.attack)
         a = action.attack.order
@@ -792,7 +401,7 @@ class Durak(GamePackage, DurakState):
             raise IllegalAction("illegal.transfer_locked")
         if self._unbeaten != len(att):
             raise IllegalAction("illegal.transfer_after_beat")
-        mask, rank = self._same_rank_mask(action.cards)
+        mask, rank = same_rank_mask(action.cards)
         if rank != att[0] >> 2:
             raise IllegalAction("illegal.wrong_rank")
         hand = self._hands[seat]
@@ -805,7 +414,7 @@ class Durak(GamePackage, DurakState):
         self._hands[seat] = hand
         self._known[seat] &= hand
         if self._refusal and self._refusable():
-            return self._refuse(seat, action)
+            return refuse(self, seat, action)
         orders = [c.order for c in action.cards]
         att.extend(orders)
         self._dfn.extend([NOBODY] * len(orders))
@@ -819,125 +428,6 @@ class Durak(GamePackage, DurakState):
         if not hand:
             self._check_out(seat)
         return [Event("transfer", seat, action.cards, d)]
-
-    def _refuse(self, seat: int, action: Transfer) -> list[Event]:
-        """Refusal: the cards go back to the attacker, who has none and must
-        take the table; he is back in play."""
-        a = self._attacker
-        self._out &= ~(1 << a)
-        self._bout_out.remove(a)
-        for card in action.cards:
-            self._att.append(card.order)
-            self._dfn.append(NOBODY)
-        self._unbeaten = len(self._att)
-        self._attacker = self._apos = seat
-        self._defender = self._dpos = a
-        self._taking = True
-        events = [Event("refuse", seat, action.cards, a)]
-        self._close(events)
-        return events
-
-    def _cover(self, seat: int, action: Cover) -> list[Event]:
-        if not self._face_down:
-            raise IllegalAction("illegal.covers_face_up")
-        i = self._open_attack(seat, action.attack)
-        c = action.card.order
-        hand = self._hands[seat]
-        if not hand >> c & 1:
-            raise IllegalAction("illegal.not_in_hand")
-        hand ^= 1 << c
-        self._hands[seat] = hand
-        self._known[seat] &= hand
-        self._dfn[i] = c
-        self._unbeaten -= 1
-        return [Event("cover", seat, (action.attack,))]  # the card stays face down
-
-    def _believe(self, seat: int, action: Believe) -> list[Event]:
-        return self._verdict(seat, believed=True)
-
-    def _doubt(self, seat: int, action: Doubt) -> list[Event]:
-        return self._verdict(seat, believed=False)
-
-    def _verdict(self, seat: int, *, believed: bool) -> list[Event]:
-        """The covers are turned up.  Believed and right: beaten off.  Believed
-        and wrong, or doubted and right: the attacker takes the table.
-        Doubted and wrong: the defender takes it."""
-        if not self._face_down:
-            raise IllegalAction("illegal.unknown_action")
-        if not self._att or self._unbeaten or self._taking:
-            raise IllegalAction("illegal.no_verdict")
-        if seat != self._attacker:
-            raise IllegalAction("illegal.not_your_turn")
-        pairs = list(zip(self._att, self._dfn, strict=True))
-        right = all(self._beaters[a] >> c & 1 for a, c in pairs)
-        shown = tuple(_CARD[o] for pair in pairs for o in pair)
-        events = [
-            Event("believe" if believed else "doubt", seat),
-            Event("reveal", self._defender, shown, value="right" if right else "wrong"),
-        ]
-        if believed and right:
-            self._close(events)
-        elif not believed and not right:
-            self._taking = True
-            self._close(events)
-        else:
-            self._close(events, taker=self._attacker)
-        return events
-
-    # Blind durak: a move names a position; the card there decides it.
-
-    def _card_at(self, seat: int, position: int) -> int:
-        held = self.in_order(seat)
-        if not 0 <= position < len(held):
-            raise IllegalAction("illegal.no_such_position")
-        return held[position]
-
-    def _blind_lead(self, seat: int, action: BlindLead) -> list[Event]:
-        if self._att:
-            raise IllegalAction("illegal.bout_in_progress")
-        if seat != self._attacker:
-            raise IllegalAction("illegal.not_your_turn")
-        o = self._card_at(seat, action.position)
-        return self._attack(seat, ATTACKS[((o >> 2) << 4) | (1 << (o & 3))])
-
-    def _blind_beat(self, seat: int, action: BlindBeat) -> list[Event]:
-        self._open_attack(seat, action.attack)
-        a = action.attack.order
-        c = self._card_at(seat, action.position)
-        if not self._beaters[a] >> c & 1:
-            return self._wrong(seat, c, "cover")
-        return self._beat(seat, BEATS[(a << 6) | c])
-
-    def _blind_transfer(self, seat: int, action: BlindTransfer) -> list[Event]:
-        att = self._att
-        if not self._transfers:
-            raise IllegalAction("illegal.no_transfer")
-        if not att or seat != self._defender:
-            raise IllegalAction("illegal.not_defender")
-        if self._transfer_room()[1] <= 0:
-            raise IllegalAction("illegal.transfer_too_many")
-        c = self._card_at(seat, action.position)
-        if c >> 2 != att[0] >> 2:
-            return self._wrong(seat, c, "transfer")
-        return self._transfer(seat, TRANSFERS[((c >> 2) << 4) | (1 << (c & 3))])
-
-    def _blind_throw(self, seat: int, action: BlindThrow) -> list[Event]:
-        if not self._att:
-            raise IllegalAction("illegal.no_bout")
-        if not self._may_throw(seat):
-            raise IllegalAction("illegal.not_your_turn")
-        c = self._card_at(seat, action.position)
-        if not self._table_ranks >> c & 1:
-            return self._wrong(seat, c, "throw")
-        return self._throw(seat, THROWS[c])
-
-    def _wrong(self, seat: int, card: int, move: str) -> list[Event]:
-        """A blind player's card did not fit: everybody sees it, and he takes
-        every card of the bout (the card itself never left his hand)."""
-        events = [Event("wrong", seat, (_CARD[card],), value=move)]
-        self._known[seat] |= 1 << card
-        self._close(events, taker=seat)
-        return events
 
     def _take(self, seat: int, action: Take) -> list[Event]:
         if not self._att or seat != self._defender:
@@ -1067,7 +557,7 @@ class Durak(GamePackage, DurakState):
             place = len(self._out_order)
             events.extend(Event("out", s, value=place) for s in group)
         if self._teams:
-            if self._team_over(events):
+            if teams.team_over(self, events):
                 return
         elif self._n - self._out.bit_count() <= 1:
             active = [s for s in range(self._n) if not self._out >> s & 1]
@@ -1085,40 +575,6 @@ class Durak(GamePackage, DurakState):
             self._start_bout(self._next_place(defended))
         else:
             self._start_bout(defended)
-
-    def _team_over(self, events: list[Event]) -> bool:
-        """Teams, the stock empty: a team with no cards left wins (both at
-        once: a draw); otherwise each place of a player who went out passes
-        to his nearest partner still holding cards."""
-        hands = self._hands
-        n = self._n
-        empty = [not any(hands[s] for s in range(team, n, 2)) for team in (0, 1)]
-        if empty[0] or empty[1]:
-            self._losing_team = NOBODY if empty[0] == empty[1] else int(empty[0])
-            self._end()
-            if self._losing_team == NOBODY:
-                events.append(Event("game_over", value="draw"))
-            else:
-                events.append(Event("game_over", value=f"team{self._losing_team}"))
-            return True
-        self._hand_over(events)
-        return False
-
-    def _hand_over(self, events: list[Event] | None) -> None:
-        """Each place whose player has no cards goes to the nearest partner
-        clockwise who has (teams)."""
-        hands = self._hands
-        n = self._n
-        for place in range(n):
-            if hands[self._ctl[place]]:
-                continue
-            for k in range(2, n, 2):
-                partner = (place + k) % n
-                if hands[partner]:
-                    self._ctl[place] = partner
-                    if events is not None:
-                        events.append(Event("hand_over", partner, target=place))
-                    break
 
     def _end(self) -> None:
         self._over = True
@@ -1172,237 +628,9 @@ class Durak(GamePackage, DurakState):
         self._cap = cap
         self._tm = None
 
-    # ------------------------------------------------------------ results
-
-    def outcome(self) -> Outcome | None:
-        if not self._over:
-            return None
-        everyone = frozenset(range(self._n))
-        if self._teams:
-            if self._losing_team == NOBODY:
-                return Outcome((tuple(range(self._n)),), frozenset(), frozenset(), draw=True)
-            losers = tuple(range(self._losing_team, self._n, 2))
-            winners = tuple(range(1 - self._losing_team, self._n, 2))
-            return Outcome((winners, losers), frozenset(winners), frozenset(losers))
-        places = list(self._out_order)
-        durak = self._durak
-        left: list[tuple[int, ...]] = [(s,) for s in reversed(self._left)]  # first to leave last
-        gone = frozenset(self._left)
-        if durak == NOBODY:
-            return Outcome(tuple(places + left), frozenset(), frozenset(), draw=True)
-        out = self._out
-        rest = tuple(s for s in range(self._n) if not out >> s & 1 and s != durak)
-        if rest:  # the durak resigned while they still held cards
-            places.append(rest)
-        places.append((durak,))
-        return Outcome(tuple(places + left), everyone - gone - {durak}, frozenset({durak}))
-
-    def zones(self) -> list[Zone]:
-        """``stock`` (nobody; in draw order), ``trump`` (everybody: the turned-up
-        card while it lies under the stock), ``table`` (everybody: attack cards,
-        then defence cards; believe / don't believe: the attack cards, the
-        face-down covers being ``covers``, the defender's alone), ``beaten``
-        (everybody: the bout just beaten off, until the next lead sends it to
-        the discard), ``discard`` (nobody), and
-        per seat ``hand{s}`` (seat s: the cards the others do not know) and
-        ``known{s}`` (everybody: cards of that hand everybody has seen go in —
-        picked up from the table, or the trump card).  In blind durak the rest
-        of a hand (``hand{s}``) is seen by everybody but its holder."""
-        nobody: frozenset[int] = frozenset()
-        table = [CARD_BY_ORDER[o] for o in self._att]
-        covers = [CARD_BY_ORDER[o] for o in self._dfn if o >= 0]
-        trump = (CARD_BY_ORDER[self._trump_card],) if self._trump_in_stock else ()
-        zones = []
-        if self._face_down:
-            defender = frozenset({self._defender}) if self._defender >= 0 else frozenset()
-            zones.append(Zone("covers", tuple(covers), defender))
-        else:
-            table.extend(covers)
-        zones += [
-            Zone("stock", tuple(CARD_BY_ORDER[o] for o in reversed(self._stock)), nobody),
-            Zone("trump", trump, None),
-            Zone("table", tuple(table), None),
-            Zone("beaten", tuple(CARD_BY_ORDER[o] for o in self._beaten), None),
-            Zone("discard", tuple(cards_of(self._discard)), nobody, remembered=True),
-            Zone("aside", tuple(cards_of(self._aside)), nobody),
-        ]
-        everyone = frozenset(range(self._n))
-        for s, (h, k) in enumerate(zip(self._hands, self._known, strict=True)):
-            # Blind durak: a hand is seen by everybody but its holder.
-            holder = everyone - {s} if self._blind else frozenset({s})
-            zones.append(Zone(f"hand{s}", tuple(cards_of(h & ~k)), holder))
-            zones.append(Zone(f"known{s}", tuple(cards_of(k)), None))
-        return zones
-
-    def known_cards(self, observer: int) -> dict[int, list[Card]]:
-        """Cards other seats picked up from the table, or the trump card they
-        drew (or were dealt), while still in their hands."""
-        return {s: cards_of(k) for s, k in enumerate(self._known) if k and s != observer}
-
-    def position_key(self) -> Hashable:
-        """Every field that can change in play (the rules and the tables
-        derived from them cannot): a tuple, built without the dump's codes."""
-        return (
-            tuple(self._stock),
-            tuple(self._hands),
-            tuple(self._known),
-            self._discard,
-            tuple(self._beaten),
-            tuple(self._att),
-            tuple(self._dfn),
-            self._trump_in_stock,
-            self._dealer,
-            self._attacker,
-            self._defender,
-            self._apos,
-            self._dpos,
-            tuple(self._ctl),
-            self._losing_team,
-            self._taking,
-            self._passed,
-            self._cap,
-            self._first_bout,
-            self._locked,
-            self._out,
-            tuple(self._out_order),
-            tuple(self._bout_out),
-            tuple(self._left),
-            self._aside,
-            self._durak,
-            self._over,
-            tuple(tuple(self.in_order(s)) for s in range(self._n)) if self._blind else (),
-        )
-
     def determinize(self, observer: int, rng: random.Random) -> Self:
-        """Deal anew the cards ``observer`` cannot see: the other hands, but for
-        the cards everybody knows to be in them, the stock (the turned-up
-        trump card stays under it; the discard pile is known, every card in it
-        was seen beaten off) and the cards set aside by players who left (in
-        blind durak he saw those, and they stay).  Hand sizes stay, and so does what the table sees
-        of the hands: a thrower asked to throw in (or who passed) still holds a
-        card of a rank on the table, one not asked still holds none.  Face-down
-        covers are dealt anew too, but for the defender."""
-        n = self._n
-        if not 0 <= observer < n:
-            raise IndexError(f"no seat {observer}")
-        game = self.clone()
-        game._tm = None
-        if self._blind:
-            game._deal_own_hand(observer, rng)
-            return game
-        hands = game._hands
-        known = game._known
-        pool = game._stock  # the stock's cards, then the hidden cards of the hands
-        seats: list[int] = []
-        sizes: list[int] = []
-        for s in range(n):
-            hidden = hands[s] & ~known[s]
-            if s == observer or not hidden:
-                continue
-            seats.append(s)
-            sizes.append(hidden.bit_count())
-            hands[s] = known[s]
-            while hidden:
-                low = hidden & -hidden
-                pool.append(low.bit_length() - 1)
-                hidden ^= low
-        if game._aside:  # dealt like one more hand
-            seats.append(NOBODY)
-            sizes.append(game._aside.bit_count())
-            pool.extend(c.order for c in cards_of(game._aside))
-            game._aside = 0
-        # Face-down covers are hidden from everybody but the defender.
-        covered = []
-        if self._face_down and observer != self._defender:
-            covered = [i for i, o in enumerate(game._dfn) if o >= 0]
-            pool.extend(game._dfn[i] for i in covered)
-        # What the table sees: whether each thrower holds a card of a rank on
-        # the table (he is in to_move, or has passed), unless his known cards
-        # already say so.  -1: nothing to keep.
-        ranks = self._table_ranks
-        wants = [-1] * len(seats)
-        if self._att and len(self._att) < self._cap:
-            throwers = self._thrower_table[self._defender]
-            for i, s in enumerate(seats):
-                if s in throwers and not known[s] & ranks:
-                    wants[i] = 1 if self._hands[s] & ranks else 0
-        pool.sort()  # what the observer knows decides the deal, never where cards lie
-        constrained = any(w >= 0 for w in wants)
-        for _ in range(_DEAL_TRIES if constrained else 1):
-            rng.shuffle(pool)
-            masks: list[int] = []
-            i = 0
-            for k, want in zip(sizes, wants, strict=True):
-                mask = 0
-                for o in pool[i : i + k]:
-                    mask |= 1 << o
-                i += k
-                if want >= 0 and bool(mask & ranks) != bool(want):
-                    break
-                masks.append(mask)
-            if len(masks) == len(seats):
-                del pool[:i]
-                break
-        else:
-            masks = self._deal_wanted(pool, sizes, wants, ranks, rng)
-        for s, mask in zip(seats, masks, strict=True):
-            if s == NOBODY:
-                game._aside = mask
-            else:
-                hands[s] |= mask
-        if covered:
-            rng.shuffle(pool)
-            for i in covered:
-                game._dfn[i] = pool.pop()
-        return game
-
-    def _deal_own_hand(self, observer: int, rng: random.Random) -> None:
-        """Blind durak: the observer sees every hand but his own, so his cards
-        (but those everybody saw go in) and the stock are what is dealt anew;
-        his positions keep their order of arrival."""
-        known = self._known[observer]
-        positions = [o for o in self.in_order(observer) if not known >> o & 1]
-        pool = sorted(positions + self._stock)
-        rng.shuffle(pool)
-        mine, self._stock = pool[: len(positions)], pool[len(positions) :]
-        arrivals = [self._arrival[o] for o in positions]
-        mask = known
-        for o, when in zip(mine, arrivals, strict=True):
-            mask |= 1 << o
-            self._arrival[o] = when
-        self._hands[observer] = mask
-
-    @staticmethod
-    def _deal_wanted(
-        pool: list[int], sizes: list[int], wants: list[int], ranks: int, rng: random.Random
-    ) -> list[int]:
-        """Hands of ``sizes`` cards from ``pool`` (what is left stays in it, in
-        random order) such that hand ``i`` holds a card of ``ranks`` when
-        ``wants[i]`` is 1 and none when it is 0; the position dealt from holds
-        such a deal.  For when dealing at random keeps missing one."""
-        rng.shuffle(pool)
-        match = [o for o in pool if ranks >> o & 1]
-        plain = [o for o in pool if not ranks >> o & 1]
-        dealt: list[list[int]] = [[] for _ in sizes]
-        for i, want in enumerate(wants):
-            if want == 1:
-                dealt[i].append(match.pop())
-            elif want == 0:
-                dealt[i].extend(plain[len(plain) - sizes[i] :])
-                del plain[len(plain) - sizes[i] :]
-        rest = match + plain
-        rng.shuffle(rest)
-        for i, k in enumerate(sizes):
-            while len(dealt[i]) < k:
-                dealt[i].append(rest.pop())
-        pool[:] = rest
-        masks = []
-        for cards in dealt:
-            mask = 0
-            for o in cards:
-                mask |= 1 << o
-            masks.append(mask)
-        return masks
+        """See :func:`games.durak.determinize.determinize`."""
+        return determinize(self, observer, rng)
 
     @classmethod
     def decode_action(cls, text: str) -> DurakAction:
@@ -1415,9 +643,9 @@ class Durak(GamePackage, DurakState):
 _Handlers = dict[type[DurakAction], Callable[[Durak, int, Any], list[Event]]]
 _HANDLERS: _Handlers = {
     Beat: Durak._beat,
-    Cover: Durak._cover,
-    Believe: Durak._believe,
-    Doubt: Durak._doubt,
+    Cover: face_down.cover,
+    Believe: face_down.believe,
+    Doubt: face_down.doubt,
     Throw: Durak._throw,
     Pass: Durak._pass,
     Take: Durak._take,
@@ -1425,10 +653,10 @@ _HANDLERS: _Handlers = {
     Transfer: Durak._transfer,
 }
 _BLIND_GAME_HANDLERS: _Handlers = {
-    BlindLead: Durak._blind_lead,
-    BlindBeat: Durak._blind_beat,
-    BlindThrow: Durak._blind_throw,
-    BlindTransfer: Durak._blind_transfer,
+    BlindLead: blind.lead,
+    BlindBeat: blind.beat,
+    BlindThrow: blind.throw,
+    BlindTransfer: blind.transfer,
     Take: Durak._take,
     Pass: Durak._pass,
 }
