@@ -15,7 +15,7 @@ from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
 from handlers import callback_data as cd
-from handlers.commands import is_admin, set_language
+from handlers.commands import admin_unless_creator, set_language
 from handlers.context import (
     Koloda,
     chat_info,
@@ -183,13 +183,13 @@ async def _lobby(
             await lobby.leave(table_id, who)
             await _answer(query, t(lang, "lobby.left"))
         case "s":
-            admin = who.id != snapshot.table.creator_id and await is_admin(update, context)
+            admin = await admin_unless_creator(update, context, snapshot)
             await lobby.start(table_id, who, is_admin=admin)
             # Only a game with private hands has cards waiting in a DM.
             started = "lobby.started" if snapshot.spec.private_hands else "lobby.started_on_table"
             await _answer(query, t(lang, started))
         case "c":
-            admin = who.id != snapshot.table.creator_id and await is_admin(update, context)
+            admin = await admin_unless_creator(update, context, snapshot)
             await app.services.moderation.cancel(table_id, who, is_admin=admin)
             await _answer(query, t(lang, "lobby.cancelled_short"))
         case "o" | "b":

@@ -36,7 +36,7 @@ from services import ServiceError, Snapshot, Status
 __all__ = [
     "COMMANDS",
     "PRIVATE_COMMANDS",
-    "is_admin",
+    "admin_unless_creator",
     "plain_text",
     "reply",
     "set_language",
@@ -111,9 +111,11 @@ async def _open_table(app: Koloda, update: Update) -> Snapshot:
     return snapshot
 
 
-async def _admin_unless_creator(
+async def admin_unless_creator(
     update: Update, context: ContextTypes.DEFAULT_TYPE, snapshot: Snapshot
 ) -> bool:
+    """The sender may act on the table as a group admin: he administers the
+    group and is not its creator (who may anyway; Telegram is not asked)."""
     user, _ = sender(update)
     return user.id != snapshot.table.creator_id and await is_admin(update, context)
 
@@ -269,7 +271,7 @@ async def startgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         # A running game may have a move made on the table, e.g. 101's next round.
         await app.services.tables.table_move(snapshot.table.id, user.id)
         return
-    admin = await _admin_unless_creator(update, context, snapshot)
+    admin = await admin_unless_creator(update, context, snapshot)
     await app.services.lobby.start(snapshot.table.id, person(user), is_admin=admin)
 
 
@@ -277,7 +279,7 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app = koloda(context)
     user, _ = sender(update)
     snapshot = await _open_table(app, update)
-    admin = await _admin_unless_creator(update, context, snapshot)
+    admin = await admin_unless_creator(update, context, snapshot)
     await app.services.moderation.cancel(snapshot.table.id, person(user), is_admin=admin)
 
 
@@ -294,7 +296,7 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if target is None:
         raise ServiceError("error.kick_usage")
     snapshot = await _open_table(app, update)
-    admin = await _admin_unless_creator(update, context, snapshot)
+    admin = await admin_unless_creator(update, context, snapshot)
     after = await app.services.moderation.kick(
         snapshot.table.id, target.id, person(user), is_admin=admin
     )
