@@ -42,6 +42,7 @@ __all__ = [
     "DeadlineRow",
     "EndReason",
     "JoinResult",
+    "Lobby",
     "LoggedEvent",
     "OnAbsence",
     "Person",
