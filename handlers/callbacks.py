@@ -107,9 +107,7 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
             case cd.LanguageButton():
                 await _language(app, update, context, query, pressed)
             case cd.RematchButton():
-                who = person(query.from_user)
-                dm_ok = await app.services.directory.dm_ok(who.id)
-                await app.services.lobby.rematch(pressed.table_id, who, dm_ok=dm_ok)
+                await app.services.lobby.rematch(pressed.table_id, person(query.from_user))
                 await _answer(query)
     except ServiceError as exc:
         await _answer(query, t(lang, exc.key, **exc.params), alert=True)
@@ -202,8 +200,7 @@ async def _lobby(
 
 
 async def _join(press: _LobbyPress) -> None:
-    dm_ok = await press.app.services.directory.dm_ok(press.who.id)
-    joined = await press.lobby.join(press.table_id, press.who, dm_ok=dm_ok)
+    joined = await press.lobby.join(press.table_id, press.who)
     if joined.needs_dm:
         # Telegram opens t.me links given as the answer's url.
         await _answer(press.query, url=press.app.publisher.deep_link(f"j{press.table_id}"))
@@ -325,11 +322,10 @@ async def _new_game(
         await app.publisher.io.edit_text(chat.id, message.message_id, text, markup(rows))
         return
     who = person(query.from_user)
-    dm_ok = await app.services.directory.dm_ok(who.id)
     # The chooser message becomes the lobby message.
     app.publisher.adopt(chat.id, thread_of(update), message.message_id)
     snapshot: Snapshot = await app.services.lobby.create(
-        chat.id, thread_of(update), who, spec.key, pressed.preset, creator_dm_ok=dm_ok
+        chat.id, thread_of(update), who, spec.key, pressed.preset
     )
     if snapshot.table.seat_of(who.id) is not None:
         await _answer(query)

@@ -178,7 +178,8 @@ async def _join_by_link(app: Koloda, update: Update, table_id: int, lang: str) -
         await reply(app, update, f"{hello}\n\n{where} {t(lang, 'error.link_expired')}")
         return
     try:
-        snapshot = (await app.services.lobby.join(table_id, person(user), dm_ok=True)).snapshot
+        # The person writes from his DM, which the directory has just noted open.
+        snapshot = (await app.services.lobby.join(table_id, person(user))).snapshot
         seated = t(lang, "start.joined", chat=chat)
     except ServiceError as exc:
         if exc.key != "error.already_seated":
@@ -230,9 +231,8 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         app.publisher.offer_games(chat.id, text, markup(rows), thread_id=thread_of(update))
         return
     game, preset = common.game_and_preset(app.games, args)
-    dm_ok = await app.services.directory.dm_ok(user.id)
     snapshot = await app.services.lobby.create(
-        chat.id, thread_of(update), person(user), game, preset, creator_dm_ok=dm_ok
+        chat.id, thread_of(update), person(user), game, preset
     )
     if snapshot.table.seat_of(user.id) is None:
         await _send_to_bot(app, update, snapshot.table.id, lang)
@@ -250,8 +250,7 @@ async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user, _ = sender(update)
     snapshot = await _open_table(app, update)
     lang = await language_for(app, update)
-    dm_ok = await app.services.directory.dm_ok(user.id)
-    joined = await app.services.lobby.join(snapshot.table.id, person(user), dm_ok=dm_ok)
+    joined = await app.services.lobby.join(snapshot.table.id, person(user))
     if joined.needs_dm:
         await _send_to_bot(app, update, snapshot.table.id, lang)
 
