@@ -14,14 +14,13 @@ from dataclasses import dataclass
 
 from telegram import CallbackQuery, Message, Update
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
-from telegram.ext import ContextTypes
 
 from handlers import callback_data as cd
 from handlers.commands import admin_unless_creator, set_language
 from handlers.context import (
     Koloda,
+    KolodaContext,
     chat_info,
-    koloda,
     language_for,
     person,
     presser_language,
@@ -71,11 +70,11 @@ async def _answer(
             return
 
 
-async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_callback(update: Update, context: KolodaContext) -> None:
     query = update.callback_query
     if query is None:
         return
-    app = koloda(context)
+    app = context.koloda
     await app.services.directory.seen(
         person(query.from_user),
         chat_info(update.effective_chat) if update.effective_chat else None,
@@ -134,7 +133,7 @@ def _on_hand(query: CallbackQuery, pressed: cd.Button) -> tuple[int, int, int] |
 async def _language(
     app: Koloda,
     update: Update,
-    context: ContextTypes.DEFAULT_TYPE,
+    context: KolodaContext,
     query: CallbackQuery,
     pressed: cd.LanguageButton,
 ) -> None:
@@ -161,7 +160,7 @@ class _LobbyPress:
 
     app: Koloda
     update: Update
-    context: ContextTypes.DEFAULT_TYPE
+    context: KolodaContext
     query: CallbackQuery
     snapshot: Snapshot
     who: Person
@@ -184,7 +183,7 @@ class _LobbyPress:
 async def _lobby(
     app: Koloda,
     update: Update,
-    context: ContextTypes.DEFAULT_TYPE,
+    context: KolodaContext,
     query: CallbackQuery,
     pressed: cd.LobbyButton,
     lang: str,
