@@ -25,7 +25,7 @@ from bot.transport import AiohttpRequest
 from handlers import membership
 from handlers.callbacks import on_callback
 from handlers.commands import COMMANDS, PRIVATE_COMMANDS, plain_text, unknown
-from handlers.context import KEY, Koloda
+from handlers.context import KEY, Koloda, KolodaContext
 from handlers.errors import on_error
 from handlers.ledger import Ledger
 from handlers.pacing import GroupWindow
@@ -114,6 +114,7 @@ def build_application(
         # Several connections, so that one move's messages go out side by side.
         .request(AiohttpRequest(16))
         .get_updates_request(AiohttpRequest())
+        .context_types(ContextTypes(context=KolodaContext))
         .post_init(post_init)
         .post_stop(post_stop)
         .post_shutdown(post_shutdown)
@@ -160,11 +161,10 @@ async def _introduce(app: Application) -> None:  # type: ignore[type-arg]
         await bot.set_my_short_description(t(language, "bot.short_description"), language_code=code)
 
 
-async def _resume(context: ContextTypes.DEFAULT_TYPE) -> None:
+async def _resume(context: KolodaContext) -> None:
     """Run the deadlines (with the time the bot was down given back), let
     computers whose turn it is move, and paint every table that may be behind."""
-    koloda = context.bot_data[KEY]
-    assert isinstance(koloda, Koloda)
+    koloda = context.koloda
     await koloda.services.start()
     await koloda.publisher.resume()
     koloda.resumed.set()

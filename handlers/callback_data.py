@@ -4,7 +4,7 @@ Forms (integers in base 36)::
 
     m:<table>:<at_move>:<action>   a move (from a DM hand or the group's table message)
     u:<table>:<at_move>:<focus>    a sub-menu of one's own screen ("back" closes it)
-    l:<table>:<command>[:<arg>]    a lobby button (see LOBBY_COMMANDS)
+    l:<table>:<command>[:<arg>]    a lobby button (see LobbyCommand)
     n:<owner>:<game>[:<preset>]    choosing a game for /newgame (only its owner may)
     r:<table>                      rematch
     i:<language>                   choosing the chat's language
@@ -16,15 +16,16 @@ the way in: callback data can be forged.
 
 from __future__ import annotations
 
+import enum
 import re
 from dataclasses import dataclass
 
 __all__ = [
-    "LOBBY_COMMANDS",
     "Button",
     "CallbackDataError",
     "LanguageButton",
     "LobbyButton",
+    "LobbyCommand",
     "MenuButton",
     "MoveButton",
     "NewGameButton",
@@ -36,22 +37,38 @@ __all__ = [
 MAX_BYTES = 64
 _TOKEN = re.compile(r"^[A-Za-z0-9_]{1,24}$")
 _B36 = re.compile(r"^[0-9a-z]{1,10}$")
-LOBBY_COMMANDS = {
-    "j": False,  # join
-    "v": False,  # leave
-    "s": False,  # start
-    "c": False,  # cancel
-    "o": False,  # show the options
-    "b": False,  # back from the options
-    "p": False,  # next preset
-    "a": False,  # add a computer
-    "x": False,  # remove a computer
-    "t": True,  # next value of the game option named by the argument
-    "g": True,  # next value of the table setting named by the argument
-    "h": False,  # shuffle the teams
-    "w": True,  # move the player at the seat given to the other team
-}
-"""Lobby commands, and whether each takes an argument."""
+
+
+class LobbyCommand(enum.StrEnum):
+    """A lobby button's command: its value is the letter on the wire, which
+    must never change (buttons drawn long ago stay in chats)."""
+
+    JOIN = "j"
+    LEAVE = "v"
+    START = "s"
+    CANCEL = "c"
+    OPTIONS = "o"
+    """Show the options."""
+    BACK = "b"
+    """Back from the options."""
+    PRESET = "p"
+    """The next preset."""
+    ADD_COMPUTER = "a"
+    REMOVE_COMPUTER = "x"
+    OPTION = "t"
+    """The next value of the game option named by the argument."""
+    SETTING = "g"
+    """The next value of the table setting named by the argument."""
+    SHUFFLE_TEAMS = "h"
+    SWITCH_TEAM = "w"
+    """Move the player at the seat given by the argument to the other team."""
+
+    @property
+    def takes_arg(self) -> bool:
+        return self in _WITH_ARG
+
+
+_WITH_ARG = frozenset({LobbyCommand.OPTION, LobbyCommand.SETTING, LobbyCommand.SWITCH_TEAM})
 
 
 class CallbackDataError(ValueError):
@@ -75,7 +92,7 @@ class MenuButton:
 @dataclass(frozen=True, slots=True)
 class LobbyButton:
     table_id: int
-    command: str
+    command: LobbyCommand
     arg: str | None = None
 
 
@@ -131,9 +148,11 @@ def pack(button: Button) -> str:
         case MenuButton(table_id, at_move, focus):
             text = f"u:{_b36(table_id)}:{_b36(at_move)}:{_token(focus)}"
         case LobbyButton(table_id, command, arg):
-            if LOBBY_COMMANDS.get(command) is not (arg is not None):
+            if command.takes_arg is not (arg is not None):
                 raise ValueError(f"bad lobby command {command!r} {arg!r}")
-            text = f"l:{_b36(table_id)}:{command}" + ("" if arg is None else f":{_token(arg)}")
+            text = f"l:{_b36(table_id)}:{command.value}" + (
+                "" if arg is None else f":{_token(arg)}"
+            )
         case NewGameButton(owner, game, preset):
             text = f"n:{_b36(owner)}:{_token(game)}" + (
                 "" if preset is None else f":{_token(preset)}"
@@ -156,8 +175,12 @@ def parse(data: str | None) -> Button:
     if kind == "u" and len(args) == 3:
         return MenuButton(_int(args[0]), _int(args[1]), _token(args[2]))
     if kind == "l" and len(args) in (2, 3):
-        command, arg = args[1], (_token(args[2]) if len(args) == 3 else None)
-        if command not in LOBBY_COMMANDS or LOBBY_COMMANDS[command] is not (arg is not None):
+        arg = _token(args[2]) if len(args) == 3 else None
+        try:
+            command = LobbyCommand(args[1])
+        except ValueError:
+            raise CallbackDataError("bad lobby command") from None
+        if command.takes_arg is not (arg is not None):
             raise CallbackDataError("bad lobby command")
         return LobbyButton(_int(args[0]), command, arg)
     if kind == "n" and len(args) in (2, 3):

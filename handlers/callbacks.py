@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from telegram import CallbackQuery, Message, Update
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
-from telegram.ext import ContextTypes
 
 from handlers import callback_data as cd
-from handlers.commands import is_admin, set_language
+from handlers.commands import admin_unless_creator, set_language
 from handlers.context import (
     Koloda,
+    KolodaContext,
     chat_info,
-    koloda,
     language_for,
     person,
     presser_language,
@@ -29,7 +30,7 @@ from handlers.hand_messages import BACK
 from handlers.keyboards import button, markup
 from handlers.screens import common
 from i18n import LANGUAGES, t
-from services import ServiceError, Setting, Snapshot
+from services import Lobby, Person, ServiceError, Setting, Snapshot
 
 __all__ = ["on_callback"]
 
@@ -69,11 +70,11 @@ async def _answer(
             return
 
 
-async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_callback(update: Update, context: KolodaContext) -> None:
     query = update.callback_query
     if query is None:
         return
-    app = koloda(context)
+    app = context.koloda
     await app.services.directory.seen(
         person(query.from_user),
         chat_info(update.effective_chat) if update.effective_chat else None,
@@ -105,9 +106,7 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
             case cd.LanguageButton():
                 await _language(app, update, context, query, pressed)
             case cd.RematchButton():
-                who = person(query.from_user)
-                dm_ok = await app.services.directory.dm_ok(who.id)
-                await app.services.lobby.rematch(pressed.table_id, who, dm_ok=dm_ok)
+                await app.services.lobby.rematch(pressed.table_id, person(query.from_user))
                 await _answer(query)
     except ServiceError as exc:
         await _answer(query, t(lang, exc.key, **exc.params), alert=True)
@@ -134,7 +133,7 @@ def _on_hand(query: CallbackQuery, pressed: cd.Button) -> tuple[int, int, int] |
 async def _language(
     app: Koloda,
     update: Update,
-    context: ContextTypes.DEFAULT_TYPE,
+    context: KolodaContext,
     query: CallbackQuery,
     pressed: cd.LanguageButton,
 ) -> None:
@@ -155,70 +154,145 @@ async def _menu(app: Koloda, query: CallbackQuery, pressed: cd.MenuButton) -> No
     app.publisher.menu(snapshot, seat, None if back else pressed.focus)
 
 
+@dataclass(frozen=True, slots=True)
+class _LobbyPress:
+    """A press on a lobby button of the table in the chat it was pressed in."""
+
+    app: Koloda
+    update: Update
+    context: KolodaContext
+    query: CallbackQuery
+    snapshot: Snapshot
+    who: Person
+    arg: str | None
+    lang: str
+    """The presser's language, for his toast."""
+
+    @property
+    def table_id(self) -> int:
+        return self.snapshot.table.id
+
+    @property
+    def lobby(self) -> Lobby:
+        return self.app.services.lobby
+
+    async def answer(self, key: str | None = None) -> None:
+        await _answer(self.query, None if key is None else t(self.lang, key))
+
+
 async def _lobby(
     app: Koloda,
     update: Update,
-    context: ContextTypes.DEFAULT_TYPE,
+    context: KolodaContext,
     query: CallbackQuery,
     pressed: cd.LobbyButton,
     lang: str,
 ) -> None:
-    who = person(query.from_user)
-    lobby = app.services.lobby
     chat = update.effective_chat
     snapshot = await app.services.tables.snapshot(pressed.table_id)
     if chat is None or snapshot.table.chat_id != chat.id:
         raise ServiceError("error.bad_button")
-    table_id = snapshot.table.id
-    match pressed.command:
-        case "j":
-            dm_ok = await app.services.directory.dm_ok(who.id)
-            joined = await lobby.join(table_id, who, dm_ok=dm_ok)
-            if joined.needs_dm:
-                # Telegram opens t.me links given as the answer's url.
-                await _answer(query, url=app.publisher.deep_link(f"j{table_id}"))
-                return
-            await _answer(query, t(lang, "lobby.joined"))
-        case "v":
-            await lobby.leave(table_id, who)
-            await _answer(query, t(lang, "lobby.left"))
-        case "s":
-            admin = who.id != snapshot.table.creator_id and await is_admin(update, context)
-            await lobby.start(table_id, who, is_admin=admin)
-            # Only a game with private hands has cards waiting in a DM.
-            started = "lobby.started" if snapshot.spec.private_hands else "lobby.started_on_table"
-            await _answer(query, t(lang, started))
-        case "c":
-            admin = who.id != snapshot.table.creator_id and await is_admin(update, context)
-            await app.services.moderation.cancel(table_id, who, is_admin=admin)
-            await _answer(query, t(lang, "lobby.cancelled_short"))
-        case "o" | "b":
-            lobby.check_creator(snapshot, who)
-            await _answer(query)
-            app.publisher.show_options(snapshot, pressed.command == "o")
-        case "p":
-            await lobby.cycle_preset(table_id, who)
-            await _answer(query)
-        case "a":
-            await lobby.add_computer(table_id, who)
-            await _answer(query)
-        case "x":
-            await lobby.remove_computer(table_id, who)
-            await _answer(query)
-        case "t" if pressed.arg is not None:
-            await lobby.cycle_option(table_id, who, pressed.arg)
-            await _answer(query)
-        case "g" if pressed.arg in tuple(Setting):
-            await lobby.cycle_setting(table_id, who, Setting(pressed.arg))
-            await _answer(query)
-        case "h":
-            await lobby.shuffle_teams(table_id, who)
-            await _answer(query, t(lang, "lobby.teams_shuffled"))
-        case "w" if pressed.arg is not None and pressed.arg.isdigit():
-            await lobby.switch_team(table_id, who, int(pressed.arg))
-            await _answer(query)
-        case _:
-            raise ServiceError("error.bad_button")
+    press = _LobbyPress(
+        app, update, context, query, snapshot, person(query.from_user), pressed.arg, lang
+    )
+    await _LOBBY_HANDLERS[pressed.command](press)
+
+
+async def _join(press: _LobbyPress) -> None:
+    joined = await press.lobby.join(press.table_id, press.who)
+    if joined.needs_dm:
+        # Telegram opens t.me links given as the answer's url.
+        await _answer(press.query, url=press.app.publisher.deep_link(f"j{press.table_id}"))
+        return
+    await press.answer("lobby.joined")
+
+
+async def _leave(press: _LobbyPress) -> None:
+    await press.lobby.leave(press.table_id, press.who)
+    await press.answer("lobby.left")
+
+
+async def _start(press: _LobbyPress) -> None:
+    admin = await admin_unless_creator(press.update, press.context, press.snapshot)
+    await press.lobby.start(press.table_id, press.who, is_admin=admin)
+    # Only a game with private hands has cards waiting in a DM.
+    private = press.snapshot.spec.private_hands
+    await press.answer("lobby.started" if private else "lobby.started_on_table")
+
+
+async def _cancel(press: _LobbyPress) -> None:
+    admin = await admin_unless_creator(press.update, press.context, press.snapshot)
+    await press.app.services.moderation.cancel(press.table_id, press.who, is_admin=admin)
+    await press.answer("lobby.cancelled_short")
+
+
+def _show_options(shown: bool) -> LobbyHandler:
+    async def show(press: _LobbyPress) -> None:
+        press.lobby.check_creator(press.snapshot, press.who)
+        await press.answer()
+        press.app.publisher.show_options(press.snapshot, shown)
+
+    return show
+
+
+async def _cycle_preset(press: _LobbyPress) -> None:
+    await press.lobby.cycle_preset(press.table_id, press.who)
+    await press.answer()
+
+
+async def _add_computer(press: _LobbyPress) -> None:
+    await press.lobby.add_computer(press.table_id, press.who)
+    await press.answer()
+
+
+async def _remove_computer(press: _LobbyPress) -> None:
+    await press.lobby.remove_computer(press.table_id, press.who)
+    await press.answer()
+
+
+async def _cycle_option(press: _LobbyPress) -> None:
+    if press.arg is None:
+        raise ServiceError("error.bad_button")
+    await press.lobby.cycle_option(press.table_id, press.who, press.arg)
+    await press.answer()
+
+
+async def _cycle_setting(press: _LobbyPress) -> None:
+    if press.arg not in tuple(Setting):
+        raise ServiceError("error.bad_button")
+    await press.lobby.cycle_setting(press.table_id, press.who, Setting(press.arg))
+    await press.answer()
+
+
+async def _shuffle_teams(press: _LobbyPress) -> None:
+    await press.lobby.shuffle_teams(press.table_id, press.who)
+    await press.answer("lobby.teams_shuffled")
+
+
+async def _switch_team(press: _LobbyPress) -> None:
+    if press.arg is None or not press.arg.isdigit():
+        raise ServiceError("error.bad_button")
+    await press.lobby.switch_team(press.table_id, press.who, int(press.arg))
+    await press.answer()
+
+
+LobbyHandler = Callable[[_LobbyPress], Awaitable[None]]
+_LOBBY_HANDLERS: dict[cd.LobbyCommand, LobbyHandler] = {
+    cd.LobbyCommand.JOIN: _join,
+    cd.LobbyCommand.LEAVE: _leave,
+    cd.LobbyCommand.START: _start,
+    cd.LobbyCommand.CANCEL: _cancel,
+    cd.LobbyCommand.OPTIONS: _show_options(True),
+    cd.LobbyCommand.BACK: _show_options(False),
+    cd.LobbyCommand.PRESET: _cycle_preset,
+    cd.LobbyCommand.ADD_COMPUTER: _add_computer,
+    cd.LobbyCommand.REMOVE_COMPUTER: _remove_computer,
+    cd.LobbyCommand.OPTION: _cycle_option,
+    cd.LobbyCommand.SETTING: _cycle_setting,
+    cd.LobbyCommand.SHUFFLE_TEAMS: _shuffle_teams,
+    cd.LobbyCommand.SWITCH_TEAM: _switch_team,
+}
+"""What each lobby button does (every command has its handler: see the test)."""
 
 
 async def _new_game(
@@ -247,11 +321,10 @@ async def _new_game(
         await app.publisher.io.edit_text(chat.id, message.message_id, text, markup(rows))
         return
     who = person(query.from_user)
-    dm_ok = await app.services.directory.dm_ok(who.id)
     # The chooser message becomes the lobby message.
     app.publisher.adopt(chat.id, thread_of(update), message.message_id)
     snapshot: Snapshot = await app.services.lobby.create(
-        chat.id, thread_of(update), who, spec.key, pressed.preset, creator_dm_ok=dm_ok
+        chat.id, thread_of(update), who, spec.key, pressed.preset
     )
     if snapshot.table.seat_of(who.id) is not None:
         await _answer(query)

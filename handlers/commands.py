@@ -15,13 +15,12 @@ from typing import Any
 from telegram import Chat, Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
 from handlers import callback_data as cd
 from handlers.context import (
     Koloda,
+    KolodaContext,
     chat_info,
-    koloda,
     language_for,
     person,
     sender,
@@ -36,7 +35,7 @@ from services import ServiceError, Snapshot, Status
 __all__ = [
     "COMMANDS",
     "PRIVATE_COMMANDS",
-    "is_admin",
+    "admin_unless_creator",
     "plain_text",
     "reply",
     "set_language",
@@ -46,7 +45,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+Handler = Callable[[Update, KolodaContext], Coroutine[Any, Any, None]]
 
 
 async def reply(app: Koloda, update: Update, text: str, markup: Keyboard | None = None) -> None:
@@ -58,7 +57,7 @@ async def reply(app: Koloda, update: Update, text: str, markup: Keyboard | None 
         app.publisher.say(chat.id, text, markup, thread_id=thread_of(update))
 
 
-async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+async def is_admin(update: Update, context: KolodaContext) -> bool:
     """The sender administers the group (False if Telegram cannot tell now)."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None or chat.type == Chat.PRIVATE:
@@ -72,12 +71,12 @@ async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
 
 
 def _group_only(handler: Handler) -> Handler:
-    async def wrapped(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def wrapped(update: Update, context: KolodaContext) -> None:
         chat = update.effective_chat
         if chat is not None and chat.type in (Chat.GROUP, Chat.SUPERGROUP):
             await handler(update, context)
             return
-        app = koloda(context)
+        app = context.koloda
         await reply(app, update, t(await language_for(app, update), "error.group_only"))
 
     return wrapped
@@ -87,8 +86,8 @@ def _recorded(handler: Handler) -> Handler:
     """Every command: remember who and where, and turn a refusal into a
     translated reply."""
 
-    async def wrapped(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        app = koloda(context)
+    async def wrapped(update: Update, context: KolodaContext) -> None:
+        app = context.koloda
         if update.effective_user is None or update.effective_chat is None:
             return
         await app.services.directory.seen(
@@ -111,9 +110,9 @@ async def _open_table(app: Koloda, update: Update) -> Snapshot:
     return snapshot
 
 
-async def _admin_unless_creator(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, snapshot: Snapshot
-) -> bool:
+async def admin_unless_creator(update: Update, context: KolodaContext, snapshot: Snapshot) -> bool:
+    """The sender may act on the table as a group admin: he administers the
+    group and is not its creator (who may anyway; Telegram is not asked)."""
     user, _ = sender(update)
     return user.id != snapshot.table.creator_id and await is_admin(update, context)
 
@@ -121,8 +120,8 @@ async def _admin_unless_creator(
 # --- /start, /help ---------------------------------------------------------------
 
 
-async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    app = koloda(context)
+async def start(update: Update, context: KolodaContext) -> None:
+    app = context.koloda
     user, chat = sender(update)
     lang = await language_for(app, update)
     if chat.type != Chat.PRIVATE:
@@ -176,7 +175,8 @@ async def _join_by_link(app: Koloda, update: Update, table_id: int, lang: str) -
         await reply(app, update, f"{hello}\n\n{where} {t(lang, 'error.link_expired')}")
         return
     try:
-        snapshot = (await app.services.lobby.join(table_id, person(user), dm_ok=True)).snapshot
+        # The person writes from his DM, which the directory has just noted open.
+        snapshot = (await app.services.lobby.join(table_id, person(user))).snapshot
         seated = t(lang, "start.joined", chat=chat)
     except ServiceError as exc:
         if exc.key != "error.already_seated":
@@ -203,8 +203,8 @@ async def _resend_hand(app: Koloda, update: Update, table_id: int, lang: str) ->
     app.publisher.resend_hand(snapshot, user.id)
 
 
-async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    app = koloda(context)
+async def help_command(update: Update, context: KolodaContext) -> None:
+    app = context.koloda
     lang = await language_for(app, update)
     await reply(app, update, common.help_text(lang, app.games.values()))
 
@@ -212,8 +212,8 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 # --- the lobby ---------------------------------------------------------------------
 
 
-async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    app = koloda(context)
+async def newgame(update: Update, context: KolodaContext) -> None:
+    app = context.koloda
     user, chat = sender(update)
     lang = await language_for(app, update)
     args = context.args or []
@@ -228,9 +228,8 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         app.publisher.offer_games(chat.id, text, markup(rows), thread_id=thread_of(update))
         return
     game, preset = common.game_and_preset(app.games, args)
-    dm_ok = await app.services.directory.dm_ok(user.id)
     snapshot = await app.services.lobby.create(
-        chat.id, thread_of(update), person(user), game, preset, creator_dm_ok=dm_ok
+        chat.id, thread_of(update), person(user), game, preset
     )
     if snapshot.table.seat_of(user.id) is None:
         await _send_to_bot(app, update, snapshot.table.id, lang)
@@ -243,47 +242,46 @@ async def _send_to_bot(app: Koloda, update: Update, table_id: int, lang: str) ->
     await reply(app, update, text, markup([[url_button(t(lang, "common.open_bot"), link)]]))
 
 
-async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    app = koloda(context)
+async def join(update: Update, context: KolodaContext) -> None:
+    app = context.koloda
     user, _ = sender(update)
     snapshot = await _open_table(app, update)
     lang = await language_for(app, update)
-    dm_ok = await app.services.directory.dm_ok(user.id)
-    joined = await app.services.lobby.join(snapshot.table.id, person(user), dm_ok=dm_ok)
+    joined = await app.services.lobby.join(snapshot.table.id, person(user))
     if joined.needs_dm:
         await _send_to_bot(app, update, snapshot.table.id, lang)
 
 
-async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    app = koloda(context)
+async def leave(update: Update, context: KolodaContext) -> None:
+    app = context.koloda
     user, _ = sender(update)
     snapshot = await _open_table(app, update)
     await app.services.lobby.leave(snapshot.table.id, person(user))
 
 
-async def startgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    app = koloda(context)
+async def startgame(update: Update, context: KolodaContext) -> None:
+    app = context.koloda
     user, _ = sender(update)
     snapshot = await _open_table(app, update)
     if snapshot.table.status is Status.PLAYING:
         # A running game may have a move made on the table, e.g. 101's next round.
         await app.services.tables.table_move(snapshot.table.id, user.id)
         return
-    admin = await _admin_unless_creator(update, context, snapshot)
+    admin = await admin_unless_creator(update, context, snapshot)
     await app.services.lobby.start(snapshot.table.id, person(user), is_admin=admin)
 
 
-async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    app = koloda(context)
+async def cancel(update: Update, context: KolodaContext) -> None:
+    app = context.koloda
     user, _ = sender(update)
     snapshot = await _open_table(app, update)
-    admin = await _admin_unless_creator(update, context, snapshot)
+    admin = await admin_unless_creator(update, context, snapshot)
     await app.services.moderation.cancel(snapshot.table.id, person(user), is_admin=admin)
 
 
-async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def kick(update: Update, context: KolodaContext) -> None:
     """``/kick`` in reply to a player's message: remove him from the table."""
-    app = koloda(context)
+    app = context.koloda
     user, _ = sender(update)
     message = update.effective_message
     target = (
@@ -294,7 +292,7 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if target is None:
         raise ServiceError("error.kick_usage")
     snapshot = await _open_table(app, update)
-    admin = await _admin_unless_creator(update, context, snapshot)
+    admin = await admin_unless_creator(update, context, snapshot)
     after = await app.services.moderation.kick(
         snapshot.table.id, target.id, person(user), is_admin=admin
     )
@@ -316,14 +314,14 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await app.publisher.io.send(target.id, text)
 
 
-async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    app = koloda(context)
+async def table_command(update: Update, context: KolodaContext) -> None:
+    app = context.koloda
     app.publisher.repost(await _open_table(app, update))
 
 
-async def sheet(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def sheet(update: Update, context: KolodaContext) -> None:
     """The score sheet of the game being played here, for games that keep one."""
-    app = koloda(context)
+    app = context.koloda
     snapshot = await _open_table(app, update)
     lang = await language_for(app, update)
     screens = app.screens[snapshot.table.game]
@@ -337,9 +335,9 @@ async def sheet(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     app.publisher.say(chat.id, screen.text, thread_id=thread_of(update), picture=screen.picture)
 
 
-async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def verify(update: Update, context: KolodaContext) -> None:
     """``/verify [table]``: prove that a finished game's deal was not rigged."""
-    app = koloda(context)
+    app = context.koloda
     _, chat = sender(update)
     lang = await language_for(app, update)
     verdict = await app.services.fairness.verify(chat.id, _table_number(context.args))
@@ -359,16 +357,16 @@ def _table_number(args: list[str] | None) -> int | None:
 # --- scores, rules, language ---------------------------------------------------------
 
 
-async def scores(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    app = koloda(context)
+async def scores(update: Update, context: KolodaContext) -> None:
+    app = context.koloda
     _, chat = sender(update)
     lang = await language_for(app, update)
     board = await app.services.scores.leaderboard(chat.id)
     await reply(app, update, common.scores_text(lang, board, app.games, app.screens))
 
 
-async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    app = koloda(context)
+async def stats(update: Update, context: KolodaContext) -> None:
+    app = context.koloda
     user, chat = sender(update)
     lang = await language_for(app, update)
     in_chat = None if chat.type == Chat.PRIVATE else chat.id
@@ -376,11 +374,11 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(app, update, common.stats_text(lang, user.first_name, rows, app.games))
 
 
-async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def rules(update: Update, context: KolodaContext) -> None:
     """``/rules дурак переводной`` (any name ``/newgame`` takes): that game and
     variant; ``/rules`` alone: the table this chat is playing, else the one it
     played last, with its options."""
-    app = koloda(context)
+    app = context.koloda
     _, chat = sender(update)
     lang = await language_for(app, update)
     args = context.args or []
@@ -405,9 +403,9 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(app, update, common.rules_text(lang, spec, app.screens[game], chosen, shown))
 
 
-async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def language(update: Update, context: KolodaContext) -> None:
     """``/language en`` switches; ``/language`` alone offers the languages as buttons."""
-    app = koloda(context)
+    app = context.koloda
     lang = await language_for(app, update)
     args = context.args or []
     if len(args) > 1 or (args and args[0].lower() not in LANGUAGES):
@@ -427,9 +425,7 @@ async def language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(app, update, t(args[0].lower(), "language.set"))
 
 
-async def set_language(
-    app: Koloda, update: Update, context: ContextTypes.DEFAULT_TYPE, language: str
-) -> None:
+async def set_language(app: Koloda, update: Update, context: KolodaContext, language: str) -> None:
     """The chat's language (a group's is for its admins to change)."""
     user, chat = sender(update)
     if chat.type != Chat.PRIVATE and not await is_admin(update, context):
@@ -438,10 +434,10 @@ async def set_language(
     await app.services.directory.set_language(chat_info(chat), user.id, language)
 
 
-async def pictures(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def pictures(update: Update, context: KolodaContext) -> None:
     """``/pictures off`` sends pictures' text alone (a score sheet as text),
     ``/pictures on`` shows them again; the group's admins decide."""
-    app = koloda(context)
+    app = context.koloda
     lang = await language_for(app, update)
     _, chat = sender(update)
     args = [a.lower() for a in context.args or []]
@@ -457,16 +453,16 @@ async def pictures(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(app, update, t(lang, "pictures.state_on" if on else "pictures.state_off"))
 
 
-async def plain_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def plain_text(update: Update, context: KolodaContext) -> None:
     """Words in a private chat: say what the bot understands."""
-    app = koloda(context)
+    app = context.koloda
     await reply(app, update, t(await language_for(app, update), "hint.commands"))
 
 
-async def unknown(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def unknown(update: Update, context: KolodaContext) -> None:
     """A command this bot does not have, in a private chat (in groups it may
     be another bot's, so it is left alone)."""
-    app = koloda(context)
+    app = context.koloda
     await reply(app, update, t(await language_for(app, update), "error.unknown_command"))
 
 

@@ -1,13 +1,15 @@
-"""What every handler reaches: the services, the publisher and the games' screens."""
+"""What every handler reaches: the services, the publisher and the games' screens,
+through the context PTB hands it."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from telegram import Chat, Update, User
-from telegram.ext import ContextTypes
+from telegram.ext import CallbackContext, ExtBot
 
 from games.spec import GameSpec
 from handlers.publisher import Publisher
@@ -16,9 +18,10 @@ from i18n import from_telegram, normalize
 from services import ChatInfo, Person, Services
 
 __all__ = [
+    "KEY",
     "Koloda",
+    "KolodaContext",
     "chat_info",
-    "koloda",
     "language_for",
     "person",
     "presser_language",
@@ -39,10 +42,16 @@ class Koloda:
     """Set once the tables were taken up again after the start."""
 
 
-def koloda(context: ContextTypes.DEFAULT_TYPE) -> Koloda:
-    app = context.bot_data[KEY]
-    assert isinstance(app, Koloda)
-    return app
+class KolodaContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
+    """The context of every update and job (``ContextTypes(context=...)`` in
+    ``bot/app.py``): the bot's parts, typed."""
+
+    @property
+    def koloda(self) -> Koloda:
+        app = self.bot_data.get(KEY)
+        if not isinstance(app, Koloda):
+            raise RuntimeError("an update before the application's post_init wired the bot")
+        return app
 
 
 def sender(update: Update) -> tuple[User, Chat]:

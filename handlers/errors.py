@@ -6,9 +6,8 @@ import logging
 
 from telegram import Update
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
-from handlers.context import koloda, language_for, presser_language
+from handlers.context import KolodaContext, language_for, presser_language
 from i18n import t
 
 __all__ = ["on_error"]
@@ -16,12 +15,12 @@ __all__ = ["on_error"]
 log = logging.getLogger(__name__)
 
 
-async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_error(update: object, context: KolodaContext) -> None:
     log.error("error while handling an update", exc_info=context.error)
     if not isinstance(update, Update):
         return
     try:
-        app = koloda(context)
+        app = context.koloda
         query = update.callback_query
         if query is not None:  # a toast speaks the presser's own language
             lang = await presser_language(app, query.from_user)

@@ -10,8 +10,9 @@ from dataclasses import replace
 
 from games.core import Action, Event, Place, Wait
 from handlers import callback_data as cd
+from handlers.callback_data import LobbyCommand
 from handlers.composed import Composed
-from handlers.keyboards import Keyboard, Rows, button, markup, move_rows, url_button
+from handlers.keyboards import Button, Keyboard, Rows, button, markup, move_rows, url_button
 from handlers.ledger import Ledger, TableMessageRow
 from handlers.pacing import GroupWindow
 from handlers.screens import common
@@ -65,56 +66,56 @@ def _lobby(snapshot: Snapshot, lang: str, screens: GameScreens, options_open: bo
     table, spec, rules = snapshot.table, snapshot.spec, snapshot.rules
     text = common.lobby_text(lang, snapshot, screens)
 
-    def lobby(label: str, command: str, arg: str | None = None) -> list:  # type: ignore[type-arg]
-        return [button(label, cd.LobbyButton(table.id, command, arg))]
+    def lobby(label: str, command: LobbyCommand, arg: str | None = None) -> Button:
+        return button(label, cd.LobbyButton(table.id, command, arg))
+
+    def setting(name: Setting) -> list[Button]:
+        label = common.setting_label(lang, table, name)
+        return [lobby(label, LobbyCommand.SETTING, name)]
 
     rows: Rows
     if options_open:
         preset = spec.preset_name(rules)
         preset_label = t(lang, f"preset.{spec.key}.{preset}") if preset else "—"
-        rows = [lobby(t(lang, "lobby.preset", preset=preset_label), "p")]
+        rows = [[lobby(t(lang, "lobby.preset", preset=preset_label), LobbyCommand.PRESET)]]
         rows += [
-            lobby(common.option_label(lang, spec, rules, name), "t", name)
+            [lobby(common.option_label(lang, spec, rules, name), LobbyCommand.OPTION, name)]
             for name, _ in spec.rules.options()
             if rules.applies(name)
         ]
-        rows.append(lobby(common.setting_label(lang, table, Setting.TURN), "g", Setting.TURN))
+        rows.append(setting(Setting.TURN))
         if table.turn_seconds:
-            label = common.setting_label(lang, table, Setting.ABSENCE)
-            rows.append(lobby(label, "g", Setting.ABSENCE))
+            rows.append(setting(Setting.ABSENCE))
         rows.append(
             [
-                button(t(lang, "lobby.add_computer"), cd.LobbyButton(table.id, "a")),
-                button(t(lang, "lobby.remove_computer"), cd.LobbyButton(table.id, "x")),
+                lobby(t(lang, "lobby.add_computer"), LobbyCommand.ADD_COMPUTER),
+                lobby(t(lang, "lobby.remove_computer"), LobbyCommand.REMOVE_COMPUTER),
             ]
         )
         if common.computers_play(table):
-            label = common.setting_label(lang, table, Setting.LEVEL)
-            rows.append(lobby(label, "g", Setting.LEVEL))
+            rows.append(setting(Setting.LEVEL))
         if _has_teams(snapshot):
             names = common.names_of(lang, table)
             switches = [
-                button(
-                    t(lang, "lobby.switch_team", name=name), cd.LobbyButton(table.id, "w", str(i))
-                )
+                lobby(t(lang, "lobby.switch_team", name=name), LobbyCommand.SWITCH_TEAM, str(i))
                 for i, name in enumerate(names)
             ]
             rows += [switches[i : i + 2] for i in range(0, len(switches), 2)]
-        rows.append(lobby(t(lang, "lobby.back"), "b"))
+        rows.append([lobby(t(lang, "lobby.back"), LobbyCommand.BACK)])
         return Composed(text, markup(rows))
     rows = [
         [
-            button(t(lang, "lobby.join"), cd.LobbyButton(table.id, "j")),
-            button(t(lang, "lobby.leave"), cd.LobbyButton(table.id, "v")),
+            lobby(t(lang, "lobby.join"), LobbyCommand.JOIN),
+            lobby(t(lang, "lobby.leave"), LobbyCommand.LEAVE),
         ],
         [
-            button(t(lang, "lobby.start"), cd.LobbyButton(table.id, "s")),
-            button(t(lang, "lobby.options"), cd.LobbyButton(table.id, "o")),
+            lobby(t(lang, "lobby.start"), LobbyCommand.START),
+            lobby(t(lang, "lobby.options"), LobbyCommand.OPTIONS),
         ],
-        [button(t(lang, "lobby.cancel"), cd.LobbyButton(table.id, "c"))],
+        [lobby(t(lang, "lobby.cancel"), LobbyCommand.CANCEL)],
     ]
     if _has_teams(snapshot):
-        rows.insert(2, [button(t(lang, "lobby.shuffle_teams"), cd.LobbyButton(table.id, "h"))])
+        rows.insert(2, [lobby(t(lang, "lobby.shuffle_teams"), LobbyCommand.SHUFFLE_TEAMS)])
     return Composed(text, markup(rows))
 
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 import logging
 
 from telegram import Chat, ChatMember, Update
-from telegram.ext import ContextTypes
 
-from handlers.context import koloda
+from handlers.context import KolodaContext
 
 __all__ = ["on_migrate", "on_my_chat_member"]
 
@@ -17,7 +16,7 @@ log = logging.getLogger(__name__)
 GONE = (ChatMember.BANNED, ChatMember.LEFT)
 
 
-async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_migrate(update: Update, context: KolodaContext) -> None:
     """A group became a supergroup: its tables and scores move with it."""
     message = update.effective_message
     if message is None:
@@ -28,17 +27,17 @@ async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         old, new = message.migrate_from_chat_id, message.chat.id
     else:
         return
-    if await koloda(context).services.directory.migrate_chat(old, new):
+    if await context.koloda.services.directory.migrate_chat(old, new):
         log.info("moved chat %s to supergroup %s", old, new)
 
 
-async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_my_chat_member(update: Update, context: KolodaContext) -> None:
     """In a private chat the user blocked (or unblocked) the bot; from a group
     the bot was removed, which ends that group's tables."""
     change = update.my_chat_member
     if change is None:
         return
-    app = koloda(context)
+    app = context.koloda
     gone = change.new_chat_member.status in GONE
     if change.chat.type == Chat.PRIVATE:
         await app.services.directory.set_dm_ok(change.chat.id, not gone)

@@ -42,6 +42,7 @@ __all__ = [
     "DeadlineRow",
     "EndReason",
     "JoinResult",
+    "Lobby",
     "LoggedEvent",
     "OnAbsence",
     "Person",
@@ -101,13 +102,18 @@ class Services:
         seats = Computers(tables, computers, clock, background, thinking or Thinking(), pause=pause)
         tables.observe(timers)
         tables.observe(seats)
+        directory = Directory(db, default_language)
         return cls(
             db=db,
             clock=clock,
             background=background,
-            directory=Directory(db, default_language),
+            directory=directory,
             tables=tables,
-            lobby=Lobby(db, tables) if seeds is None else Lobby(db, tables, seeds),
+            lobby=(
+                Lobby(db, tables, directory)
+                if seeds is None
+                else Lobby(db, tables, directory, seeds)
+            ),
             moderation=Moderation(db, tables),
             timers=timers,
             computers=seats,

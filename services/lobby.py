@@ -17,7 +17,7 @@ from typing import Any
 from games.core import Rules, RulesError
 from games.spec import GameSpec, UnknownPreset
 from players.levels import Level
-from services.directory import Person
+from services.directory import Directory, Person
 from services.errors import ServiceError
 from services.fairness import commitment, deal
 from services.tables import Snapshot, Tables
@@ -73,12 +73,19 @@ def _secure_seed() -> int:
 
 class Lobby:
     def __init__(
-        self, db: Database, tables: Tables, seeds: Callable[[], int] = _secure_seed
+        self,
+        db: Database,
+        tables: Tables,
+        directory: Directory,
+        seeds: Callable[[], int] = _secure_seed,
     ) -> None:
-        """``seeds`` gives each game's shuffle seed: the operating system's secure
-        random source, unless a test needs its deals to repeat."""
+        """``directory`` tells whether the bot can message a person (a game with
+        private hands seats only those); ``seeds`` gives each game's shuffle
+        seed: the operating system's secure random source, unless a test needs
+        its deals to repeat."""
         self._db = db
         self._tables = tables
+        self._directory = directory
         self._seeds = seeds
         self._shuffler = random.SystemRandom()
 
@@ -91,8 +98,6 @@ class Lobby:
         creator: Person,
         game_key: str,
         preset: str | None = None,
-        *,
-        creator_dm_ok: bool,
     ) -> Snapshot:
         """Open a lobby; the creator is seated if he can play from here."""
         spec = self._tables.spec(game_key)
@@ -100,6 +105,7 @@ class Lobby:
             rules = spec.preset(preset)
         except UnknownPreset:
             raise ServiceError("error.unknown_preset", preset=preset or "", game=game_key) from None
+        creator_dm_ok = await self._directory.dm_ok(creator.id)
         async with self._db.transaction() as tx:
             try:
                 table_id = await tx.tables.create(
@@ -119,7 +125,7 @@ class Lobby:
             await self._rearm(tx, table_id)
         return await self._tables.changed(table_id)
 
-    async def rematch(self, table_id: int, person: Person, *, dm_ok: bool) -> Snapshot:
+    async def rematch(self, table_id: int, person: Person) -> Snapshot:
         """A new lobby with the same game, options, settings and players; once
         somebody has opened it, a player of the old game pressing "rematch"
         again sits down at it."""
@@ -137,7 +143,7 @@ class Lobby:
             else:
                 again = None
         if again is not None:
-            return (await self.join(again, person, dm_ok=dm_ok)).snapshot
+            return (await self.join(again, person)).snapshot
         async with self._db.transaction() as tx:
             private = self._tables.spec(old.game).private_hands
             try:
@@ -164,8 +170,9 @@ class Lobby:
 
     # --- seating ----------------------------------------------------------------
 
-    async def join(self, table_id: int, person: Person, *, dm_ok: bool) -> JoinResult:
+    async def join(self, table_id: int, person: Person) -> JoinResult:
         needs_dm = False
+        dm_ok = await self._directory.dm_ok(person.id)
 
         async def work(tx: Tx, table: TableRow) -> None:
             nonlocal needs_dm

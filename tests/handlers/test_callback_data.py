@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from handlers import callback_data as cd
+from handlers import callbacks
 
 ids = st.integers(min_value=0, max_value=36**10 - 1)
 tokens = st.from_regex(r"[A-Za-z0-9_]{1,24}", fullmatch=True)
@@ -22,9 +23,9 @@ def test_move_buttons_round_trip_within_64_bytes(table: int, at_move: int, actio
     "button",
     [
         cd.MenuButton(5, 7, "c9s"),
-        cd.LobbyButton(12, "j"),
-        cd.LobbyButton(12, "t", "later_first_attack"),
-        cd.LobbyButton(12, "g", "turn"),
+        cd.LobbyButton(12, cd.LobbyCommand.JOIN),
+        cd.LobbyButton(12, cd.LobbyCommand.OPTION, "later_first_attack"),
+        cd.LobbyButton(12, cd.LobbyCommand.SETTING, "turn"),
         cd.NewGameButton(7, "durak"),
         cd.NewGameButton(123456789, "101", "pentagon"),
         cd.LanguageButton("en"),
@@ -82,4 +83,20 @@ def test_pack_refuses_what_it_cannot_encode() -> None:
     with pytest.raises(cd.CallbackDataError):
         cd.pack(cd.MoveButton(1, 1, "bad action!"))
     with pytest.raises(ValueError, match="lobby"):
-        cd.pack(cd.LobbyButton(1, "zz"))
+        cd.pack(cd.LobbyButton(1, cd.LobbyCommand.JOIN, "x"))
+    with pytest.raises(ValueError, match="lobby"):
+        cd.pack(cd.LobbyButton(1, cd.LobbyCommand.SWITCH_TEAM))
+
+
+def test_lobby_buttons_keep_their_letters_on_the_wire() -> None:
+    """Lobby messages drawn by earlier versions stay in chats: their buttons
+    must still mean what they meant."""
+    wire = {cd.pack(cd.LobbyButton(40, c, "1" if c.takes_arg else None)) for c in cd.LobbyCommand}
+    assert wire == {
+        *(f"l:14:{letter}" for letter in "jvscobpaxh"),
+        *(f"l:14:{letter}:1" for letter in "tgw"),
+    }
+
+
+def test_every_lobby_command_has_its_handler() -> None:
+    assert set(callbacks._LOBBY_HANDLERS) == set(cd.LobbyCommand)

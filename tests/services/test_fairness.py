@@ -152,7 +152,7 @@ async def test_what_cannot_be_checked_is_refused_with_a_reason(world: World) -> 
 
 async def test_a_rematch_led_by_the_last_winner_is_proven_too(world: World) -> None:
     first = await _play_out(world, await world.table("101", people=3))
-    rematch = await world.services.lobby.rematch(first.table.id, PEOPLE[0], dm_ok=True)
+    rematch = await world.services.lobby.rematch(first.table.id, PEOPLE[0])
     assert len(rematch.table.seats) == 3  # everybody sits down again
     await world.services.lobby.start(rematch.table.id, PEOPLE[0], is_admin=False)
     snapshot = await world.snapshot(rematch.table.id)

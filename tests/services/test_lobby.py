@@ -33,9 +33,10 @@ async def test_seating_people_and_computers(world: World) -> None:
     assert [s.computer for s in seats] == [None, None, 1]
 
     with pytest.raises(ServiceError) as seated:
-        await lobby.join(table_id, BORIS, dm_ok=True)
+        await lobby.join(table_id, BORIS)
     assert seated.value.key == "error.already_seated"
-    joined = await lobby.join(table_id, VERA, dm_ok=False)
+    await world.services.directory.set_dm_ok(VERA.id, False)  # she blocked the bot
+    joined = await lobby.join(table_id, VERA)
     assert joined.needs_dm  # Durak deals private hands: he must open the bot first
     assert VERA.id not in {s.user_id for s in joined.snapshot.table.seats}
 
@@ -121,7 +122,7 @@ async def test_rematch_seats_the_same_people_and_computers(world: World) -> None
     table_id = snapshot.table.id
     await world.play_people(table_id, random.Random(3))
     assert (await world.snapshot(table_id)).table.status is Status.FINISHED
-    again = await world.services.lobby.rematch(table_id, BORIS, dm_ok=True)
+    again = await world.services.lobby.rematch(table_id, BORIS)
     assert again.table.status is Status.LOBBY
     assert again.table.creator_id == BORIS.id
     assert [(s.user_id, s.computer) for s in again.table.seats] == [
@@ -132,7 +133,7 @@ async def test_rematch_seats_the_same_people_and_computers(world: World) -> None
     assert again.table.turn_seconds == 0
     assert again.table.computer_level == "normal"
     with pytest.raises(ServiceError) as twice:
-        await world.services.lobby.rematch(table_id, ANNA, dm_ok=True)
+        await world.services.lobby.rematch(table_id, ANNA)
     assert twice.value.key == "error.already_in_rematch"
 
 

@@ -119,10 +119,10 @@ class World:
         ``computers``; the turn time set to ``turn`` seconds and the computers'
         level to ``level`` (None: the defaults)."""
         lobby = self.services.lobby
-        snapshot = await lobby.create(GROUP, 0, PEOPLE[0], game, preset, creator_dm_ok=True)
+        snapshot = await lobby.create(GROUP, 0, PEOPLE[0], game, preset)
         table_id = snapshot.table.id
         for person in PEOPLE[1:people]:
-            await lobby.join(table_id, person, dm_ok=True)
+            await lobby.join(table_id, person)
         for _ in range(computers):
             await lobby.add_computer(table_id, PEOPLE[0])
         if turn is not None:
