@@ -211,7 +211,9 @@ class DurakScreens:
             lines = [_trump_line(lang, view), own]
             if team:
                 lines.append(team)
-            if live and view["seat"] not in view["active"]:
+            if live and view["seat"] in view["left"]:
+                lines.append(t(lang, "durak.you_left"))
+            elif live and view["seat"] not in view["active"]:
                 lines.append(t(lang, "durak.you_are_out"))
             return Screen("\n".join(lines))
         lines = [
