@@ -96,7 +96,13 @@ def _game_state(probe: Probe, live: int) -> list[Any]:
         ),
         probe.query("SELECT COUNT(*) FROM moves WHERE table_id <= ?", (live,)),
         probe.query("SELECT COUNT(*) FROM results WHERE table_id <= ?", (live,)),
-        probe.query("SELECT * FROM scores ORDER BY chat_id, game, user_id"),
+        # The live games' chats only: strangers may open a table in the spare
+        # group and race a Daytona (no private hands) to its end with real presses.
+        probe.query(
+            "SELECT * FROM scores WHERE chat_id IN (SELECT chat_id FROM tables WHERE id <= ?)"
+            " ORDER BY chat_id, game, user_id",
+            (live,),
+        ),
         probe.query("SELECT table_id, seat, due_at FROM deadlines WHERE table_id <= ?", (live,)),
     ]
 
