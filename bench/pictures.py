@@ -28,11 +28,11 @@ from PIL import Image
 
 from games.daytona import Daytona, DaytonaRules
 from games.joker import Joker, JokerRules
-from handlers.screens.base import Picture
-from handlers.screens.daytona import track_picture
-from handlers.screens.joker import sheet_picture
 from players import JokerHeuristic
 from players.arena import play
+from screens.base import Picture
+from screens.daytona import track_picture
+from screens.joker import sheet_picture
 
 __all__ = ["Line", "main"]
 

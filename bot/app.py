@@ -22,15 +22,15 @@ from telegram.ext import (
 from bot.catalog import CATALOG, Catalog
 from bot.config import Config
 from bot.transport import AiohttpRequest
+from delivery.group_window import GroupWindow
+from delivery.ledger import Ledger
+from delivery.publisher import Publisher
+from delivery.telegram_io import TelegramIO
 from handlers import membership
 from handlers.callbacks import on_callback
 from handlers.commands import COMMANDS, PRIVATE_COMMANDS, plain_text, unknown
 from handlers.context import KEY, Koloda, KolodaContext
 from handlers.errors import on_error
-from handlers.ledger import Ledger
-from handlers.pacing import GroupWindow
-from handlers.publisher import Publisher
-from handlers.telegram_io import TelegramIO
 from i18n import LANGUAGES, t
 from services import Clock, Services, SystemClock, Thinking
 from storage import Database

@@ -21,13 +21,13 @@ import players.hundred_one
 import players.joker
 from games import daytona, durak, hundred_one, joker
 from games.spec import GameSpec
-from handlers.screens.base import GameScreens
-from handlers.screens.daytona import DaytonaScreens
-from handlers.screens.durak import DurakScreens
-from handlers.screens.hundred_one import HundredOneScreens
-from handlers.screens.joker import JokerScreens
 from players.computer import Computer
 from players.imports import resolve
+from screens.base import GameScreens
+from screens.daytona import DaytonaScreens
+from screens.durak import DurakScreens
+from screens.hundred_one import HundredOneScreens
+from screens.joker import JokerScreens
 
 __all__ = ["CATALOG", "Catalog", "Listing"]
 

@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 
 from bot.catalog import CATALOG
-from handlers.screens.common import verdict_text
 from i18n import LANGUAGES, t
+from screens.common import verdict_text
 from services import ServiceError, SystemClock, Verdict
 from services.fairness import Fairness
 from services.tables import Tables

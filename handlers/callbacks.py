@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from telegram import CallbackQuery, Message, Update
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 
-from handlers import callback_data as cd
+from delivery import callback_data as cd
+from delivery.hand_messages import BACK
+from delivery.keyboards import button, markup
 from handlers.commands import admin_unless_creator, set_language
 from handlers.context import (
     Koloda,
@@ -26,10 +28,8 @@ from handlers.context import (
     presser_language,
     thread_of,
 )
-from handlers.hand_messages import BACK
-from handlers.keyboards import button, markup
-from handlers.screens import common
 from i18n import LANGUAGES, t
+from screens import common
 from services import Lobby, Person, ServiceError, Setting, Snapshot
 
 __all__ = ["on_callback"]

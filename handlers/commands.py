@@ -16,7 +16,8 @@ from telegram import Chat, Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 
-from handlers import callback_data as cd
+from delivery import callback_data as cd
+from delivery.keyboards import Keyboard, button, markup, url_button
 from handlers.context import (
     Koloda,
     KolodaContext,
@@ -26,10 +27,9 @@ from handlers.context import (
     sender,
     thread_of,
 )
-from handlers.keyboards import Keyboard, button, markup, url_button
-from handlers.screens import common
-from handlers.screens.base import SheetScreens
 from i18n import LANGUAGES, normalize, t
+from screens import common
+from screens.base import SheetScreens
 from services import ServiceError, Snapshot, Status
 
 __all__ = [

@@ -11,10 +11,10 @@ from typing import Any
 from telegram import Chat, Update, User
 from telegram.ext import CallbackContext, ExtBot
 
+from delivery.publisher import Publisher
 from games.spec import GameSpec
-from handlers.publisher import Publisher
-from handlers.screens.base import GameScreens
 from i18n import from_telegram, normalize
+from screens.base import GameScreens
 from services import ChatInfo, Person, Services
 
 __all__ = [

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.catalog import CATALOG, Catalog, Listing
-from handlers.screens.base import Picture, Screen
-from handlers.screens.durak import DurakScreens
 from playground.botapi import FakeTelegram
+from screens.base import Picture, Screen
+from screens.durak import DurakScreens
 from tests.e2e.harness import bot_config, running_bot, seat_players
 
 

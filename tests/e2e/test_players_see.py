@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from handlers.hand_messages import LOOKING
+from delivery.hand_messages import LOOKING
 from playground.botapi import FakeTelegram
 from tests.e2e.harness import (
     GROUP_ID,

@@ -141,7 +141,7 @@ async def test_an_idle_players_seat_is_taken_over_within_one_turn(
         since = waiting[painted_before:]
         # The table's edits coalesce, so the group may never see a moment
         # when the computer had not moved for him yet; whenever it does, his
-        # seat shows 💤 and no clock (tests/handlers paints that line).
+        # seat shows 💤 and no clock (tests/screens paints that line).
         assert all(line == "⏳ Boris 💤" for line in since if "Boris" in line), since
 
 

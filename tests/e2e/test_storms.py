@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from handlers.callback_data import _b36
+from delivery.callback_data import _b36
+from delivery.hand_messages import compose_hand
+from delivery.table_messages import compose_group
 from handlers.callbacks import ANSWER_PAUSES
 from handlers.context import KEY, Koloda
-from handlers.group_message import compose_group
-from handlers.hand_messages import compose_hand
 from playground.botapi import FakeTelegram, Fault, SentMessage, Storm
 from tests.e2e.harness import Probe, Table, advance, bot_config, running_bot, seat_players, settle
 from tests.e2e.test_seats import add_computers

@@ -7,8 +7,8 @@ import pytest
 
 from bot.catalog import CATALOG
 from handlers.commands import COMMANDS
-from handlers.screens import common
 from i18n import t
+from screens import common
 
 
 @pytest.mark.parametrize("language", ["ru", "en"])

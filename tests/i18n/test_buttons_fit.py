@@ -8,7 +8,7 @@ seat's DM with each of its sub-menus at every step - and the buttons that are
 sent from commands and callbacks (game and variant choosers, the language
 chooser, rematch, open-the-bot links).
 
-Each label is measured as a narrow phone shows it (``handlers.screens.rows``:
+Each label is measured as a narrow phone shows it (``screens.rows``:
 32 letter-widths for a button alone in its row, ``(32 - 3 (n - 1)) / n`` in a
 row of ``n``, letters weighted by their advance in our font, an emoji 2.5) -
 labels made of card faces (a beat ``10♦️★→10♥️``, a throw-in set, a blind
@@ -22,19 +22,19 @@ from collections.abc import Iterator
 import pytest
 
 from bot.catalog import CATALOG
+from delivery import callback_data as cd
+from delivery.composed import Composed
+from delivery.hand_messages import BACK, compose_hand
+from delivery.keyboards import Keyboard
+from delivery.table_messages import compose_group
 from games.core import RulesError
-from handlers import callback_data as cd
-from handlers.composed import Composed
-from handlers.group_message import compose_group
-from handlers.hand_messages import BACK, compose_hand
-from handlers.keyboards import Keyboard
-from handlers.screens import common
-from handlers.screens.rows import EMOJI, TOLERANCE, label_width, row_budget
 from i18n import LANGUAGES, t
+from screens import common
+from screens.rows import EMOJI, TOLERANCE, label_width, row_budget
 from services import Snapshot
 from services.lobby import LEVELS, TURN_SECONDS
 from storage import OnAbsence, Status
-from tests.handlers.snapshots import NOW, seat, snapshot
+from tests.screens.snapshots import NOW, seat, snapshot
 
 MOVES = 150
 """Random moves painted per game: enough to pass through every kind of turn."""

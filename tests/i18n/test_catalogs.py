@@ -15,8 +15,8 @@ import pytest
 from babel.messages.plurals import get_plural
 
 from bot.catalog import CATALOG
-from handlers.screens.common import game_and_preset
 from i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog_keys, from_telegram, normalize, t, tn
+from screens.common import game_and_preset
 
 CATALOGS = {lang: catalog_keys(lang) for lang in LANGUAGES}
 SOURCE = CATALOGS[DEFAULT_LANGUAGE]

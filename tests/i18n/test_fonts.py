@@ -15,12 +15,12 @@ from PIL import Image, ImageFont
 
 from games.daytona import Daytona, DaytonaRules
 from games.joker import Joker, JokerRules
-from handlers.screens.daytona import track_picture
-from handlers.screens.drawing import FONTS, GLYPHS, drawable
-from handlers.screens.joker import sheet_picture
 from i18n import LANGUAGES, catalog_keys
 from players import JokerHeuristic
 from players.arena import play
+from screens.daytona import track_picture
+from screens.drawing import FONTS, GLYPHS, drawable
+from screens.joker import sheet_picture
 
 FONT_FILES = ("DejaVuSansCondensed.ttf", "DejaVuSansCondensed-Bold.ttf")
 INVISIBLE = {"Zs", "Zl", "Zp", "Cc", "Cf"}

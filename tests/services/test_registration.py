@@ -14,7 +14,7 @@ import pytest
 import players.durak
 from bot.catalog import CATALOG, Catalog, Listing
 from games import durak
-from handlers.screens.durak import DurakScreens
+from screens.durak import DurakScreens
 from storage import Actor, Status
 from tests.clock import FakeClock
 from tests.services import failing_search

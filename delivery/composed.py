@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from handlers.keyboards import Keyboard, markup_json
-from handlers.screens.base import Picture
+from delivery.keyboards import Keyboard, markup_json
+from screens.base import Picture
 
 __all__ = ["Composed"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from handlers.pacing import GroupWindow
+from delivery.group_window import GroupWindow
 from services import Background
 from tests.clock import FakeClock
 

@@ -17,13 +17,13 @@ from typing import Any
 import pytest
 
 from bot.catalog import CATALOG
+from delivery.hand_messages import compose_hand
+from delivery.table_messages import compose_group
 from games.core import Place
-from handlers.group_message import compose_group
-from handlers.hand_messages import compose_hand
 from i18n import catalog_keys, t, tn
 from services import LoggedEvent
 from storage import Actor
-from tests.handlers.snapshots import NOW, seat, snapshot
+from tests.screens.snapshots import NOW, seat, snapshot
 
 NAMES = ("Аня", "Борис", "Вера", "Глеб", "Даша", "Егор")
 PREPOSITIONS = {

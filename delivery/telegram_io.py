@@ -31,9 +31,9 @@ from telegram.error import (
     TelegramError,
 )
 
-from handlers.composed import Composed
-from handlers.keyboards import Keyboard, markup_json, ptb_markup
-from handlers.orphans import MAX_PROBES, Orphans, Sweep
+from delivery.composed import Composed
+from delivery.keyboards import Keyboard, markup_json, ptb_markup
+from delivery.orphans import MAX_PROBES, Orphans, Sweep
 from services import Background, Clock
 
 __all__ = ["MAX_CAPTION", "MAX_TEXT", "Delivery", "Sent", "TelegramIO", "clip"]
@@ -301,7 +301,7 @@ class TelegramIO:
 
     async def _send(self, method: str, chat_id: int, call: Callable[[], Awaitable[Any]]) -> Sent:
         """A call that makes a message: what it made is remembered, and copies
-        that lost answers left behind are looked for (see :mod:`handlers.orphans`)."""
+        that lost answers left behind are looked for (see :mod:`delivery.orphans`)."""
         while (sweeping := self._sweeping.get(chat_id)) is not None:
             await sweeping.wait()  # no message may appear while ids are probed
         ticket = self._orphans.begin(chat_id)

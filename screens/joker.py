@@ -12,12 +12,12 @@ from typing import Any
 from games.core import Action, Event, Outcome, Rules
 from games.joker.actions import Bid, ChooseTrump, Deal, FollowJoker, LeadJoker, Play
 from games.joker.rules import JokerRules
-from handlers.screens.base import Key, Picture, Screen
-from handlers.screens.drawing import plain
-from handlers.screens.faces import face, faces, suit_symbol
-from handlers.screens.joker_sheet import SheetLabels, draw_sheet
-from handlers.screens.rows import fit_rows
 from i18n import t, tn
+from screens.base import Key, Picture, Screen
+from screens.drawing import plain
+from screens.faces import face, faces, suit_symbol
+from screens.joker_sheet import SheetLabels, draw_sheet
+from screens.rows import fit_rows
 from services import ScoreRow
 
 __all__ = ["JokerScreens", "sheet_text"]

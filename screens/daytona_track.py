@@ -32,7 +32,7 @@ from PIL import Image, ImageDraw
 
 from games.cards import Card
 from games.daytona.track import BEFORE_START, FINISHED, ON_START, TRACK_CARDS
-from handlers.screens.drawing import drawable, fit, typeface
+from screens.drawing import drawable, fit, typeface
 
 __all__ = [
     "ARROW",

@@ -23,14 +23,14 @@ import html
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from delivery.composed import Composed
+from delivery.keyboards import Rows, markup, move_rows
+from delivery.ledger import HandMessageRow, Ledger
+from delivery.telegram_io import Delivery, Sent, TelegramIO
 from games.core import Wait
-from handlers.composed import Composed
-from handlers.keyboards import Rows, markup, move_rows
-from handlers.ledger import HandMessageRow, Ledger
-from handlers.screens import common
-from handlers.screens.base import GameScreens, Key
-from handlers.telegram_io import Delivery, Sent, TelegramIO
 from i18n import t
+from screens import common
+from screens.base import GameScreens, Key
 from services import LoggedEvent, Services, Snapshot, Status
 
 __all__ = ["BACK", "HandMessages", "compose_hand"]

@@ -7,7 +7,7 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from handlers.ledger import HandMessageRow, Ledger
+from delivery.ledger import HandMessageRow, Ledger
 from storage import Database
 from tests.storage.test_storage import seed
 

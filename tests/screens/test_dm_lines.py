@@ -10,22 +10,22 @@ from typing import Any
 import pytest
 
 from bot.catalog import CATALOG
+from delivery.hand_messages import compose_hand
+from delivery.table_messages import compose_group
 from games.cards import Card
 from games.core import Event
 from games.durak import PRESETS as DURAK
 from games.durak import Durak
 from games.hundred_one import PRESETS as HUNDRED_ONE
 from games.hundred_one import HundredOne
-from handlers.group_message import compose_group
-from handlers.hand_messages import compose_hand
-from handlers.screens.durak import DurakScreens
-from handlers.screens.faces import face
-from handlers.screens.hundred_one import HundredOneScreens
-from handlers.screens.joker import JokerScreens
 from i18n import t
+from screens.durak import DurakScreens
+from screens.faces import face
+from screens.hundred_one import HundredOneScreens
+from screens.joker import JokerScreens
 from services import LoggedEvent, Snapshot
 from storage import Actor, SeatRow
-from tests.handlers.snapshots import NOW, seat, snapshot
+from tests.screens.snapshots import NOW, seat, snapshot
 
 NAMES = ["Anna", "Boris", "Vera", "Gleb"]
 DURAK_SCREENS = DurakScreens()

@@ -8,22 +8,22 @@ from typing import Any
 import pytest
 
 from bot.catalog import CATALOG
+from delivery.hand_messages import compose_hand
+from delivery.table_messages import compose_group
 from games.core import Event, Place, RulesError
 from games.durak import PRESETS as DURAK_PRESETS
 from games.durak import Durak, DurakRules
 from games.durak.actions import Take
 from games.hundred_one import PRESETS, HundredOne
-from handlers.group_message import compose_group
-from handlers.hand_messages import compose_hand
-from handlers.screens import common
-from handlers.screens.base import GameScreens, Key
-from handlers.screens.durak import DurakScreens
-from handlers.screens.faces import face, faces
+from screens import common
+from screens.base import GameScreens, Key
+from screens.durak import DurakScreens
+from screens.faces import face, faces
 from services import LoggedEvent, Snapshot
 from services.lobby import TURN_SECONDS
 from storage import Actor, DeadlineRow, OnAbsence, Status
 from tests.e2e.harness import faces_in
-from tests.handlers.snapshots import NOW, seat, snapshot
+from tests.screens.snapshots import NOW, seat, snapshot
 
 MAX_LABEL = 24
 

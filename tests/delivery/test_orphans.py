@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from handlers.orphans import Orphans, Sweep
+from delivery.orphans import Orphans, Sweep
 
 CHAT = 42
 

@@ -8,10 +8,10 @@ from typing import Any
 from games.core import Action, Event, Outcome, Rules
 from games.hundred_one.actions import Draw, NextRound, Order, Pass, Play
 from games.hundred_one.rules import HundredOneRules
-from handlers.screens.base import Key, Screen
-from handlers.screens.faces import face, faces, suit_symbol
-from handlers.screens.rows import fit_rows
 from i18n import t, tn
+from screens.base import Key, Screen
+from screens.faces import face, faces, suit_symbol
+from screens.rows import fit_rows
 from services import ScoreRow
 
 __all__ = ["HundredOneScreens"]

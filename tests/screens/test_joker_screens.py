@@ -11,17 +11,17 @@ from PIL import Image
 
 from bench.pictures import main as bench_pictures
 from bot.catalog import CATALOG
+from delivery.hand_messages import compose_hand
+from delivery.table_messages import compose_group
 from games.joker import Joker, JokerRules
-from handlers.group_message import compose_group
-from handlers.hand_messages import compose_hand
-from handlers.screens.base import SheetScreens
-from handlers.screens.drawing import drawable
-from handlers.screens.joker import sheet_picture, sheet_text
-from handlers.screens.joker_sheet import BID_W, LABEL_W, MARGIN, POINTS_W, ROW_H, SUB_H
 from players import JokerHeuristic
 from players.arena import play
+from screens.base import SheetScreens
+from screens.drawing import drawable
+from screens.joker import sheet_picture, sheet_text
+from screens.joker_sheet import BID_W, LABEL_W, MARGIN, POINTS_W, ROW_H, SUB_H
 from tests.e2e.harness import faces_in
-from tests.handlers.snapshots import NOW, seat, snapshot
+from tests.screens.snapshots import NOW, seat, snapshot
 
 SCREENS = CATALOG.screens["joker"]
 NAMES = ["Аня", "Борис", "Вера", "Глеб"]

@@ -29,7 +29,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from handlers.screens.drawing import drawable, fit, typeface
+from screens.drawing import drawable, fit, typeface
 
 __all__ = ["SheetLabels", "draw_sheet"]
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from handlers import callback_data as cd
-from handlers.screens.base import Key
+from delivery import callback_data as cd
+from screens.base import Key
 
 __all__ = [
     "Button",

@@ -8,8 +8,8 @@ from typing import Any
 
 from games.core import Rules
 from games.spec import GameSpec
-from handlers.screens.base import GameScreens
 from i18n import LANGUAGES, t, tn
+from screens.base import GameScreens
 from services import (
     MIN_GAMES,
     EndReason,

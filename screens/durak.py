@@ -24,10 +24,10 @@ from games.durak.actions import (
     Transfer,
 )
 from games.durak.rules import Covers, DurakRules, FirstAttack, Shape, Transfers, Trump
-from handlers.screens.base import Key, Screen
-from handlers.screens.faces import face, faces, suit_symbol
-from handlers.screens.rows import fit_rows
 from i18n import t, tn
+from screens.base import Key, Screen
+from screens.faces import face, faces, suit_symbol
+from screens.rows import fit_rows
 from services import ScoreRow
 
 __all__ = ["DurakScreens"]

@@ -15,15 +15,15 @@ from PIL import Image
 from games.cards import Card
 from games.daytona import AS_TWO, DRAW, PRESETS, Daytona, DaytonaRules, DrawLimit
 from games.daytona.engine import Phase
-from handlers.screens.daytona import DaytonaScreens, track_picture
-from handlers.screens.daytona_track import (
+from screens.daytona import DaytonaScreens, track_picture
+from screens.daytona_track import (
     ARROW,
     CAR_COLOURS,
     CAR_R,
     START_RING,
     card_corners,
 )
-from handlers.screens.drawing import drawable, plain
+from screens.drawing import drawable, plain
 
 NAMES = ["Анна", "Борис &amp; Ко", "🤖 Тузик", "Глеб-с-очень-длинным-именем-для-подписи"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from handlers.screens.base import Key
-from handlers.screens.rows import fit_rows, fits
+from screens.base import Key
+from screens.rows import fit_rows, fits
 
 
 def labels(rows: Sequence[Sequence[Key]]) -> list[list[str]]:

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from handlers import callback_data as cd
+from delivery import callback_data as cd
 from handlers import callbacks
 
 ids = st.integers(min_value=0, max_value=36**10 - 1)

@@ -27,8 +27,8 @@ import functools
 import unicodedata
 from collections.abc import Sequence
 
-from handlers.screens.base import Key
-from handlers.screens.drawing import GLYPHS, typeface
+from screens.base import Key
+from screens.drawing import GLYPHS, typeface
 
 __all__ = ["CARDS_PER_ROW", "fit_rows", "fits", "label_width", "row_budget"]
 

@@ -8,17 +8,17 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 
+from delivery import callback_data as cd
+from delivery.callback_data import LobbyCommand
+from delivery.composed import Composed
+from delivery.group_window import GroupWindow
+from delivery.keyboards import Button, Keyboard, Rows, button, markup, move_rows, url_button
+from delivery.ledger import Ledger, TableMessageRow
+from delivery.telegram_io import Delivery, Sent, TelegramIO
 from games.core import Action, Event, Place, Wait
-from handlers import callback_data as cd
-from handlers.callback_data import LobbyCommand
-from handlers.composed import Composed
-from handlers.keyboards import Button, Keyboard, Rows, button, markup, move_rows, url_button
-from handlers.ledger import Ledger, TableMessageRow
-from handlers.pacing import GroupWindow
-from handlers.screens import common
-from handlers.screens.base import GameScreens, Key, Screen
-from handlers.telegram_io import Delivery, Sent, TelegramIO
 from i18n import t
+from screens import common
+from screens.base import GameScreens, Key, Screen
 from services import Actor, LoggedEvent, Services, Setting, Snapshot, Status
 
 __all__ = ["RECENT_LINES", "Settled", "TableMessages", "compose_group"]

@@ -13,11 +13,11 @@ from games.core import Action, Event, Outcome, Rules
 from games.daytona.actions import Deuce, Draw, Next
 from games.daytona.rules import DaytonaRules
 from games.daytona.track import BEFORE_START, FINISHED, ON_START, TRACK_CARDS
-from handlers.screens.base import Picture, Screen
-from handlers.screens.daytona_track import Car, TrackLabels, draw_track
-from handlers.screens.drawing import plain
-from handlers.screens.faces import face
 from i18n import t, tn
+from screens.base import Picture, Screen
+from screens.daytona_track import Car, TrackLabels, draw_track
+from screens.drawing import plain
+from screens.faces import face
 from services import ScoreRow
 
 __all__ = ["DaytonaScreens"]

@@ -4,13 +4,13 @@ The publisher observes the table service: every committed change hands it a
 snapshot, and it brings the messages in line with the latest one.
 
 * Each group has an outbox, worked through in order within the group's message
-  budget (:class:`~handlers.pacing.GroupWindow`): the table message (edited in
+  budget (:class:`~delivery.group_window.GroupWindow`): the table message (edited in
   place; changes coalesce, so it always shows the latest state), the
   announcements the moves call for (score sheets, the result — the move log is
   their record, and a cursor says how far the group has been told), and
   replies to commands.
 * Each table's DMs are brought in line by one worker per table
-  (:mod:`~handlers.hand_messages`), every seat at once.
+  (:mod:`~delivery.hand_messages`), every seat at once.
 * A failed delivery (a flood wait, a server error, the network) is tried again
   with a growing pause; a flood wait also gives the table's players that time
   back on their clocks.  What the database records (table messages, hands,
@@ -28,16 +28,16 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from handlers.composed import Composed
-from handlers.group_message import TableMessages
-from handlers.hand_messages import HandMessages
-from handlers.keyboards import Keyboard, markup, url_button
-from handlers.ledger import Ledger
-from handlers.pacing import GroupWindow
-from handlers.screens import common
-from handlers.screens.base import GameScreens, Picture
-from handlers.telegram_io import Delivery, Sent, TelegramIO
+from delivery.composed import Composed
+from delivery.group_window import GroupWindow
+from delivery.hand_messages import HandMessages
+from delivery.keyboards import Keyboard, markup, url_button
+from delivery.ledger import Ledger
+from delivery.table_messages import TableMessages
+from delivery.telegram_io import Delivery, Sent, TelegramIO
 from i18n import t
+from screens import common
+from screens.base import GameScreens, Picture
 from services import ServiceError, Services, Snapshot, Status
 
 __all__ = ["Publisher"]
