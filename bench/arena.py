@@ -100,7 +100,7 @@ def play_one(line: Line, seed: int, seat: int, level: Level, scale: float) -> Pl
     arena = computer.arena
     assert arena is not None
     spec = CATALOG.specs[line.game]
-    game: Game[Any, Any] = spec.game.new(
+    game: Game[Any, Any, Any, Any] = spec.game.new(
         spec.preset(trial.preset), trial.seats, random.Random(seed)
     )
     others: Player = computer.heuristic if trial.against == "heuristic" else RandomPlayer()
@@ -157,7 +157,7 @@ def _score(outcome: Outcome, seat: int) -> float:
     return 1 / len(first) if seat in first else 0.0
 
 
-def _bids(game: Game[Any, Any], seat: int) -> list[tuple[int, bool]]:
+def _bids(game: Game[Any, Any, Any, Any], seat: int) -> list[tuple[int, bool]]:
     sheet = game.public_view()["sheet"]
     return [(row["cards"], row["bids"][seat] == row["tricks"][seat]) for row in sheet]
 

@@ -52,7 +52,7 @@ class Result:
 
 def play_random_game(
     spec: GameSpec, rules: Rules, seats: int, rng: random.Random
-) -> tuple[Game[Any, Any], int]:
+) -> tuple[Game[Any, Any, Any, Any], int]:
     """Play one random game to its end; return it and its number of moves."""
     game = spec.game.new(rules, seats, rng)
     rand = rng.random
@@ -74,7 +74,7 @@ def play_random_game(
         game.apply(seat, actions[int(rand() * len(actions))])
 
 
-def _resign_one(game: Game[Any, Any]) -> None:
+def _resign_one(game: Game[Any, Any, Any, Any]) -> None:
     for seat in range(game.seats):
         try:
             game.resign(seat)
@@ -87,9 +87,7 @@ def _resign_one(game: Game[Any, Any]) -> None:
 def _games_per_second(
     spec: GameSpec, rules: Rules, seats: int, seconds: float, seed: int
 ) -> tuple[float, float, float]:
-    """Games per second, rounds (deals) per second, moves per game.  A game
-    that is a match of rounds says how many in its view's ``round`` (101) or
-    ``deal`` (Joker)."""
+    """Games per second, rounds (deals, races) per second, moves per game."""
     rng = random.Random(seed)
     play_random_game(spec, rules, seats, rng)  # warm up
     games = steps = rounds = 0
@@ -99,8 +97,7 @@ def _games_per_second(
         game, n = play_random_game(spec, rules, seats, rng)
         games += 1
         steps += n
-        view = game.public_view()
-        rounds += int(view.get("round") or view.get("deal") or view.get("race") or 1)
+        rounds += game.progress().number
         elapsed = clock() - start
         if elapsed >= seconds:
             return games / elapsed, rounds / elapsed, steps / games

@@ -61,9 +61,11 @@ __all__ = [
     "IllegalAction",
     "Outcome",
     "Place",
+    "Progress",
     "Rules",
     "RulesError",
     "StateFormatError",
+    "View",
     "Wait",
     "Zone",
     "option",
@@ -341,11 +343,57 @@ class Zone:
     ``determinize`` makes keeps them where they are."""
 
 
+class View:
+    """Base of every game's views: frozen, slotted dataclasses of plain values,
+    cards, enums, tuples and nested views.  Screens, computer players and the
+    bench read their fields (mypy checks each one); :meth:`to_json` gives the
+    plain form the secrecy probes scan and the playground shows."""
+
+    __slots__ = ()
+
+    def to_json(self) -> dict[str, JSON]:
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+
+
+def _plain(value: Any) -> JSON:
+    if isinstance(value, View):
+        return value.to_json()
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, frozenset):
+        return sorted(_plain(v) for v in value)
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """What generic code (the bench, the search's horizon, replays) reads of
+    any game, whatever its views look like."""
+
+    phase: str
+    """The value of the game's ``Phase``."""
+    number: int
+    """The deal, round or race under way, from 1 (a game of one deal: 1)."""
+    totals: tuple[int, ...] | None = None
+    """Each seat's running points in a match of deals (None: the game keeps
+    none between deals)."""
+
+
 R = TypeVar("R", bound=Rules)
 A = TypeVar("A", bound=Action)
+P = TypeVar("P")
+"""A game's public view."""
+S = TypeVar("S")
+"""A game's view for one seat."""
 
 
-class Game(ABC, Generic[R, A]):
+class Game(ABC, Generic[R, A, P, S]):
     """One game in progress (or finished).  See the module docstring."""
 
     key: ClassVar[str]
@@ -414,12 +462,16 @@ class Game(ABC, Generic[R, A]):
         unchanged) when it is not legal for ``seat`` now."""
 
     @abstractmethod
-    def view(self, seat: int) -> dict[str, JSON]:
-        """Everything ``seat`` may see, as JSON; cards as codes."""
+    def view(self, seat: int) -> S:
+        """Everything ``seat`` may see."""
 
     @abstractmethod
-    def public_view(self) -> dict[str, JSON]:
-        """Everything the whole table may see, as JSON; cards as codes."""
+    def public_view(self) -> P:
+        """Everything the whole table may see."""
+
+    @abstractmethod
+    def progress(self) -> Progress:
+        """Phase, deal number and running totals, the same for every game."""
 
     @abstractmethod
     def outcome(self) -> Outcome | None: ...
@@ -466,9 +518,11 @@ class Game(ABC, Generic[R, A]):
 class ViewsModule(Protocol):
     """What a game package's ``views`` module offers (a module is the value)."""
 
-    def public_view(self, game: Any, /) -> dict[str, JSON]: ...
+    def public_view(self, game: Any, /) -> Any: ...
 
-    def seat_view(self, game: Any, seat: int, /) -> dict[str, JSON]: ...
+    def seat_view(self, game: Any, seat: int, /) -> Any: ...
+
+    def progress(self, game: Any, /) -> Progress: ...
 
 
 class PersistenceModule(Protocol):
@@ -484,7 +538,8 @@ class GamePackage:
     of a game package" in ``docs/architecture.md``).
 
     Listed before the game's state class among an engine's bases, it gives
-    :meth:`Game.view`, :meth:`Game.public_view`, :meth:`Game.dump` and
+    :meth:`Game.view`, :meth:`Game.public_view`, :meth:`Game.progress`,
+    :meth:`Game.dump` and
     :meth:`Game.load` by delegating to the package's ``views`` and
     ``persistence`` modules (``_VIEWS``, ``_PERSISTENCE``), and
     :meth:`Game.clone` from a declaration: every field is shared with the copy
@@ -506,11 +561,14 @@ class GamePackage:
         super().__init_subclass__(**kwargs)
         setattr(cls, "clone", _compile_clone(cls))  # noqa: B010 - a method replaced
 
-    def public_view(self) -> dict[str, JSON]:
+    def public_view(self) -> Any:
         return self._VIEWS.public_view(self)
 
-    def view(self, seat: int) -> dict[str, JSON]:
+    def view(self, seat: int) -> Any:
         return self._VIEWS.seat_view(self, seat)
+
+    def progress(self) -> Progress:
+        return self._VIEWS.progress(self)
 
     def dump(self) -> dict[str, JSON]:
         return self._PERSISTENCE.dump(self)
@@ -547,14 +605,14 @@ def _compile_clone(cls: type[GamePackage]) -> Callable[[Any], Any]:
     return clone
 
 
-def perform(game: Game[Any, Any], seat: int, code: str) -> list[Event]:
+def perform(game: Game[Any, Any, Any, Any], seat: int, code: str) -> list[Event]:
     """Apply a move-log entry: an encoded action, or :data:`RESIGN`."""
     if code == RESIGN:
         return game.resign(seat)
     return game.apply(seat, type(game).decode_action(code))
 
 
-def check_format(cls: type[Game[Any, Any]], data: Mapping[str, JSON]) -> None:
+def check_format(cls: type[Game[Any, Any, Any, Any]], data: Mapping[str, JSON]) -> None:
     """Refuse dumps of another game or an unknown format version."""
     if not isinstance(data, Mapping):
         raise StateFormatError("state must be an object")

@@ -28,7 +28,7 @@ __all__ = [
     "suit",
 ]
 
-G = TypeVar("G", bound=Game[Any, Any])
+G = TypeVar("G", bound=Game[Any, Any, Any, Any])
 E = TypeVar("E", bound=enum.Enum)
 
 

@@ -21,7 +21,7 @@ class GameSpec:
     """Command name and registry key, e.g. ``"durak"``."""
     name_key: str
     """Translation key of the game's display name, e.g. ``"game.durak"``."""
-    game: type[Game[Any, Any]]
+    game: type[Game[Any, Any, Any, Any]]
     rules: type[Rules]
     presets: Mapping[str, Rules]
     """Named option sets; the first one is the default."""

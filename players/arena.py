@@ -28,11 +28,11 @@ __all__ = ["MAX_STEPS", "SeatChooser", "next_seat", "play", "random_seat"]
 MAX_STEPS = 50_000
 """By default :func:`play` gives up after this many moves."""
 
-SeatChooser = Callable[[Game[Any, Any], Sequence[int], random.Random], int]
+SeatChooser = Callable[[Game[Any, Any, Any, Any], Sequence[int], random.Random], int]
 """Picks the seat to ask among those that may act (ascending, non-empty)."""
 
 
-def next_seat(game: Game[Any, Any], actors: Sequence[int], rng: random.Random) -> int:
+def next_seat(game: Game[Any, Any, Any, Any], actors: Sequence[int], rng: random.Random) -> int:
     """The seat to ask next among ``actors`` (ascending, non-empty): the
     Durak defender while he is defending, else the first seat clockwise from
     the attacker (the main attacker throws in first), else the lowest seat."""
@@ -49,13 +49,13 @@ def next_seat(game: Game[Any, Any], actors: Sequence[int], rng: random.Random) -
     return actors[0]
 
 
-def random_seat(game: Game[Any, Any], actors: Sequence[int], rng: random.Random) -> int:
+def random_seat(game: Game[Any, Any, Any, Any], actors: Sequence[int], rng: random.Random) -> int:
     """Any seat that may act, at random (as the engines' random playouts do)."""
     return actors[rng.randrange(len(actors))]
 
 
 def play(
-    game: Game[Any, Any],
+    game: Game[Any, Any, Any, Any],
     players: Sequence[Player] | Mapping[int, Player],
     rng: random.Random,
     *,

@@ -74,7 +74,7 @@ class Computer:
     games and reads low): sizes the search's budget."""
     horizon: Horizon = field(default_factory=Horizon)
     """Where a rollout stops and how it is scored."""
-    duel: Callable[[Game[Any, Any]], bool] | None = None
+    duel: Callable[[Game[Any, Any, Any, Any]], bool] | None = None
     """Whether a game has come down to two sides, where the search turns exact
     once nothing is hidden (None: the game never does)."""
     exact: bool = False

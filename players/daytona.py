@@ -61,7 +61,7 @@ COMPUTER = Computer(
     __name__,
     DaytonaHeuristic(),
     moves_per_second=70_000,
-    horizon=Horizon(stop_at=frozenset({"points", "match_over"}), totals_key="scores", scale=5.0),
+    horizon=Horizon(stop_at=frozenset({"points", "match_over"}), scale=5.0),
     # The deuce is the only choice, and the heuristic works out where each
     # reading puts the car: sampled races would only add noise.
     exact=True,

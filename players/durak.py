@@ -495,7 +495,7 @@ class DurakHeuristic:
         return min(options, key=lambda o: o[0])[1]
 
 
-def _duel(game: Game[Any, Any]) -> bool:
+def _duel(game: Game[Any, Any, Any, Any]) -> bool:
     """Only two players are left in the game."""
     return len(game.public_view()["active"]) == 2
 

@@ -64,10 +64,10 @@ class Situation:
     """What one seat knows, as a world dealt from that knowledge alone."""
 
     seat: int
-    world: Game[Any, Any]
+    world: Game[Any, Any, Any, Any]
 
     @classmethod
-    def of(cls, game: Game[Any, Any], seat: int) -> Situation:
+    def of(cls, game: Game[Any, Any, Any, Any], seat: int) -> Situation:
         return cls(seat, game.determinize(seat, random.Random(CANONICAL_SEED)))
 
     def to_json(self) -> dict[str, JSON]:
@@ -99,6 +99,13 @@ class Budget:
     move budget was sized on."""
 
 
+def _totals(game: Game[Any, Any, Any, Any]) -> tuple[int, ...]:
+    totals = game.progress().totals
+    if totals is None:
+        raise TypeError(f"{game.key} keeps no running totals for a horizon to value")
+    return totals
+
+
 @dataclass(frozen=True, slots=True)
 class Horizon:
     """Where a rollout stops and what it was worth to a seat (0 worst, 1 best).
@@ -106,26 +113,25 @@ class Horizon:
     By default a rollout plays to the end of the game and the outcome is valued
     by place.  Games whose end is far (a 101 match, a Joker game) stop after a
     move with an event of :attr:`stop_at` (the end of the round or deal) and
-    value the points made since the search began, read from the public view's
-    ``totals_key``, against the other seats' mean."""
+    value the points made since the search began (the running totals of
+    :meth:`~games.core.Game.progress`) against the other seats' mean."""
 
     stop_at: frozenset[str] = frozenset()
-    totals_key: str = "totals"
     lower_is_better: bool = False
     scale: float = 1.0
     """Points ahead of the others' mean worth 0.88 (0.5 + tanh(1) / 2)."""
 
-    def start(self, game: Game[Any, Any]) -> Any:
+    def start(self, game: Game[Any, Any, Any, Any]) -> Any:
         """What :meth:`value` compares against at the stop."""
         if not self.stop_at:
             return None
-        return list(game.public_view()[self.totals_key])
+        return _totals(game)
 
-    def value(self, game: Game[Any, Any], start: Any, seat: int) -> float:
+    def value(self, game: Game[Any, Any, Any, Any], start: Any, seat: int) -> float:
         outcome = game.outcome()
         if outcome is not None:
             return place_value(outcome, seat)
-        now = game.public_view()[self.totals_key]
+        now = _totals(game)
         gains = [b - a for a, b in zip(start, now, strict=True)]
         if self.lower_is_better:
             gains = [-g for g in gains]
@@ -193,7 +199,7 @@ class SearchPlayer:
         budget: Budget,
         horizon: Horizon | None = None,
         *,
-        duel: Callable[[Game[Any, Any]], bool] | None = None,
+        duel: Callable[[Game[Any, Any, Any, Any]], bool] | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         """``duel`` says whether only two sides are left in a game; there,
@@ -251,7 +257,7 @@ class SearchPlayer:
             return Searched(self._rollout.choose(root.rules, root.view(seat), legal, rng), 0, 0)
         return Searched(max(live, key=lambda t: t.mean).action, spent, worlds)
 
-    def _play_out(self, game: Game[Any, Any], rng: random.Random) -> int:
+    def _play_out(self, game: Game[Any, Any, Any, Any], rng: random.Random) -> int:
         """Play on with the rollout player in every seat up to the horizon (or
         :data:`MAX_ROLLOUT` moves); the number of moves made."""
         horizon = self._horizon
@@ -268,7 +274,7 @@ class SearchPlayer:
         return moves
 
 
-def _nothing_hidden(world: Game[Any, Any], seat: int) -> bool:
+def _nothing_hidden(world: Game[Any, Any, Any, Any], seat: int) -> bool:
     """Every world the seat could be in is this one."""
     return (
         world.determinize(seat, random.Random(1)).dump()
@@ -312,7 +318,7 @@ class _Solver:
         self._known: dict[Hashable, bool] = {}
         self._rng = random.Random(0)
 
-    def best(self, root: Game[Any, Any], legal: Sequence[Action]) -> Action | None:
+    def best(self, root: Game[Any, Any, Any, Any], legal: Sequence[Action]) -> Action | None:
         """A move that forces a win, or None when there is none (the rollouts
         then choose the move a fallible opponent is likeliest to go wrong
         after) or the node budget ran out."""
@@ -326,7 +332,7 @@ class _Solver:
             return None
         return None
 
-    def _wins(self, game: Game[Any, Any], depth: int) -> bool:
+    def _wins(self, game: Game[Any, Any, Any, Any], depth: int) -> bool:
         outcome = game.outcome()
         if outcome is not None:
             return _won(outcome, self._seat)

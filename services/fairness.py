@@ -37,7 +37,7 @@ def commitment(game: str, seed: int, dealt: Mapping[str, Any]) -> str:
     return hashlib.sha256(f"{_SCHEME}|{game}|{seed}|{canonical}".encode()).hexdigest()
 
 
-async def deal(tx: Tx, tables: Tables, table: TableRow, seed: int) -> Game[Any, Any]:
+async def deal(tx: Tx, tables: Tables, table: TableRow, seed: int) -> Game[Any, Any, Any, Any]:
     """Deal ``table``'s game from ``seed``: what the lobby does at the start and
     what a verification does again."""
     spec = tables.spec(table.game)

@@ -96,7 +96,7 @@ class Snapshot:
         table: TableRow,
         spec: GameSpec,
         rules: Rules,
-        game: Game[Any, Any] | None,
+        game: Game[Any, Any, Any, Any] | None,
         deadlines: Sequence[DeadlineRow],
         recent: Sequence[LoggedEvent],
     ) -> None:
@@ -157,7 +157,7 @@ class Snapshot:
         where absentees are played by a computer."""
         return turns.played_by_computer(self.table, seat)
 
-    def _started(self) -> Game[Any, Any]:
+    def _started(self) -> Game[Any, Any, Any, Any]:
         if self._game is None:
             raise ServiceError("error.not_started")
         return self._game
@@ -174,7 +174,7 @@ class TableObserver(Protocol):
 @dataclass(slots=True)
 class _Cached:
     moves: int
-    game: Game[Any, Any]
+    game: Game[Any, Any, Any, Any]
     recent: tuple[LoggedEvent, ...] | None
 
 
@@ -189,7 +189,7 @@ class GameCache:
         self._size = size
         self._entries: dict[int, _Cached] = {}
 
-    def get(self, table: TableRow, load: Callable[[TableRow], Game[Any, Any]]) -> _Cached:
+    def get(self, table: TableRow, load: Callable[[TableRow], Game[Any, Any, Any, Any]]) -> _Cached:
         hit = self._entries.get(table.id)
         if hit is not None and hit.moves == table.moves:
             return hit
@@ -199,7 +199,7 @@ class GameCache:
         self,
         table_id: int,
         moves: int,
-        game: Game[Any, Any],
+        game: Game[Any, Any, Any, Any],
         recent: tuple[LoggedEvent, ...] | None,
     ) -> _Cached:
         self._entries.pop(table_id, None)
@@ -322,7 +322,7 @@ class Tables:
         deadlines = await tx.deadlines.of_table(table.id)
         return Snapshot(table, spec, self.rules_of(table), game, deadlines, recent)
 
-    def _load(self, table: TableRow) -> Game[Any, Any]:
+    def _load(self, table: TableRow) -> Game[Any, Any, Any, Any]:
         assert table.state is not None
         return self.spec(table.game).game.load(table.state)
 
@@ -494,12 +494,14 @@ class Tables:
 
     # --- shared with the lobby and moderation ----------------------------------
 
-    def deadlines(self, table: TableRow, game: Game[Any, Any] | None) -> list[DeadlineRow]:
+    def deadlines(
+        self, table: TableRow, game: Game[Any, Any, Any, Any] | None
+    ) -> list[DeadlineRow]:
         """The deadlines of a table that has just opened, been dealt or closed:
         every seat waited on gets the full time."""
         return turns.deadlines(table, game, self._clock.now())
 
-    async def begin(self, tx: Tx, table: TableRow, game: Game[Any, Any]) -> None:
+    async def begin(self, tx: Tx, table: TableRow, game: Game[Any, Any, Any, Any]) -> None:
         """A game was dealt: nobody has pressed anything in it yet (which counts
         towards absence, see :mod:`services.turns`), and its first turns begin."""
         for row in table.seats:
@@ -517,7 +519,7 @@ class Tables:
         read the table again and tell the observers."""
         return await self._reread(table_id)
 
-    def remember(self, table_id: int, moves: int, game: Game[Any, Any]) -> None:
+    def remember(self, table_id: int, moves: int, game: Game[Any, Any, Any, Any]) -> None:
         """A freshly dealt game, so its first snapshot needs no loading."""
         self._cache.put(table_id, moves, game, ())
 
@@ -577,7 +579,7 @@ class Tables:
         return returned
 
     async def _next_deadlines(
-        self, tx: Tx, table: TableRow, game: Game[Any, Any], mover: int | None
+        self, tx: Tx, table: TableRow, game: Game[Any, Any, Any, Any], mover: int | None
     ) -> list[DeadlineRow]:
         """The deadlines after ``mover``'s move (None: after a change nobody
         moved for); the running ones are read only when one may be kept."""
@@ -693,6 +695,6 @@ class WrittenMove:
     """A move written inside a transaction, to be published after the commit."""
 
     table: TableRow
-    game: Game[Any, Any]
+    game: Game[Any, Any, Any, Any]
     deadlines: list[DeadlineRow]
     recent: tuple[LoggedEvent, ...]

@@ -68,7 +68,7 @@ def played_by_computer(table: TableRow, seat: int) -> bool:
 
 def deadlines(
     table: TableRow,
-    game: Game[Any, Any] | None,
+    game: Game[Any, Any, Any, Any] | None,
     now: float,
     *,
     before: Mapping[int, DeadlineRow] | None = None,

@@ -28,7 +28,7 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
-class DaytonaState(Game[DaytonaRules, DaytonaAction]):
+class DaytonaState(Game[DaytonaRules, DaytonaAction, dict[str, JSON], dict[str, JSON]]):
     """The data half of :class:`~games.daytona.engine.Daytona` (abstract: the
     engine gives the moves)."""
 

@@ -33,10 +33,10 @@ view (plus its own seat number)::
 
 from __future__ import annotations
 
-from games.core import JSON
+from games.core import JSON, Progress
 from games.daytona.state import DaytonaState
 
-__all__ = ["public_view", "seat_view"]
+__all__ = ["progress", "public_view", "seat_view"]
 
 
 def public_view(game: DaytonaState) -> dict[str, JSON]:
@@ -67,3 +67,7 @@ def seat_view(game: DaytonaState, seat: int) -> dict[str, JSON]:
     out = public_view(game)
     out["seat"] = seat
     return out
+
+
+def progress(game: DaytonaState) -> Progress:
+    return Progress(game._phase.value, game._race, tuple(game._scores))

@@ -26,7 +26,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from typing import Self
 
 from games.cards import Card, Suit
-from games.core import Event, Game, IllegalAction, Outcome, Wait, Zone
+from games.core import JSON, Event, Game, IllegalAction, Outcome, Wait, Zone
 from games.durak.actions import (
     ATTACKS,
     BELIEVE,
@@ -48,7 +48,7 @@ __all__ = ["NOBODY", "DurakState"]
 NOBODY = -1
 
 
-class DurakState(Game[DurakRules, DurakAction]):
+class DurakState(Game[DurakRules, DurakAction, dict[str, JSON], dict[str, JSON]]):
     """The data half of :class:`~games.durak.engine.Durak` (abstract: the
     engine gives the moves)."""
 

@@ -73,11 +73,11 @@ card code.
 from __future__ import annotations
 
 from games.cards import SUITS, Card
-from games.core import JSON
+from games.core import JSON, Progress
 from games.durak.beating import CARD_BY_ORDER, cards_of
 from games.durak.state import DurakState
 
-__all__ = ["hand_sort_key", "public_view", "seat_view"]
+__all__ = ["hand_sort_key", "progress", "public_view", "seat_view"]
 
 
 def hand_sort_key(trump_index: int) -> dict[int, int]:
@@ -163,3 +163,7 @@ def seat_view(game: DurakState, seat: int) -> dict[str, JSON]:
         return view
     view["hand"] = [c.code for c in _sorted(game._hands[seat], _SORT_KEYS[game._trump])]
     return view
+
+
+def progress(game: DurakState) -> Progress:
+    return Progress(game.phase, 1)

@@ -34,7 +34,7 @@ class Phase(enum.Enum):
     """The match is decided."""
 
 
-class HundredOneState(Game[HundredOneRules, HundredOneAction]):
+class HundredOneState(Game[HundredOneRules, HundredOneAction, dict[str, JSON], dict[str, JSON]]):
     """The data half of :class:`~games.hundred_one.engine.HundredOne`
     (abstract: the engine gives the moves)."""
 

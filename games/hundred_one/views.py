@@ -59,10 +59,10 @@ from __future__ import annotations
 
 import operator
 
-from games.core import JSON
+from games.core import JSON, Progress
 from games.hundred_one.state import HundredOneState, Phase
 
-__all__ = ["copy_last", "public_view", "seat_view"]
+__all__ = ["copy_last", "progress", "public_view", "seat_view"]
 
 _BY_ORDER = operator.attrgetter("order")
 
@@ -136,3 +136,7 @@ def seat_view(game: HundredOneState, seat: int) -> dict[str, JSON]:
     else:
         out["playable"] = []
     return out
+
+
+def progress(game: HundredOneState) -> Progress:
+    return Progress(game._phase.value, game._round, tuple(game._totals))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from typing import Any
 
-from games.core import Game, Outcome, RulesError
+from games.core import JSON, Game, Outcome, RulesError
 from games.joker.actions import JokerAction
 from games.joker.rules import JokerRules, schedule, seat_range
 
@@ -39,7 +39,7 @@ _OVER = Phase.OVER
 every move: Python 3.11 looks up an enum class's attributes slowly."""
 
 
-class JokerState(Game[JokerRules, JokerAction]):
+class JokerState(Game[JokerRules, JokerAction, dict[str, JSON], dict[str, JSON]]):
     """The data half of :class:`~games.joker.engine.Joker` (abstract: the
     engine gives the moves)."""
 

@@ -58,11 +58,11 @@ from __future__ import annotations
 from typing import Any
 
 from games.cards import SUITS
-from games.core import JSON
+from games.core import JSON, Progress
 from games.joker.cards import CARD, SUIT_MASK, bits_of
 from games.joker.state import JokerState, Phase
 
-__all__ = ["hand_order", "public_view", "seat_view"]
+__all__ = ["hand_order", "progress", "public_view", "seat_view"]
 
 _JOKER_VALUES = {1: "high", 2: "takes", 3: "high", 4: "low"}
 
@@ -148,3 +148,7 @@ def seat_view(game: JokerState, seat: int) -> dict[str, JSON]:
     hand = game._hands[seat]
     view["hand"] = [CARD[b].code for b in hand_order(hand, game._trump)]
     return view
+
+
+def progress(game: JokerState) -> Progress:
+    return Progress(game._phase.value, game._deal + 1, tuple(game._totals))

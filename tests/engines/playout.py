@@ -92,11 +92,11 @@ def cards_in_json(text: str) -> Counter[Card]:
     return Counter(by_quoted[s] for s in _JSON_STRING.findall(text) if s in by_quoted)
 
 
-def zone_cards(game: Game[Any, Any]) -> Counter[Card]:
+def zone_cards(game: Game[Any, Any, Any, Any]) -> Counter[Card]:
     return Counter(c for z in game.zones() for c in z.cards)
 
 
-def visible_cards(game: Game[Any, Any], seat: int | None) -> Counter[Card]:
+def visible_cards(game: Game[Any, Any, Any, Any], seat: int | None) -> Counter[Card]:
     """Cards in zones ``seat`` may see (``None``: zones everybody sees)."""
     out: Counter[Card] = Counter()
     for zone in game.zones():
@@ -105,7 +105,7 @@ def visible_cards(game: Game[Any, Any], seat: int | None) -> Counter[Card]:
     return out
 
 
-def check_views(game: Game[Any, Any]) -> None:
+def check_views(game: Game[Any, Any, Any, Any]) -> None:
     zones = game.zones()
     public: Counter[Card] = Counter()
     for zone in zones:
@@ -122,7 +122,7 @@ def check_views(game: Game[Any, Any]) -> None:
         assert not leaked, f"seat {seat}'s view shows hidden cards {sorted(leaked)}"
 
 
-def check_zones(game: Game[Any, Any]) -> None:
+def check_zones(game: Game[Any, Any, Any, Any]) -> None:
     names = [z.name for z in game.zones()]
     assert len(names) == len(set(names)), f"duplicate zone names {names}"
     for zone in game.zones():
@@ -130,7 +130,7 @@ def check_zones(game: Game[Any, Any]) -> None:
             assert all(0 <= s < game.seats for s in zone.visible_to)
 
 
-def check_round_trip(game: Game[Any, Any]) -> dict[str, Any]:
+def check_round_trip(game: Game[Any, Any, Any, Any]) -> dict[str, Any]:
     """``load(dump())`` and ``clone()`` equal the game, and so do their
     positions; returns the dump."""
     dumped = game.dump()
@@ -145,14 +145,14 @@ def check_round_trip(game: Game[Any, Any]) -> dict[str, Any]:
     return dumped
 
 
-def check_state(game: Game[Any, Any], initial: Counter[Card]) -> None:
+def check_state(game: Game[Any, Any, Any, Any], initial: Counter[Card]) -> None:
     """The invariants cheap enough for every state of every playout."""
     assert bool(game.to_move()) == (game.outcome() is None), "over exactly when nobody can act"
     assert zone_cards(game) == initial, "cards are not conserved"
 
 
 def check_deep(
-    game: Game[Any, Any], initial: Counter[Card], *, hooks: bool = True
+    game: Game[Any, Any, Any, Any], initial: Counter[Card], *, hooks: bool = True
 ) -> dict[str, Any]:
     """Every invariant of one state; returns its dump."""
     check_state(game, initial)
@@ -165,7 +165,7 @@ def check_deep(
     return dumped
 
 
-def check_outcome(game: Game[Any, Any]) -> Outcome:
+def check_outcome(game: Game[Any, Any, Any, Any]) -> Outcome:
     outcome = game.outcome()
     assert outcome is not None
     placed = [s for group in outcome.places for s in group]
@@ -189,7 +189,7 @@ def check_events(
 # ------------------------------------------------------------ the v2 hooks
 
 
-def check_waits(game: Game[Any, Any]) -> None:
+def check_waits(game: Game[Any, Any, Any, Any]) -> None:
     """``waits()`` names seats in ``to_move()``, and each one's default
     action is legal for it."""
     waits = game.waits()
@@ -218,7 +218,7 @@ def action_cards(action: Action) -> tuple[Card, ...]:
 
 
 def check_actions_name_visible_cards(
-    game: Game[Any, Any], seat: int | None = None, actions: list[Any] | None = None
+    game: Game[Any, Any, Any, Any], seat: int | None = None, actions: list[Any] | None = None
 ) -> None:
     """No legal action of a seat (of ``seat``: ``actions``) names a card that
     seat cannot see."""
@@ -253,7 +253,7 @@ class Variation:
 
 
 def split_zones(
-    game: Game[Any, Any], observer: int
+    game: Game[Any, Any, Any, Any], observer: int
 ) -> tuple[tuple[tuple[str, tuple[Card, ...]], ...], tuple[tuple[str, tuple[Card, ...]], ...]]:
     """``(seen, hidden)``: the zones determinize must keep for ``observer``
     (the ones he sees, and the remembered ones) and the others, which it deals
@@ -275,7 +275,9 @@ def _can_vary(hidden: tuple[tuple[str, tuple[Card, ...]], ...]) -> bool:
     return len(filled) >= 2 or any(name == "stock" and len(cards) >= 2 for name, cards in hidden)
 
 
-def check_variation(game: Game[Any, Any], observer: int, chooser: random.Random) -> bool | None:
+def check_variation(
+    game: Game[Any, Any, Any, Any], observer: int, chooser: random.Random
+) -> bool | None:
     """None if the cards hidden from ``observer`` can lie only one way, else
     whether worlds determinized for him differ."""
     if not _can_vary(split_zones(game, observer)[1]):
@@ -289,12 +291,12 @@ def check_variation(game: Game[Any, Any], observer: int, chooser: random.Random)
     return False
 
 
-def _view_text(game: Game[Any, Any], seat: int) -> str:
+def _view_text(game: Game[Any, Any, Any, Any], seat: int) -> str:
     return json.dumps(game.view(seat), sort_keys=True)
 
 
 def check_determinize(
-    game: Game[Any, Any],
+    game: Game[Any, Any, Any, Any],
     observer: int,
     chooser: random.Random,
     initial: Counter[Card],
@@ -311,7 +313,7 @@ def check_determinize(
     seen_cards = {name: Counter(cards) for name, cards in seen}
     hidden_cards = Counter(c for _, cards in hidden for c in cards)
     eligible = _can_vary(hidden)
-    worlds: list[Game[Any, Any]] = []
+    worlds: list[Game[Any, Any, Any, Any]] = []
     deals: set[tuple[tuple[str, tuple[Card, ...]], ...]] = set()
     while len(worlds) < DETERMINIZE_SEEDS or (
         eligible and len(deals) < 2 and len(worlds) < VARIATION_TRIES
@@ -361,7 +363,7 @@ def check_determinize(
 
 
 def resign_one(
-    game: Game[Any, Any], chooser: random.Random, initial: Counter[Card]
+    game: Game[Any, Any, Any, Any], chooser: random.Random, initial: Counter[Card]
 ) -> tuple[int, list[Event]]:
     """Resign a random seat still in play; seats no longer in play are refused
     harmlessly on the way.  Checks the state after it."""
@@ -382,7 +384,9 @@ def resign_one(
     raise AssertionError("the game is not over but no seat may resign")
 
 
-def check_resign_all(game: Game[Any, Any], chooser: random.Random, initial: Counter[Card]) -> None:
+def check_resign_all(
+    game: Game[Any, Any, Any, Any], chooser: random.Random, initial: Counter[Card]
+) -> None:
     """Seats resigning one by one (on a copy) keep every invariant, and the
     game is over once all but one have resigned; the original is left alone."""
     before = game.dump()
@@ -397,7 +401,7 @@ def check_resign_all(game: Game[Any, Any], chooser: random.Random, initial: Coun
     assert game.dump() == before, "resigning on a clone changed the original"
 
 
-def check_no_resign_when_over(game: Game[Any, Any]) -> None:
+def check_no_resign_when_over(game: Game[Any, Any, Any, Any]) -> None:
     before = game.dump()
     for seat in range(game.seats):
         try:
@@ -414,7 +418,7 @@ def check_resign_and_replay(
     rules: Rules,
     seed: int,
     previous: Outcome | None,
-    game: Game[Any, Any],
+    game: Game[Any, Any, Any, Any],
     log: list[tuple[int, str]],
     chooser: random.Random,
     initial: Counter[Card],
@@ -454,7 +458,7 @@ def check_resign_and_replay(
 
 
 def try_illegal(
-    game: Game[Any, Any],
+    game: Game[Any, Any, Any, Any],
     seat: int,
     pool: list[str],
     chooser: random.Random,
@@ -489,7 +493,7 @@ def playout(
     *,
     deep: bool = True,
     previous: Outcome | None = None,
-) -> tuple[Game[Any, Any], list[tuple[int, str]]]:
+) -> tuple[Game[Any, Any, Any, Any], list[tuple[int, str]]]:
     """Play one random game to its end; return it and its action log.
 
     A deep playout checks every invariant at every step, and on a sample of
@@ -571,7 +575,7 @@ def playout(
     return game, log
 
 
-def resign_any(game: Game[Any, Any], chooser: random.Random) -> tuple[int, str]:
+def resign_any(game: Game[Any, Any, Any, Any], chooser: random.Random) -> tuple[int, str]:
     """One seat still in play leaves the game; its move-log entry."""
     for seat in chooser.sample(range(game.seats), game.seats):
         with contextlib.suppress(IllegalAction):
@@ -587,7 +591,7 @@ def replay(
     seed: int,
     log: Iterable[tuple[int, str]],
     previous: Outcome | None = None,
-) -> Game[Any, Any]:
+) -> Game[Any, Any, Any, Any]:
     """Rebuild a game from its seed and move log (action codes and RESIGN)."""
     game = spec.game.new(rules, seats, random.Random(seed), previous=previous)
     for seat, code in log:
@@ -650,7 +654,9 @@ def _mutations(code: str) -> list[str]:
 
 
 def check_garbage(
-    game_cls: type[Game[Any, Any]], codes: Iterable[str] = (), extra: Iterable[object] = ()
+    game_cls: type[Game[Any, Any, Any, Any]],
+    codes: Iterable[str] = (),
+    extra: Iterable[object] = (),
 ) -> None:
     """Any text decodes either to an action whose code is exactly that text, or
     raises :class:`ActionParseError`, never another exception (so a forged or

@@ -47,7 +47,7 @@ def test_only_legal_moves_with_every_preset_and_seat_count(
     spec: GameSpec, preset: str, seats: int
 ) -> None:
     rng = random.Random(f"{spec.key}:{preset}:{seats}")
-    game: Game[Any, Any] = spec.game.new(spec.presets[preset], seats, rng)
+    game: Game[Any, Any, Any, Any] = spec.game.new(spec.presets[preset], seats, rng)
     computer = CATALOG.computers[spec.key]
     searcher = SearchPlayer(computer.heuristic, SWEEP, computer.horizon)
     heuristic = computer.heuristic
@@ -68,11 +68,11 @@ def test_only_legal_moves_with_every_preset_and_seat_count(
     assert searched > 0
 
 
-def midgame(spec: GameSpec, seats: int, moves: int) -> tuple[Game[Any, Any], int]:
+def midgame(spec: GameSpec, seats: int, moves: int) -> tuple[Game[Any, Any, Any, Any], int]:
     """A game of heuristics at least ``moves`` moves in, where a seat on move
     has a choice to make, and that seat."""
     rng = random.Random(7)
-    game: Game[Any, Any] = spec.game.new(next(iter(spec.presets.values())), seats, rng)
+    game: Game[Any, Any, Any, Any] = spec.game.new(next(iter(spec.presets.values())), seats, rng)
     for step in range(5_000):
         actors = sorted(game.to_move())
         assert actors, "the game ended before anybody had a choice"

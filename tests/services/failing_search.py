@@ -1,5 +1,5 @@
-"""A computer whose search fails in the worker (its horizon reads a total the
-game does not keep) while its heuristic plays well: a worker can import it by
+"""A computer whose search fails in the worker (its horizon values running totals,
+which Durak does not keep) while its heuristic plays well: a worker can import it by
 its path like any game's."""
 
 from __future__ import annotations
@@ -12,5 +12,5 @@ from players.search import Horizon
 COMPUTER = replace(
     players.durak.COMPUTER,
     module=__name__,
-    horizon=Horizon(stop_at=frozenset({"round_over"}), totals_key="no such total"),
+    horizon=Horizon(stop_at=frozenset({"round_over"})),
 )
