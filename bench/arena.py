@@ -103,8 +103,8 @@ def play_one(line: Line, seed: int, seat: int, level: Level, scale: float) -> Pl
     game: Game[Any, Any, Any, Any] = spec.game.new(
         spec.preset(trial.preset), trial.seats, random.Random(seed)
     )
-    others: Player = computer.heuristic if trial.against == "heuristic" else RandomPlayer()
-    tested: Player | None = trial.baseline
+    others: Player[Any] = computer.heuristic if trial.against == "heuristic" else RandomPlayer()
+    tested: Player[Any] | None = trial.baseline
     if trial.tested == "heuristic":
         tested = computer.heuristic
     searcher = search_player(computer, level, scale=scale) if trial.tested == "search" else None

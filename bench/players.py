@@ -104,7 +104,7 @@ class HighestPoints:
 class Timed:
     """Times every ``choose`` of the player it wraps."""
 
-    def __init__(self, player: Player) -> None:
+    def __init__(self, player: Player[Any]) -> None:
         self.player = player
         self.calls = 0
         self.total_ns = 0
@@ -141,7 +141,7 @@ class Line:
         return self.wins / self.games
 
 
-OPPONENTS: dict[str, Player] = {
+OPPONENTS: dict[str, Player[Any]] = {
     "random": RandomPlayer(),
     "lowest": LowestCard(),
     "points": HighestPoints(),
@@ -162,7 +162,7 @@ def measure(
     for i in range(games):
         rng = random.Random(seed * 1_000_003 + i)
         me = i % seats
-        players: list[Player] = [other] * seats
+        players: list[Player[Any]] = [other] * seats
         players[me] = timed
         try:
             outcome = play(engine.new(rules, seats, rng), players, rng, max_steps=MAX_MOVES)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 import players.daytona
 import players.durak
@@ -35,7 +36,7 @@ __all__ = ["CATALOG", "Catalog", "Listing"]
 @dataclass(frozen=True, slots=True)
 class Listing:
     spec: GameSpec
-    screens: GameScreens
+    screens: GameScreens[Any, Any]
     computer: Computer
 
 
@@ -54,7 +55,7 @@ class Catalog:
         self.specs: Mapping[str, GameSpec] = MappingProxyType(
             {game.spec.key: game.spec for game in listings}
         )
-        self.screens: Mapping[str, GameScreens] = MappingProxyType(
+        self.screens: Mapping[str, GameScreens[Any, Any]] = MappingProxyType(
             {game.spec.key: game.screens for game in listings}
         )
         self.computers: Mapping[str, Computer] = MappingProxyType(

@@ -22,6 +22,7 @@ import asyncio
 import html
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from delivery.composed import Composed
 from delivery.keyboards import Rows, markup, move_rows
@@ -46,7 +47,7 @@ def compose_hand(
     snapshot: Snapshot,
     seat: int,
     lang: str,
-    screens: GameScreens,
+    screens: GameScreens[Any, Any],
     *,
     now: float,
     focus: str | None = None,
@@ -135,7 +136,7 @@ class HandMessages:
         self,
         io: TelegramIO,
         services: Services,
-        screens: Mapping[str, GameScreens],
+        screens: Mapping[str, GameScreens[Any, Any]],
         ledger: Ledger,
         unreachable: Callable[[Snapshot, int], None],
     ) -> None:

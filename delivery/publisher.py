@@ -27,6 +27,7 @@ import logging
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from delivery.composed import Composed
 from delivery.group_window import GroupWindow
@@ -93,7 +94,7 @@ class Publisher:
         self,
         io: TelegramIO,
         services: Services,
-        screens: Mapping[str, GameScreens],
+        screens: Mapping[str, GameScreens[Any, Any]],
         pacer: GroupWindow,
         ledger: Ledger,
         bot_username: str,

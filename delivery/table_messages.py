@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from delivery import callback_data as cd
 from delivery.callback_data import LobbyCommand
@@ -43,7 +44,7 @@ def _actor_mark(snapshot: Snapshot, logged: LoggedEvent) -> str:
 def compose_group(
     snapshot: Snapshot,
     lang: str,
-    screens: GameScreens,
+    screens: GameScreens[Any, Any],
     *,
     now: float,
     deep_link: Callable[[str], str],
@@ -62,7 +63,9 @@ def compose_group(
     return composed if pictures else replace(composed, picture=None)
 
 
-def _lobby(snapshot: Snapshot, lang: str, screens: GameScreens, options_open: bool) -> Composed:
+def _lobby(
+    snapshot: Snapshot, lang: str, screens: GameScreens[Any, Any], options_open: bool
+) -> Composed:
     table, spec, rules = snapshot.table, snapshot.spec, snapshot.rules
     text = common.lobby_text(lang, snapshot, screens)
 
@@ -127,7 +130,7 @@ def _has_teams(snapshot: Snapshot) -> bool:
 def _table(
     snapshot: Snapshot,
     lang: str,
-    screens: GameScreens,
+    screens: GameScreens[Any, Any],
     now: float,
     deep_link: Callable[[str], str],
 ) -> Composed:
@@ -164,7 +167,7 @@ def _table(
     return Composed("\n".join(lines), markup(rows), body.picture)
 
 
-def _table_keys(snapshot: Snapshot, lang: str, screens: GameScreens) -> list[list[Key]]:
+def _table_keys(snapshot: Snapshot, lang: str, screens: GameScreens[Any, Any]) -> list[list[Key]]:
     """Moves made on the table message (e.g. "next round"), each once."""
     keys: dict[str, Key] = {}
     for action in _table_moves(snapshot):
@@ -215,7 +218,7 @@ class TableMessages:
         self,
         io: TelegramIO,
         services: Services,
-        screens: Mapping[str, GameScreens],
+        screens: Mapping[str, GameScreens[Any, Any]],
         ledger: Ledger,
         pacer: GroupWindow,
         deep_link: Callable[[str], str],

@@ -37,7 +37,7 @@ class Koloda:
     services: Services
     publisher: Publisher
     games: Mapping[str, GameSpec]
-    screens: Mapping[str, GameScreens]
+    screens: Mapping[str, GameScreens[Any, Any]]
     resumed: asyncio.Event = field(default_factory=asyncio.Event)
     """Set once the tables were taken up again after the start."""
 

@@ -56,7 +56,7 @@ def random_seat(game: Game[Any, Any, Any, Any], actors: Sequence[int], rng: rand
 
 def play(
     game: Game[Any, Any, Any, Any],
-    players: Sequence[Player] | Mapping[int, Player],
+    players: Sequence[Player[Any]] | Mapping[int, Player[Any]],
     rng: random.Random,
     *,
     choose_seat: SeatChooser = next_seat,

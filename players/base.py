@@ -1,7 +1,7 @@
 """What a computer player is.
 
 A player sees exactly what a person in its seat sees: the game's (public)
-rules, its seat's view JSON (``game.view(seat)``) and that seat's legal
+rules, its seat's view (``game.view(seat)``) and that seat's legal
 actions.  It never receives the game object, so it cannot peek at hidden
 cards: the guarantee holds by construction, not by promise.
 
@@ -12,21 +12,25 @@ and deterministic given the ``random.Random`` they are handed.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
 from games.core import Action, Rules
 
 __all__ = ["Player"]
 
 
-class Player(Protocol):
+V = TypeVar("V", contravariant=True)
+"""The seat view of the game the player plays."""
+
+
+class Player(Protocol[V]):
     """Chooses one move for one seat."""
 
     def choose(
         self,
         rules: Rules,
-        view: Mapping[str, Any],
+        view: V,
         legal: Sequence[Action],
         rng: random.Random,
     ) -> Action:

@@ -41,7 +41,7 @@ class Trial:
     :attr:`baseline`."""
     against: str = "heuristic"
     """``"heuristic"`` or ``"random"``."""
-    baseline: Player | None = None
+    baseline: Player[Any] | None = None
     """The player under test when ``tested`` names neither search nor heuristic."""
 
 
@@ -66,7 +66,7 @@ class Computer:
     module: str
     """The module that exports this value as ``COMPUTER`` (its ``__name__``),
     where a search worker imports it from."""
-    heuristic: Player
+    heuristic: Player[Any]
     """The easy level, and the player in every seat of the search's rollouts."""
     moves_per_second: int
     """Rollout moves one core of the reference machine simulates per second,

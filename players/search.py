@@ -195,7 +195,7 @@ class SearchPlayer:
 
     def __init__(
         self,
-        rollout: Player,
+        rollout: Player[Any],
         budget: Budget,
         horizon: Horizon | None = None,
         *,

@@ -9,14 +9,19 @@ what a view does not hold.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 from games.core import Action, Event, Outcome, Rules
 from services import ScoreRow
 
 __all__ = ["GameScreens", "Key", "Picture", "Screen", "SheetScreens"]
+
+P = TypeVar("P", contravariant=True)
+"""The game's public view."""
+S = TypeVar("S", contravariant=True)
+"""The game's view for one seat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,20 +52,19 @@ class Screen:
     picture: Picture | None = None
 
 
-class GameScreens(Protocol):
-    """A game's screens.  ``names`` are the seats' display names (HTML-escaped).
+class GameScreens(Protocol[P, S]):
+    """A game's screens, painted from its views (typed: ``P`` the public view,
+    ``S`` a seat's).  ``names`` are the seats' display names (HTML-escaped).
     ``live`` is False once the game is over or was cancelled: nothing then asks
     anybody to move."""
 
-    def table(
-        self, lang: str, view: Mapping[str, Any], names: Sequence[str], *, live: bool
-    ) -> Screen:
+    def table(self, lang: str, view: P, names: Sequence[str], *, live: bool) -> Screen:
         """The game's part of the group's table message, from the public view."""
 
     def hand(
         self,
         lang: str,
-        view: Mapping[str, Any],
+        view: S,
         actions: Sequence[Action],
         names: Sequence[str],
         focus: str | None,
@@ -73,12 +77,12 @@ class GameScreens(Protocol):
         101's next round, which it may make from its DM too).  Every line is
         written to its reader: "you" for his own role and moves."""
 
-    def turn(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+    def turn(self, lang: str, view: P | S, names: Sequence[str]) -> str | None:
         """Whose move it is, for a player waiting (None when nobody's): ``view``
         is his own (its ``seat`` says who reads it: the defender reads "you
         take", not his own name), or the public view for the group."""
 
-    def table_key(self, lang: str, action: Action, view: Mapping[str, Any]) -> str:
+    def table_key(self, lang: str, action: Action, view: P | S) -> str:
         """The label of a move made on the table message (``Place.TABLE``)."""
 
     def event(
@@ -89,18 +93,14 @@ class GameScreens(Protocol):
         concerned, None for the group."""
 
     def announcements(
-        self, lang: str, events: Sequence[Event], view: Mapping[str, Any], names: Sequence[str]
+        self, lang: str, events: Sequence[Event], view: P, names: Sequence[str]
     ) -> list[Screen]:
         """Group messages that moves call for, besides the table (a round's score sheet)."""
 
-    def result(
-        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
-    ) -> Screen:
+    def result(self, lang: str, outcome: Outcome, view: P, names: Sequence[str]) -> Screen:
         """The end-of-game announcement."""
 
-    def own_result(
-        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
-    ) -> str:
+    def own_result(self, lang: str, outcome: Outcome, view: S, names: Sequence[str]) -> str:
         """One line of how the game ended for the seat whose ``view`` this is."""
 
     def score_line(self, lang: str, place: int, name: str, row: ScoreRow) -> str:
@@ -111,9 +111,9 @@ class GameScreens(Protocol):
 
 
 @runtime_checkable
-class SheetScreens(Protocol):
+class SheetScreens(Protocol[P]):
     """The screens of a game that keeps a score sheet, which ``/sheet`` shows
     (games without one need not say anything)."""
 
-    def sheet(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> Screen | None:
+    def sheet(self, lang: str, view: P, names: Sequence[str]) -> Screen | None:
         """The score sheet so far, from the public view (None: nothing on it yet)."""

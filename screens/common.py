@@ -162,7 +162,7 @@ def game_title(lang: str, spec: GameSpec, rules: Rules) -> str:
     return f"{title} · {t(lang, 'lobby.custom')}"
 
 
-def lobby_text(lang: str, snapshot: Snapshot, screens: GameScreens) -> str:
+def lobby_text(lang: str, snapshot: Snapshot, screens: GameScreens[Any, Any]) -> str:
     """The lobby: the game and variant in two lines, the table's settings, who sits."""
     table, spec, rules = snapshot.table, snapshot.spec, snapshot.rules
     preset = spec.preset_name(rules)
@@ -233,7 +233,7 @@ def scores_text(
     lang: str,
     board: Mapping[str, Standings],
     specs: Mapping[str, GameSpec],
-    screens: Mapping[str, GameScreens],
+    screens: Mapping[str, GameScreens[Any, Any]],
 ) -> str:
     """``/scores``: per game the ranked players with their share of wins, then
     those with too few games yet, then how the places are decided."""
@@ -329,7 +329,7 @@ def help_text(lang: str, specs: Iterable[GameSpec]) -> str:
 def rules_text(
     lang: str,
     spec: GameSpec,
-    screens: GameScreens,
+    screens: GameScreens[Any, Any],
     rules: Rules | None,
     table: TableRow | None = None,
 ) -> str:

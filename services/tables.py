@@ -106,8 +106,8 @@ class Snapshot:
         self.deadlines: Mapping[int, DeadlineRow] = {d.seat: d for d in deadlines}
         self.recent = tuple(recent)
         self._game = game
-        self._public: dict[str, Any] | None = None
-        self._views: dict[int, dict[str, Any]] = {}
+        self._public: Any = None
+        self._views: dict[int, Any] = {}
         self._legal: dict[int, tuple[Action, ...]] = {}
 
     @property
@@ -115,14 +115,15 @@ class Snapshot:
         return self._game is not None
 
     @property
-    def public(self) -> dict[str, Any]:
-        """The view everybody may see (only once the game has started)."""
+    def public(self) -> Any:
+        """The view everybody may see (only once the game has started): the
+        game's own public view type, which its screens take."""
         if self._public is None:
             self._public = self._started().public_view()
         return self._public
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see."""
+    def view(self, seat: int) -> Any:
+        """What ``seat`` may see (the game's seat view type)."""
         view = self._views.get(seat)
         if view is None:
             view = self._views[seat] = self._started().view(seat)

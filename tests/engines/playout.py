@@ -29,6 +29,7 @@ from games.core import (
     IllegalAction,
     Outcome,
     Rules,
+    View,
     perform,
 )
 from games.spec import GameSpec
@@ -64,12 +65,16 @@ _BY_CODE = {c.code: c for c in deck(52, jokers=2)}
 
 
 def cards_in(value: Any) -> Counter[Card]:
-    """Every card code anywhere inside a JSON value."""
+    """Every card anywhere inside a view or a JSON value (a card or its code)."""
     found: Counter[Card] = Counter()
     stack = [value]
     while stack:
         item = stack.pop()
-        if isinstance(item, str):
+        if isinstance(item, View):
+            stack.append(item.to_json())
+        elif isinstance(item, Card):
+            found[item] += 1
+        elif isinstance(item, str):
             card = _BY_CODE.get(item)
             if card is not None:
                 found[card] += 1

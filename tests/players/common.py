@@ -26,7 +26,7 @@ class Checked:
     """Wraps a player: its answer must be one of the legal actions, and it must
     not change the view it was shown or the list of legal actions."""
 
-    def __init__(self, player: Player) -> None:
+    def __init__(self, player: Player[Any]) -> None:
         self.player = player
         self.calls = 0
 

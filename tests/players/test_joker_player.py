@@ -8,6 +8,7 @@ Measured (printed with ``pytest -s``): against three random players it wins
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from games.joker import PRESETS, Bid, FollowJoker, Joker, JokerRules, LeadJoker, Play
 from players import JokerHeuristic, RandomPlayer
@@ -100,7 +101,7 @@ def win_rate(games: int, seats: int = 4) -> int:
     for i in range(games):
         rng = random.Random(i)
         me = i % seats
-        players: list[Player] = [RANDOM] * seats
+        players: list[Player[Any]] = [RANDOM] * seats
         players[me] = HEURISTIC
         outcome = play(Joker.new(PRESETS["classic"], seats, rng), players, rng)
         wins += outcome.winners == {me}

@@ -23,6 +23,7 @@ heuristic's.)
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from games.durak import Durak, DurakRules, Transfers
 from games.hundred_one import PRESETS, HundredOne
@@ -43,7 +44,7 @@ def durak_results(rules: DurakRules, seats: int, games: int) -> tuple[int, int, 
     for i in range(games):
         rng = random.Random(i)
         me = i % seats
-        players: list[Player] = [RANDOM] * seats
+        players: list[Player[Any]] = [RANDOM] * seats
         players[me] = heuristic
         outcome = play(Durak.new(rules, seats, rng), players, rng)
         if outcome.draw:
@@ -94,7 +95,7 @@ def test_hundred_one_heuristic_beats_random_heads_up() -> None:
     for i in range(games):
         rng = random.Random(i)
         me = i % 2
-        players: list[Player] = [RANDOM, RANDOM]
+        players: list[Player[Any]] = [RANDOM, RANDOM]
         players[me] = heuristic
         outcome = play(HundredOne.new(PRESETS["classic"], 2, rng), players, rng)
         wins += me in outcome.winners

@@ -29,7 +29,7 @@ MAX_LABEL = 24
 
 
 def group(snap: Snapshot) -> str:
-    screens: GameScreens = CATALOG.screens[snap.table.game]
+    screens: GameScreens[Any, Any] = CATALOG.screens[snap.table.game]
     composed = compose_group(
         snap, "ru", screens, now=NOW, deep_link=lambda p: f"https://t.me/k?start={p}"
     )
