@@ -533,7 +533,7 @@ class PersistenceModule(Protocol):
     def load(self, cls: Any, data: Mapping[str, JSON], /) -> Any: ...
 
 
-class GamePackage:
+class GamePackage(Generic[P, S]):
     """The part of an engine every game package writes alike (see "The shape
     of a game package" in ``docs/architecture.md``).
 
@@ -545,6 +545,9 @@ class GamePackage:
     :meth:`Game.clone` from a declaration: every field is shared with the copy
     except those named in ``_COPIED`` (a list or dict that moves change in
     place, or None: copied one level) and ``_COPIED_TWICE`` (a list of lists).
+    ``P`` and ``S`` are the package's public and seat view types: the state
+    class, which its views module imports, cannot name them, so the engine
+    does (``class Durak(GamePackage[DurakPublicView, DurakSeatView], DurakState)``).
     The clone is compiled per class into plain attribute copies, as fast as
     one written out by hand; a class with ``__slots__`` copies its slots, any
     other copies its ``__dict__``.
@@ -561,11 +564,11 @@ class GamePackage:
         super().__init_subclass__(**kwargs)
         setattr(cls, "clone", _compile_clone(cls))  # noqa: B010 - a method replaced
 
-    def public_view(self) -> Any:
-        return self._VIEWS.public_view(self)
+    def public_view(self) -> P:
+        return cast(P, self._VIEWS.public_view(self))
 
-    def view(self, seat: int) -> Any:
-        return self._VIEWS.seat_view(self, seat)
+    def view(self, seat: int) -> S:
+        return cast(S, self._VIEWS.seat_view(self, seat))
 
     def progress(self) -> Progress:
         return self._VIEWS.progress(self)
@@ -582,7 +585,7 @@ class GamePackage:
         return cast(Self, _compile_clone(type(self))(self))
 
 
-def _compile_clone(cls: type[GamePackage]) -> Callable[[Any], Any]:
+def _compile_clone(cls: type[GamePackage[Any, Any]]) -> Callable[[Any], Any]:
     """``cls``'s clone as straight-line code: shared fields assigned, copied
     ones copied (a loop of ``getattr``/``setattr`` would be three times slower)."""
     slots = [name for base in reversed(cls.__mro__) for name in base.__dict__.get("__slots__", ())]

@@ -46,6 +46,7 @@ from typing import Any, ClassVar, Self
 
 from games.cards import Card, Suit
 from games.core import (
+    JSON,
     Event,
     GamePackage,
     IllegalAction,
@@ -88,7 +89,7 @@ from games.durak.tables import DECKS, transfer_list
 __all__ = ["Durak"]
 
 
-class Durak(GamePackage, DurakState):
+class Durak(GamePackage[dict[str, JSON], dict[str, JSON]], DurakState):
     """One game of podkidnoy or perevodnoy durak."""
 
     key: ClassVar[str] = "durak"

@@ -61,7 +61,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 from games.cards import SUITS, Card, Rank, Suit, deck
-from games.core import Event, GamePackage, IllegalAction, Outcome, Wait, Zone
+from games.core import JSON, Event, GamePackage, IllegalAction, Outcome, Wait, Zone
 from games.hundred_one import persistence, positions, views
 from games.hundred_one.actions import (
     DRAW,
@@ -98,7 +98,7 @@ _FINGERPRINT_BITS = (1 << 63) - 1
 """Fingerprints are kept positive and within 63 bits (JSON, SQLite)."""
 
 
-class HundredOne(GamePackage, HundredOneState):
+class HundredOne(GamePackage[dict[str, JSON], dict[str, JSON]], HundredOneState):
     """A 101 match.  See the module docstring for views, zones and events."""
 
     key: ClassVar[str] = "101"

@@ -43,6 +43,7 @@ from typing import ClassVar, Self
 
 from games.cards import SUITS, Card, Rank, Suit, parse_cards
 from games.core import (
+    JSON,
     Event,
     GamePackage,
     IllegalAction,
@@ -127,7 +128,7 @@ def _mask(cards: Iterable[Card]) -> int:
     return mask
 
 
-class Joker(GamePackage, JokerState):
+class Joker(GamePackage[dict[str, JSON], dict[str, JSON]], JokerState):
     """A game of Joker.  See the module docstring and :mod:`games.joker.views`."""
 
     key: ClassVar[str] = "joker"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.core import GamePackage
 
 
-class _Slotted(GamePackage):
+class _Slotted(GamePackage[None, None]):
     __slots__ = ("hands", "log", "name", "scores", "table")
     _COPIED = ("scores", "log")
     _COPIED_TWICE = ("hands",)
@@ -16,7 +16,7 @@ class _Slotted(GamePackage):
     table: tuple[int, ...]
 
 
-class _Plain(GamePackage):
+class _Plain(GamePackage[None, None]):
     _COPIED = ("scores",)
     scores: list[int]
     shared: list[int]
