@@ -83,7 +83,9 @@ def add_domain(domain: Domain) -> None:
     for other in (HOUSE, *_domains):
         shared = keys & set(catalog_keys(DEFAULT_LANGUAGE, other))
         if shared:
-            raise ValueError(f"texts {domain.name!r} repeat keys of {other.name!r}: {sorted(shared)}")
+            raise ValueError(
+                f"texts {domain.name!r} repeat keys of {other.name!r}: {sorted(shared)}"
+            )
     _domains.append(domain)
     _translations.cache_clear()
 

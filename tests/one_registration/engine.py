@@ -6,9 +6,10 @@ rank takes the trick (of equal ranks the one played first), a point for its
 taker, who leads the next.  After each trick the players draw a card each,
 the taker first, while the stock has one for everybody (what is left stays
 in it, unseen).  A trick taken stays face up on the table until the next card
-is played (so that everybody sees the card that completed it).  When the hands are empty the most points win.  A player who
-leaves is placed last; his hand goes face down out of the game, and a card he
-played into the trick under way takes nothing.
+is played, so that everybody sees the card that completed it.  When the hands
+are empty the most points win.  A player who leaves is placed last; his hand
+goes face down out of the game, and a card he played into the trick under way
+takes nothing.
 
 Events: ``play`` (seat, cards = the card), ``trick`` (seat = taker, cards =
 the trick), ``draw`` (value = cards each player drew), ``over``, ``resign``
@@ -43,7 +44,12 @@ class HighCard(GamePackage[HighCardTable, HighCardSeat], HighCardState):
 
     @classmethod
     def new(
-        cls, rules: HighCardRules, seats: int, rng: random.Random, *, previous: Outcome | None = None
+        cls,
+        rules: HighCardRules,
+        seats: int,
+        rng: random.Random,
+        *,
+        previous: Outcome | None = None,
     ) -> Self:
         """Deal; the previous game's single winner leads, else a seat drawn
         from ``rng``."""

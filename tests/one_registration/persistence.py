@@ -1,10 +1,10 @@
 """A High card game's complete state as JSON and back::
 
-    {"game": "highcard", "format": 1, "rules": {"hand": 5}, "phase": "play",
-     "hands": [["6s", ...], ...], "stock": [...], "trick": [[0, "Ah"], ...],
-     "taken": null,
-     "pile": [...], "resigned": [...], "out": [false, ...], "scores": [2, 1],
-     "leader": 0, "turn": 1}
+{"game": "highcard", "format": 1, "rules": {"hand": 5}, "phase": "play",
+ "hands": [["6s", ...], ...], "stock": [...], "trick": [[0, "Ah"], ...],
+ "taken": null,
+ "pile": [...], "resigned": [...], "out": [false, ...], "scores": [2, 1],
+ "leader": 0, "turn": 1}
 """
 
 from __future__ import annotations
@@ -68,9 +68,13 @@ def _load(cls: type[G], data: Mapping[str, JSON]) -> G:
     game._pile = cards(data["pile"], "pile")
     game._resigned = cards(data["resigned"], "resigned")
     every = Counter(
-        [*(c for h in game._hands for c in h), *game._stock, *(c for _, c in game._trick)]
-        + game._pile
-        + game._resigned
+        [
+            *(c for hand in game._hands for c in hand),
+            *game._stock,
+            *(c for _, c in game._trick),
+            *game._pile,
+            *game._resigned,
+        ]
     )
     if every != _DECK:
         raise StateFormatError("the cards are not one 36-card deck")

@@ -98,7 +98,9 @@ class HighCardScreens:
         return t(lang, "highcard.own_place", place=place)
 
     def score_line(self, lang: str, place: int, name: str, row: ScoreRow) -> str:
-        return t(lang, "highcard.score_row", place=place, name=name, played=row.played, wins=row.wins)
+        return t(
+            lang, "highcard.score_row", place=place, name=name, played=row.played, wins=row.wins
+        )
 
     def summary(self, lang: str, rules: Rules) -> str:
         assert isinstance(rules, HighCardRules)

@@ -79,7 +79,7 @@ class HighCardState(Game[HighCardRules, Play, object, object]):
     def outcome(self) -> Outcome | None:
         if self._phase is not Phase.OVER:
             return None
-        active = sorted((s for s in range(self.seats) if not self._out[s]), key=self._scores.__getitem__, reverse=True)
+        active = sorted(self._active(), key=lambda s: -self._scores[s])
         places: list[tuple[int, ...]] = []
         for s in active:
             if places and self._scores[places[-1][0]] == self._scores[s]:

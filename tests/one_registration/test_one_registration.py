@@ -14,15 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from bot.catalog import CATALOG, Catalog, Listing
+from bot.catalog import CATALOG, Catalog
 from i18n import Domain, add_domain, t, tn
 from playground.botapi import FakeTelegram
 from tests.clock import FakeClock
 from tests.e2e.harness import Probe, Table, advance, bot_config, running_bot, seat_players
-from tests.e2e.test_secrecy import play_watched
 from tests.e2e.test_seats import add_computers
+from tests.e2e.test_secrecy import play_watched
 from tests.engines.test_conformance import suite
 from tests.one_registration import LISTING, SPEC, TEXTS
+from tests.one_registration.actions import Play
 
 LISTED = CATALOG.adding(LISTING)
 """The one registration."""
@@ -189,14 +190,17 @@ async def test_nothing_hidden_leaks_and_nobody_moves_for_another(
     await play_watched(server, db_path, "highcard", None, LISTED)
 
 
-def test_a_computer_plays_the_game_it_is_handed() -> None:
-    """The heuristic (the easy level) takes a trick it can when it plays last."""
+def test_the_heuristic_takes_the_trick_cheaply_when_it_plays_last() -> None:
+    heuristic = LISTING.computer.heuristic
+    rng = random.Random(0)
     game = SPEC.game.new(SPEC.preset("quick"), 2, random.Random(4))
     (leader,) = game.to_move()
-    game.apply(leader, LISTING.computer.heuristic.choose(game.rules, game.view(leader), game.legal_actions(leader), random.Random(0)))
+    view = game.view(leader)
+    lead = heuristic.choose(game.rules, view, game.legal_actions(leader), rng)
+    assert lead == Play(max(view.hand)), "it leads its highest card"
+    game.apply(leader, lead)
     (last,) = game.to_move()
     view = game.view(last)
-    chosen = LISTING.computer.heuristic.choose(game.rules, view, game.legal_actions(last), random.Random(0))
-    led = view.trick[0].card
-    beating = [c for c in view.hand if c.rank > led.rank]
-    assert chosen.card == (min(beating) if beating else min(view.hand))
+    chosen = heuristic.choose(game.rules, view, game.legal_actions(last), rng)
+    taking = [card for card in view.hand if card.rank > view.trick[0].card.rank]
+    assert chosen == Play(min(taking) if taking else min(view.hand))

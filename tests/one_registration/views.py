@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 from games.cards import Card
 from games.core import Progress, View
@@ -45,17 +46,29 @@ def seat_view(game: HighCardState, seat: int) -> HighCardSeat:
     return HighCardSeat(**_public(game), seat=seat, hand=tuple(game._hands[seat]))
 
 
-def _public(game: HighCardState) -> dict[str, object]:
-    return {
-        "phase": game._phase,
-        "hand_sizes": tuple(len(h) for h in game._hands),
-        "stock": len(game._stock),
-        "trick": tuple(Played(s, c) for s, c in game._trick),
-        "taken": game._taken,
-        "to_move": tuple(sorted(game.to_move())),
-        "scores": tuple(game._scores),
-        "out": tuple(game._out),
-    }
+class _Public(TypedDict):
+    phase: Phase
+    hand_sizes: tuple[int, ...]
+    stock: int
+    trick: tuple[Played, ...]
+    taken: int | None
+    to_move: tuple[int, ...]
+    scores: tuple[int, ...]
+    out: tuple[bool, ...]
+
+
+def _public(game: HighCardState) -> _Public:
+    """The public fields, which a seat's view has too."""
+    return _Public(
+        phase=game._phase,
+        hand_sizes=tuple(len(hand) for hand in game._hands),
+        stock=len(game._stock),
+        trick=tuple(Played(seat, card) for seat, card in game._trick),
+        taken=game._taken,
+        to_move=tuple(sorted(game.to_move())),
+        scores=tuple(game._scores),
+        out=tuple(game._out),
+    )
 
 
 def progress(game: HighCardState) -> Progress:
