@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import re
 from pathlib import Path
 
 import pytest
 
 from bot.catalog import CATALOG, Catalog
-from i18n import Domain, add_domain, t, tn
+from i18n import Domain, add_domain, catalog_keys, t, tn
 from playground.botapi import FakeTelegram
 from tests.clock import FakeClock
 from tests.e2e.harness import Probe, Table, advance, bot_config, running_bot, seat_players
 from tests.e2e.test_seats import add_computers
 from tests.e2e.test_secrecy import play_watched
 from tests.engines.test_conformance import suite
+from tests.i18n.test_catalogs import fields
 from tests.one_registration import LISTING, SPEC, TEXTS
 from tests.one_registration.actions import Play
 
@@ -30,6 +32,7 @@ LISTED = CATALOG.adding(LISTING)
 
 globals().update(suite([SPEC]))  # the conformance suite, on this game
 
+TESTS = Path(__file__).parent
 LEVEL = "Уровень 🤖"
 LEVEL_NAMES = {"hard": "сильный", "normal": "средний", "easy": "лёгкий"}
 
@@ -48,6 +51,17 @@ def test_its_texts_are_its_own_domain_and_read_english_where_it_lacks_a_language
     assert tn("uk", "highcard.points", 2) == "2 points"
     assert tn("ru", "highcard.points", 5) == "5 очков"
     assert t("uk", "game.durak") != t("en", "game.durak"), "the house's texts are unchanged"
+
+
+def test_its_catalogs_agree_and_its_screens_use_only_their_keys() -> None:
+    russian, english = catalog_keys("ru", TEXTS), catalog_keys("en", TEXTS)
+    assert set(russian) == set(english)
+    for key, text in russian.items():
+        assert fields(text) == fields(english[key]), key
+    assert len(russian["highcard.points"]) == 3
+    assert len(english["highcard.points"]) == 2
+    used = set(re.findall(r'"(highcard\.[a-z_]+)"', (TESTS / "screens.py").read_text()))
+    assert used <= set(russian)
 
 
 def test_a_domain_that_repeats_a_key_or_lacks_english_is_refused(tmp_path: Path) -> None:
