@@ -47,6 +47,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.catalog import CATALOG
 from playground.botapi import FakeTelegram
 from tests.clock import FakeClock
 from tests.e2e.harness import (
@@ -60,14 +61,17 @@ from tests.e2e.harness import (
 )
 from tests.e2e.test_seats import add_computers
 
-GAMES = {
+SEATING = {
     "durak": ("podkidnoy", 1),
     "101": ("classic", 1),
     "joker": ("classic", 2),
     "daytona": ("sprint", 1),
 }
-"""Each game: the variant played, and the computers seated with the two people
+"""A game's variant played, and the computers seated with the two people
 (Daytona's sprint: the classic match of random draws takes thousands of moves)."""
+GAMES = {key: SEATING.get(key, (spec.default_preset, 1)) for key, spec in CATALOG.specs.items()}
+"""Every listed game: a game not in :data:`SEATING` plays its default variant
+with one computer."""
 SCENARIOS = ("human pace", "one away")
 THINK = (2.0, 10.0)
 """Seconds a person looks at his buttons before pressing (uniform)."""

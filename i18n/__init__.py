@@ -4,21 +4,34 @@ read with Babel at start-up, plural forms from each catalog's header.
 Message ids are keys such as ``lobby.title``; a plural message has the key as
 its singular id and ``<key>#plural`` as its plural id, and is looked up with
 :func:`tn`.  Placeholders are ``str.format`` fields.
+
+The house's texts (the four games' included) are one catalog, ``koloda``.  A
+game may bring its own instead: a :class:`Domain` its listing names, with
+Russian and English at least, added with :func:`add_domain` (the game catalog
+does it).  Its keys are looked up after the house's, and must be none of the
+house's or another domain's; a language the domain lacks (say Georgian) reads
+the domain's English, the house's language for anyone whose language it lacks
+(:func:`from_telegram`).
 """
 
 from __future__ import annotations
 
 import gettext
 import io
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 __all__ = [
     "DEFAULT_LANGUAGE",
+    "DOMAIN_FALLBACK",
     "LANGUAGES",
+    "Domain",
+    "add_domain",
     "catalog_keys",
     "from_telegram",
     "normalize",
@@ -32,15 +45,69 @@ command list (``setMyCommands`` without a language code)."""
 DEFAULT_LANGUAGE = "ru"
 
 
-@cache
-def _translations(language: str) -> gettext.GNUTranslations:
-    path = resources.files("i18n") / "locales" / language / "LC_MESSAGES" / "koloda.po"
+DOMAIN_FALLBACK = "en"
+"""The language a domain's texts are read in where it lacks the reader's."""
+REQUIRED = (DEFAULT_LANGUAGE, DOMAIN_FALLBACK)
+"""The languages every domain must have."""
+
+
+@dataclass(frozen=True, slots=True)
+class Domain:
+    """A game's own texts: ``<locales>/<language>/LC_MESSAGES/<name>.po``."""
+
+    name: str
+    locales: Traversable
+
+    def po(self, language: str) -> Traversable:
+        return self.locales / language / "LC_MESSAGES" / f"{self.name}.po"
+
+    def languages(self) -> tuple[str, ...]:
+        """The house's languages this domain has a catalog for."""
+        return tuple(lang for lang in LANGUAGES if self.po(lang).is_file())
+
+
+HOUSE = Domain("koloda", resources.files("i18n") / "locales")
+_domains: list[Domain] = []
+
+
+def add_domain(domain: Domain) -> None:
+    """Look ``domain``'s keys up from now on (again: nothing happens).  Refused
+    when it lacks Russian or English, or shares a key with the house or another
+    domain: a game's texts never change another's."""
+    if domain in _domains:
+        return
+    missing = [lang for lang in REQUIRED if lang not in domain.languages()]
+    if missing:
+        raise ValueError(f"texts {domain.name!r} lack {missing}")
+    keys = set(catalog_keys(DEFAULT_LANGUAGE, domain))
+    for other in (HOUSE, *_domains):
+        shared = keys & set(catalog_keys(DEFAULT_LANGUAGE, other))
+        if shared:
+            raise ValueError(
+                f"texts {domain.name!r} repeat keys of {other.name!r}: {sorted(shared)}"
+            )
+    _domains.append(domain)
+    _translations.cache_clear()
+
+
+def _read(path: Traversable, language: str) -> gettext.GNUTranslations:
     with path.open("rb") as po:
         catalog = read_po(po, locale=language)
     buffer = io.BytesIO()
     write_mo(buffer, catalog)
     buffer.seek(0)
     return gettext.GNUTranslations(buffer)
+
+
+@cache
+def _translations(language: str) -> gettext.GNUTranslations:
+    """The house's catalog, with each domain's (in this language, else in
+    :data:`DOMAIN_FALLBACK`) behind it."""
+    house = _read(HOUSE.po(language), language)
+    for domain in _domains:
+        own = language if domain.po(language).is_file() else DOMAIN_FALLBACK
+        house.add_fallback(_read(domain.po(own), own))
+    return house
 
 
 def normalize(language: str | None) -> str:
@@ -81,10 +148,10 @@ def tn(language: str, key: str, n: int, /, **params: object) -> str:
     return text.format(n=n, **params)
 
 
-def catalog_keys(language: str) -> dict[str, str | tuple[str, ...]]:
-    """Every key of a catalog with its text(s), for consistency tests."""
-    path = resources.files("i18n") / "locales" / language / "LC_MESSAGES" / "koloda.po"
-    with path.open("rb") as po:
+def catalog_keys(language: str, domain: Domain = HOUSE) -> dict[str, str | tuple[str, ...]]:
+    """Every key of a catalog (the house's, or ``domain``'s) with its text(s),
+    for consistency tests."""
+    with domain.po(language).open("rb") as po:
         catalog = read_po(po, locale=language)
     out: dict[str, str | tuple[str, ...]] = {}
     for message in catalog:

@@ -20,6 +20,7 @@ from typing import Any
 from bot.app import build_application
 from bot.catalog import CATALOG, Catalog
 from bot.config import Config
+from games.core import Game, View
 from handlers.context import KEY, Koloda
 from playground.botapi import FakeTelegram, SentMessage
 from tests.clock import FakeClock
@@ -346,10 +347,12 @@ def faces_in(text: str) -> set[str]:
 
 
 class Probe:
-    """Reads the bot's database from the test, as a second connection would."""
+    """Reads the bot's database from the test, as a second connection would
+    (the games of ``catalog``: those of the bot under test)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, catalog: Catalog = CATALOG) -> None:
         self.path = path
+        self.catalog = catalog
 
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with closing(sqlite3.connect(self.path)) as conn:
@@ -361,9 +364,17 @@ class Probe:
         )
         return str(status), int(moves)
 
+    def game(self, table_id: int = 1) -> Game[Any, Any, Any, Any] | None:
+        """The table's game as it stands (None: not dealt yet)."""
+        ((key, state),) = self.query("SELECT game, state FROM tables WHERE id = ?", (table_id,))
+        return None if state is None else self.catalog.specs[key].game.load(json.loads(state))
+
     def public_view(self, table_id: int = 1) -> dict[str, Any]:
-        ((game, state),) = self.query("SELECT game, state FROM tables WHERE id = ?", (table_id,))
-        return dict(CATALOG.specs[game].game.load(json.loads(state)).public_view())
+        """The public view as JSON (typed views give their ``to_json``)."""
+        game = self.game(table_id)
+        assert game is not None, "no game dealt yet"
+        view = game.public_view()
+        return view.to_json() if isinstance(view, View) else dict(view)
 
     def public_cards(self, table_id: int = 1) -> set[str]:
         """Every card the table has publicly seen: cards in events so far and
@@ -376,11 +387,8 @@ class Probe:
 
     def public_view_cards(self, table_id: int = 1) -> set[str]:
         """The cards in the table's current public view."""
-        ((game, state),) = self.query("SELECT game, state FROM tables WHERE id = ?", (table_id,))
-        if state is None:
-            return set()
-        view = CATALOG.specs[game].game.load(json.loads(state)).public_view()
-        return {card.code for card in cards_in(view)}
+        game = self.game(table_id)
+        return set() if game is None else {card.code for card in cards_in(game.public_view())}
 
     def deadlines(self, table_id: int = 1) -> list[tuple[int, float]]:
         """(seat, due time) of the table's running deadlines."""

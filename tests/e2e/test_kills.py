@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.catalog import CATALOG
 from playground.botapi import FakeTelegram, SentMessage
 from tests.e2e.harness import (
     Probe,
@@ -49,6 +50,16 @@ class Game:
     people: int
     computers: int = 0
     preset: str | None = None
+
+
+SEATING = {
+    "durak": Game("durak", people=3),
+    "101": Game("101", people=2, computers=1),
+    "joker": Game("joker", people=2, computers=2),
+    "daytona": Game("daytona", people=1, computers=2, preset="sprint"),
+}
+"""How a game sits through the storm of every game (each listed game plays);
+one not named here seats two people and a computer."""
 
 
 @dataclass
@@ -242,10 +253,5 @@ async def test_a_game_killed_again_and_again_loses_and_doubles_nothing(
 async def test_every_game_killed_at_random_moments_loses_and_doubles_nothing(
     server: FakeTelegram, db_path: Path, tmp_path: Path
 ) -> None:
-    games = [
-        Game("durak", people=3),
-        Game("101", people=2, computers=1),
-        Game("joker", people=2, computers=2),
-        Game("daytona", people=1, computers=2, preset="sprint"),
-    ]
+    games = [SEATING.get(key, Game(key, people=2, computers=1)) for key in CATALOG.specs]
     await _kill_storm(server, db_path, tmp_path, games, kills=15, seed=6)

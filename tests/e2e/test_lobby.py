@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.catalog import CATALOG
+from i18n import t
 from playground.botapi import FakeTelegram
 from tests.e2e.harness import Probe, bot_config, running_bot, seat_players
 
@@ -18,7 +20,8 @@ async def test_newgame_without_arguments_chooses_by_buttons(
         await table.command(table.players[0], "/newgame")
         chooser = server.last_bot_message(table.group_id)
         assert chooser is not None
-        assert chooser.button_texts[:2] == ["Дурак", "101"]  # then every other game listed
+        assert chooser.button_texts == [t("ru", spec.name_key) for spec in CATALOG.specs.values()]
+        assert chooser.button_texts[:2] == ["Дурак", "101"]
         await table.press_text(table.players[0], chooser, "Дурак")
         presets = server.bot_message(table.group_id, chooser.message_id)
         assert presets.button_texts == [

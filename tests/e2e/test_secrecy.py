@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.catalog import CATALOG
+from bot.catalog import CATALOG, Catalog
 from playground.botapi import FakeTelegram, SentMessage
 from tests.e2e.harness import (
     MOVE_DATA,
@@ -41,6 +41,7 @@ class Sight:
 
     def __init__(self, probe: Probe, table_id: int = 1) -> None:
         self.probe = probe
+        self.catalog = probe.catalog
         self.table_id = table_id
         self.public: set[str] = set()
         self.seen: dict[int, set[str]] = {}
@@ -53,7 +54,7 @@ class Sight:
         ((game_key, state, rules, seed),) = self.probe.query(
             "SELECT game, state, rules, seed FROM tables WHERE id = ?", (self.table_id,)
         )
-        spec = CATALOG.specs[game_key]
+        spec = self.catalog.specs[game_key]
         if not self.public:  # what the deal showed all before any move (Joker's draw)
             dealt = spec.game.new(
                 spec.rules.from_json(json.loads(rules)), self.seats, random.Random(seed)
@@ -160,8 +161,21 @@ VARIANTS.append(("durak", "blind"))  # nobody sees his own cards, not even his c
 async def test_nothing_hidden_leaks_and_nobody_moves_for_another(
     server: FakeTelegram, db_path: Path, game: str, preset: str | None
 ) -> None:
-    probe = Probe(db_path)
-    async with running_bot(bot_config(server, db_path)) as app:
+    await play_watched(server, db_path, game, preset)
+
+
+async def play_watched(
+    server: FakeTelegram,
+    db_path: Path,
+    game: str,
+    preset: str | None,
+    catalog: Catalog = CATALOG,
+) -> None:
+    """Two people and a computer play a whole game of ``catalog``'s ``game``,
+    every move checked: nobody sees what he may not, a stranger's forged press
+    and a press for another seat never move."""
+    probe = Probe(db_path, catalog)
+    async with running_bot(bot_config(server, db_path), catalog=catalog) as app:
         table = seat_players(server, ["Anna", "Boris"], app)
         server.add_user(STRANGER, "Mallory")
         server.start_bot(STRANGER)

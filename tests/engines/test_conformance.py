@@ -1,8 +1,15 @@
-"""The conformance suite: every registered game, every preset, every seat count."""
+"""The conformance suite: every registered game, every preset, every seat count.
+
+:func:`suite` makes the suite's tests for any games handed in, so a game
+listed outside the house's catalog (``tests/one_registration``) runs the
+same checks: a test module takes them with ``globals().update(suite(specs))``.
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,71 +20,85 @@ from games.core import Outcome
 from games.spec import GameSpec
 from tests.engines.playout import check_garbage, playout, replay
 
+__all__ = ["suite"]
+
 CODE_TEXT = st.text(alphabet="abdknoptx-XT2345689JQKAscdhSCDH \n", max_size=8)
 
-CASES = [
-    pytest.param(spec, preset, seats, id=f"{spec.key}-{preset}-{seats}")
-    for spec in CATALOG.specs.values()
-    for preset, rules in spec.presets.items()
-    for seats in spec.seat_range(rules)
-]
 
-pytestmark = pytest.mark.skipif(not CATALOG.specs, reason="no game registered")
+def suite(specs: Sequence[GameSpec]) -> dict[str, Callable[..., Any]]:
+    """The conformance tests of ``specs``, by name."""
+    cases = [
+        pytest.param(spec, preset, seats, id=f"{spec.key}-{preset}-{seats}")
+        for spec in specs
+        for preset, rules in spec.presets.items()
+        for seats in spec.seat_range(rules)
+    ]
+    by_spec = pytest.mark.parametrize("spec", list(specs), ids=[spec.key for spec in specs])
+    by_case = pytest.mark.parametrize(("spec", "preset", "seats"), cases)
+
+    @by_case
+    @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(seed=st.integers(min_value=0, max_value=2**63))
+    def test_random_playouts_keep_every_invariant(
+        spec: GameSpec, preset: str, seats: int, seed: int
+    ) -> None:
+        rules = spec.preset(preset)
+        game, log = playout(spec, rules, seats, seed)
+        assert replay(spec, rules, seats, seed, log).dump() == game.dump()
+
+    @by_case
+    def test_next_game_after_an_outcome(spec: GameSpec, preset: str, seats: int) -> None:
+        rules = spec.preset(preset)
+        first, _ = playout(spec, rules, seats, 11, deep=False)
+        previous = first.outcome()
+        assert isinstance(previous, Outcome)
+        game, log = playout(spec, rules, seats, 12, previous=previous)
+        assert replay(spec, rules, seats, 12, log, previous=previous).dump() == game.dump()
+
+    @by_case
+    def test_same_seed_same_game_despite_global_random(
+        spec: GameSpec, preset: str, seats: int
+    ) -> None:
+        rules = spec.preset(preset)
+        random.seed(1)
+        first, log1 = playout(spec, rules, seats, 2024, deep=False)
+        for _ in range(100):
+            random.random()
+        second, log2 = playout(spec, rules, seats, 2024, deep=False)
+        assert log1 == log2
+        assert first.dump() == second.dump()
+
+    @by_spec
+    def test_garbled_action_codes_are_refused(spec: GameSpec) -> None:
+        codes: set[str] = set()
+        for rules in spec.presets.values():
+            _, log = playout(spec, rules, spec.seat_range(rules)[0], 3, deep=False)
+            codes.update(code for _, code in log)
+        check_garbage(spec.game, sorted(codes), extra=[None, 7, b"k", ["k"], ("p",)])
+
+    @by_spec
+    @settings(max_examples=300, deadline=None)
+    @given(text=CODE_TEXT)
+    def test_any_text_decodes_to_its_own_code_or_is_refused(spec: GameSpec, text: str) -> None:
+        check_garbage(spec.game, [text])
+
+    @by_spec
+    def test_rules_round_trip_and_presets_are_valid(spec: GameSpec) -> None:
+        for rules in spec.presets.values():
+            assert spec.rules.from_json(rules.to_json()) == rules
+            assert len(spec.seat_range(rules)) >= 1
+        for name, choices in spec.rules.options():
+            assert len(choices) >= 2, name
+
+    tests: list[Callable[..., Any]] = [
+        test_random_playouts_keep_every_invariant,
+        test_next_game_after_an_outcome,
+        test_same_seed_same_game_despite_global_random,
+        test_garbled_action_codes_are_refused,
+        test_any_text_decodes_to_its_own_code_or_is_refused,
+        test_rules_round_trip_and_presets_are_valid,
+    ]
+    return {test.__name__: test for test in tests}
 
 
-@pytest.mark.parametrize(("spec", "preset", "seats"), CASES)
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(min_value=0, max_value=2**63))
-def test_random_playouts_keep_every_invariant(
-    spec: GameSpec, preset: str, seats: int, seed: int
-) -> None:
-    rules = spec.preset(preset)
-    game, log = playout(spec, rules, seats, seed)
-    assert replay(spec, rules, seats, seed, log).dump() == game.dump()
-
-
-@pytest.mark.parametrize(("spec", "preset", "seats"), CASES)
-def test_next_game_after_an_outcome(spec: GameSpec, preset: str, seats: int) -> None:
-    rules = spec.preset(preset)
-    first, _ = playout(spec, rules, seats, 11, deep=False)
-    previous = first.outcome()
-    assert isinstance(previous, Outcome)
-    game, log = playout(spec, rules, seats, 12, previous=previous)
-    assert replay(spec, rules, seats, 12, log, previous=previous).dump() == game.dump()
-
-
-@pytest.mark.parametrize(("spec", "preset", "seats"), CASES)
-def test_same_seed_same_game_despite_global_random(spec: GameSpec, preset: str, seats: int) -> None:
-    rules = spec.preset(preset)
-    random.seed(1)
-    first, log1 = playout(spec, rules, seats, 2024, deep=False)
-    for _ in range(100):
-        random.random()
-    second, log2 = playout(spec, rules, seats, 2024, deep=False)
-    assert log1 == log2
-    assert first.dump() == second.dump()
-
-
-@pytest.mark.parametrize("spec", list(CATALOG.specs.values()), ids=list(CATALOG.specs))
-def test_garbled_action_codes_are_refused(spec: GameSpec) -> None:
-    codes: set[str] = set()
-    for rules in spec.presets.values():
-        _, log = playout(spec, rules, spec.seat_range(rules)[0], 3, deep=False)
-        codes.update(code for _, code in log)
-    check_garbage(spec.game, sorted(codes), extra=[None, 7, b"k", ["k"], ("p",)])
-
-
-@pytest.mark.parametrize("spec", list(CATALOG.specs.values()), ids=list(CATALOG.specs))
-@settings(max_examples=300, deadline=None)
-@given(text=CODE_TEXT)
-def test_any_text_decodes_to_its_own_code_or_is_refused(spec: GameSpec, text: str) -> None:
-    check_garbage(spec.game, [text])
-
-
-@pytest.mark.parametrize("spec", list(CATALOG.specs.values()), ids=list(CATALOG.specs))
-def test_rules_round_trip_and_presets_are_valid(spec: GameSpec) -> None:
-    for rules in spec.presets.values():
-        assert spec.rules.from_json(rules.to_json()) == rules
-        assert len(spec.seat_range(rules)) >= 1
-    for name, choices in spec.rules.options():
-        assert len(choices) >= 2, name
+globals().update(suite(list(CATALOG.specs.values())))
