@@ -188,10 +188,13 @@ class Tables:
                     # A move everybody may make on the table (next round) that
                     # somebody else made first.
                     refusal = ServiceError("error.already_done")
+                back = None
+                if move is None and returned is not table:
+                    back = await self._snapshots.read(tx, returned)
             if move is not None:
                 return self._committed(move)
-            if returned is not table:
-                await self._reread(table_id)
+            if back is not None:
+                self._notify(back)  # he is here again, though his press was refused
             assert refusal is not None
             raise refusal
 
@@ -253,9 +256,15 @@ class Tables:
                 else:
                     await tx.deadlines.replace(table_id, [])
                     return None
-            if move is None:
-                return await self._reread(table_id)
-            return self._committed(move)
+                unmoved = None
+                if move is None:
+                    now = await self._snapshots.row(tx, table_id)
+                    unmoved = await self._snapshots.read(tx, now)
+            if move is not None:
+                return self._committed(move)
+            assert unmoved is not None
+            self._notify(unmoved)
+            return unmoved
 
     async def _timed_out(
         self, tx: Tx, table: TableRow, seat: int, deadline: DeadlineRow
@@ -336,11 +345,6 @@ class Tables:
     def _committed(self, move: WrittenMove) -> Snapshot:
         self._snapshots.remember(move.table, move.game, move.recent)
         snapshot = self._snapshots.of(move.table, move.game, move.deadlines, move.recent)
-        self._notify(snapshot)
-        return snapshot
-
-    async def _reread(self, table_id: int) -> Snapshot:
-        snapshot = await self._snapshots.snapshot(table_id)
         self._notify(snapshot)
         return snapshot
 
