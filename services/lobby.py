@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 import random
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,30 +152,23 @@ class Lobby:
     # --- seating ----------------------------------------------------------------
 
     async def join(self, table_id: int, person: Person) -> JoinResult:
-        needs_dm = False
         dm_ok = await self._directory.dm_ok(person.id)
-
-        async def work(change: TableChange) -> None:
+        async with self._tables.change(table_id) as change:
             table = change.table
-            nonlocal needs_dm
             self._in_lobby(table)
             if table.seat_of(person.id) is not None:
                 raise ServiceError("error.already_seated")
-            if not dm_ok and self._snapshots.spec(table.game).private_hands:
-                needs_dm = True
-                return
-            self._room_for_one_more(table)
-            await change.seat_person(person.id)
-            await change.update()
-
-        snapshot = await self._change(table_id, work)
-        return JoinResult(snapshot, needs_dm)
+            needs_dm = not dm_ok and self._snapshots.spec(table.game).private_hands
+            if not needs_dm:
+                self._room_for_one_more(table)
+                await change.seat_person(person.id)
+                await change.update()
+        return JoinResult(change.snapshot, needs_dm)
 
     async def leave(self, table_id: int, person: Person) -> Snapshot:
         """Leave a lobby.  A leaving creator hands the table to the next person
         seated; a lobby left with no person in it closes."""
-
-        async def work(change: TableChange) -> None:
+        async with self._tables.change(table_id) as change:
             table = change.table
             if table.status is not Status.LOBBY:
                 raise ServiceError("error.leave_after_start")
@@ -186,16 +179,15 @@ class Lobby:
             people = [s for s in table.seats if s.user_id is not None and s.seat != seat]
             if not people:
                 await change.close(EndReason.CANCELLED)
-                return
-            creator = table.creator_id
-            if creator == person.id:
-                creator = people[0].user_id  # type: ignore[assignment]
-            await change.update(creator_id=creator)
-
-        return await self._change(table_id, work)
+            else:
+                creator = table.creator_id
+                if creator == person.id:
+                    creator = people[0].user_id  # type: ignore[assignment]
+                await change.update(creator_id=creator)
+        return change.snapshot
 
     async def add_computer(self, table_id: int, person: Person) -> Snapshot:
-        async def work(change: TableChange) -> None:
+        async with self._tables.change(table_id) as change:
             table = change.table
             self._creator_lobby(table, person)
             self._room_for_one_more(table)
@@ -203,13 +195,11 @@ class Lobby:
             name = next(n for n in range(1, COMPUTER_NAMES + 1) if n not in taken)
             await change.seat_computer(name)
             await change.update()
-
-        return await self._change(table_id, work)
+        return change.snapshot
 
     async def remove_computer(self, table_id: int, person: Person) -> Snapshot:
         """Remove the computer seated last."""
-
-        async def work(change: TableChange) -> None:
+        async with self._tables.change(table_id) as change:
             table = change.table
             self._creator_lobby(table, person)
             computers = [s for s in table.seats if s.user_id is None]
@@ -217,29 +207,25 @@ class Lobby:
                 raise ServiceError("error.no_computer")
             await change.unseat(computers[-1].seat)
             await change.update()
-
-        return await self._change(table_id, work)
+        return change.snapshot
 
     # --- teams ------------------------------------------------------------------
 
     async def shuffle_teams(self, table_id: int, person: Person) -> Snapshot:
         """Seat everybody again at random, so the teams are drawn anew."""
-
-        async def work(change: TableChange) -> None:
+        async with self._tables.change(table_id) as change:
             table = change.table
             self._creator_teams(table, person)
             order = list(range(len(table.seats)))
             self._shuffler.shuffle(order)
             await change.reorder(order)
             await change.update()
-
-        return await self._change(table_id, work)
+        return change.snapshot
 
     async def switch_team(self, table_id: int, person: Person, seat: int) -> Snapshot:
         """Move the player at ``seat`` to the other team: he changes places
         with the player after him, who sits in it (teams sit alternately)."""
-
-        async def work(change: TableChange) -> None:
+        async with self._tables.change(table_id) as change:
             table = change.table
             self._creator_teams(table, person)
             n = len(table.seats)
@@ -250,8 +236,7 @@ class Lobby:
             order[seat], order[other] = other, seat
             await change.reorder(order)
             await change.update()
-
-        return await self._change(table_id, work)
+        return change.snapshot
 
     def _creator_teams(self, table: TableRow, person: Person) -> None:
         self._creator_lobby(table, person)
@@ -268,8 +253,7 @@ class Lobby:
 
     async def cycle_option(self, table_id: int, person: Person, name: str) -> Snapshot:
         """Move the game option ``name`` to its next value that the rest allow."""
-
-        async def work(change: TableChange) -> None:
+        async with self._tables.change(table_id) as change:
             table = change.table
             self._creator_lobby(table, person)
             spec = self._snapshots.spec(table.game)
@@ -288,11 +272,10 @@ class Lobby:
             else:
                 raise ServiceError("error.bad_button")
             await self._save_rules(change, spec, new_rules)
-
-        return await self._change(table_id, work)
+        return change.snapshot
 
     async def cycle_preset(self, table_id: int, person: Person) -> Snapshot:
-        async def work(change: TableChange) -> None:
+        async with self._tables.change(table_id) as change:
             table = change.table
             self._creator_lobby(table, person)
             spec = self._snapshots.spec(table.game)
@@ -304,11 +287,10 @@ class Lobby:
                 if name == current or len(table.seats) <= spec.seat_range(rules)[-1]
             ]
             await self._save_rules(change, spec, spec.presets[_next(tuple(names), current)])
-
-        return await self._change(table_id, work)
+        return change.snapshot
 
     async def cycle_setting(self, table_id: int, person: Person, setting: Setting) -> Snapshot:
-        async def work(change: TableChange) -> None:
+        async with self._tables.change(table_id) as change:
             table = change.table
             self._creator_lobby(table, person)
             if setting is Setting.TURN:
@@ -320,8 +302,7 @@ class Lobby:
             else:
                 absence = _next(tuple(OnAbsence), table.on_absence)
                 await change.update(on_absence=absence)
-
-        return await self._change(table_id, work)
+        return change.snapshot
 
     @staticmethod
     async def _save_rules(change: TableChange, spec: GameSpec, rules: Rules) -> None:
@@ -355,13 +336,6 @@ class Lobby:
         return change.snapshot
 
     # --- helpers ----------------------------------------------------------------
-
-    async def _change(
-        self, table_id: int, work: Callable[[TableChange], Awaitable[None]]
-    ) -> Snapshot:
-        async with self._tables.change(table_id) as change:
-            await work(change)
-        return change.snapshot
 
     @staticmethod
     def _in_lobby(table: TableRow) -> None:
