@@ -10,7 +10,7 @@ from games.core import RESIGN
 from services import EndReason, ServiceError, Status
 from services.turns import LOBBY_TIMEOUT
 from storage import LOBBY_SEAT, Actor
-from tests.services.world import PEOPLE, World
+from tests.services.world import GROUP, PEOPLE, World
 
 
 async def _deadlines(world: World, table_id: int) -> dict[int, float]:
@@ -94,3 +94,20 @@ async def test_a_move_inside_a_change_is_its_only_write(world: World) -> None:
     assert change.snapshot.table.moves == snapshot.table.moves + 1
     assert world.seen.snapshots[-1] is change.snapshot
     assert await world.actors(table_id) == [Actor.ADMIN]
+
+
+async def test_a_second_table_in_a_chat_is_refused_and_leaves_the_first_alone(
+    world: World,
+) -> None:
+    first = await world.table(start=False)
+    told = len(world.seen.snapshots)
+    with pytest.raises(ServiceError) as refused:
+        await world.services.lobby.create(GROUP, 0, PEOPLE[1], "durak")
+    assert refused.value.key == "error.table_exists"
+    assert len(world.seen.snapshots) == told
+    assert await world.services.snapshots.tables_in_chat(GROUP) == [first.table]
+    # In another forum topic of the same group a table opens.
+    other = await world.services.lobby.create(GROUP, 7, PEOPLE[1], "durak")
+    assert world.seen.snapshots[told:] == [other]
+    assert [s.user_id for s in other.table.seats] == [PEOPLE[1].id]
+    assert list(other.deadlines) == [LOBBY_SEAT]
