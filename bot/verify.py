@@ -19,9 +19,9 @@ from pathlib import Path
 from bot.catalog import CATALOG
 from i18n import LANGUAGES, t
 from screens.common import verdict_text
-from services import ServiceError, SystemClock, Verdict
+from services import ServiceError, Verdict
 from services.fairness import Fairness
-from services.tables import Tables
+from services.snapshots import Snapshots
 from storage import Database
 
 
@@ -54,8 +54,7 @@ def main(argv: list[str] | None = None) -> int:
 async def _verify(path: Path, table_id: int) -> Verdict:
     db = await Database.open(path)
     try:
-        tables = Tables(db, CATALOG.specs, SystemClock())
-        return await Fairness(db, tables).verify(None, table_id)
+        return await Fairness(db, Snapshots(db, CATALOG.specs)).verify(None, table_id)
     finally:
         await db.close()
 

@@ -216,7 +216,7 @@ class Publisher:
     async def _reload(self, table_id: int) -> None:
         """Paint a table this run has not painted yet (no change comes to tell)."""
         try:
-            snapshot = await self.services.tables.snapshot(table_id)
+            snapshot = await self.services.snapshots.snapshot(table_id)
         except ServiceError:  # no such table
             self.hands.forget(table_id)
             return
@@ -234,9 +234,9 @@ class Publisher:
         """A player who could not be messaged is back: fresh hands of every game
         he is playing."""
         self.hands.reachable(user_id)
-        for table in await self.services.tables.tables_of(user_id):
+        for table in await self.services.snapshots.tables_of(user_id):
             if table.status is Status.PLAYING:
-                self.resend_hand(await self.services.tables.snapshot(table.id), user_id)
+                self.resend_hand(await self.services.snapshots.snapshot(table.id), user_id)
 
     async def resume(self) -> None:
         """After a start: paint every table that may be behind."""
@@ -245,7 +245,7 @@ class Publisher:
         log.info("resuming %d tables", len(table_ids))
         for table_id in table_ids:
             try:
-                self.table_changed(await self.services.tables.snapshot(table_id))
+                self.table_changed(await self.services.snapshots.snapshot(table_id))
             except Exception:
                 log.exception("could not resume table %s", table_id)
 
@@ -346,8 +346,8 @@ class Publisher:
     async def _migrated(self, old: int, new: int) -> None:
         """The group became a supergroup: its tables move, and are painted there."""
         await self.services.directory.migrate_chat(old, new)
-        for table in await self.services.tables.tables_in_chat(new):
-            self._latest[table.id] = await self.services.tables.snapshot(table.id)
+        for table in await self.services.snapshots.tables_in_chat(new):
+            self._latest[table.id] = await self.services.snapshots.snapshot(table.id)
 
     async def _sync_table(self, table_id: int) -> bool:
         snapshot = self._latest.get(table_id)

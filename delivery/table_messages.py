@@ -370,7 +370,7 @@ class TableMessages:
             return True
         screens = self._screens[table.game]
         names = common.names_of(lang, table)
-        logged = await self._services.tables.events_after(table.id, row.announced)
+        logged = await self._services.snapshots.events_after(table.id, row.announced)
         by_move: dict[int, list[Event]] = {}
         for entry in logged:
             if entry.move <= table.moves:  # later moves wait for their own snapshot

@@ -189,7 +189,7 @@ async def _lobby(
     lang: str,
 ) -> None:
     chat = update.effective_chat
-    snapshot = await app.services.tables.snapshot(pressed.table_id)
+    snapshot = await app.services.snapshots.snapshot(pressed.table_id)
     if chat is None or snapshot.table.chat_id != chat.id:
         raise ServiceError("error.bad_button")
     press = _LobbyPress(

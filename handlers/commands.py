@@ -104,7 +104,7 @@ def _recorded(handler: Handler) -> Handler:
 
 async def _open_table(app: Koloda, update: Update) -> Snapshot:
     _, chat = sender(update)
-    snapshot = await app.services.tables.snapshot_in(chat.id, thread_of(update))
+    snapshot = await app.services.snapshots.snapshot_in(chat.id, thread_of(update))
     if snapshot is None:
         raise ServiceError("error.no_open_table")
     return snapshot
@@ -149,7 +149,7 @@ async def _linked_table(
 ) -> Snapshot | None:
     """The table a deep link names, or None after telling the user why not."""
     try:
-        snapshot = await app.services.tables.snapshot(table_id)
+        snapshot = await app.services.snapshots.snapshot(table_id)
     except ServiceError:
         await reply(app, update, t(lang, "error.bad_link"))
         return None
@@ -165,7 +165,7 @@ async def _join_by_link(app: Koloda, update: Update, table_id: int, lang: str) -
     user, _ = sender(update)
     hello = _hello(lang, user)
     try:
-        snapshot = await app.services.tables.snapshot(table_id)
+        snapshot = await app.services.snapshots.snapshot(table_id)
     except ServiceError:
         await reply(app, update, hello + "\n\n" + t(lang, "error.bad_link"))
         return
@@ -218,7 +218,7 @@ async def newgame(update: Update, context: KolodaContext) -> None:
     lang = await language_for(app, update)
     args = context.args or []
     if not args:
-        if await app.services.tables.snapshot_in(chat.id, thread_of(update)) is not None:
+        if await app.services.snapshots.snapshot_in(chat.id, thread_of(update)) is not None:
             raise ServiceError("error.table_exists")
         rows = [
             [button(t(lang, spec.name_key), cd.NewGameButton(user.id, spec.key))]
@@ -384,7 +384,7 @@ async def rules(update: Update, context: KolodaContext) -> None:
     args = context.args or []
     table = None
     if chat.type != Chat.PRIVATE:
-        table = await app.services.tables.last_played_in(chat.id, thread_of(update))
+        table = await app.services.snapshots.last_played_in(chat.id, thread_of(update))
     if not args:
         if table is None:
             example = f"{t(lang, 'game.durak').lower()} {t(lang, 'preset.durak.perevodnoy')}"

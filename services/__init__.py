@@ -1,5 +1,5 @@
-"""Use cases: tables, lobby, moderation, timers, computers, scores, people,
-fair deals.
+"""Use cases: tables (their moves and changes) and their snapshots, lobby,
+moderation, timers, computers, scores, people, fair deals.
 No Telegram types in here."""
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from services.fairness import Fairness, Verdict
 from services.lobby import JoinResult, Lobby, Setting
 from services.moderation import Moderation
 from services.scores import MIN_GAMES, Scores, Standings, win_share
-from services.tables import LoggedEvent, Snapshot, TableObserver, Tables
+from services.snapshots import LoggedEvent, Snapshot, Snapshots
+from services.tables import TableObserver, Tables
 from services.thinking import Thinking
 from services.timers import Timers
 from storage import (
@@ -52,6 +53,7 @@ __all__ = [
     "Services",
     "Setting",
     "Snapshot",
+    "Snapshots",
     "Standings",
     "Status",
     "SystemClock",
@@ -71,6 +73,7 @@ class Services:
     clock: Clock
     background: Background
     directory: Directory
+    snapshots: Snapshots
     tables: Tables
     lobby: Lobby
     moderation: Moderation
@@ -97,9 +100,12 @@ class Services:
         ``thinking`` runs the search players (by default in a pool of worker
         processes, one per core, started at the first search)."""
         background = Background()
-        tables = Tables(db, games, clock)
+        snapshots = Snapshots(db, games)
+        tables = Tables(db, snapshots, clock)
         timers = Timers(db, tables, clock, background, heartbeat=heartbeat)
-        seats = Computers(tables, computers, clock, background, thinking or Thinking(), pause=pause)
+        seats = Computers(
+            tables, snapshots, computers, clock, background, thinking or Thinking(), pause=pause
+        )
         tables.observe(timers)
         tables.observe(seats)
         directory = Directory(db, default_language)
@@ -108,17 +114,18 @@ class Services:
             clock=clock,
             background=background,
             directory=directory,
+            snapshots=snapshots,
             tables=tables,
             lobby=(
-                Lobby(db, tables, directory)
+                Lobby(tables, snapshots, directory)
                 if seeds is None
-                else Lobby(db, tables, directory, seeds)
+                else Lobby(tables, snapshots, directory, seeds)
             ),
-            moderation=Moderation(db, tables),
+            moderation=Moderation(tables, snapshots),
             timers=timers,
             computers=seats,
             scores=Scores(db),
-            fairness=Fairness(db, tables),
+            fairness=Fairness(db, snapshots),
         )
 
     async def start(self) -> None:

@@ -25,7 +25,8 @@ from players.levels import Level, searches
 from services.background import Background
 from services.clock import Clock
 from services.errors import ServiceError
-from services.tables import Snapshot, Tables
+from services.snapshots import Snapshot, Snapshots
+from services.tables import Tables
 from services.thinking import Thinking, ThinkingFailed
 from storage import Actor, Status
 
@@ -48,6 +49,7 @@ class Computers:
     def __init__(
         self,
         tables: Tables,
+        snapshots: Snapshots,
         computers: Mapping[str, Computer],
         clock: Clock,
         background: Background,
@@ -56,6 +58,7 @@ class Computers:
         pause: tuple[float, float] = PAUSE,
     ) -> None:
         self._tables = tables
+        self._snapshots = snapshots
         self._computers = computers
         """Each game's computer, by game key (the catalog's)."""
         self._thinking = thinking
@@ -67,9 +70,9 @@ class Computers:
 
     async def resume(self) -> None:
         """After a start: computers whose turn it was move again."""
-        for table in await self._tables.open_tables():
+        for table in await self._snapshots.open_tables():
             if table.status is Status.PLAYING:
-                self.table_changed(await self._tables.snapshot(table.id))
+                self.table_changed(await self._snapshots.snapshot(table.id))
 
     async def stop(self) -> None:
         turns = list(self._turns.values())
@@ -159,7 +162,7 @@ class Computers:
         return searches(self._computers[table.game], level) and len(snapshot.legal(seat)) > 1
 
     async def _move(self, table_id: int) -> None:
-        snapshot = await self._tables.snapshot(table_id)
+        snapshot = await self._snapshots.snapshot(table_id)
         self._latest[table_id] = snapshot
         seat = self._next_seat(snapshot)
         if seat is None:

@@ -21,8 +21,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.core import Game, GameError, Outcome, perform
+from games.spec import GameSpec
 from services.errors import ServiceError
-from services.tables import Tables
+from services.snapshots import Snapshots
 from storage import Database, Status, TableRow, Tx
 
 __all__ = ["Fairness", "Verdict", "commitment", "deal"]
@@ -37,12 +38,11 @@ def commitment(game: str, seed: int, dealt: Mapping[str, Any]) -> str:
     return hashlib.sha256(f"{_SCHEME}|{game}|{seed}|{canonical}".encode()).hexdigest()
 
 
-async def deal(tx: Tx, tables: Tables, table: TableRow, seed: int) -> Game[Any, Any, Any, Any]:
-    """Deal ``table``'s game from ``seed``: what the lobby does at the start and
-    what a verification does again."""
-    spec = tables.spec(table.game)
+async def deal(tx: Tx, spec: GameSpec, table: TableRow, seed: int) -> Game[Any, Any, Any, Any]:
+    """Deal ``table``'s game (``spec``'s) from ``seed``: what the lobby does at
+    the start and what a verification does again."""
     previous = await previous_outcome(tx, table)
-    rules = tables.rules_of(table)
+    rules = spec.rules.from_json(table.rules)
     return spec.game.new(rules, len(table.seats), random.Random(seed), previous=previous)
 
 
@@ -95,9 +95,9 @@ class Verdict:
 
 
 class Fairness:
-    def __init__(self, db: Database, tables: Tables) -> None:
+    def __init__(self, db: Database, snapshots: Snapshots) -> None:
         self._db = db
-        self._tables = tables
+        self._snapshots = snapshots
 
     async def verify(self, chat_id: int | None, table_id: int | None) -> Verdict:
         """Check the deal of a game that is over: ``table_id``, or the last
@@ -119,7 +119,7 @@ class Fairness:
             if table.commitment is None:
                 raise ServiceError("fair.before_commitments", id=table_id)
             dealt = await tx.tables.deal(table_id)
-            game = await deal(tx, self._tables, table, table.seed)
+            game = await deal(tx, self._snapshots.spec(table.game), table, table.seed)
             moves = await tx.tables.moves_after(table_id, 0, _ALL_MOVES)
         verdict = Verdict(table_id, table.game, table.seed, table.commitment, 0)
         if dealt is None or commitment(table.game, table.seed, dealt) != table.commitment:

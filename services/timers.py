@@ -18,7 +18,8 @@ from collections.abc import Iterable, Mapping
 
 from services.background import Background
 from services.clock import Clock
-from services.tables import Snapshot, Tables
+from services.snapshots import Snapshot
+from services.tables import Tables
 from storage import Database, DeadlineRow
 
 __all__ = ["Timers"]

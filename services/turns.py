@@ -31,7 +31,7 @@ table chose so): it has no deadline, since nobody waits for a person there.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from games.core import Game, Wait
@@ -44,8 +44,13 @@ __all__ = [
     "WARN_AT",
     "Presence",
     "deadlines",
+    "dealt",
+    "may_keep_deadlines",
     "played_by_computer",
+    "pressed",
     "timed_out",
+    "turn_goes_on",
+    "with_presence",
 ]
 
 LOBBY_TIMEOUT = 30 * 60.0
@@ -64,6 +69,18 @@ def played_by_computer(table: TableRow, seat: int) -> bool:
     the table lets a computer stand in."""
     row = table.seats[seat]
     return not row.is_human or (row.absent and table.on_absence is OnAbsence.COMPUTER)
+
+
+def turn_goes_on(game: Game[Any, Any, Any, Any], seat: int) -> bool:
+    """After ``seat``'s own move, it is still his turn: the game waits on him to
+    decide again."""
+    return game.waits().get(seat) is Wait.DECIDE
+
+
+def may_keep_deadlines(table: TableRow, game: Game[Any, Any, Any, Any], mover: int | None) -> bool:
+    """Some seat may keep the deadline it had (so :func:`deadlines` needs the
+    running ones): nobody moved, or the mover's turn goes on and he has a clock."""
+    return mover is None or (turn_goes_on(game, mover) and not played_by_computer(table, mover))
 
 
 def deadlines(
@@ -110,6 +127,27 @@ class Presence:
     absent: bool
     leaves: bool
     """He has just been marked away at a table where absentees leave the game."""
+
+
+def dealt(row: SeatRow) -> Presence | None:
+    """A seat's standing when its game is dealt: a person has pressed nothing in
+    it yet (None: a computer's seat, which has no standing)."""
+    return Presence(DEALT, False, False) if row.is_human else None
+
+
+def pressed(row: SeatRow) -> Presence | None:
+    """``row``'s player pressed something of his at the table: he is here, his
+    count starts again (None: nothing to change)."""
+    if not row.timeouts and not row.absent:
+        return None
+    return Presence(0, False, False)
+
+
+def with_presence(table: TableRow, seat: int, presence: Presence) -> TableRow:
+    """``table`` with ``seat``'s standing changed (as written to the database)."""
+    seats = list(table.seats)
+    seats[seat] = replace(seats[seat], timeouts=presence.timeouts, absent=presence.absent)
+    return replace(table, seats=tuple(seats))
 
 
 def timed_out(table: TableRow, row: SeatRow) -> Presence:

@@ -112,7 +112,7 @@ async def _play_under(
 
 async def _final_displays(server: FakeTelegram, koloda: Koloda, play: Play, probe: Probe) -> None:
     table = play.table
-    snapshot = await koloda.services.tables.snapshot(play.table_id)
+    snapshot = await koloda.services.snapshots.snapshot(play.table_id)
     screens = koloda.screens[snapshot.table.game]
     now = koloda.services.clock.now()
     lang = await koloda.services.directory.chat_language(table.group_id)

@@ -90,7 +90,7 @@ async def test_a_finished_game_records_the_result_and_people_scores(world: World
     after = await world.services.tables.act(table_id, seat, RESIGN, actor=Actor.TIMER)
     assert after.table.status is Status.PLAYING  # Anna and the computer play on
     await world.play_people(table_id, random.Random(2))
-    outcome = await world.services.tables.outcome(table_id)
+    outcome = await world.services.snapshots.outcome(table_id)
     assert outcome is not None
     assert seat not in outcome.winners
     board = await world.services.scores.leaderboard(-100)
@@ -106,7 +106,7 @@ async def test_a_game_a_kick_ends_counts_for_nobody(world: World) -> None:
     table_id = snapshot.table.id
     after = await world.services.moderation.kick(table_id, PEOPLE[1].id, PEOPLE[0], is_admin=False)
     assert after.table.status is Status.FINISHED
-    assert await world.services.tables.outcome(table_id) is not None  # the result is kept
+    assert await world.services.snapshots.outcome(table_id) is not None  # the result is kept
     assert await world.services.scores.stats(PEOPLE[0].id) == []
     assert await world.services.scores.stats(PEOPLE[1].id) == []
 
@@ -121,7 +121,7 @@ async def test_a_kicked_durak_player_gets_no_result_and_the_others_play_it_out(
     assert after.table.status is Status.PLAYING
     assert after.public["left"] == [vera]
     await world.play_people(table_id, random.Random(4))
-    outcome = await world.services.tables.outcome(table_id)
+    outcome = await world.services.snapshots.outcome(table_id)
     assert outcome is not None
     assert vera not in outcome.losers | outcome.winners
     assert await world.services.scores.stats(PEOPLE[2].id) == []

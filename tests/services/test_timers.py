@@ -236,7 +236,7 @@ async def test_where_absentees_are_removed_a_player_who_never_presses_leaves_at_
         await tables.press(
             table_id, PEOPLE[0].id, snapshot.legal(seat)[-1].encode(), at_move=snapshot.table.moves
         )
-    outcome = await tables.outcome(table_id)
+    outcome = await world.services.snapshots.outcome(table_id)
     assert outcome is not None
     assert outcome.losers == frozenset({boris})
     async with world.services.db.read() as tx:

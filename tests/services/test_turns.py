@@ -147,3 +147,45 @@ def test_absence_comes_at_the_second_timed_out_turn_without_a_press_the_deal_cou
     assert turns.timed_out(at, pressed) == turns.Presence(1, absent=False, leaves=False)
     leaving = table(game, on_absence=OnAbsence.REMOVE)
     assert turns.timed_out(leaving, dealt).leaves
+
+
+def test_a_press_brings_a_player_back_and_the_deal_starts_his_count() -> None:
+    game = HundredOne.new(PRESETS["classic"], 2, random.Random(1))
+    at = table(game, absent=1, computer=0, on_absence=OnAbsence.COMPUTER)
+    assert turns.dealt(at.seats[0]) is None  # a computer has no standing
+    assert turns.dealt(at.seats[1]) == turns.Presence(turns.DEALT, absent=False, leaves=False)
+    back = turns.pressed(at.seats[1])
+    assert back == turns.Presence(0, absent=False, leaves=False)
+    assert turns.pressed(replace(at.seats[1], timeouts=0, absent=False)) is None
+    returned = turns.with_presence(at, 1, back)
+    assert (returned.seats[1].timeouts, returned.seats[1].absent) == (0, False)
+    assert returned.seats[0] == at.seats[0]
+    assert at.seats[1].absent  # the table given is left as it was
+
+
+def test_running_deadlines_matter_only_while_the_mover_still_decides() -> None:
+    """101: a draw that fits keeps the turn (the deadline may be kept); the move
+    that passes it on does not; a computer's seat never has one to keep."""
+    for seed in range(200):
+        game = HundredOne.new(PRESETS["classic"], 2, random.Random(seed))
+        rng = random.Random(seed)
+        for _ in range(100):
+            seat = deciding(game)
+            if [a.encode() for a in game.legal_actions(seat)] != ["d"]:
+                game.apply(seat, rng.choice(game.legal_actions(seat)))
+                continue
+            game.apply(seat, game.legal_actions(seat)[0])
+            if not turns.turn_goes_on(game, seat):
+                break
+            people = table(game, on_absence=OnAbsence.COMPUTER)
+            assert turns.may_keep_deadlines(people, game, seat)
+            assert turns.may_keep_deadlines(people, game, None)
+            computer = table(game, computer=seat, on_absence=OnAbsence.COMPUTER)
+            assert not turns.may_keep_deadlines(computer, game, seat)
+            for _ in range(20):  # his moves, until one passes the move on
+                game.apply(seat, game.legal_actions(seat)[-1])
+                if not turns.turn_goes_on(game, seat):
+                    assert not turns.may_keep_deadlines(people, game, seat)
+                    return
+            break
+    raise AssertionError("no draw that keeps the move, then a move that ends it, in 200 deals")

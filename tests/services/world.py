@@ -126,19 +126,19 @@ class World:
         for _ in range(computers):
             await lobby.add_computer(table_id, PEOPLE[0])
         if turn is not None:
-            while (await self.services.tables.snapshot(table_id)).table.turn_seconds != turn:
+            while (await self.services.snapshots.snapshot(table_id)).table.turn_seconds != turn:
                 await lobby.cycle_setting(table_id, PEOPLE[0], Setting.TURN)
             if remove_absent:
                 await lobby.cycle_setting(table_id, PEOPLE[0], Setting.ABSENCE)
         if level is not None:
-            while (await self.services.tables.snapshot(table_id)).table.computer_level != level:
+            while (await self.services.snapshots.snapshot(table_id)).table.computer_level != level:
                 await lobby.cycle_setting(table_id, PEOPLE[0], Setting.LEVEL)
         if start:
             await lobby.start(table_id, PEOPLE[0], is_admin=False)
-        return await self.services.tables.snapshot(table_id)
+        return await self.services.snapshots.snapshot(table_id)
 
     async def snapshot(self, table_id: int) -> Snapshot:
-        return await self.services.tables.snapshot(table_id)
+        return await self.services.snapshots.snapshot(table_id)
 
     async def play_people(self, table_id: int, rng: random.Random, limit: int = 5000) -> int:
         """People press random legal moves (computers move on their own) until the
