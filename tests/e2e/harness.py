@@ -22,6 +22,7 @@ from bot.catalog import CATALOG, Catalog
 from bot.config import Config
 from games.core import Game, View
 from handlers.context import KEY, Koloda
+from i18n import t
 from playground.botapi import FakeTelegram, SentMessage
 from tests.clock import FakeClock
 from tests.engines.playout import cards_in
@@ -155,6 +156,13 @@ async def advance(server: FakeTelegram, application: Any, seconds: float) -> Non
     await settle(server, application)
 
 
+STALE_BUTTON = t("ru", "error.stale_button")
+STALE_RETRIES = 3
+"""How often a press on a hand that a bot in another process had just replaced
+is tried again on the hands it shows once it is quiet."""
+STALE_QUIET = 1.0
+
+
 @dataclass
 class Table:
     """A group with players, and helpers to act as them."""
@@ -268,11 +276,23 @@ class Table:
     async def play_random_move(self) -> str | None:
         """One random button press by some player who can act; returns the
         callback data pressed (None when nobody can act)."""
-        options = [(u, m) for u in self.players if (m := self.hand(u)) is not None]
-        if options:
+        for attempt in range(STALE_RETRIES + 1):
+            options = [(u, m) for u in self.players if (m := self.hand(u)) is not None]
+            if not options:
+                break
             user_id, message = self.rng.choice(options)
             data = self.rng.choice([d for d in message.callback_datas if MOVE_DATA.match(d)])
             answer = await self.press(user_id, message, data)
+            if (
+                self.application is None
+                and attempt < STALE_RETRIES
+                and answer.get("text") == STALE_BUTTON
+            ):
+                # A bot in another process may still be redrawing after a
+                # quiet moment (a loaded machine, a restart sending the hands
+                # anew): the hand pressed was already replaced.
+                await self.server.wait_idle(quiet=STALE_QUIET)
+                continue
             assert not answer.get("show_alert"), f"a legal button was refused: {answer}"
             return data
         group = self.group_move()
