@@ -13,7 +13,8 @@ write returns once it is durable, and every write queued while the database
 is busy commits with the others in one transaction.  Under load that is one
 transaction for the ledger's writes of many moves, not two or three per move
 (``bench.bot``: 271 moves a second instead of 206).  A write that fails fails
-its whole batch.
+its whole batch.  The committer is a task of the bot's
+:class:`~services.background.Background`, like every other, so a stop ends it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 
+from services import Background
 from storage import Database, HandMessageRow, Messages, Retiring, TableMessageRow
 
 __all__ = ["HandMessageRow", "Ledger", "Retiring", "TableMessageRow"]
@@ -30,8 +32,9 @@ Write = Callable[[Messages], Awaitable[None]]
 
 
 class Ledger:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, background: Background) -> None:
         self._db = db
+        self._background = background
         self._tables: dict[int, TableMessageRow] = {}
         self._hands: dict[int, dict[int, HandMessageRow]] = {}
         self._retiring: dict[int, dict[tuple[int, int], str | None]] = {}
@@ -145,7 +148,7 @@ class Ledger:
             self._next_commit.add_done_callback(lambda f: f.cancelled() or f.exception())
         commit = self._next_commit
         if self._committer is None or self._committer.done():
-            self._committer = asyncio.create_task(self._commit_queued())
+            self._committer = self._background.spawn(self._commit_queued(), "ledger-commit")
         # A writer given up on (a drain's timeout) does not cancel the others'.
         await asyncio.shield(commit)
 
