@@ -114,6 +114,10 @@ async def test_a_writer_given_up_on_does_not_take_its_batch_with_it(tmp_path: Pa
         await db.close()
 
 
+def idle(background: Background) -> bool:
+    return background.idle
+
+
 async def test_the_committer_is_a_background_task(tmp_path: Path) -> None:
     """While a commit is in hand the bot is not idle (a test on the fake clock
     waits for it), and a stop ends the committer like every other task."""
@@ -122,13 +126,13 @@ async def test_the_committer_is_a_background_task(tmp_path: Path) -> None:
         table_id = await seed(db)
         background = Background()
         ledger = Ledger(db, background)
-        assert background.idle
+        assert idle(background)
         async with db.transaction():  # busy: the committer waits for the database
             write = asyncio.create_task(ledger.set_announced(table_id, 3))
             await asyncio.sleep(0.01)
-            assert not background.idle
+            assert not idle(background)
         await write
-        assert background.idle  # committed, and the committer is done
+        assert idle(background)  # committed, and the committer is done
         assert (await Ledger(db, Background()).table_message(table_id)).announced == 3
 
         async with db.transaction():
