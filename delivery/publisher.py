@@ -78,7 +78,7 @@ class Publisher:
         self._clock = services.clock
         self.hands = HandMessages(io, services, screens, ledger)
         self.tables = TableMessages(io, services, screens, ledger, pacer, self.deep_link)
-        self._tables: dict[int, TableDelivery] = {}
+        self._deliveries: dict[int, TableDelivery] = {}
         self._outboxes: dict[int, GroupOutbox] = {}
 
     def deep_link(self, payload: str) -> str:
@@ -87,10 +87,10 @@ class Publisher:
     async def group_language(self, chat_id: int) -> str:
         return await self.services.directory.chat_language(chat_id)
 
-    def _table(self, table_id: int) -> TableDelivery:
-        table = self._tables.get(table_id)
+    def _delivery(self, table_id: int) -> TableDelivery:
+        table = self._deliveries.get(table_id)
         if table is None:
-            table = self._tables[table_id] = TableDelivery(table_id)
+            table = self._deliveries[table_id] = TableDelivery(table_id)
         return table
 
     def _outbox(self, chat_id: int) -> GroupOutbox:
@@ -102,7 +102,7 @@ class Publisher:
     # --- the table service's observer -------------------------------------------
 
     def table_changed(self, snapshot: Snapshot) -> None:
-        table = self._table(snapshot.table.id)
+        table = self._delivery(snapshot.table.id)
         if not table.take(snapshot):
             return
         self._sync_group(snapshot.table.chat_id, table.table_id)
@@ -156,17 +156,17 @@ class Publisher:
 
     def show_options(self, snapshot: Snapshot, shown: bool) -> None:
         """Open or close the lobby's options on the group message."""
-        self._table(snapshot.table.id).options_open = shown
+        self._delivery(snapshot.table.id).options_open = shown
         self.table_changed(snapshot)
 
     def repost(self, snapshot: Snapshot) -> None:
         """``/table``: post the table message anew (the old one loses its buttons)."""
-        self._table(snapshot.table.id).repost = True
+        self._delivery(snapshot.table.id).repost = True
         self.table_changed(snapshot)
 
     def menu(self, snapshot: Snapshot, seat: int, focus: str | None) -> None:
         """Open (or close, with None) a sub-menu on one seat's own screen."""
-        table = self._table(snapshot.table.id)
+        table = self._delivery(snapshot.table.id)
         user_id = snapshot.seat(seat).user_id
         assert user_id is not None  # a person pressed it
         table.screen(user_id).open_menu(snapshot.table.moves, focus)
@@ -175,12 +175,12 @@ class Publisher:
 
     def pressed(self, table_id: int, user_id: int, message_id: int) -> None:
         """A player pressed a button of his hand message: he is looking at it."""
-        self._table(table_id).screen(user_id).press(message_id, self._clock.now())
+        self._delivery(table_id).screen(user_id).press(message_id, self._clock.now())
 
     def refused(self, table_id: int, user_id: int, message_id: int) -> None:
         """A press on a button of this table on the user's DM message was
         refused: if the message is no hand of his (a copy a crash left), it goes."""
-        table = self._table(table_id)
+        table = self._delivery(table_id)
         table.suspects.add((user_id, message_id))
         latest = table.latest
         if latest is not None and latest.started and latest.spec.private_hands:
@@ -193,16 +193,16 @@ class Publisher:
         try:
             snapshot = await self.services.tables.snapshot(table_id)
         except ServiceError:  # no such table
-            table = self._tables.get(table_id)
+            table = self._deliveries.get(table_id)
             if table is not None and table.latest is None:
-                del self._tables[table_id]
+                del self._deliveries[table_id]
             return
         self.table_changed(snapshot)
 
     def resend_hand(self, snapshot: Snapshot, user_id: int) -> None:
         """A new hand message for the user (asked for by a link): it notifies."""
         if snapshot.table.seat_of(user_id) is not None:
-            table = self._table(snapshot.table.id)
+            table = self._delivery(snapshot.table.id)
             table.screen(user_id).fresh = True
             table.latest = snapshot
             self._sync_hands(table)
@@ -210,7 +210,7 @@ class Publisher:
     async def welcome_back(self, user_id: int) -> None:
         """A player who could not be messaged is back: fresh hands of every game
         he is playing."""
-        for kept in self._tables.values():
+        for kept in self._deliveries.values():
             if (screen := kept.screens.get(user_id)) is not None:
                 screen.told_unreachable = False
         for table in await self.services.tables.tables_of(user_id):
@@ -231,7 +231,7 @@ class Publisher:
     async def drain(self, timeout: float) -> None:  # noqa: ASYNC109 - a bound for shutdown
         """Let deliveries in hand finish, for at most ``timeout`` seconds."""
         tasks = [b.task for b in self._outboxes.values() if b.task is not None]
-        tasks += [t.hands_task for t in self._tables.values() if t.hands_task is not None]
+        tasks += [t.hands_task for t in self._deliveries.values() if t.hands_task is not None]
         if tasks:
             await asyncio.wait(tasks, timeout=timeout)
 
@@ -307,10 +307,10 @@ class Publisher:
         """The group became a supergroup: its tables move, and are painted there."""
         await self.services.directory.migrate_chat(old, new)
         for table in await self.services.tables.tables_in_chat(new):
-            self._table(table.id).latest = await self.services.tables.snapshot(table.id)
+            self._delivery(table.id).latest = await self.services.tables.snapshot(table.id)
 
     async def _sync_table(self, item: SyncTable) -> bool:
-        table = self._tables.get(item.table_id)
+        table = self._deliveries.get(item.table_id)
         if table is None or table.latest is None:
             return True
         place = table.latest.table
@@ -372,14 +372,14 @@ class Publisher:
 
     def _forget_finished(self) -> None:
         """Drop what is kept of tables that are over and fully delivered."""
-        over = [table for table in self._tables.values() if table.over]
+        over = [table for table in self._deliveries.values() if table.over]
         if not over:  # the usual case, after every delivery: skip the outboxes
             return
         syncing = set().union(*(box.syncing() for box in self._outboxes.values()))
         for table in over:
             if table.hands_busy or table.table_id in syncing:
                 continue
-            del self._tables[table.table_id]
+            del self._deliveries[table.table_id]
             self.ledger.forget(table.table_id)
 
     async def _notice_unreachable(self, snapshot: Snapshot, seat: int) -> None:
@@ -425,7 +425,7 @@ class Publisher:
         """A turn warning was sent: recorded, it is deleted when the turn ends
         (looked at again at once: the turn may have ended meanwhile)."""
         await self.hands.warned(table_id, seat, chat_id, message_id)
-        table = self._tables.get(table_id)
+        table = self._deliveries.get(table_id)
         if table is not None and table.latest is not None:
             self._sync_hands(table)
         else:  # over and forgotten meanwhile
