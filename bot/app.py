@@ -78,7 +78,7 @@ def build_application(
             services,
             catalog.screens,
             pacer,
-            Ledger(db),
+            Ledger(db, services.background),
             app.bot.username,
         )
         services.tables.observe(publisher)

@@ -20,13 +20,16 @@ from __future__ import annotations
 
 import asyncio
 import html
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from delivery.composed import Composed
 from delivery.keyboards import Rows, markup, move_rows
 from delivery.ledger import HandMessageRow, Ledger
+from delivery.seat_screen import LOOKING
+from delivery.synced import Done, Retry, Synced
+from delivery.table_delivery import TableDelivery
 from delivery.telegram_io import Delivery, Sent, TelegramIO
 from games.core import Wait
 from i18n import t
@@ -34,13 +37,10 @@ from screens import common
 from screens.base import GameScreens, Key
 from services import LoggedEvent, Services, Snapshot, Status
 
-__all__ = ["BACK", "HandMessages", "compose_hand"]
+__all__ = ["BACK", "LOOKING", "HandMessages", "compose_hand"]
 
 BACK = "back"
 """The sub-menu focus that closes a sub-menu (and tells that an absent player is back)."""
-LOOKING = 15.0
-"""Seconds after a press during which the player is taken to be looking at the
-message he pressed (a quick game's turns come round within a few)."""
 
 
 def compose_hand(
@@ -122,15 +122,19 @@ class _Synced:
     buttons)."""
     done: bool = True
     """Nothing is left to retry."""
+    flood_wait: float = 0.0
+    """Seconds of flood wait Telegram asked for."""
+    unreachable: bool = False
+    """The player gets no DMs, and the group has not been told yet."""
 
 
 class HandMessages:
-    """Brings a table's DMs in line with a snapshot, every seat at once.
+    """Brings a table's DMs in line with its latest snapshot, every seat at once.
 
-    Keeps what is only on screen: open sub-menus, asked-for fresh messages,
-    messages whose buttons were refused, and the players the group was told
-    cannot be reached.  What the DMs hold, and what is owed deleting, is the
-    ledger's."""
+    What is only on screen (open sub-menus, asked-for fresh messages, presses,
+    refused buttons, players the group was told cannot be reached) is the
+    table's :class:`~delivery.table_delivery.TableDelivery`; what the DMs hold,
+    and what is owed deleting, is the ledger's."""
 
     def __init__(
         self,
@@ -138,75 +142,38 @@ class HandMessages:
         services: Services,
         screens: Mapping[str, GameScreens[Any, Any]],
         ledger: Ledger,
-        unreachable: Callable[[Snapshot, int], None],
     ) -> None:
         self._io = io
         self._services = services
         self._screens = screens
         self._ledger = ledger
-        self._tell_unreachable = unreachable
-        self._focus: dict[tuple[int, int], tuple[int, str]] = {}
-        self._fresh: set[tuple[int, int]] = set()
-        self._warned: set[tuple[int, int]] = set()
-        self._pressed: dict[tuple[int, int], tuple[int, float]] = {}
-        """Per (table, user): the message he last pressed a button of, and when."""
-        self._suspects: dict[int, set[tuple[int, int]]] = {}
-        """Per table: DM messages (chat, message) whose button was refused."""
 
-    def open_menu(self, table_id: int, seat: int, moves: int, focus: str | None) -> None:
-        """A sub-menu on one seat's screen (None closes it); it closes by itself
-        when the table moves."""
-        if focus is None:
-            self._focus.pop((table_id, seat), None)
-        else:
-            self._focus[(table_id, seat)] = (moves, focus)
-
-    def pressed(self, table_id: int, user_id: int, message_id: int) -> None:
-        """The user pressed a button of this table on this DM message."""
-        self._pressed[(table_id, user_id)] = (message_id, self._services.clock.now())
-
-    def refused(self, table_id: int, user_id: int, message_id: int) -> None:
-        """A press on this DM message was refused.  Unless the message is the
-        user's hand at the next sync, it is a copy that a crash left with live
-        buttons (sent but not recorded, or replaced but not deleted yet), and
-        it goes."""
-        self._suspects.setdefault(table_id, set()).add((user_id, message_id))
-
-    def renew(self, table_id: int, seat: int) -> None:
-        """The seat's next hand is a new message (it notifies)."""
-        self._fresh.add((table_id, seat))
-
-    def reachable(self, user_id: int) -> None:
-        """The user can be messaged again."""
-        self._warned = {k for k in self._warned if k[1] != user_id}
-
-    def forget(self, table_id: int) -> None:
-        self._focus = {k: v for k, v in self._focus.items() if k[0] != table_id}
-        self._fresh = {k for k in self._fresh if k[0] != table_id}
-        self._warned = {k for k in self._warned if k[0] != table_id}
-        self._pressed = {k: v for k, v in self._pressed.items() if k[0] != table_id}
-        self._suspects.pop(table_id, None)
-
-    async def sync(self, snapshot: Snapshot, group_lang: str) -> bool:
-        """Every person's DM; False when something is worth trying again."""
-        table = snapshot.table
-        rows = await self._ledger.hands(table.id)
-        seats = [s for s in table.seats if s.user_id is not None]
+    async def sync(self, table: TableDelivery, snapshot: Snapshot, group_lang: str) -> Synced:
+        """Every person's DM as ``snapshot`` (the table's latest when the sync
+        began) shows it; :class:`~delivery.synced.Retry` when something is
+        worth trying again, with, either way, the seats whose players the group
+        is to be told cannot be reached."""
+        rows = await self._ledger.hands(table.table_id)
+        seats = [s for s in snapshot.table.seats if s.user_id is not None]
         results = await asyncio.gather(
-            *(self._sync(snapshot, s.seat, rows.get(s.seat), group_lang) for s in seats)
+            *(self._sync(table, snapshot, s.seat, rows.get(s.seat), group_lang) for s in seats)
         )
         records = [r.record for r in results if r.record is not None]
         retiring = dict(r.replaced for r in results if r.replaced is not None)
-        if (suspects := self._suspects.pop(table.id, None)) is not None:
+        if table.suspects:
+            suspects, table.suspects = table.suspects, set()
             # Judged with this sync's sends: a hand sent a moment ago may be
             # pressed before its record is written.
             rows.update((r.seat, r) for r in records)
             hands = {(r.chat_id, r.message_id) for r in rows.values()}
             players = {s.user_id for s in seats}
             retiring.update(dict.fromkeys((m for m in suspects - hands if m[0] in players), None))
-        await self._ledger.save_hands(table.id, records, retiring)
-        retired = await self._retire(table.id)
-        return retired and all(r.done for r in results)
+        await self._ledger.save_hands(table.table_id, records, retiring)
+        retired = await self._retire(table.table_id)
+        unreachable = tuple(s.seat for s, r in zip(seats, results, strict=True) if r.unreachable)
+        if retired and all(r.done for r in results):
+            return Done(unreachable)
+        return Retry(sum(r.flood_wait for r in results), unreachable)
 
     async def warned(self, table_id: int, seat: int, chat_id: int, message_id: int) -> None:
         """A turn warning was sent to the seat's DM: it goes when the turn ends."""
@@ -257,26 +224,28 @@ class HandMessages:
         return len(gone) == len(owed)
 
     async def _sync(
-        self, snapshot: Snapshot, seat: int, row: HandMessageRow | None, group_lang: str
+        self,
+        table: TableDelivery,
+        snapshot: Snapshot,
+        seat: int,
+        row: HandMessageRow | None,
+        group_lang: str,
     ) -> _Synced:
         """One seat's DM."""
-        table = snapshot.table
         person = snapshot.seat(seat)
         assert person.user_id is not None
         user_id = person.user_id
-        focus = self._focus.get((table.id, seat))
-        if focus is not None and focus[0] != table.moves:
-            del self._focus[(table.id, seat)]
-            focus = None
+        screen = table.screen(user_id)
+        moves = snapshot.table.moves
         composed, must_act = compose_hand(
             snapshot,
             seat,
             person.language or group_lang,
-            self._screens[table.game],
+            self._screens[snapshot.table.game],
             now=self._services.clock.now(),
-            focus=None if focus is None else focus[1],
+            focus=screen.menu(moves),
         )
-        fresh = (table.id, seat) in self._fresh
+        fresh = screen.fresh
         if (
             not fresh
             and row is not None
@@ -286,14 +255,13 @@ class HandMessages:
         ):
             return _Synced()
         if not person.dm_ok and not fresh:
-            self._unreachable(snapshot, seat)
-            return _Synced()
+            return _Synced(unreachable=self._tell_unreachable(table, snapshot, user_id))
         mine = row is not None and row.chat_id == user_id
         new_message = (
             fresh
             or row is None
             or not mine
-            or (must_act and not row.acting and not self._looking(table.id, row))
+            or (must_act and not row.acting and not self._looking(table, row))
         )
         message_id = None if row is None else row.message_id
         replaced = None
@@ -302,63 +270,56 @@ class HandMessages:
             if sent.delivery is Delivery.GONE:
                 new_message = True
             elif not sent.ok:
-                return _Synced(done=await self._failed(snapshot, seat, sent))
+                return await self._failed(table, snapshot, user_id, sent)
         if new_message:
             sent = await self._io.show(user_id, composed, notify=must_act)
             if not sent.ok:
-                return _Synced(done=await self._failed(snapshot, seat, sent))
+                return await self._failed(table, snapshot, user_id, sent)
             if mine and row is not None:
                 # One live hand per DM: the old one goes (or, too old to
                 # delete, at least loses its buttons).
                 left = composed.text if row.at_move is not None else None
                 replaced = ((user_id, row.message_id), left)
             message_id = sent.message_id
-            self._fresh.discard((table.id, seat))
-            self._warned.discard((table.id, user_id))
+            screen.fresh = False
+            screen.told_unreachable = False
         assert message_id is not None
         record = HandMessageRow(
-            table_id=table.id,
+            table_id=table.table_id,
             seat=seat,
             chat_id=user_id,
             message_id=message_id,
             digest=composed.digest,
-            at_move=table.moves if composed.has_buttons else None,
+            at_move=moves if composed.has_buttons else None,
             acting=must_act,
         )
         return _Synced(record, replaced)
 
-    def _looking(self, table_id: int, row: HandMessageRow) -> bool:
+    def _looking(self, table: TableDelivery, row: HandMessageRow) -> bool:
         """The player pressed this hand a moment ago and it is still his chat's
         newest message."""
-        pressed = self._pressed.get((table_id, row.chat_id))
         return (
-            pressed is not None
-            and pressed[0] == row.message_id
-            and self._services.clock.now() - pressed[1] <= LOOKING
+            table.screen(row.chat_id).pressed_lately(row.message_id, self._services.clock.now())
             and self._io.newest(row.chat_id) == row.message_id
         )
 
-    async def _failed(self, snapshot: Snapshot, seat: int, sent: Sent) -> bool:
-        """A DM was refused; True when trying again would not help."""
+    async def _failed(
+        self, table: TableDelivery, snapshot: Snapshot, user_id: int, sent: Sent
+    ) -> _Synced:
+        """A DM was refused: done when trying again would not help."""
         if sent.delivery is Delivery.FORBIDDEN:
-            user_id = snapshot.seat(seat).user_id
-            assert user_id is not None
             await self._services.directory.set_dm_ok(user_id, False)
-            self._unreachable(snapshot, seat)
-            return True
+            return _Synced(unreachable=self._tell_unreachable(table, snapshot, user_id))
         if sent.delivery is Delivery.RETRY:
-            if sent.retry_after:
-                await self._services.timers.postpone([snapshot.table.id], sent.retry_after)
-            return False
-        return True
+            return _Synced(done=False, flood_wait=sent.retry_after or 0.0)
+        return _Synced()
 
-    def _unreachable(self, snapshot: Snapshot, seat: int) -> None:
-        """Tell the group (once) that a player of a running game gets no cards."""
-        table = snapshot.table
-        user_id = snapshot.seat(seat).user_id
-        assert user_id is not None
-        key = (table.id, user_id)
-        if key in self._warned or table.status is not Status.PLAYING:
-            return
-        self._warned.add(key)
-        self._tell_unreachable(snapshot, seat)
+    @staticmethod
+    def _tell_unreachable(table: TableDelivery, snapshot: Snapshot, user_id: int) -> bool:
+        """Whether the group is to be told (once) that a player of a running
+        game gets no cards."""
+        screen = table.screen(user_id)
+        if screen.told_unreachable or snapshot.table.status is not Status.PLAYING:
+            return False
+        screen.told_unreachable = True
+        return True

@@ -13,15 +13,17 @@ write returns once it is durable, and every write queued while the database
 is busy commits with the others in one transaction.  Under load that is one
 transaction for the ledger's writes of many moves, not two or three per move
 (``bench.bot``: 271 moves a second instead of 206).  A write that fails fails
-its whole batch.
+its whole batch.  The committer is a task of the bot's
+:class:`~services.background.Background`, like every other, so a stop ends it.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
+from services import Background
 from storage import Database, HandMessageRow, Messages, Retiring, TableMessageRow
 
 __all__ = ["HandMessageRow", "Ledger", "Retiring", "TableMessageRow"]
@@ -29,47 +31,62 @@ __all__ = ["HandMessageRow", "Ledger", "Retiring", "TableMessageRow"]
 Write = Callable[[Messages], Awaitable[None]]
 
 
+@dataclass(slots=True)
+class _Kept:
+    """What is kept of one table's records, each read when first asked for
+    (None: not read yet)."""
+
+    table: TableMessageRow | None = None
+    hands: dict[int, HandMessageRow] | None = None
+    retiring: dict[tuple[int, int], str | None] | None = None
+    warnings: dict[int, tuple[int, int]] | None = None
+
+
 class Ledger:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, background: Background) -> None:
         self._db = db
-        self._tables: dict[int, TableMessageRow] = {}
-        self._hands: dict[int, dict[int, HandMessageRow]] = {}
-        self._retiring: dict[int, dict[tuple[int, int], str | None]] = {}
-        self._warnings: dict[int, dict[int, tuple[int, int]]] = {}
+        self._background = background
+        self._kept: dict[int, _Kept] = {}
         self._queued: list[Write] = []
         self._next_commit: asyncio.Future[None] | None = None
         """Resolved when the queued writes are committed."""
         self._committer: asyncio.Task[None] | None = None
 
+    def _of(self, table_id: int) -> _Kept:
+        kept = self._kept.get(table_id)
+        if kept is None:
+            kept = self._kept[table_id] = _Kept()
+        return kept
+
     async def table_message(self, table_id: int) -> TableMessageRow:
-        row = self._tables.get(table_id)
+        row = self._of(table_id).table
         if row is None:
             async with self._db.read() as tx:
-                row = self._tables[table_id] = await tx.messages.table_message(table_id)
+                row = self._of(table_id).table = await tx.messages.table_message(table_id)
         return row
 
     async def set_table_message(
         self, table_id: int, message_id: int | None, kind: str, digest: str | None
     ) -> None:
         await self._write(lambda m: m.set_table_message(table_id, message_id, kind, digest))
-        if (row := self._tables.get(table_id)) is not None:
-            self._tables[table_id] = replace(row, message_id=message_id, kind=kind, digest=digest)
+        if (kept := self._kept.get(table_id)) is not None and kept.table is not None:
+            kept.table = replace(kept.table, message_id=message_id, kind=kind, digest=digest)
 
     async def set_pinned(self, table_id: int, pinned: bool) -> None:
         await self._write(lambda m: m.set_pinned(table_id, pinned))
-        if (row := self._tables.get(table_id)) is not None:
-            self._tables[table_id] = replace(row, pinned=pinned)
+        if (kept := self._kept.get(table_id)) is not None and kept.table is not None:
+            kept.table = replace(kept.table, pinned=pinned)
 
     async def set_announced(self, table_id: int, moves: int) -> None:
         await self._write(lambda m: m.set_announced(table_id, moves))
-        if (row := self._tables.get(table_id)) is not None:
-            self._tables[table_id] = replace(row, announced=max(row.announced, moves))
+        if (kept := self._kept.get(table_id)) is not None and (row := kept.table) is not None:
+            kept.table = replace(row, announced=max(row.announced, moves))
 
     async def hands(self, table_id: int) -> dict[int, HandMessageRow]:
-        rows = self._hands.get(table_id)
+        rows = self._of(table_id).hands
         if rows is None:
             async with self._db.read() as tx:
-                rows = self._hands[table_id] = await tx.messages.hands(table_id)
+                rows = self._of(table_id).hands = await tx.messages.hands(table_id)
         return dict(rows)
 
     async def save_hands(
@@ -89,17 +106,18 @@ class Ledger:
                 await messages.add_retiring(table_id, retiring)
 
         await self._write(write)
-        if (kept := self._hands.get(table_id)) is not None:
-            kept.update((row.seat, row) for row in rows)
-        if (owed := self._retiring.get(table_id)) is not None:
-            owed.update(retiring)
+        if (kept := self._kept.get(table_id)) is not None:
+            if kept.hands is not None:
+                kept.hands.update((row.seat, row) for row in rows)
+            if kept.retiring is not None:
+                kept.retiring.update(retiring)
 
     async def retiring(self, table_id: int) -> dict[tuple[int, int], str | None]:
         """The table's DM messages still to delete."""
-        owed = self._retiring.get(table_id)
+        owed = self._of(table_id).retiring
         if owed is None:
             async with self._db.read() as tx:
-                owed = self._retiring[table_id] = await tx.messages.retiring(table_id)
+                owed = self._of(table_id).retiring = await tx.messages.retiring(table_id)
         return dict(owed)
 
     async def retired(self, table_id: int, messages: Iterable[tuple[int, int]]) -> None:
@@ -108,22 +126,22 @@ class Ledger:
         if not messages:
             return
         await self._write(lambda m: m.drop_retiring(messages))
-        if (owed := self._retiring.get(table_id)) is not None:
+        if (kept := self._kept.get(table_id)) is not None and kept.retiring is not None:
             for message in messages:
-                owed.pop(message, None)
+                kept.retiring.pop(message, None)
 
     async def warnings(self, table_id: int) -> dict[int, tuple[int, int]]:
         """Per seat, the turn warning (chat, message) still in its DM."""
-        kept = self._warnings.get(table_id)
-        if kept is None:
+        warnings = self._of(table_id).warnings
+        if warnings is None:
             async with self._db.read() as tx:
-                kept = self._warnings[table_id] = await tx.messages.warnings(table_id)
-        return dict(kept)
+                warnings = self._of(table_id).warnings = await tx.messages.warnings(table_id)
+        return dict(warnings)
 
     async def set_warning(self, table_id: int, seat: int, chat_id: int, message_id: int) -> None:
         await self._write(lambda m: m.set_warning(table_id, seat, chat_id, message_id))
-        if (kept := self._warnings.get(table_id)) is not None:
-            kept[seat] = (chat_id, message_id)
+        if (kept := self._kept.get(table_id)) is not None and kept.warnings is not None:
+            kept.warnings[seat] = (chat_id, message_id)
 
     async def drop_warnings(self, table_id: int, seats: Iterable[int]) -> None:
         """These seats' warnings are gone."""
@@ -131,9 +149,9 @@ class Ledger:
         if not seats:
             return
         await self._write(lambda m: m.drop_warnings(table_id, seats))
-        if (kept := self._warnings.get(table_id)) is not None:
+        if (kept := self._kept.get(table_id)) is not None and kept.warnings is not None:
             for seat in seats:
-                kept.pop(seat, None)
+                kept.warnings.pop(seat, None)
 
     async def _write(self, write: Write) -> None:
         """Queue ``write`` and return once it is committed (or raise what
@@ -145,7 +163,7 @@ class Ledger:
             self._next_commit.add_done_callback(lambda f: f.cancelled() or f.exception())
         commit = self._next_commit
         if self._committer is None or self._committer.done():
-            self._committer = asyncio.create_task(self._commit_queued())
+            self._committer = self._background.spawn(self._commit_queued(), "ledger-commit")
         # A writer given up on (a drain's timeout) does not cancel the others'.
         await asyncio.shield(commit)
 
@@ -181,10 +199,7 @@ class Ledger:
 
     def forget(self, table_id: int) -> None:
         """Drop what is kept of a table (it is read again if asked for)."""
-        self._tables.pop(table_id, None)
-        self._hands.pop(table_id, None)
-        self._retiring.pop(table_id, None)
-        self._warnings.pop(table_id, None)
+        self._kept.pop(table_id, None)
 
     async def to_resume(self, since: float) -> list[int]:
         """Tables whose messages may be behind: open ones, those owing

@@ -3,14 +3,21 @@
 The publisher observes the table service: every committed change hands it a
 snapshot, and it brings the messages in line with the latest one.
 
-* Each group has an outbox, worked through in order within the group's message
-  budget (:class:`~delivery.group_window.GroupWindow`): the table message (edited in
+* Each group has an outbox (:class:`~delivery.group_outbox.GroupOutbox`),
+  worked through in order within the group's message budget
+  (:class:`~delivery.group_window.GroupWindow`): the table message (edited in
   place; changes coalesce, so it always shows the latest state), the
   announcements the moves call for (score sheets, the result — the move log is
   their record, and a cursor says how far the group has been told), and
   replies to commands.
 * Each table's DMs are brought in line by one worker per table
   (:mod:`~delivery.hand_messages`), every seat at once.
+* What is kept of a table in memory is its
+  :class:`~delivery.table_delivery.TableDelivery`: the latest snapshot, what
+  its group message is asked to show, its DM worker and each player's screen.
+  A sync says what came of it (:mod:`~delivery.synced`) and the publisher acts
+  on that: tries again, gives the players a flood wait's time back, follows a
+  group that became a supergroup, tells the group a player cannot be reached.
 * A failed delivery (a flood wait, a server error, the network) is tried again
   with a growing pause; a flood wait also gives the table's players that time
   back on their clocks.  What the database records (table messages, hands,
@@ -24,18 +31,20 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
+from delivery.backoff import Backoff
 from delivery.composed import Composed
+from delivery.group_outbox import Chooser, GroupOutbox, Item, Say, SyncTable
 from delivery.group_window import GroupWindow
 from delivery.hand_messages import HandMessages
 from delivery.keyboards import Keyboard, markup, url_button
 from delivery.ledger import Ledger
+from delivery.synced import Done, Migrated, Retry, Synced, judged
+from delivery.table_delivery import TableDelivery
 from delivery.table_messages import TableMessages
-from delivery.telegram_io import Delivery, Sent, TelegramIO
+from delivery.telegram_io import Delivery, TelegramIO
 from i18n import t
 from screens import common
 from screens.base import GameScreens, Picture
@@ -45,48 +54,8 @@ __all__ = ["Publisher"]
 
 log = logging.getLogger(__name__)
 
-BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
-"""Pauses before trying a failed delivery again."""
 RESUME_WINDOW = 24 * 3600.0
 """At start, tables changed this recently are painted again too."""
-
-
-@dataclass(slots=True)
-class _Say:
-    """A one-off group message (a reply to a command, a notice)."""
-
-    text: str
-    markup: Keyboard | None
-    thread_id: int
-    picture: Picture | None = None
-    notify: bool = True
-    warns: tuple[int, int] | None = None
-    """(table, seat) of the turn it warns of: recorded, to go when the turn ends."""
-
-
-@dataclass(slots=True)
-class _Chooser:
-    """The game chooser of /newgame: one per chat (and topic); a new one closes
-    the one before."""
-
-    text: str
-    markup: Keyboard | None
-    thread_id: int
-
-
-@dataclass(slots=True)
-class _Sync:
-    """Bring a table's group message and announcements up to date."""
-
-    table_id: int
-
-
-@dataclass(slots=True)
-class _Outbox:
-    items: deque[_Say | _Chooser | _Sync] = field(default_factory=deque)
-    queued: set[int] = field(default_factory=set)
-    """Tables with a sync waiting in ``items`` (not yet started)."""
-    task: asyncio.Task[None] | None = None
 
 
 class Publisher:
@@ -107,16 +76,10 @@ class Publisher:
         self.bot_username = bot_username
         self._background = services.background
         self._clock = services.clock
-        self.hands = HandMessages(io, services, screens, ledger, self._unreachable)
+        self.hands = HandMessages(io, services, screens, ledger)
         self.tables = TableMessages(io, services, screens, ledger, pacer, self.deep_link)
-        self._latest: dict[int, Snapshot] = {}
-        self._outboxes: dict[int, _Outbox] = {}
-        self._hands_dirty: set[int] = set()
-        self._hand_tasks: dict[int, asyncio.Task[None]] = {}
-        self._options_open: set[int] = set()
-        self._repost: set[int] = set()
-        self._adopted: dict[tuple[int, int], int] = {}
-        self._choosers: dict[tuple[int, int], int] = {}
+        self._deliveries: dict[int, TableDelivery] = {}
+        self._outboxes: dict[int, GroupOutbox] = {}
 
     def deep_link(self, payload: str) -> str:
         return f"https://t.me/{self.bot_username}?start={payload}"
@@ -124,17 +87,27 @@ class Publisher:
     async def group_language(self, chat_id: int) -> str:
         return await self.services.directory.chat_language(chat_id)
 
+    def _delivery(self, table_id: int) -> TableDelivery:
+        table = self._deliveries.get(table_id)
+        if table is None:
+            table = self._deliveries[table_id] = TableDelivery(table_id)
+        return table
+
+    def _outbox(self, chat_id: int) -> GroupOutbox:
+        box = self._outboxes.get(chat_id)
+        if box is None:
+            box = self._outboxes[chat_id] = GroupOutbox(chat_id, self._clock, self._background)
+        return box
+
     # --- the table service's observer -------------------------------------------
 
     def table_changed(self, snapshot: Snapshot) -> None:
-        table = snapshot.table
-        latest = self._latest.get(table.id)
-        if latest is not None and latest.table.version > table.version:
+        table = self._delivery(snapshot.table.id)
+        if not table.take(snapshot):
             return
-        self._latest[table.id] = snapshot
-        self._sync_group(table.chat_id, table.id)
+        self._sync_group(snapshot.table.chat_id, table.table_id)
         if snapshot.started:  # the hands, and the turn warnings to delete
-            self._sync_hands(table.id)
+            self._sync_hands(table)
 
     def seat_warned(self, snapshot: Snapshot, seat: int) -> None:
         self.table_changed(snapshot)
@@ -161,55 +134,57 @@ class Publisher:
         """A message to a group (a photo with ``text`` as its caption when there
         is a picture), in its turn within the group's budget; without
         ``notify``, silent (notifications come without a sound)."""
-        box = self._outboxes.setdefault(chat_id, _Outbox())
-        box.items.append(_Say(text, markup, thread_id, picture, notify))
-        self._work(chat_id, box)
+        box = self._outbox(chat_id)
+        box.add(Say(text, markup, thread_id, picture, notify))
+        self._work(box)
 
     def offer_games(
         self, chat_id: int, text: str, markup: Keyboard | None, *, thread_id: int
     ) -> None:
         """Post a game chooser; the chat's previous chooser, if any, is closed."""
-        box = self._outboxes.setdefault(chat_id, _Outbox())
-        box.items.append(_Chooser(text, markup, thread_id))
-        self._work(chat_id, box)
+        box = self._outbox(chat_id)
+        box.add(Chooser(text, markup, thread_id))
+        self._work(box)
 
     def adopt(self, chat_id: int, thread_id: int, message_id: int) -> None:
         """The next table opened in this chat (and topic) takes over this message
         (the game chooser becomes the lobby)."""
-        self._adopted[(chat_id, thread_id)] = message_id
-        if self._choosers.get((chat_id, thread_id)) == message_id:
-            del self._choosers[(chat_id, thread_id)]
+        box = self._outbox(chat_id)
+        box.adopted[thread_id] = message_id
+        if box.choosers.get(thread_id) == message_id:
+            del box.choosers[thread_id]
 
     def show_options(self, snapshot: Snapshot, shown: bool) -> None:
         """Open or close the lobby's options on the group message."""
-        if shown:
-            self._options_open.add(snapshot.table.id)
-        else:
-            self._options_open.discard(snapshot.table.id)
+        self._delivery(snapshot.table.id).options_open = shown
         self.table_changed(snapshot)
 
     def repost(self, snapshot: Snapshot) -> None:
         """``/table``: post the table message anew (the old one loses its buttons)."""
-        self._repost.add(snapshot.table.id)
+        self._delivery(snapshot.table.id).repost = True
         self.table_changed(snapshot)
 
     def menu(self, snapshot: Snapshot, seat: int, focus: str | None) -> None:
         """Open (or close, with None) a sub-menu on one seat's own screen."""
-        self.hands.open_menu(snapshot.table.id, seat, snapshot.table.moves, focus)
+        table = self._delivery(snapshot.table.id)
+        user_id = snapshot.seat(seat).user_id
+        assert user_id is not None  # a person pressed it
+        table.screen(user_id).open_menu(snapshot.table.moves, focus)
         self.table_changed(snapshot)
-        self._sync_hands(snapshot.table.id)
+        self._sync_hands(table)
 
     def pressed(self, table_id: int, user_id: int, message_id: int) -> None:
         """A player pressed a button of his hand message: he is looking at it."""
-        self.hands.pressed(table_id, user_id, message_id)
+        self._delivery(table_id).screen(user_id).press(message_id, self._clock.now())
 
     def refused(self, table_id: int, user_id: int, message_id: int) -> None:
         """A press on a button of this table on the user's DM message was
         refused: if the message is no hand of his (a copy a crash left), it goes."""
-        self.hands.refused(table_id, user_id, message_id)
-        latest = self._latest.get(table_id)
+        table = self._delivery(table_id)
+        table.suspects.add((user_id, message_id))
+        latest = table.latest
         if latest is not None and latest.started and latest.spec.private_hands:
-            self._sync_hands(table_id)
+            self._sync_hands(table)
         elif latest is None:
             self._background.spawn(self._reload(table_id), f"reload-{table_id}")
 
@@ -218,22 +193,26 @@ class Publisher:
         try:
             snapshot = await self.services.snapshots.snapshot(table_id)
         except ServiceError:  # no such table
-            self.hands.forget(table_id)
+            table = self._deliveries.get(table_id)
+            if table is not None and table.latest is None:
+                del self._deliveries[table_id]
             return
         self.table_changed(snapshot)
 
     def resend_hand(self, snapshot: Snapshot, user_id: int) -> None:
         """A new hand message for the user (asked for by a link): it notifies."""
-        seat = snapshot.table.seat_of(user_id)
-        if seat is not None:
-            self.hands.renew(snapshot.table.id, seat)
-            self._latest[snapshot.table.id] = snapshot
-            self._sync_hands(snapshot.table.id)
+        if snapshot.table.seat_of(user_id) is not None:
+            table = self._delivery(snapshot.table.id)
+            table.screen(user_id).fresh = True
+            table.latest = snapshot
+            self._sync_hands(table)
 
     async def welcome_back(self, user_id: int) -> None:
         """A player who could not be messaged is back: fresh hands of every game
         he is playing."""
-        self.hands.reachable(user_id)
+        for kept in self._deliveries.values():
+            if (screen := kept.screens.get(user_id)) is not None:
+                screen.told_unreachable = False
         for table in await self.services.snapshots.tables_of(user_id):
             if table.status is Status.PLAYING:
                 self.resend_hand(await self.services.snapshots.snapshot(table.id), user_id)
@@ -252,55 +231,35 @@ class Publisher:
     async def drain(self, timeout: float) -> None:  # noqa: ASYNC109 - a bound for shutdown
         """Let deliveries in hand finish, for at most ``timeout`` seconds."""
         tasks = [b.task for b in self._outboxes.values() if b.task is not None]
-        tasks += list(self._hand_tasks.values())
+        tasks += [t.hands_task for t in self._deliveries.values() if t.hands_task is not None]
         if tasks:
             await asyncio.wait(tasks, timeout=timeout)
 
     # --- the group's outbox -----------------------------------------------------
 
     def _sync_group(self, chat_id: int, table_id: int) -> None:
-        box = self._outboxes.setdefault(chat_id, _Outbox())
-        if table_id not in box.queued:
-            box.queued.add(table_id)
-            box.items.append(_Sync(table_id))
-        self._work(chat_id, box)
+        box = self._outbox(chat_id)
+        box.sync(table_id)
+        self._work(box)
 
-    def _work(self, chat_id: int, box: _Outbox) -> None:
+    def _work(self, box: GroupOutbox) -> None:
         if box.task is None:
-            box.task = self._background.spawn(self._run_outbox(chat_id, box), f"group-{chat_id}")
+            box.task = self._background.spawn(self._run_outbox(box), f"group-{box.chat_id}")
 
-    async def _run_outbox(self, chat_id: int, box: _Outbox) -> None:
-        failures = 0
+    async def _run_outbox(self, box: GroupOutbox) -> None:
         try:
-            while box.items:
-                item = box.items[0]
-                if isinstance(item, _Sync):
-                    box.queued.discard(item.table_id)
-                try:
-                    done = await self._deliver(chat_id, item)
-                except Exception:
-                    log.exception("delivering to chat %s failed", chat_id)
-                    done = True  # a bug: do not loop on it
-                if done:
-                    box.items.popleft()
-                    failures = 0
-                    continue
-                if isinstance(item, _Sync):
-                    box.queued.add(item.table_id)
-                pause = BACKOFF[min(failures, len(BACKOFF) - 1)]
-                failures += 1
-                await self._background.wait(self._clock.sleep(pause))
+            await box.run(lambda item: self._deliver(box.chat_id, item))
         finally:
             box.task = None
-            if not box.items:
-                self._outboxes.pop(chat_id, None)
+            if box.forgettable:
+                self._outboxes.pop(box.chat_id, None)
             self._forget_finished()
 
-    async def _deliver(self, chat_id: int, item: _Say | _Chooser | _Sync) -> bool:
+    async def _deliver(self, chat_id: int, item: Item) -> bool:
         """One outbox item; False to try it again later."""
-        if isinstance(item, _Chooser):
+        if isinstance(item, Chooser):
             return await self._offer(chat_id, item)
-        if isinstance(item, _Say):
+        if isinstance(item, Say):
             await self.pacer.turn(chat_id)
             shown = item.picture is not None and await self.services.directory.chat_pictures(
                 chat_id
@@ -313,115 +272,115 @@ class Publisher:
                 sent = await self.io.show(chat_id, said, notify=item.notify)
             if item.warns is not None and sent.ok and sent.message_id is not None:
                 await self._warned(*item.warns, chat_id, sent.message_id)
-            return await self._settled(sent, chat_id, None)
-        return await self._sync_table(item.table_id)
+            return await self._settle(judged(sent, chat_id), None)
+        return await self._sync_table(item)
 
-    async def _offer(self, chat_id: int, item: _Chooser) -> bool:
+    async def _offer(self, chat_id: int, item: Chooser) -> bool:
         await self.pacer.turn(chat_id)
         sent = await self.io.send(chat_id, item.text, item.markup, thread_id=item.thread_id)
         if not sent.ok:
-            return await self._settled(sent, chat_id, None)
+            return await self._settle(judged(sent, chat_id), None)
         assert sent.message_id is not None
-        before = self._choosers.get((chat_id, item.thread_id))
-        self._choosers[(chat_id, item.thread_id)] = sent.message_id
+        choosers = self._outbox(chat_id).choosers
+        before = choosers.get(item.thread_id)
+        choosers[item.thread_id] = sent.message_id
         if before is not None:
             lang = await self.group_language(chat_id)
             await self.io.edit_text(chat_id, before, t(lang, "newgame.closed"))
         return True
 
-    async def _settled(self, sent: Sent, chat_id: int, table_id: int | None) -> bool:
-        """Act on a group delivery's result; True when there is nothing to retry."""
-        match sent.delivery:
-            case Delivery.RETRY:
-                if sent.retry_after and table_id is not None:
-                    await self.services.timers.postpone([table_id], sent.retry_after)
+    async def _settle(self, synced: Synced, table_id: int | None) -> bool:
+        """Act on what a delivery to a group came to; True when there is
+        nothing to try again."""
+        match synced:
+            case Retry(after=after):
+                if after and table_id is not None:
+                    await self.services.timers.postpone([table_id], after)
                 return False
-            case Delivery.MIGRATED:
-                assert sent.migrated_to is not None
-                await self._migrated(chat_id, sent.migrated_to)
+            case Migrated(chat=chat_id, to=to):
+                await self._migrated(chat_id, to)
                 return False
-            case _:
+            case Done():
                 return True
 
     async def _migrated(self, old: int, new: int) -> None:
         """The group became a supergroup: its tables move, and are painted there."""
         await self.services.directory.migrate_chat(old, new)
         for table in await self.services.snapshots.tables_in_chat(new):
-            self._latest[table.id] = await self.services.snapshots.snapshot(table.id)
+            self._delivery(table.id).latest = await self.services.snapshots.snapshot(table.id)
 
-    async def _sync_table(self, table_id: int) -> bool:
-        snapshot = self._latest.get(table_id)
-        if snapshot is None:
+    async def _sync_table(self, item: SyncTable) -> bool:
+        table = self._deliveries.get(item.table_id)
+        if table is None or table.latest is None:
             return True
-        adopted = self._adopted.pop((snapshot.table.chat_id, snapshot.table.thread_id), None)
-        done = await self.tables.sync(
-            table_id,
-            latest=lambda: self._latest[table_id],
-            options_open=table_id in self._options_open,
-            repost=table_id in self._repost,
-            adopted=adopted,
-            settled=self._settled,
-        )
-        if done:
-            self._repost.discard(table_id)
-        return done
+        place = table.latest.table
+        adopting = self._outboxes.get(place.chat_id)
+        adopted = None if adopting is None else adopting.adopted.pop(place.thread_id, None)
+        synced = await self.tables.sync(table, adopted)
+        if isinstance(synced, Done):
+            table.repost = False
+        return await self._settle(synced, table.table_id)
 
     # --- hands -------------------------------------------------------------------
 
-    def _sync_hands(self, table_id: int) -> None:
-        self._hands_dirty.add(table_id)
-        if table_id not in self._hand_tasks:
-            self._hand_tasks[table_id] = self._background.spawn(
-                self._run_hands(table_id), f"hands-{table_id}"
+    def _sync_hands(self, table: TableDelivery) -> None:
+        table.hands_due = True
+        if table.hands_task is None:
+            table.hands_task = self._background.spawn(
+                self._run_hands(table), f"hands-{table.table_id}"
             )
 
-    async def _run_hands(self, table_id: int) -> None:
-        failures = 0
+    async def _run_hands(self, table: TableDelivery) -> None:
+        backoff = Backoff(self._clock, self._background)
         try:
-            while table_id in self._hands_dirty:
-                self._hands_dirty.discard(table_id)
-                snapshot = self._latest[table_id]
+            while table.hands_due:
+                table.hands_due = False
+                snapshot = table.latest
+                assert snapshot is not None
                 try:
                     done = True
                     if snapshot.spec.private_hands:
                         lang = await self.group_language(snapshot.table.chat_id)
-                        done = await self.hands.sync(snapshot, lang)
+                        synced = await self.hands.sync(table, snapshot, lang)
+                        done = await self._settle_hands(synced, snapshot)
                     done = await self.hands.clear_warnings(snapshot) and done
                 except Exception:
-                    log.exception("updating the hands of table %s failed", table_id)
+                    log.exception("updating the hands of table %s failed", table.table_id)
                     done = True
                 if done:
-                    failures = 0
+                    backoff.succeeded()
                     continue
-                self._hands_dirty.add(table_id)
-                pause = BACKOFF[min(failures, len(BACKOFF) - 1)]
-                failures += 1
-                await self._background.wait(self._clock.sleep(pause))
+                table.hands_due = True
+                await backoff.wait()
         finally:
-            del self._hand_tasks[table_id]
+            table.hands_task = None
             self._forget_finished()
+
+    async def _settle_hands(self, synced: Synced, snapshot: Snapshot) -> bool:
+        """Act on what a sync of the DMs came to; True when there is nothing to
+        try again."""
+        assert not isinstance(synced, Migrated)  # a DM does not migrate
+        for seat in synced.unreachable:
+            self._background.spawn(
+                self._notice_unreachable(snapshot, seat), f"unreachable-{snapshot.table.id}"
+            )
+        if isinstance(synced, Retry):
+            if synced.after:
+                await self.services.timers.postpone([snapshot.table.id], synced.after)
+            return False
+        return True
 
     def _forget_finished(self) -> None:
         """Drop what is kept of tables that are over and fully delivered."""
-        over = [i for i, snapshot in self._latest.items() if not snapshot.table.is_open]
+        over = [table for table in self._deliveries.values() if table.over]
         if not over:  # the usual case, after every delivery: skip the outboxes
             return
-        busy = set(self._hand_tasks) | self._hands_dirty
-        for box in self._outboxes.values():
-            busy |= {i.table_id for i in box.items if isinstance(i, _Sync)}
-        for table_id in over:
-            if table_id in busy:
+        syncing = set().union(*(box.syncing() for box in self._outboxes.values()))
+        for table in over:
+            if table.hands_busy or table.table_id in syncing:
                 continue
-            del self._latest[table_id]
-            self._options_open.discard(table_id)
-            self._repost.discard(table_id)
-            self.hands.forget(table_id)
-            self.ledger.forget(table_id)
-
-    def _unreachable(self, snapshot: Snapshot, seat: int) -> None:
-        self._background.spawn(
-            self._notice_unreachable(snapshot, seat), f"unreachable-{snapshot.table.id}"
-        )
+            del self._deliveries[table.table_id]
+            self.ledger.forget(table.table_id)
 
     async def _notice_unreachable(self, snapshot: Snapshot, seat: int) -> None:
         table = snapshot.table
@@ -442,9 +401,9 @@ class Publisher:
         left = common.duration(lang, deadline.due_at - self._clock.now())
         who = f'<a href="tg://user?id={row.user_id}">{common.seat_name(lang, row)}</a>'
         text = t(lang, "table.turn_mention", name=who, time=left)
-        box = self._outboxes.setdefault(table.chat_id, _Outbox())
-        box.items.append(_Say(text, None, table.thread_id, notify=False, warns=(table.id, seat)))
-        self._work(table.chat_id, box)
+        box = self._outbox(table.chat_id)
+        box.add(Say(text, None, table.thread_id, notify=False, warns=(table.id, seat)))
+        self._work(box)
 
     async def _warn(self, snapshot: Snapshot, seat: int) -> None:
         row = snapshot.seat(seat)
@@ -466,7 +425,8 @@ class Publisher:
         """A turn warning was sent: recorded, it is deleted when the turn ends
         (looked at again at once: the turn may have ended meanwhile)."""
         await self.hands.warned(table_id, seat, chat_id, message_id)
-        if table_id in self._latest:
-            self._sync_hands(table_id)
+        table = self._deliveries.get(table_id)
+        if table is not None and table.latest is not None:
+            self._sync_hands(table)
         else:  # over and forgotten meanwhile
             await self._reload(table_id)

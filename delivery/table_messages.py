@@ -5,7 +5,7 @@ Composed from a snapshot only, so a restart (or a retry) composes it again.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -15,6 +15,8 @@ from delivery.composed import Composed
 from delivery.group_window import GroupWindow
 from delivery.keyboards import Button, Keyboard, Rows, button, markup, move_rows, url_button
 from delivery.ledger import Ledger, TableMessageRow
+from delivery.synced import Done, Synced, judged
+from delivery.table_delivery import TableDelivery
 from delivery.telegram_io import Delivery, Sent, TelegramIO
 from games.core import Action, Event, Place, Wait
 from i18n import t
@@ -22,7 +24,7 @@ from screens import common
 from screens.base import GameScreens, Key, Screen
 from services import Actor, LoggedEvent, Services, Setting, Snapshot, Status
 
-__all__ = ["RECENT_LINES", "Settled", "TableMessages", "compose_group"]
+__all__ = ["RECENT_LINES", "TableMessages", "compose_group"]
 
 RECENT_LINES = 4
 PIN_RETRY = 600.0
@@ -205,10 +207,6 @@ def _waiting_line(snapshot: Snapshot, lang: str, names: list[str], now: float) -
     return "⏳ " + ", ".join(parts)
 
 
-Settled = Callable[[Sent, int, int | None], Awaitable[bool]]
-"""Judges a delivery to a group: True when nothing is left to retry."""
-
-
 class TableMessages:
     """Keeps each table's group message showing its latest state, pinned while
     the game runs, and posts the announcements its moves call for (silently,
@@ -229,26 +227,17 @@ class TableMessages:
         self._ledger = ledger
         self._pacer = pacer
         self._deep_link = deep_link
-        self._posted: dict[int, tuple[int, int]] = {}
-        """Per table: (move, posts made) of a move whose announcements were
-        interrupted, so that a retry does not post the first ones twice."""
         self._pin_refused: dict[int, float] = {}
         """Per chat: when Telegram last refused to let the bot pin there."""
 
-    async def sync(
-        self,
-        table_id: int,
-        *,
-        latest: Callable[[], Snapshot],
-        options_open: bool,
-        repost: bool,
-        adopted: int | None,
-        settled: Settled,
-    ) -> bool:
-        """The group's table message, its pin, then the announcements owed;
-        False when something is worth trying again (``settled`` judges each
-        delivery)."""
-        snapshot = latest()
+    async def sync(self, table: TableDelivery, adopted: int | None = None) -> Synced:
+        """The group's table message showing the table's latest snapshot, its
+        pin, then the announcements owed; stops at the first delivery worth
+        trying again.  ``adopted``: a message to take over if the table has
+        none (the game chooser it was opened from)."""
+        assert table.latest is not None
+        table_id, snapshot = table.table_id, table.latest
+        options_open, repost = table.options_open, table.repost
         chat_id = snapshot.table.chat_id
         row = await self._ledger.table_message(table_id)
         if row.message_id is None and adopted is not None:
@@ -272,13 +261,13 @@ class TableMessages:
             await self._pacer.turn(chat_id, spread=spread)
             # Compose again after the wait: show the latest state, not the one
             # that asked for this edit.
-            snapshot = latest()
+            snapshot = table.latest
             composed = self._compose(snapshot, lang, options_open, pictures)
             sent = await self._show(snapshot, row, composed, lang, repost=repost)
-            if not await settled(sent, snapshot.table.chat_id, table_id):
-                return False
+            if not isinstance(synced := judged(sent, snapshot.table.chat_id), Done):
+                return synced
         await self._pin(snapshot, await self._ledger.table_message(table_id))
-        return await self._announce(snapshot, row, lang, settled, pictures)
+        return await self._announce(table, snapshot, row, lang, pictures)
 
     async def _pin(self, snapshot: Snapshot, row: TableMessageRow) -> None:
         """The live table message is pinned while the game runs, where the bot
@@ -358,16 +347,16 @@ class TableMessages:
 
     async def _announce(
         self,
+        delivery: TableDelivery,
         snapshot: Snapshot,
         row: TableMessageRow,
         lang: str,
-        settled: Settled,
         pictures: bool,
-    ) -> bool:
+    ) -> Synced:
         """Post what the moves since the cursor call for, move by move."""
         table = snapshot.table
         if table.moves <= row.announced:
-            return True
+            return Done()
         screens = self._screens[table.game]
         names = common.names_of(lang, table)
         logged = await self._services.snapshots.events_after(table.id, row.announced)
@@ -389,7 +378,7 @@ class TableMessages:
                 rematch = button(t(lang, "result.rematch"), cd.RematchButton(table.id))
                 result = screens.result(lang, outcome, snapshot.public, names)
                 posts.append((result, markup([[rematch]]), True))
-            posted_move, done = self._posted.get(table.id, (move, 0))
+            posted_move, done = delivery.announcing or (move, 0)
             if posted_move != move:
                 done = 0
             for index, (screen, keys, notify) in enumerate(posts):
@@ -402,10 +391,10 @@ class TableMessages:
                     thread_id=table.thread_id,
                     notify=notify,
                 )
-                if not await settled(sent, table.chat_id, table.id):
-                    return False
+                if not isinstance(synced := judged(sent, table.chat_id), Done):
+                    return synced
                 if sent.ok:
-                    self._posted[table.id] = (move, index + 1)
+                    delivery.announcing = (move, index + 1)
             await self._ledger.set_announced(table.id, move)
-            self._posted.pop(table.id, None)
-        return True
+            delivery.announcing = None
+        return Done()

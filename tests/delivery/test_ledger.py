@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from delivery.ledger import HandMessageRow, Ledger
+from services import Background
 from storage import Database
 from tests.storage.test_storage import seed
 
@@ -16,7 +17,7 @@ async def test_what_the_ledger_keeps_is_what_the_database_holds(tmp_path: Path) 
     db = await Database.open(tmp_path / "koloda.sqlite3")
     try:
         table_id = await seed(db)
-        ledger = Ledger(db)
+        ledger = Ledger(db, Background())
         assert (await ledger.table_message(table_id)).message_id is None  # read once, kept
         assert await ledger.hands(table_id) == {}
         await ledger.set_table_message(table_id, 7, "photo", "d1")
@@ -34,7 +35,7 @@ async def test_what_the_ledger_keeps_is_what_the_database_holds(tmp_path: Path) 
         )
         await ledger.save_hands(table_id, [], {(1, 39): None})
 
-        fresh = Ledger(db)
+        fresh = Ledger(db, Background())
         assert await ledger.table_message(table_id) == await fresh.table_message(table_id)
         assert (await fresh.table_message(table_id)).announced == 12
         assert await ledger.hands(table_id) == await fresh.hands(table_id)
@@ -42,7 +43,7 @@ async def test_what_the_ledger_keeps_is_what_the_database_holds(tmp_path: Path) 
         assert await fresh.retiring(table_id) == {(2, 40): "old", (1, 39): None}
         await ledger.retired(table_id, [(2, 40)])
         assert await ledger.retiring(table_id) == {(1, 39): None}
-        assert await Ledger(db).retiring(table_id) == {(1, 39): None}
+        assert await Ledger(db, Background()).retiring(table_id) == {(1, 39): None}
 
         (await ledger.hands(table_id)).clear()  # a copy: the kept records stay
         assert len(await ledger.hands(table_id)) == 2
@@ -62,7 +63,7 @@ async def test_writes_queued_while_the_database_is_busy_commit_in_one_transactio
     db = await Database.open(tmp_path / "koloda.sqlite3")
     try:
         table_id = await seed(db)
-        ledger = Ledger(db)
+        ledger = Ledger(db, Background())
         async with db.transaction():  # busy: the writes below have to queue
             queued = [
                 asyncio.create_task(ledger.set_announced(table_id, 3)),
@@ -78,7 +79,7 @@ async def test_writes_queued_while_the_database_is_busy_commit_in_one_transactio
             assert not any(task.done() for task in queued)
         results = await asyncio.gather(*queued, return_exceptions=True)
         assert all(isinstance(r, sqlite3.IntegrityError) for r in results)
-        fresh = Ledger(db)
+        fresh = Ledger(db, Background())
         assert await fresh.table_message(table_id) == await ledger.table_message(table_id)
         assert (await fresh.table_message(table_id)).announced == 0
 
@@ -88,7 +89,7 @@ async def test_writes_queued_while_the_database_is_busy_commit_in_one_transactio
             ledger.set_announced(table_id, 5),
             ledger.save_hands(table_id, [HandMessageRow(table_id, 0, 1, 41, None, None, False)]),
         )
-        fresh = Ledger(db)
+        fresh = Ledger(db, Background())
         assert (await fresh.table_message(table_id)).announced == 5
         assert (await fresh.hands(table_id))[0].message_id == 41
     finally:
@@ -99,7 +100,7 @@ async def test_a_writer_given_up_on_does_not_take_its_batch_with_it(tmp_path: Pa
     db = await Database.open(tmp_path / "koloda.sqlite3")
     try:
         table_id = await seed(db)
-        ledger = Ledger(db)
+        ledger = Ledger(db, Background())
         async with db.transaction():
             impatient = asyncio.create_task(ledger.set_announced(table_id, 4))
             patient = asyncio.create_task(ledger.set_pinned(table_id, True))
@@ -107,7 +108,39 @@ async def test_a_writer_given_up_on_does_not_take_its_batch_with_it(tmp_path: Pa
             impatient.cancel()
         await patient
         assert impatient.cancelled()
-        row = await Ledger(db).table_message(table_id)
+        row = await Ledger(db, Background()).table_message(table_id)
         assert (row.announced, row.pinned) == (4, True)
+    finally:
+        await db.close()
+
+
+def idle(background: Background) -> bool:
+    return background.idle
+
+
+async def test_the_committer_is_a_background_task(tmp_path: Path) -> None:
+    """While a commit is in hand the bot is not idle (a test on the fake clock
+    waits for it), and a stop ends the committer like every other task."""
+    db = await Database.open(tmp_path / "koloda.sqlite3")
+    try:
+        table_id = await seed(db)
+        background = Background()
+        ledger = Ledger(db, background)
+        assert idle(background)
+        async with db.transaction():  # busy: the committer waits for the database
+            write = asyncio.create_task(ledger.set_announced(table_id, 3))
+            await asyncio.sleep(0.01)
+            assert not idle(background)
+        await write
+        assert idle(background)  # committed, and the committer is done
+        assert (await Ledger(db, Background()).table_message(table_id)).announced == 3
+
+        async with db.transaction():
+            stopped = asyncio.create_task(ledger.set_pinned(table_id, True))
+            await asyncio.sleep(0.01)
+            await background.stop()
+        await asyncio.gather(stopped, return_exceptions=True)
+        assert stopped.cancelled()
+        assert not (await Ledger(db, Background()).table_message(table_id)).pinned
     finally:
         await db.close()
