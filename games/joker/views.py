@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from games.cards import SUITS, Card, Suit
 from games.core import Progress, View
-from games.joker.cards import CARD, SUIT_MASK, bits_of
+from games.joker.cards import CARD
 from games.joker.rules import schedule
 from games.joker.scoring import PulkaRecord, SheetRow
 from games.joker.state import JokerState, Phase
@@ -31,7 +31,7 @@ __all__ = [
     "PulkaRecord",
     "SheetRow",
     "TrickCard",
-    "hand_order",
+    "hand_cards",
     "progress",
     "public_view",
     "seat_view",
@@ -142,13 +142,30 @@ class JokerSeatView(JokerPublicView):
     each from its highest card down."""
 
 
-def hand_order(hand: int, trump: int) -> list[int]:
-    """Card bits of ``hand``: jokers, the trump suit, the others; high to low."""
-    out = [b for b in (37, 36) if hand >> b & 1]
-    suits = ([trump] if trump >= 0 else []) + [s for s in range(4) if s != trump]
-    for s in suits:
-        out.extend(reversed(bits_of(hand & SUIT_MASK[s])))
-    return out
+_JOKERS_HELD = tuple(tuple(CARD[b] for b in (37, 36) if held << 36 >> b & 1) for held in range(4))
+"""By a hand's two joker bits: its jokers, the red one first."""
+_SUIT_HELD = tuple(
+    tuple(
+        tuple(CARD[b] for r in range(8, -1, -1) if mask >> r & 1 and (b := s * 9 + r) in CARD)
+        for mask in range(512)
+    )
+    for s in range(4)
+)
+"""``_SUIT_HELD[suit][9-bit mask]``: those cards of the suit, highest first
+(the black sixes' bits are not cards: the deck has the jokers instead)."""
+_SUIT_ORDER = tuple(
+    ((trump,) if trump >= 0 else ()) + tuple(s for s in range(4) if s != trump)
+    for trump in (0, 1, 2, 3, -1)
+)
+"""By the trump's suit index (-1: no trump): the suits in a hand's order."""
+
+
+def hand_cards(hand: int, trump: int) -> tuple[Card, ...]:
+    """The cards of ``hand``: jokers, the trump suit, the others; high to low."""
+    cards = _JOKERS_HELD[hand >> 36]
+    for s in _SUIT_ORDER[trump]:
+        cards += _SUIT_HELD[s][hand >> 9 * s & 0x1FF]
+    return cards
 
 
 _MODES = (None, JokerMode.HIGH, JokerMode.TAKES, JokerMode.HIGH, JokerMode.LOW)
@@ -235,8 +252,7 @@ def public_view(game: JokerState) -> JokerPublicView:
 def seat_view(game: JokerState, seat: int) -> JokerSeatView:
     if not 0 <= seat < game._n:
         raise IndexError(f"no seat {seat}")
-    hand = tuple([CARD[b] for b in hand_order(game._hands[seat], game._trump)])
-    return JokerSeatView(*_fields(game), seat, hand)
+    return JokerSeatView(*_fields(game), seat, hand_cards(game._hands[seat], game._trump))
 
 
 def progress(game: JokerState) -> Progress:
