@@ -28,6 +28,7 @@ __all__ = [
     "JokerMode",
     "JokerPublicView",
     "JokerSeatView",
+    "Phase",
     "PulkaRecord",
     "SheetRow",
     "TrickCard",
