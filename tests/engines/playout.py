@@ -116,14 +116,14 @@ def check_views(game: Game[Any, Any, Any, Any]) -> None:
     for zone in zones:
         if zone.visible_to is None:
             public.update(zone.cards)
-    leaked = cards_in_json(json.dumps(game.public_view())) - public
+    leaked = cards_in_json(json.dumps(game.public_view(), default=View.to_json)) - public
     assert not leaked, f"public view shows hidden cards {sorted(leaked)}"
     for seat in range(game.seats):
         visible = public.copy()
         for zone in zones:
             if zone.visible_to is not None and seat in zone.visible_to:
                 visible.update(zone.cards)
-        leaked = cards_in_json(json.dumps(game.view(seat))) - visible
+        leaked = cards_in_json(json.dumps(game.view(seat), default=View.to_json)) - visible
         assert not leaked, f"seat {seat}'s view shows hidden cards {sorted(leaked)}"
 
 
@@ -297,7 +297,7 @@ def check_variation(
 
 
 def _view_text(game: Game[Any, Any, Any, Any], seat: int) -> str:
-    return json.dumps(game.view(seat), sort_keys=True)
+    return json.dumps(game.view(seat), sort_keys=True, default=View.to_json)
 
 
 def check_determinize(
