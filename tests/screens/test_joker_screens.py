@@ -10,7 +10,6 @@ import pytest
 from PIL import Image
 
 from bench.pictures import main as bench_pictures
-from bot.catalog import CATALOG
 from delivery.hand_messages import compose_hand
 from delivery.table_messages import compose_group
 from games.joker import Joker, JokerRules
