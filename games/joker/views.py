@@ -32,7 +32,6 @@ __all__ = [
     "PulkaRecord",
     "SheetRow",
     "TrickCard",
-    "hand_cards",
     "progress",
     "public_view",
     "seat_view",
@@ -158,10 +157,11 @@ _SUIT_ORDER = tuple(
     ((trump,) if trump >= 0 else ()) + tuple(s for s in range(4) if s != trump)
     for trump in (0, 1, 2, 3, -1)
 )
-"""By the trump's suit index (-1: no trump): the suits in a hand's order."""
+"""By the trump's suit index: the suits in a hand's order (no trump, -1,
+indexes the last)."""
 
 
-def hand_cards(hand: int, trump: int) -> tuple[Card, ...]:
+def _hand_cards(hand: int, trump: int) -> tuple[Card, ...]:
     """The cards of ``hand``: jokers, the trump suit, the others; high to low."""
     cards = _JOKERS_HELD[hand >> 36]
     for s in _SUIT_ORDER[trump]:
@@ -175,6 +175,8 @@ _MODES = (None, JokerMode.HIGH, JokerMode.TAKES, JokerMode.HIGH, JokerMode.LOW)
 _VOID_SUITS = tuple(frozenset(SUITS[s] for s in range(4) if mask >> s & 1) for mask in range(16))
 """By a seat's mask of suits shown lacking."""
 _NO_WINNERS: frozenset[int] = frozenset()
+_DEAL, _TRUMP, _OVER = Phase.DEAL, Phase.TRUMP, Phase.OVER
+"""As globals: Python 3.11 looks up an enum class's attributes slowly."""
 
 _trick_cards: dict[tuple[int, int, int, int], TrickCard] = {}
 """The trick's cards by the state's entries ``(seat, bit, mode, suit)``, made
@@ -208,7 +210,7 @@ def _fields(game: JokerState) -> _PublicFields:
     deal = game._deal
     trick = game._trick
     done = game._done
-    known = not (phase is Phase.TRUMP or (phase is Phase.DEAL and not game._rows))
+    known = not (phase is _TRUMP or (phase is _DEAL and not game._rows))
     trump = SUITS[game._trump] if known and game._trump >= 0 else None
     trump_card = game._trump_card
     chooser = game._chooser
@@ -234,7 +236,7 @@ def _fields(game: JokerState) -> _PublicFields:
         tuple([_trick_card(e) for e in trick]),
         done,
         game._turn if done and trick else None,
-        None if phase is Phase.OVER else game._turn,
+        None if phase is _OVER else game._turn,
         game.to_move(),
         tuple([_VOID_SUITS[v] for v in game._void]),
         game._rows,
@@ -253,7 +255,7 @@ def public_view(game: JokerState) -> JokerPublicView:
 def seat_view(game: JokerState, seat: int) -> JokerSeatView:
     if not 0 <= seat < game._n:
         raise IndexError(f"no seat {seat}")
-    return JokerSeatView(*_fields(game), seat, hand_cards(game._hands[seat], game._trump))
+    return JokerSeatView(*_fields(game), seat, _hand_cards(game._hands[seat], game._trump))
 
 
 def progress(game: JokerState) -> Progress:

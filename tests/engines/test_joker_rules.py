@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from games.cards import Rank, Suit
+from games.cards import Card, Rank, Suit
 from games.core import Event, IllegalAction, StateFormatError, Wait
 from games.joker import (
     SPEC,
@@ -25,7 +25,7 @@ from games.joker import (
     premium,
     schedule,
 )
-from games.joker.views import Phase, SheetRow
+from games.joker.views import JokerMode, JokerSeatView, Phase, SheetRow, TrickCard
 from tests.engines.playout import playout
 
 RULES = JokerRules()
@@ -200,6 +200,24 @@ def test_the_winner_of_a_trick_leads_the_next_and_the_trick_stays_on_the_table()
     assert game.to_move() == {1}
     moves(game, "p8c")
     assert [e.card.code for e in game.public_view().trick] == ["8c"]
+
+
+def test_a_seat_sees_the_table_and_its_hand_jokers_then_trumps_then_the_suits_high_to_low() -> None:
+    game = four("7s X1 Ah 8c X2 Kh 9d Jc | 8h | 9h | Th", trump="h")
+    moves(game, "lX1hd")
+    public, own = game.public_view(), game.view(0)
+    assert isinstance(own, JokerSeatView)
+    assert not isinstance(public, JokerSeatView)
+    assert own.seat == 0
+    assert [c.code for c in own.hand] == ["X2", "Ah", "Kh", "7s", "Jc", "8c", "9d"]
+    assert {f: v for f, v in own.to_json().items() if f not in ("seat", "hand")} == (
+        public.to_json()
+    )
+    assert public.trick == (TrickCard(0, Card.joker(1), JokerMode.HIGH, Suit.DIAMONDS),)
+    # The plain form: cards as codes, suits as letters, a joker's declaration by name.
+    assert own.to_json()["hand"] == ["X2", "Ah", "Kh", "7s", "Jc", "8c", "9d"]
+    assert public.to_json()["trick"] == [{"seat": 0, "card": "X1", "joker": "high", "suit": "d"}]
+    assert public.to_json()["trump"] == "h"
 
 
 def test_players_shown_void_are_dealt_no_card_of_that_suit_in_a_determinized_world() -> None:
