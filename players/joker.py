@@ -153,7 +153,7 @@ class JokerHeuristic:
         whoever has his bid already."""
         bids, tricks = view.bids, view.tricks
         others = [s for s in range(len(bids)) if s != seat]
-        needing = [s for s in others if (bids[s] or 0) > tricks[s]]
+        needing = [s for s in others if (bid := bids[s]) is not None and bid > tricks[s]]
         full = [s for s in others if bids[s] == tricks[s]]
         if trick:
             winner = _current_winner(trick, view.trump)
