@@ -51,6 +51,7 @@ from typing import Any
 
 from bot.catalog import CATALOG
 from games.core import Game, Outcome
+from games.joker.views import JokerPublicView
 from players import RandomPlayer
 from players.arena import next_seat
 from players.base import Player
@@ -158,8 +159,9 @@ def _score(outcome: Outcome, seat: int) -> float:
 
 
 def _bids(game: Game[Any, Any, Any, Any], seat: int) -> list[tuple[int, bool]]:
-    sheet = game.public_view()["sheet"]
-    return [(row["cards"], row["bids"][seat] == row["tricks"][seat]) for row in sheet]
+    view = game.public_view()
+    assert isinstance(view, JokerPublicView)
+    return [(row.cards, row.bids[seat] == row.tricks[seat]) for row in view.sheet]
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:

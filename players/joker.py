@@ -24,18 +24,20 @@ view holds only the trick on the table).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from games.cards import SUITS, Card, Rank, Suit
 from games.core import Action, Rules
 from games.joker.actions import Bid, ChooseTrump, FollowJoker, LeadJoker, Play
+from games.joker.views import JokerMode, JokerSeatView, TrickCard
 from players.computer import Arena, Computer, Trial
 from players.search import Horizon
 
 __all__ = ["COMPUTER", "JokerHeuristic"]
 
-_SUIT = {s.value: s for s in SUITS}
+_HIGH = JokerMode.HIGH
+"""A global: Python 3.11 looks up an enum class's attributes slowly."""
 
 
 def _estimate(hand: Sequence[Card], trump: Suit | None, cards: int, seats: int) -> float:
@@ -95,7 +97,7 @@ class JokerHeuristic:
     def choose(
         self,
         rules: Rules,
-        view: Mapping[str, Any],
+        view: JokerSeatView,
         legal: Sequence[Action],
         rng: random.Random,
     ) -> Action:
@@ -112,52 +114,49 @@ class JokerHeuristic:
 
     # --- bidding ------------------------------------------------------------
 
-    def _bid(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        hand = [Card.parse(c) for c in view["hand"]]
-        trump = _SUIT.get(view["trump"] or "")
-        want = _estimate(hand, trump, view["cards"], len(view["hands"]))
+    def _bid(self, view: JokerSeatView, legal: Sequence[Action]) -> Action:
+        want = _estimate(view.hand, view.trump, view.cards, view.seats)
         bids = [a for a in legal if isinstance(a, Bid)]
         return min(bids, key=lambda a: (abs(a.tricks - want), a.tricks))
 
-    def _trump(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        hand = [Card.parse(c) for c in view["hand"]]
-        seats = len(view["hands"])
+    def _trump(self, view: JokerSeatView, legal: Sequence[Action]) -> Action:
+        hand = view.hand
+        seats = view.seats
 
         def worth(action: Action) -> tuple[float, int]:
             assert isinstance(action, ChooseTrump)
             held = sum(1 for c in hand if c.suit is action.suit)
             top = max((c.rank for c in hand if c.suit is action.suit), default=0)
-            value = _estimate(hand, action.suit, view["cards"], seats)
+            value = _estimate(hand, action.suit, view.cards, seats)
             return (value + 0.3 * held, top)
 
         return max(legal, key=worth)
 
     # --- playing ------------------------------------------------------------
 
-    def _play(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        seat = view["seat"]
-        bids = view["bids"]
-        tricks = view["tricks"]
-        left = len(view["hand"])
-        need = bids[seat] - tricks[seat]
-        trump = _SUIT.get(view["trump"] or "")
-        trick = [] if view["trick_done"] else view["trick"]
-        broken = need > left or need < 0
+    def _play(self, view: JokerSeatView, legal: Sequence[Action]) -> Action:
+        seat = view.seat
+        bid = view.bids[seat]
+        assert bid is not None  # cards are played once everybody has bid
+        need = bid - view.tricks[seat]
+        trump = view.trump
+        trick = () if view.trick_done else view.trick
+        broken = need > len(view.hand) or need < 0
         goal = self._spoil(view, trick, seat) if broken else need > 0
         plays = [a for a in legal if isinstance(a, Play)]
         if not trick:
             return self._lead(view, legal, plays, goal, trump)
         return self._follow(view, legal, plays, trick, goal, trump)
 
-    def _spoil(self, view: Mapping[str, Any], trick: list[dict[str, Any]], seat: int) -> bool:
+    def _spoil(self, view: JokerSeatView, trick: Sequence[TrickCard], seat: int) -> bool:
         """A broken bid: take the trick from whoever needs it, give it to
         whoever has his bid already."""
-        bids, tricks = view["bids"], view["tricks"]
+        bids, tricks = view.bids, view.tricks
         others = [s for s in range(len(bids)) if s != seat]
-        needing = [s for s in others if bids[s] > tricks[s]]
+        needing = [s for s in others if (bid := bids[s]) is not None and bid > tricks[s]]
         full = [s for s in others if bids[s] == tricks[s]]
         if trick:
-            winner = _current_winner(trick, _SUIT.get(view["trump"] or ""))
+            winner = _current_winner(trick, view.trump)
             if winner in full:
                 return False
             if winner in needing:
@@ -166,13 +165,13 @@ class JokerHeuristic:
 
     def _lead(
         self,
-        view: Mapping[str, Any],
+        view: JokerSeatView,
         legal: Sequence[Action],
         plays: list[Play],
         win: bool,
         trump: Suit | None,
     ) -> Action:
-        hand = [Card.parse(c) for c in view["hand"]]
+        hand = view.hand
         jokers = [a for a in legal if isinstance(a, LeadJoker)]
         if win:
             highs = [a for a in jokers if a.high]
@@ -194,20 +193,19 @@ class JokerHeuristic:
 
     def _follow(
         self,
-        view: Mapping[str, Any],
+        view: JokerSeatView,
         legal: Sequence[Action],
         plays: list[Play],
-        trick: list[dict[str, Any]],
+        trick: Sequence[TrickCard],
         win: bool,
         trump: Suit | None,
     ) -> Action:
         jokers = [a for a in legal if isinstance(a, FollowJoker)]
-        seats = len(view["hands"])
-        last = len(trick) == seats - 1
+        last = len(trick) == view.seats - 1
         lead = trick[0]
-        led = _SUIT[lead["suit"]] if lead["joker"] else Card.parse(lead["card"]).suit
-        unbeatable = any(e["joker"] == "high" for e in trick[1:]) or (
-            lead["joker"] == "high" and (trump is None or led is trump)
+        led = _led_suit(lead)
+        unbeatable = any(e.joker is _HIGH for e in trick[1:]) or (
+            lead.joker is _HIGH and (trump is None or led is trump)
         )
         best = _best_card(trick, led, trump)
         winners = [] if unbeatable else [a for a in plays if _wins(a.card, best, led, trump, lead)]
@@ -246,14 +244,19 @@ def _lead_strength(card: Card, trump: Suit | None) -> tuple[int, int]:
     return (0, card.rank)
 
 
-def _best_card(trick: list[dict[str, Any]], led: Suit | None, trump: Suit | None) -> Card | None:
+def _led_suit(lead: TrickCard) -> Suit | None:
+    """The suit a trick asks for: a led joker's named suit, else the led card's."""
+    return lead.suit if lead.joker is not None else lead.card.suit
+
+
+def _best_card(trick: Sequence[TrickCard], led: Suit | None, trump: Suit | None) -> Card | None:
     """The ordinary card that wins the trick so far (None: a joker does, or
     no ordinary card of the led suit or trumps is on the table)."""
     best: Card | None = None
     for entry in trick:
-        if entry["joker"]:
+        if entry.joker is not None:
             continue
-        card = Card.parse(entry["card"])
+        card = entry.card
         if card.suit is not led and card.suit is not trump:
             continue
         if best is None or _beats(card, best, led, trump):
@@ -262,10 +265,10 @@ def _best_card(trick: list[dict[str, Any]], led: Suit | None, trump: Suit | None
 
 
 def _wins(
-    card: Card, best: Card | None, led: Suit | None, trump: Suit | None, lead: dict[str, Any]
+    card: Card, best: Card | None, led: Suit | None, trump: Suit | None, lead: TrickCard
 ) -> bool:
     """Whether ``card`` would win the trick as it stands (no later card counted)."""
-    if lead["joker"] == "high":
+    if lead.joker is _HIGH:
         # Only a trump on a plain suit's high joker takes it.
         if trump is None or led is trump or card.suit is not trump:
             return False
@@ -275,21 +278,21 @@ def _wins(
     return _beats(card, best, led, trump)
 
 
-def _current_winner(trick: list[dict[str, Any]], trump: Suit | None) -> int:
+def _current_winner(trick: Sequence[TrickCard], trump: Suit | None) -> int:
     """Who wins the incomplete trick so far (a rough guess for the jokers)."""
     lead = trick[0]
-    highs = [e for e in trick[1:] if e["joker"] == "high"]
+    highs = [e for e in trick[1:] if e.joker is _HIGH]
     if highs:
-        return int(highs[-1]["seat"])
-    led = _SUIT[lead["suit"]] if lead["joker"] else Card.parse(lead["card"]).suit
+        return highs[-1].seat
+    led = _led_suit(lead)
     best = _best_card(trick, led, trump)
-    if lead["joker"] == "high":
+    if lead.joker is _HIGH:
         if best is not None and best.suit is trump and led is not trump:
-            return int(next(e["seat"] for e in trick if e["card"] == best.code))
-        return int(lead["seat"])
+            return next(e.seat for e in trick if e.card is best)
+        return lead.seat
     if best is None:
-        return int(lead["seat"])
-    return int(next(e["seat"] for e in trick if e["card"] == best.code))
+        return lead.seat
+    return next(e.seat for e in trick if e.card is best)
 
 
 COMPUTER = Computer(

@@ -6,14 +6,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
+from games.cards import Card, Suit
 from games.core import Action, Event, Outcome, Rules
 from games.joker.actions import Bid, ChooseTrump, Deal, FollowJoker, LeadJoker, Play
 from games.joker.rules import JokerRules
+from games.joker.views import (
+    JokerMode,
+    JokerPublicView,
+    JokerSeatView,
+    Phase,
+    SheetRow,
+)
 from i18n import t, tn
-from screens.base import Key, Picture, Screen
+from screens.base import GameScreens, Key, Picture, Screen
 from screens.drawing import plain
 from screens.faces import face, faces, suit_symbol
 from screens.joker_sheet import SheetLabels, draw_sheet
@@ -35,78 +42,88 @@ def _total(n: int) -> str:
     return str(n) if n >= 0 else f"−{-n}"
 
 
-def _suit(lang: str, letter: str | None) -> str:
-    if letter is None:
-        return "?"
+def _suit(lang: str, letter: str) -> str:
+    """An event's trump: a suit letter or ``none``."""
     if letter == "none":
         return t(lang, "joker.no_trump")
     return suit_symbol(letter)
 
 
-def _trump_line(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str:
-    if view["phase"] == "trump":
-        return t(lang, "joker.trump_choosing", name=names[view["chooser"]])
-    if view["trump_card"]:
+def _trump(lang: str, view: JokerPublicView) -> str:
+    if not view.trump_known:
+        return "?"
+    if view.trump is None:
+        return t(lang, "joker.no_trump")
+    return suit_symbol(view.trump.value)
+
+
+def _trump_line(lang: str, view: JokerPublicView, names: Sequence[str]) -> str:
+    if view.phase is Phase.TRUMP:
+        assert view.chooser is not None  # the trump phase has its chooser
+        return t(lang, "joker.trump_choosing", name=names[view.chooser])
+    if view.trump_card is not None:
         return t(
             lang,
             "joker.trump_turned",
-            trump=_suit(lang, view["trump"]),
-            card=face(view["trump_card"]),
+            trump=_trump(lang, view),
+            card=face(view.trump_card.code),
         )
-    return t(lang, "joker.trump_named", trump=_suit(lang, view["trump"]))
+    return t(lang, "joker.trump_named", trump=_trump(lang, view))
 
 
-def _deal_line(lang: str, view: Mapping[str, Any]) -> str:
+def _deal_line(lang: str, view: JokerPublicView) -> str:
     return t(
         lang,
         "joker.deal",
-        deal=view["deal"],
-        deals=view["deals"],
-        pulka=view["pulka"],
-        cards=tn(lang, "joker.n_cards", view["cards"]),
+        deal=view.deal,
+        deals=view.deals,
+        pulka=view.pulka,
+        cards=tn(lang, "joker.n_cards", view.cards),
     )
 
 
-def _bids_sum(lang: str, view: Mapping[str, Any]) -> str | None:
+def _bids_sum(lang: str, view: JokerPublicView) -> str | None:
     """``Заказано 4 из 5: недобор 1``."""
-    bids = [b for b in view["bids"] if b is not None]
+    bids = [b for b in view.bids if b is not None]
     if not bids:
         return None
-    total, cards = sum(bids), view["cards"]
-    if len(bids) < len(view["bids"]):
+    total, cards = sum(bids), view.cards
+    if len(bids) < len(view.bids):
         return t(lang, "joker.bids_so_far", total=total, cards=cards)
     if total > cards:
         return t(lang, "joker.bids_over", total=total, cards=cards, n=total - cards)
     return t(lang, "joker.bids_under", total=total, cards=cards, n=cards - total)
 
 
-def joker_word(lang: str, entry: Mapping[str, Any]) -> str:
-    """How a played joker was declared."""
-    how = entry["joker"]
+def joker_word(lang: str, how: JokerMode | None, suit: Suit | None) -> str:
+    """How a played joker was declared (``suit``: the suit a led one named)."""
     if how is None:
         return ""
-    suit = entry["suit"]
     if suit is not None:
-        return t(lang, f"joker.lead_{how}", suit=suit_symbol(suit))
-    return t(lang, f"joker.follow_{how}")
+        return t(lang, f"joker.lead_{how.value}", suit=suit_symbol(suit.value))
+    return t(lang, f"joker.follow_{how.value}")
 
 
-def _played(lang: str, entry: Mapping[str, Any]) -> str:
-    card = face(entry["card"])
-    if entry["joker"] is None:
-        return card
-    return f"{card} {joker_word(lang, entry)}"
+def _played(lang: str, card: Card, how: JokerMode | None, suit: Suit | None) -> str:
+    shown = face(card.code)
+    if how is None:
+        return shown
+    return f"{shown} {joker_word(lang, how, suit)}"
 
 
-def _trick_line(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
-    trick = view["trick"]
+def _trick_line(lang: str, view: JokerPublicView, names: Sequence[str]) -> str | None:
+    trick = view.trick
     if not trick:
         return None
-    cards = " · ".join(f"{names[e['seat']]} {_played(lang, e)}" for e in trick)
+    cards = " · ".join(f"{names[e.seat]} {_played(lang, e.card, e.joker, e.suit)}" for e in trick)
     line = t(lang, "joker.on_table", cards=cards)
-    if view["trick_done"] and view["trick_winner"] is not None:
-        line += "\n" + t(lang, "joker.trick_to", name=names[view["trick_winner"]])
+    if view.trick_done and view.trick_winner is not None:
+        line += "\n" + t(lang, "joker.trick_to", name=names[view.trick_winner])
     return line
+
+
+def _is_trump(card: Card, trump: Suit | None) -> bool:
+    return trump is not None and card.suit is trump
 
 
 def _bid_text(lang: str, bid: int | None) -> str:
@@ -121,63 +138,61 @@ def _bid_phrase(lang: str, bid: int) -> str:
     return t(lang, "joker.pass") if bid == 0 else t(lang, "joker.bid_n", n=bid)
 
 
-def _deal_summary(lang: str, row: Mapping[str, Any], names: Sequence[str]) -> str:
+def _deal_summary(lang: str, row: SheetRow, names: Sequence[str]) -> str:
     """One line of a played deal: each player's bid/tricks and points, with a
     word on what ``1/0`` means."""
     parts = []
     for seat, name in enumerate(names):
-        bid, took, points = row["bids"][seat], row["tricks"][seat], row["points"][seat]
+        bid, took, points = row.bids[seat], row.tricks[seat], row.points[seat]
         mark = " " + t(lang, "joker.khisht") if bid >= 1 and took == 0 else ""
         parts.append(f"{name} {bid}/{took} {_minus(points)}{mark}")
-    head = t(
-        lang, "joker.deal_done", deal=row["deal"], cards=tn(lang, "joker.n_cards", row["cards"])
-    )
+    head = t(lang, "joker.deal_done", deal=row.deal, cards=tn(lang, "joker.n_cards", row.cards))
     return f"{head}, {t(lang, 'joker.bid_taken')}: " + " · ".join(parts)
 
 
-def sheet_text(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str:
+def sheet_text(lang: str, view: JokerPublicView, names: Sequence[str]) -> str:
     """The score sheet in a few lines: each pulka's subtotals with its premium
     and what was struck off, then the totals (the picture's caption, and the
     sheet itself where pictures are off)."""
-    rows = view["sheet"]
-    lines = [t(lang, "joker.sheet_title", deal=len(rows), deals=view["deals"])]
-    done = {p["pulka"]: p for p in view["pulkas"]}
-    pulkas = sorted({r["pulka"] for r in rows})
+    rows = view.sheet
+    lines = [t(lang, "joker.sheet_title", deal=len(rows), deals=view.deals)]
+    done = {p.pulka: p for p in view.pulkas}
+    pulkas = sorted({r.pulka for r in rows})
     for number in pulkas:
         record = done.get(number)
         if record is not None:
-            sums = record["subtotal"]
+            sums = record.subtotal
         else:
-            sums = [
-                sum(r["points"][s] for r in rows if r["pulka"] == number) for s in range(len(names))
-            ]
+            sums = tuple(
+                sum(r.points[s] for r in rows if r.pulka == number) for s in range(len(names))
+            )
         body = " · ".join(f"{name} {_total(sums[s])}" for s, name in enumerate(names))
         key = "joker.sheet_pulka" if record is not None else "joker.sheet_pulka_open"
         lines.append(f"{t(lang, key, pulka=number)}: {body}")
-        if record is not None and record["premium"]:
-            got = ", ".join(f"{names[s]} {_minus(record['bonus'][s])}" for s in record["premium"])
-            lost = [f"{names[s]} {_minus(b)}" for s, b in enumerate(record["bonus"]) if b < 0]
+        if record is not None and record.premium:
+            got = ", ".join(f"{names[s]} {_minus(record.bonus[s])}" for s in sorted(record.premium))
+            lost = [f"{names[s]} {_minus(b)}" for s, b in enumerate(record.bonus) if b < 0]
             note = t(lang, "joker.sheet_premium", who=got)
             if lost:
                 note += "; " + t(lang, "joker.sheet_struck", who=", ".join(lost))
             lines.append(f"   {note}")
     khisht = [
-        sum(1 for r in rows if r["bids"][s] >= 1 and r["tricks"][s] == 0) for s in range(len(names))
+        sum(1 for r in rows if r.bids[s] >= 1 and r.tricks[s] == 0) for s in range(len(names))
     ]
     if any(khisht):
         who = ", ".join(f"{names[s]} {k}" for s, k in enumerate(khisht) if k)
         lines.append(t(lang, "joker.sheet_khisht", who=who))
-    totals = view["totals"]
+    totals = view.totals
     body = " · ".join(f"{name} {_total(totals[s])}" for s, name in enumerate(names))
     lines.append(t(lang, "joker.sheet_totals", totals=body))
     return "\n".join(lines)
 
 
-def sheet_picture(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> Picture:
+def sheet_picture(lang: str, view: JokerPublicView, names: Sequence[str]) -> Picture:
     """The score sheet as Georgian players keep it on paper, drawn on demand."""
-    rows = [dict(r) for r in view["sheet"]]
-    pulkas = [dict(p) for p in view["pulkas"]]
-    winners = list(view["winners"]) if view["phase"] == "over" else []
+    rows = view.sheet
+    pulkas = view.pulkas
+    winners = sorted(view.winners) if view.phase is Phase.OVER else []
     shown = [plain(n) for n in names]
     labels = SheetLabels(
         title=t(lang, "joker.picture_title"),
@@ -186,9 +201,19 @@ def sheet_picture(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> P
         khisht=t(lang, "joker.picture_khisht"),
         premium=t(lang, "joker.picture_premium"),
     )
-    data = json.dumps([lang, shown, rows, pulkas, winners, view["schedule"]], sort_keys=True)
+    data = json.dumps(
+        [
+            lang,
+            shown,
+            [r.to_json() for r in rows],
+            [p.to_json() for p in pulkas],
+            winners,
+            view.schedule,
+        ],
+        sort_keys=True,
+    )
     key = "joker-sheet-" + hashlib.blake2b(data.encode(), digest_size=10).hexdigest()
-    schedule = [list(p) for p in view["schedule"]]
+    schedule = view.schedule
 
     def draw() -> bytes:
         return draw_sheet(shown, schedule, rows, pulkas, winners, labels)
@@ -196,52 +221,55 @@ def sheet_picture(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> P
     return Picture(key, draw)
 
 
-class JokerScreens:
+class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
+    """Joker's screens (its score sheet too: a :class:`~screens.base.SheetScreens`)."""
+
     # --- the group's table ----------------------------------------------------
 
     def table(
-        self, lang: str, view: Mapping[str, Any], names: Sequence[str], *, live: bool
+        self, lang: str, view: JokerPublicView, names: Sequence[str], *, live: bool
     ) -> Screen:
-        phase = view["phase"]
-        if phase == "deal" and not view["sheet"]:
+        phase = view.phase
+        sheet = view.sheet
+        if phase is Phase.DEAL and not sheet:
             return Screen(self._draw_text(lang, view, names))
         lines = [_deal_line(lang, view)]
-        if phase == "deal":
-            row = view["sheet"][-1]
-            lines[0] = t(lang, "joker.deal_over", deal=row["deal"], deals=view["deals"])
+        if phase is Phase.DEAL:
+            lines[0] = t(lang, "joker.deal_over", deal=sheet[-1].deal, deals=view.deals)
         else:
-            dealer = names[view["dealer"]]
+            dealer = names[view.dealer]
             lines.append(
                 t(lang, "joker.dealer", name=dealer) + " · " + _trump_line(lang, view, names)
             )
-        if phase in ("bid", "play") and (total := _bids_sum(lang, view)):
+        if phase in (Phase.BID, Phase.PLAY) and (total := _bids_sum(lang, view)):
             lines.append(total)
         lines.append("")
-        turn = view["turn"] if live else None
+        turn = view.turn if live else None
         for seat, name in enumerate(names):
-            total = _total(view["totals"][seat])
-            if phase in ("deal", "over") and view["sheet"]:
-                row = view["sheet"][-1]
+            total = _total(view.totals[seat])
+            bid = view.bids[seat]
+            if phase in (Phase.DEAL, Phase.OVER) and sheet:
+                row = sheet[-1]
                 part = t(
                     lang,
                     "joker.player_done",
-                    bid=_bid_phrase(lang, row["bids"][seat]),
-                    took=row["tricks"][seat],
-                    points=_minus(row["points"][seat]),
+                    bid=_bid_phrase(lang, row.bids[seat]),
+                    took=row.tricks[seat],
+                    points=_minus(row.points[seat]),
                 )
-            elif view["bids"][seat] is None:
+            elif bid is None:
                 part = t(lang, "joker.player_no_bid")
             else:
                 part = t(
                     lang,
                     "joker.player_bid",
-                    bid=_bid_phrase(lang, view["bids"][seat]),
-                    took=view["tricks"][seat],
+                    bid=_bid_phrase(lang, bid),
+                    took=view.tricks[seat],
                 )
             line = f"{name} — {part} · {total}"
-            if seat == turn and phase != "deal":
+            if seat == turn and phase is not Phase.DEAL:
                 line = f"▶️ <b>{line}</b>"
-            elif seat == view["dealer"] and phase not in ("deal", "over"):
+            elif seat == view.dealer and phase not in (Phase.DEAL, Phase.OVER):
                 line = f"🂠 {line}"
             else:
                 line = f"• {line}"
@@ -249,52 +277,52 @@ class JokerScreens:
         trick = _trick_line(lang, view, names)
         if trick:
             lines += ["", trick]
-        if phase in ("trump", "bid", "play") and view["sheet"]:
+        if phase in (Phase.TRUMP, Phase.BID, Phase.PLAY) and sheet:
             # The deal before, in place of a group message after every deal.
-            lines += ["", "<i>" + _deal_summary(lang, view["sheet"][-1], names) + "</i>"]
-        if phase == "deal" and live:
-            nxt = tn(lang, "joker.n_cards", view["cards"])
+            lines += ["", "<i>" + _deal_summary(lang, sheet[-1], names) + "</i>"]
+        if phase is Phase.DEAL and live:
+            nxt = tn(lang, "joker.n_cards", view.cards)
             lines += [
                 "",
                 t(
                     lang,
                     "joker.next_deal",
-                    deal=view["deal"],
+                    deal=view.deal,
                     cards=nxt,
-                    name=names[view["dealer"]],
+                    name=names[view.dealer],
                 ),
             ]
-        if phase == "over":
+        if phase is Phase.OVER:
             lines += ["", self._winner_line(lang, view, names)]
         return Screen("\n".join(lines))
 
-    def _draw_text(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str:
+    def _draw_text(self, lang: str, view: JokerPublicView, names: Sequence[str]) -> str:
         """Before the first deal: the draw for the first dealer."""
         lines = [t(lang, "joker.draw_title")]
-        for entry in view["draw"]:
-            if entry["seat"] is None:
-                lines.append(t(lang, "joker.draw_middle", card=face(entry["card"])))
+        for entry in view.draw:
+            if entry.seat is None:
+                lines.append(t(lang, "joker.draw_middle", card=face(entry.card.code)))
             else:
-                lines.append(f"• {names[entry['seat']]}: {face(entry['card'])}")
-        lines += ["", t(lang, "joker.draw_dealer", name=names[view["dealer"]])]
+                lines.append(f"• {names[entry.seat]}: {face(entry.card.code)}")
+        lines += ["", t(lang, "joker.draw_dealer", name=names[view.dealer])]
         return "\n".join(lines)
 
-    def _winner_line(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str:
-        winners = view["winners"]
+    def _winner_line(self, lang: str, view: JokerPublicView, names: Sequence[str]) -> str:
+        winners = sorted(view.winners)
         who = ", ".join(names[s] for s in winners)
-        return t(lang, "joker.winner", name=who, points=_total(view["totals"][winners[0]]))
+        return t(lang, "joker.winner", name=who, points=_total(view.totals[winners[0]]))
 
-    def turn(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
-        phase, turn = view["phase"], view["turn"]
-        if turn is None or phase == "over":
+    def turn(self, lang: str, view: JokerPublicView, names: Sequence[str]) -> str | None:
+        phase, turn = view.phase, view.turn
+        if turn is None or phase is Phase.OVER:
             return None
         name = names[turn]
         match phase:
-            case "deal":
+            case Phase.DEAL:
                 return t(lang, "joker.turn_deal", name=name)
-            case "trump":
+            case Phase.TRUMP:
                 return t(lang, "joker.turn_trump", name=name)
-            case "bid":
+            case Phase.BID:
                 return t(lang, "joker.turn_bid", name=name)
         return t(lang, "joker.turn_play", name=name)
 
@@ -303,32 +331,30 @@ class JokerScreens:
     def hand(
         self,
         lang: str,
-        view: Mapping[str, Any],
+        view: JokerSeatView,
         actions: Sequence[Action],
         names: Sequence[str],
         focus: str | None,
         *,
         live: bool,
     ) -> Screen:
-        seat = view["seat"]
-        phase = view["phase"]
-        trump = view["trump"] if phase != "trump" else None
-        hand: list[str] = view["hand"]
+        seat = view.seat
+        phase = view.phase
+        trump = view.trump
         lines: list[str] = []
-        if phase == "deal" and view["sheet"]:
-            row = view["sheet"][-1]
-            lines.append(_deal_summary(lang, row, names))
-            lines.append(t(lang, "joker.your_total", total=_total(view["totals"][seat])))
-        elif phase == "deal":
+        if phase is Phase.DEAL and view.sheet:
+            lines.append(_deal_summary(lang, view.sheet[-1], names))
+            lines.append(t(lang, "joker.your_total", total=_total(view.totals[seat])))
+        elif phase is Phase.DEAL:
             lines.append(self._draw_text(lang, view, names))
-        elif phase == "over":
-            lines.append(t(lang, "joker.your_total", total=_total(view["totals"][seat])))
+        elif phase is Phase.OVER:
+            lines.append(t(lang, "joker.your_total", total=_total(view.totals[seat])))
         else:
             lines.append(_deal_line(lang, view))
             lines.append(_trump_line(lang, view, names))
-            if phase in ("bid", "play"):
+            if phase in (Phase.BID, Phase.PLAY):
                 bids = " · ".join(
-                    f"{names[s]} {_bid_text(lang, b)}" for s, b in enumerate(view["bids"])
+                    f"{names[s]} {_bid_text(lang, b)}" for s, b in enumerate(view.bids)
                 )
                 line = t(lang, "joker.bids", bids=bids)
                 if total := _bids_sum(lang, view):
@@ -338,16 +364,16 @@ class JokerScreens:
             if trick:
                 lines.append(trick)
             shown = " ".join(
-                f"<b>{face(c)}</b>" if trump and c[1] == trump else face(c) for c in hand
+                f"<b>{face(c.code)}</b>" if _is_trump(c, trump) else face(c.code) for c in view.hand
             )
             lines.append(t(lang, "joker.your_cards", cards=shown or "—"))
-            if phase == "play":
+            if phase is Phase.PLAY:
                 lines.append(
                     t(
                         lang,
                         "joker.your_bid",
-                        bid=_bid_text(lang, view["bids"][seat]),
-                        took=view["tricks"][seat],
+                        bid=_bid_text(lang, view.bids[seat]),
+                        took=view.tricks[seat],
                     )
                 )
         if not actions:
@@ -357,7 +383,7 @@ class JokerScreens:
         return Screen("\n".join(lines), keys)
 
     def _prompt_and_keys(
-        self, lang: str, view: Mapping[str, Any], actions: Sequence[Action], focus: str | None
+        self, lang: str, view: JokerSeatView, actions: Sequence[Action], focus: str | None
     ) -> tuple[str, tuple[tuple[Key, ...], ...]]:
         first = actions[0]
         if isinstance(first, Deal):
@@ -382,17 +408,17 @@ class JokerScreens:
                 Key(t(lang, "joker.btn_pass") if a.tricks == 0 else str(a.tricks), a.encode())
                 for a in bids
             ]
-            prompt = t(lang, "joker.prompt_bid", cards=view["cards"])
-            forbidden = view["forbidden"]
+            prompt = t(lang, "joker.prompt_bid", cards=view.cards)
+            forbidden = view.forbidden
             if forbidden is not None:
-                prompt += "\n" + t(lang, "joker.forbidden", n=forbidden, cards=view["cards"])
+                prompt += "\n" + t(lang, "joker.forbidden", n=forbidden, cards=view.cards)
             return prompt, fit_rows(keys, 5)
         return self._play_keys(lang, view, actions, focus)
 
     def _play_keys(
-        self, lang: str, view: Mapping[str, Any], actions: Sequence[Action], focus: str | None
+        self, lang: str, view: JokerSeatView, actions: Sequence[Action], focus: str | None
     ) -> tuple[str, tuple[tuple[Key, ...], ...]]:
-        trump = view["trump"]
+        trump = view.trump
         back = Key(t(lang, "joker.btn_back"), focus="back")
         leads = [a for a in actions if isinstance(a, LeadJoker)]
         follows = [a for a in actions if isinstance(a, FollowJoker)]
@@ -433,17 +459,17 @@ class JokerScreens:
                 )
                 return t(lang, "joker.prompt_follow_joker"), (*fit_rows(choices), (back,))
         # One key per card, in the order of the hand.
-        by_card: dict[str, Key] = {}
+        by_card: dict[Card, Key] = {}
         for a in actions:
             if isinstance(a, Play):
                 code = a.card.code
-                by_card[code] = Key(
-                    face(code) + (TRUMP_MARK if code[1] == trump else ""), a.encode()
+                by_card[a.card] = Key(
+                    face(code) + (TRUMP_MARK if _is_trump(a.card, trump) else ""), a.encode()
                 )
             elif isinstance(a, LeadJoker | FollowJoker):
-                by_card.setdefault(a.card.code, Key(face(a.card.code), focus="j" + a.card.code))
-        keys = [by_card[c] for c in view["hand"] if c in by_card]
-        leading = not view["trick"] or view["trick_done"]
+                by_card.setdefault(a.card, Key(face(a.card.code), focus="j" + a.card.code))
+        keys = [by_card[c] for c in view.hand if c in by_card]
+        leading = not view.trick or view.trick_done
         prompt = t(lang, "joker.prompt_lead" if leading else "joker.prompt_follow")
         return prompt, fit_rows(keys)
 
@@ -467,11 +493,13 @@ class JokerScreens:
             case "bid" if isinstance(event.value, int):
                 return t(lang, own + "bid", name=name, bid=_bid_phrase(lang, event.value))
             case "play" if event.cards:
-                entry: dict[str, Any] = {"card": event.cards[0].code, "joker": None, "suit": None}
+                how: JokerMode | None = None
+                suit: Suit | None = None
                 if isinstance(event.value, str):
-                    how, _, suit = event.value.partition(":")
-                    entry["joker"], entry["suit"] = how, suit or None
-                return t(lang, own + "play", name=name, card=_played(lang, entry))
+                    mode, _, letter = event.value.partition(":")
+                    how, suit = JokerMode(mode), Suit(letter) if letter else None
+                played = _played(lang, event.cards[0], how, suit)
+                return t(lang, own + "play", name=name, card=played)
             case "trick":
                 return (
                     t(lang, "joker.ev_trick_you") if you else t(lang, "joker.ev_trick", name=name)
@@ -484,49 +512,49 @@ class JokerScreens:
                 return t(lang, own + "resign", name=name)
         return None
 
-    def table_key(self, lang: str, action: Action, view: Mapping[str, Any]) -> str:
+    def table_key(self, lang: str, action: Action, view: JokerPublicView) -> str:
         raise ValueError(f"joker has no moves made on the table: {action!r}")
 
     def announcements(
-        self, lang: str, events: Sequence[Event], view: Mapping[str, Any], names: Sequence[str]
+        self, lang: str, events: Sequence[Event], view: JokerPublicView, names: Sequence[str]
     ) -> list[Screen]:
         """After each pulka (but the last: the result has the final sheet) the
         score sheet, the deal's line leading its caption.  A deal's line is
         the table message's, until the next deal's is."""
         pulka = any(e.kind == "pulka_over" for e in events)
-        if not pulka or not view["sheet"] or view["phase"] == "over":
+        if not pulka or not view.sheet or view.phase is Phase.OVER:
             return []
-        line = _deal_summary(lang, view["sheet"][-1], names)
+        line = _deal_summary(lang, view.sheet[-1], names)
         text = f"{line}\n\n{sheet_text(lang, view, names)}"
         return [Screen(text, picture=sheet_picture(lang, view, names))]
 
-    def sheet(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> Screen | None:
+    def sheet(self, lang: str, view: JokerPublicView, names: Sequence[str]) -> Screen | None:
         """The score sheet so far (``/sheet``); None before the first deal is played."""
-        if not view["sheet"]:
+        if not view.sheet:
             return None
         return Screen(sheet_text(lang, view, names), picture=sheet_picture(lang, view, names))
 
     def result(
-        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
+        self, lang: str, outcome: Outcome, view: JokerPublicView, names: Sequence[str]
     ) -> Screen:
         lines = []
-        if view["resigned"] is not None:
-            lines.append(t(lang, "joker.result_resigned", name=names[view["resigned"]]))
+        if view.resigned is not None:
+            lines.append(t(lang, "joker.result_resigned", name=names[view.resigned]))
         winners = ", ".join(names[s] for s in sorted(outcome.winners))
-        totals = outcome.scores or tuple(view["totals"])
+        totals = outcome.scores or view.totals
         lines.append(
             t(lang, "joker.result", name=winners, points=_total(totals[min(outcome.winners)]))
         )
-        if view["sheet"]:
+        if view.sheet:
             lines += ["", sheet_text(lang, view, names)]
             return Screen("\n".join(lines), picture=sheet_picture(lang, view, names))
         return Screen("\n".join(lines))
 
     def own_result(
-        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
+        self, lang: str, outcome: Outcome, view: JokerSeatView, names: Sequence[str]
     ) -> str:
-        seat = view["seat"]
-        totals = outcome.scores or tuple(view["totals"])
+        seat = view.seat
+        totals = outcome.scores or view.totals
         points = _total(totals[seat])
         if seat in outcome.winners:
             return t(lang, "joker.own_winner", points=points)

@@ -23,12 +23,13 @@ so the sheet looks the same on a machine with no fonts installed.
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from games.joker.views import PulkaRecord, SheetRow
 from screens.drawing import drawable, fit, typeface
 
 __all__ = ["SheetLabels", "draw_sheet"]
@@ -78,8 +79,8 @@ def _num(n: int, sign: bool = False) -> str:
 def draw_sheet(
     names: Sequence[str],
     schedule: Sequence[Sequence[int]],
-    rows: Sequence[Mapping[str, Any]],
-    pulkas: Sequence[Mapping[str, Any]],
+    rows: Sequence[SheetRow],
+    pulkas: Sequence[PulkaRecord],
     winners: Sequence[int],
     labels: SheetLabels,
 ) -> bytes:
@@ -90,7 +91,7 @@ def draw_sheet(
     n = len(names)
     begun, deals = 1, 0
     for number, counts in enumerate(schedule, start=1):
-        if deals < len(rows) or any(p["pulka"] == number for p in pulkas):
+        if deals < len(rows) or any(p.pulka == number for p in pulkas):
             begun = number
         deals += len(counts)
     schedule = schedule[:begun]
@@ -129,7 +130,7 @@ def draw_sheet(
     def cell(x: int, w: int, yy: int, h: int, text: str, font: Any, fill: Any) -> None:
         draw.text((x + w / 2, yy + h / 2), text, font=font, fill=fill, anchor="mm")
 
-    records = {p["pulka"]: p for p in pulkas}
+    records = {p.pulka: p for p in pulkas}
     index = 0
     for number, counts in enumerate(schedule, start=1):
         record = records.get(number)
@@ -160,7 +161,7 @@ def draw_sheet(
         cell(left, LABEL_W, y, SUB_H, labels.premium, tiny, FAINT)
         if record is not None:
             for seat in range(n):
-                bonus = record["bonus"][seat]
+                bonus = record.bonus[seat]
                 if bonus:
                     color = MADE if bonus > 0 else STRUCK
                     cell(col(seat), pair, y, SUB_H, _num(bonus, sign=True), bold, color)
@@ -171,11 +172,11 @@ def draw_sheet(
         if record is not None or played:
             for seat in range(n):
                 if record is not None:
-                    sub, running = record["subtotal"][seat], record["totals"][seat]
+                    sub, running = record.subtotal[seat], record.totals[seat]
                     cell(col(seat), BID_W + 12, y, SUB_H, _num(sub), small, FAINT)
                     cell(col(seat) + BID_W, POINTS_W, y, SUB_H, _num(running), bold, INK)
                 else:
-                    sub = sum(r["points"][seat] for r in played)
+                    sub = sum(r.points[seat] for r in played)
                     cell(col(seat) + BID_W, POINTS_W, y, SUB_H, _num(sub), small, FAINT)
         y += SUB_H
         draw.line((left, y, right, y), fill=PULKA_RULE, width=3)
@@ -185,10 +186,10 @@ def draw_sheet(
     totals = [0] * n
     for row in rows:
         for seat in range(n):
-            totals[seat] += row["points"][seat]
+            totals[seat] += row.points[seat]
     for record in pulkas:
         for seat in range(n):
-            totals[seat] += record["bonus"][seat]
+            totals[seat] += record.bonus[seat]
     for seat in range(n):
         font = typeface(38, bold=True)
         cell(
@@ -210,11 +211,11 @@ def draw_sheet(
 
 def _deal_cells(
     draw: ImageDraw.ImageDraw,
-    row: Mapping[str, Any],
+    row: SheetRow,
     seat: int,
     x: int,
     y: int,
-    record: Mapping[str, Any] | None,
+    record: PulkaRecord | None,
     index: int,
     cell: Any,
     small: Any,
@@ -222,13 +223,13 @@ def _deal_cells(
     tiny: Any,
     labels: SheetLabels,
 ) -> None:
-    bid, took, points = row["bids"][seat], row["tricks"][seat], row["points"][seat]
+    bid, took, points = row.bids[seat], row.tricks[seat], row.points[seat]
     cell(x, BID_W, y, ROW_H, "—" if bid == 0 else str(bid), small, INK)
     px = x + BID_W
     made = bid == took
     khisht = bid >= 1 and took == 0
-    doubled = record is not None and record["doubled"][seat] == index
-    struck = record is not None and record["struck"][seat] == index
+    doubled = record is not None and record.doubled[seat] == index
+    struck = record is not None and record.struck[seat] == index
     if khisht:
         draw.rectangle((px + 2, y + 2, px + POINTS_W - 2, y + ROW_H - 2), fill=KHISHT_BG)
         draw.text((px + 6, y + 2), labels.khisht, font=tiny, fill=KHISHT)

@@ -43,7 +43,6 @@ from typing import ClassVar, Self
 
 from games.cards import SUITS, Card, Rank, Suit, parse_cards
 from games.core import (
-    JSON,
     Event,
     GamePackage,
     IllegalAction,
@@ -70,8 +69,9 @@ from games.joker.actions import (
 )
 from games.joker.cards import BIT, CARD, DECK, JOKER_BITS, JOKERS, SUIT_INDEX, SUIT_MASK, bits_of
 from games.joker.rules import JokerRules
-from games.joker.scoring import deal_points, premium
+from games.joker.scoring import PulkaRecord, SheetRow, deal_points, premium
 from games.joker.state import NO_TRUMP, NOBODY, ONLY, JokerState, Phase
+from games.joker.views import JokerPublicView, JokerSeatView
 
 __all__ = ["Joker"]
 
@@ -128,7 +128,7 @@ def _mask(cards: Iterable[Card]) -> int:
     return mask
 
 
-class Joker(GamePackage[dict[str, JSON], dict[str, JSON]], JokerState):
+class Joker(GamePackage[JokerPublicView, JokerSeatView], JokerState):
     """A game of Joker.  See the module docstring and :mod:`games.joker.views`."""
 
     key: ClassVar[str] = "joker"
@@ -144,8 +144,6 @@ class Joker(GamePackage[dict[str, JSON], dict[str, JSON]], JokerState):
         "_trick",
         "_void",
         "_draw",
-        "_rows",  # rows and pulka records are never changed, only added
-        "_pulkas",
         "_totals",
     )
 
@@ -580,18 +578,17 @@ class Joker(GamePackage[dict[str, JSON], dict[str, JSON]], JokerState):
         cards = self._cards[deal]
         points = [deal_points(rules, cards, self._bids[s], self._tricks[s]) for s in range(n)]
         pulka = self._pulka_of[deal]
-        self._rows.append(
-            {
-                "deal": deal + 1,
-                "cards": cards,
-                "pulka": pulka + 1,
-                "dealer": self._dealer,
-                "trump": suit_letter(self._trump),
-                "bids": list(self._bids),
-                "tricks": list(self._tricks),
-                "points": points,
-            }
+        row = SheetRow(
+            deal=deal + 1,
+            cards=cards,
+            pulka=pulka + 1,
+            dealer=self._dealer,
+            trump=SUITS[self._trump] if self._trump >= 0 else None,
+            bids=tuple(self._bids),
+            tricks=tuple(self._tricks),
+            points=tuple(points),
         )
+        self._rows = (*self._rows, row)
         for s in range(n):
             self._totals[s] += points[s]
         events.append(Event("deal_over", value=deal + 1))
@@ -614,27 +611,24 @@ class Joker(GamePackage[dict[str, JSON], dict[str, JSON]], JokerState):
         self._tm = ONLY[self._turn]
 
     def _close_pulka(self, pulka: int, events: list[Event]) -> None:
-        first = next(i for i, r in enumerate(self._rows) if r["pulka"] == pulka + 1)
+        first = next(i for i, r in enumerate(self._rows) if r.pulka == pulka + 1)
         rows = self._rows[first:]
-        result = premium(
-            [r["bids"] for r in rows], [r["tricks"] for r in rows], [r["points"] for r in rows]
-        )
+        result = premium([r.bids for r in rows], [r.tricks for r in rows], [r.points for r in rows])
         for s, bonus in enumerate(result.bonus):
             self._totals[s] += bonus
-        subtotal = [sum(r["points"][s] for r in rows) + result.bonus[s] for s in range(self._n)]
-        self._pulkas.append(
-            {
-                "pulka": pulka + 1,
-                "first": first,
-                "last": len(self._rows) - 1,
-                "premium": list(result.earned),
-                "bonus": list(result.bonus),
-                "doubled": [None if d is None else first + d for d in result.doubled],
-                "struck": [None if d is None else first + d for d in result.struck],
-                "subtotal": subtotal,
-                "totals": list(self._totals),
-            }
+        subtotal = tuple(sum(r.points[s] for r in rows) + result.bonus[s] for s in range(self._n))
+        record = PulkaRecord(
+            pulka=pulka + 1,
+            first=first,
+            last=len(self._rows) - 1,
+            premium=frozenset(result.earned),
+            bonus=result.bonus,
+            doubled=tuple(None if d is None else first + d for d in result.doubled),
+            struck=tuple(None if d is None else first + d for d in result.struck),
+            subtotal=subtotal,
+            totals=tuple(self._totals),
         )
+        self._pulkas = (*self._pulkas, record)
         for s in result.earned:
             events.append(Event("premium", s, value=result.bonus[s]))
         for s, bonus in enumerate(result.bonus):

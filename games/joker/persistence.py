@@ -15,20 +15,24 @@ Layout, format 1 (cards as codes; hands and the taken pile sorted by card)::
 ``trump`` is a suit index (0..3 in ♠ ♣ ♦ ♥ order) or -1 for no trump;
 ``mode`` 0 an ordinary card, 1 a joker led high, 2 led "takes", 3 followed
 high, 4 followed low; ``suit`` the led joker's suit index, else -1.
+``sheet`` and ``pulkas`` hold the score sheet's rows
+(:class:`~games.joker.scoring.SheetRow`, :class:`~games.joker.scoring.PulkaRecord`)
+field by field, a row's ``trump`` as a suit letter or ``"none"``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from games.cards import Card
 from games.core import JSON, StateFormatError
 from games.joker.cards import BIT, CARD, DECK, bits_of
 from games.joker.rules import JokerRules, seat_range
+from games.joker.scoring import PulkaRecord, SheetRow
 from games.joker.state import NOBODY, ONLY, JokerState, Phase
-from games.reader import array, boolean, integer, integers, read_state
+from games.reader import array, boolean, integer, integers, read_state, suit
 
 __all__ = ["dump", "load"]
 
@@ -41,8 +45,10 @@ def _codes(mask: int) -> list[str]:
     return [CARD[b].code for b in bits_of(mask)]
 
 
-def _rows(rows: list[dict[str, Any]]) -> list[dict[str, JSON]]:
-    return [{k: (list(v) if isinstance(v, list) else v) for k, v in r.items()} for r in rows]
+def _row_json(row: SheetRow) -> dict[str, JSON]:
+    data = row.to_json()
+    data["trump"] = "none" if row.trump is None else row.trump.value
+    return data
 
 
 def dump(game: JokerState) -> dict[str, JSON]:
@@ -70,8 +76,8 @@ def dump(game: JokerState) -> dict[str, JSON]:
         "taken": _codes(game._taken),
         "void": list(game._void),
         "draw": [[s, CARD[b].code] for s, b in game._draw],
-        "sheet": _rows(game._rows),
-        "pulkas": _rows(game._pulkas),
+        "sheet": [_row_json(r) for r in game._rows],
+        "pulkas": [p.to_json() for p in game._pulkas],
         "totals": list(game._totals),
         "resigned": game._resigned,
     }
@@ -98,13 +104,66 @@ def _mask(bits: list[int], key: str) -> int:
     return mask
 
 
-def _records(value: JSON, key: str) -> list[dict[str, Any]]:
-    out = []
-    for item in array(value, key):
-        if not isinstance(item, dict):
-            raise StateFormatError(f"{key}: expected objects")
-        out.append({k: (list(v) if isinstance(v, list) else v) for k, v in item.items()})
-    return out
+_POINTS = 10**7
+"""Bound of any score on the sheet."""
+
+
+def _object(value: JSON, key: str, fields: frozenset[str]) -> Mapping[str, JSON]:
+    if not isinstance(value, dict) or value.keys() != fields:
+        raise StateFormatError(f"{key}: expected objects with {sorted(fields)}")
+    return value
+
+
+_ROW_FIELDS = frozenset(("deal", "cards", "pulka", "dealer", "trump", "bids", "tricks", "points"))
+_PULKA_FIELDS = frozenset(
+    ("pulka", "first", "last", "premium", "bonus", "doubled", "struck", "subtotal", "totals")
+)
+
+
+def _sheet(value: JSON, n: int, deals: int) -> tuple[SheetRow, ...]:
+    rows = []
+    for item in array(value, "sheet"):
+        row = _object(item, "sheet", _ROW_FIELDS)
+        trump = row["trump"]
+        rows.append(
+            SheetRow(
+                deal=integer(row["deal"], "sheet", 1, deals),
+                cards=integer(row["cards"], "sheet", 1, 9),
+                pulka=integer(row["pulka"], "sheet", 1, 4),
+                dealer=integer(row["dealer"], "sheet", 0, n - 1),
+                trump=None if trump == "none" else suit(trump, "sheet"),
+                bids=tuple(integers(row["bids"], "sheet", 0, 9, n)),
+                tricks=tuple(integers(row["tricks"], "sheet", 0, 9, n)),
+                points=tuple(integers(row["points"], "sheet", -_POINTS, _POINTS, n)),
+            )
+        )
+    return tuple(rows)
+
+
+def _seats_or_none(value: JSON, n: int, rows: int) -> tuple[int | None, ...]:
+    return tuple(
+        None if v is None else integer(v, "pulkas", 0, rows - 1) for v in array(value, "pulkas", n)
+    )
+
+
+def _pulkas(value: JSON, n: int, rows: int) -> tuple[PulkaRecord, ...]:
+    records = []
+    for item in array(value, "pulkas"):
+        record = _object(item, "pulkas", _PULKA_FIELDS)
+        records.append(
+            PulkaRecord(
+                pulka=integer(record["pulka"], "pulkas", 1, 4),
+                first=integer(record["first"], "pulkas", 0, rows - 1),
+                last=integer(record["last"], "pulkas", 0, rows - 1),
+                premium=frozenset(integers(record["premium"], "pulkas", 0, n - 1)),
+                bonus=tuple(integers(record["bonus"], "pulkas", -_POINTS, _POINTS, n)),
+                doubled=_seats_or_none(record["doubled"], n, rows),
+                struck=_seats_or_none(record["struck"], n, rows),
+                subtotal=tuple(integers(record["subtotal"], "pulkas", -_POINTS, _POINTS, n)),
+                totals=tuple(integers(record["totals"], "pulkas", -_POINTS, _POINTS, n)),
+            )
+        )
+    return tuple(records)
 
 
 def load(cls: type[J], data: Mapping[str, JSON]) -> J:
@@ -161,9 +220,9 @@ def _load(cls: type[J], data: Mapping[str, JSON]) -> J:
         seat, code = array(entry, "draw", 2)
         draw.append((integer(seat, "draw", -1, n - 1), _bits([code], "draw")[0]))
     game._draw = draw
-    game._rows = _records(data["sheet"], "sheet")
-    game._pulkas = _records(data["pulkas"], "pulkas")
-    game._totals = integers(data["totals"], "totals", -(10**7), 10**7, n)
+    game._rows = _sheet(data["sheet"], n, len(game._cards))
+    game._pulkas = _pulkas(data["pulkas"], n, len(game._rows))
+    game._totals = integers(data["totals"], "totals", -_POINTS, _POINTS, n)
     game._resigned = integer(data["resigned"], "resigned", -1, n - 1)
     everything = [b for h in game._hands for b in bits_of(h)] + list(game._stock)
     everything += [e[1] for e in trick] + bits_of(game._taken) + [b for _, b in draw]

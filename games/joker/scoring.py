@@ -1,7 +1,10 @@
-"""Joker's score sheet: the points of a deal and the premium of a pulka.
+"""Joker's score sheet: the points of a deal and the premium of a pulka, and
+the sheet's rows.
 
-Both are plain functions of numbers, so the sheet's arithmetic can be tested
-line by line (``docs/rules/joker.md`` has a worked example).
+The arithmetic is plain functions of numbers, so it can be tested line by
+line (``docs/rules/joker.md`` has a worked example).  The rows
+(:class:`SheetRow`, :class:`PulkaRecord`) are what the state keeps and the
+views hand out as they are: they never change once written.
 """
 
 from __future__ import annotations
@@ -9,9 +12,56 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from games.cards import Suit
+from games.core import View
 from games.joker.rules import JokerRules, Khisht
 
-__all__ = ["Premium", "deal_points", "is_khisht", "premium"]
+__all__ = ["Premium", "PulkaRecord", "SheetRow", "deal_points", "is_khisht", "premium"]
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow(View):
+    """One deal played: a row of the score sheet."""
+
+    deal: int
+    """The deal's number, from 1."""
+    cards: int
+    """Cards each in that deal."""
+    pulka: int
+    """Its pulka, from 1."""
+    dealer: int
+    trump: Suit | None
+    """None: played without trumps."""
+    bids: tuple[int, ...]
+    """Per seat."""
+    tricks: tuple[int, ...]
+    """Per seat: the tricks taken."""
+    points: tuple[int, ...]
+    """Per seat: what the deal scored (before any premium)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PulkaRecord(View):
+    """A finished pulka: its premium and its sums."""
+
+    pulka: int
+    """The pulka's number, from 1."""
+    first: int
+    """Its first row of the sheet (an index into the sheet's rows)."""
+    last: int
+    """Its last row of the sheet."""
+    premium: frozenset[int]
+    """The seats that made every bid of the pulka."""
+    bonus: tuple[int, ...]
+    """Per seat: the premium (+) or what was struck off (-), or 0."""
+    doubled: tuple[int | None, ...]
+    """Per seat: the row (an index into the sheet) counted twice, or None."""
+    struck: tuple[int | None, ...]
+    """Per seat: the row struck off, or None."""
+    subtotal: tuple[int, ...]
+    """Per seat: the pulka's points with its bonus."""
+    totals: tuple[int, ...]
+    """Per seat: the running totals after the pulka."""
 
 
 def is_khisht(bid: int, took: int) -> bool:

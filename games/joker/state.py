@@ -11,9 +11,10 @@ from __future__ import annotations
 import enum
 from typing import Any
 
-from games.core import JSON, Game, Outcome, RulesError
+from games.core import Game, Outcome, RulesError
 from games.joker.actions import JokerAction
 from games.joker.rules import JokerRules, schedule, seat_range
+from games.joker.scoring import PulkaRecord, SheetRow
 
 __all__ = ["NOBODY", "NO_TRUMP", "ONLY", "JokerState", "Phase"]
 
@@ -39,9 +40,10 @@ _OVER = Phase.OVER
 every move: Python 3.11 looks up an enum class's attributes slowly."""
 
 
-class JokerState(Game[JokerRules, JokerAction, dict[str, JSON], dict[str, JSON]]):
+class JokerState(Game[JokerRules, JokerAction, Any, Any]):
     """The data half of :class:`~games.joker.engine.Joker` (abstract: the
-    engine gives the moves)."""
+    engine gives the moves; it names the view types, which this module cannot
+    import)."""
 
     __slots__ = (
         "_bids",
@@ -97,8 +99,11 @@ class JokerState(Game[JokerRules, JokerAction, dict[str, JSON], dict[str, JSON]]
     _taken: int  # the tricks taken this deal, face down
     _void: list[int]  # per seat, bits of the suits he has shown he lacks
     _draw: list[tuple[int, int]]  # the first-dealer draw: (seat, card bit); seat -1: the middle
-    _rows: list[dict[str, Any]]  # the score sheet, a row per deal played
-    _pulkas: list[dict[str, Any]]  # a record per finished pulka
+    # The score sheet, a row per deal played, and a record per finished pulka:
+    # tuples of frozen rows, replaced by a longer tuple, never changed, so
+    # clones and views share them.
+    _rows: tuple[SheetRow, ...]
+    _pulkas: tuple[PulkaRecord, ...]
     _totals: list[int]
     _resigned: int
     _tm: frozenset[int]
@@ -131,8 +136,8 @@ class JokerState(Game[JokerRules, JokerAction, dict[str, JSON], dict[str, JSON]]
         self._taken = 0
         self._void = [0] * seats
         self._draw = []
-        self._rows = []
-        self._pulkas = []
+        self._rows = ()
+        self._pulkas = ()
         self._totals = [0] * seats
         self._resigned = -1
         self._tm = NOBODY

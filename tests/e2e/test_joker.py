@@ -15,6 +15,7 @@ import pytest
 from PIL import Image
 
 from games.joker import Joker
+from games.joker.views import Phase
 from players import JokerHeuristic
 from playground.botapi import FakeTelegram, SentMessage
 from tests.e2e.harness import Probe, Table, bot_config, running_bot, seat_players
@@ -50,15 +51,15 @@ async def test_one_person_and_three_computers_play_a_whole_game_to_the_sheet(
         assert probe.table()[0] == "playing"
         await table.play_to_the_end(max_moves=4000, probe=probe)
         assert probe.table()[0] == "finished"
-        view = probe.public_view()
-        assert len(view["sheet"]) == 24
+        view = state(db_path).public_view()
+        assert len(view.sheet) == 24
         # A sheet after each of the first three pulkas, and the final one with the result.
         sheets = photos(table)
         assert len(sheets) == 4
         result = sheets[-1]
         assert "🏁" in result.caption
         assert len(result.caption) <= 1024
-        for total in view["totals"]:
+        for total in view.totals:
             shown = str(total) if total >= 0 else f"−{-total}"
             assert shown in result.caption
         image = decoded(result)
@@ -127,7 +128,7 @@ async def test_four_people_play_a_pulka_that_ends_in_a_premium(
         moves = 0
         while True:
             game = state(db_path)
-            if game.public_view()["pulkas"]:
+            if game.public_view().pulkas:
                 break
             (seat,) = game.to_move()
             rng = random.Random(f"{PREMIUM_SEED}:{moves}:{seat}")
@@ -135,9 +136,9 @@ async def test_four_people_play_a_pulka_that_ends_in_a_premium(
             await press_action(table, table.players[seat], action.encode())
             moves += 1
         assert moves == 168  # four deals of nine cards
-        record = state(db_path).public_view()["pulkas"][0]
-        assert record["premium"] == [2]
-        assert record["bonus"][2] > 0
+        record = state(db_path).public_view().pulkas[0]
+        assert record.premium == {2}
+        assert record.bonus[2] > 0
         (sheet,) = photos(table)
         assert "Сдача 4 " in sheet.caption
         assert "премия: Vera +" in sheet.caption
@@ -145,7 +146,7 @@ async def test_four_people_play_a_pulka_that_ends_in_a_premium(
         image = decoded(sheet)
         assert (image.width, image.height) == (sheet.width, sheet.height)
         # The table goes on to the next pulka, and /sheet shows the sheet so far.
-        assert state(db_path).public_view()["phase"] == "deal"
+        assert state(db_path).public_view().phase is Phase.DEAL
         await table.command(table.players[1], "/sheet")
         again = photos(table)
         assert len(again) == 2

@@ -23,6 +23,7 @@ from tests.e2e.harness import (
     running_bot,
     seat_players,
 )
+from tests.e2e.test_joker import state as joker_state
 from tests.e2e.test_seats import add_computers
 
 TURN = 60.0
@@ -106,7 +107,6 @@ async def test_a_joker_game_posts_nothing_that_notifies_per_deal(
 ) -> None:
     """Three deals of Joker: no group message notifies after the start, and
     the table message shows the deal before with what ``1/0`` means."""
-    probe = Probe(db_path)
     async with running_bot(bot_config(server, db_path)) as app:
         table = seat_players(server, ["Anna"], app)
         await table.open("joker")
@@ -114,7 +114,7 @@ async def test_a_joker_game_posts_nothing_that_notifies_per_deal(
         await table.set_turn_time("без лимита")
         before = len(table.group_messages())
         await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
-        while probe.public_view()["deal"] < 4:
+        while joker_state(db_path).public_view().deal < 4:
             assert await table.play_random_move() is not None
         posted = table.group_messages()[before:]
         assert all(m.disable_notification for m in posted)

@@ -4,11 +4,13 @@ line of the score sheet and the deal schedules (``docs/rules/joker.md``)."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
-from games.core import Event, IllegalAction, Wait
+from games.cards import Card, Rank, Suit
+from games.core import Event, IllegalAction, StateFormatError, Wait
 from games.joker import (
     SPEC,
     Bid,
@@ -23,6 +25,7 @@ from games.joker import (
     premium,
     schedule,
 )
+from games.joker.views import JokerMode, JokerSeatView, Phase, SheetRow, TrickCard
 from tests.engines.playout import playout
 
 RULES = JokerRules()
@@ -191,22 +194,40 @@ def test_the_winner_of_a_trick_leads_the_next_and_the_trick_stays_on_the_table()
     game = four("Ks 7c | As 8c | 7s 9c | Qs Tc")
     moves(game, "pKs", "pAs", "p7s", "pQs")
     view = game.public_view()
-    assert view["trick_done"]
-    assert view["trick_winner"] == 1
-    assert len(view["trick"]) == 4
+    assert view.trick_done
+    assert view.trick_winner == 1
+    assert len(view.trick) == 4
     assert game.to_move() == {1}
     moves(game, "p8c")
-    assert [e["card"] for e in game.public_view()["trick"]] == ["8c"]
+    assert [e.card.code for e in game.public_view().trick] == ["8c"]
+
+
+def test_a_seat_sees_the_table_and_its_hand_jokers_then_trumps_then_the_suits_high_to_low() -> None:
+    game = four("7s X1 Ah 8c X2 Kh 9d Jc | 8h | 9h | Th", trump="h")
+    moves(game, "lX1hd")
+    public, own = game.public_view(), game.view(0)
+    assert isinstance(own, JokerSeatView)
+    assert not isinstance(public, JokerSeatView)
+    assert own.seat == 0
+    assert [c.code for c in own.hand] == ["X2", "Ah", "Kh", "7s", "Jc", "8c", "9d"]
+    assert {f: v for f, v in own.to_json().items() if f not in ("seat", "hand")} == (
+        public.to_json()
+    )
+    assert public.trick == (TrickCard(0, Card.joker(1), JokerMode.HIGH, Suit.DIAMONDS),)
+    # The plain form: cards as codes, suits as letters, a joker's declaration by name.
+    assert own.to_json()["hand"] == ["X2", "Ah", "Kh", "7s", "Jc", "8c", "9d"]
+    assert public.to_json()["trick"] == [{"seat": 0, "card": "X1", "joker": "high", "suit": "d"}]
+    assert public.to_json()["trump"] == "h"
 
 
 def test_players_shown_void_are_dealt_no_card_of_that_suit_in_a_determinized_world() -> None:
     game = four("Ks 7c 8d | 8h 8c 9d | As 9c Td | 9s Tc Jd", trump="h")
     moves(game, "pKs", "p8h")  # seat 1 shows no spade
-    assert game.public_view()["void"][1] == ["s"]
+    assert game.public_view().void[1] == {Suit.SPADES}
     for seed in range(30):
         world = game.determinize(0, random.Random(seed))
-        hand = world.view(1)["hand"]
-        assert not [c for c in hand if c[1] == "s"]
+        hand = world.view(1).hand
+        assert not [c for c in hand if c.suit is Suit.SPADES]
 
 
 # --- leading a joker ------------------------------------------------------------
@@ -247,7 +268,7 @@ def test_the_dealer_may_not_make_the_bids_add_up_to_the_cards() -> None:
     game = bidding("As 7s 8s 9s | Ks 7c 8c 9c | Qs 7d 8d 9d | Js 7h 8h 9h", [1, 1, 1, None])
     bids = {a.tricks for a in game.legal_actions(3) if isinstance(a, Bid)}
     assert bids == {0, 2, 3, 4}
-    assert game.public_view()["forbidden"] == 1
+    assert game.public_view().forbidden == 1
     with pytest.raises(IllegalAction) as refused:
         game.apply(3, Bid(1))
     assert refused.value.reason == "illegal.forbidden_bid"
@@ -267,7 +288,7 @@ def test_in_a_one_card_deal_the_dealer_must_bid_when_one_trick_is_bid() -> None:
 def test_over_bid_leaves_the_dealer_free() -> None:
     game = bidding("As | Ks | Qs | Js", [1, 1, 0, None])
     assert game.legal_actions(3) == [Bid(0), Bid(1)]
-    assert game.public_view()["forbidden"] is None
+    assert game.public_view().forbidden is None
 
 
 def test_others_bid_freely_and_the_lowest_bid_is_the_default() -> None:
@@ -287,7 +308,7 @@ def test_bidding_goes_from_the_dealers_left_and_the_first_bidder_leads() -> None
     game = Joker.position(RULES, ["As 7s", "Ks 7c", "Qs 7d", "Js 7h"], trump="h", dealer=1)
     assert game.to_move() == {2}
     moves(game, "b0", "b0", "b0", "b0")
-    assert game.public_view()["phase"] == "play"
+    assert game.public_view().phase is Phase.PLAY
     assert game.to_move() == {2}
 
 
@@ -298,15 +319,15 @@ def test_the_first_dealer_is_whoever_gets_the_first_ace_face_up() -> None:
     for seed in range(20):
         game = Joker.new(RULES, 4, random.Random(seed))
         view = game.public_view()
-        draw = view["draw"]
-        assert draw[0]["seat"] is None  # the top card goes to the middle
+        draw = view.draw
+        assert draw[0].seat is None  # the top card goes to the middle
         dealt = draw[1:]
-        assert [e["seat"] for e in dealt] == [i % 4 for i in range(len(dealt))]
-        assert dealt[-1]["card"][0] == "A"
-        assert not any(e["card"][0] == "A" for e in dealt[:-1])
-        assert view["dealer"] == dealt[-1]["seat"]
-        assert game.to_move() == {view["dealer"]}
-        assert game.legal_actions(view["dealer"]) == [Deal()]
+        assert [e.seat for e in dealt] == [i % 4 for i in range(len(dealt))]
+        assert dealt[-1].card.rank is Rank.ACE
+        assert not any(e.card.rank is Rank.ACE for e in dealt[:-1])
+        assert view.dealer == dealt[-1].seat
+        assert game.to_move() == {view.dealer}
+        assert game.legal_actions(view.dealer) == [Deal()]
 
 
 def test_a_deal_turns_the_trump_and_a_turned_joker_means_no_trump() -> None:
@@ -315,18 +336,20 @@ def test_a_deal_turns_the_trump_and_a_turned_joker_means_no_trump() -> None:
         game = Joker.new(RULES, 4, random.Random(seed))
         events = moves(game, "d")
         view = game.public_view()
-        assert view["phase"] == "bid"
-        assert view["cards"] == 1
+        assert view.phase is Phase.BID
+        assert view.cards == 1
         (trump,) = [e for e in events if e.kind == "trump"]
-        card = view["trump_card"]
-        assert trump.cards[0].code == card
-        if card[0] == "X":
-            assert view["trump"] == "none"
+        card = view.trump_card
+        assert card is not None
+        assert trump.cards[0] is card
+        assert view.trump_known
+        if card.is_joker:
+            assert view.trump is None
             seen_joker = True
         else:
-            assert view["trump"] == card[1]
+            assert view.trump is card.suit
             seen_suit = True
-        dealer = view["dealer"]
+        dealer = view.dealer
         assert game.to_move() == {(dealer + 1) % 4}
         if seen_joker and seen_suit:
             break
@@ -336,8 +359,8 @@ def test_a_deal_turns_the_trump_and_a_turned_joker_means_no_trump() -> None:
 
 def play_deals(game: Joker, deals: int, rng: random.Random) -> None:
     """Random moves until ``deals`` more deals are played."""
-    target = len(game.public_view()["sheet"]) + deals
-    while len(game.public_view()["sheet"]) < target and not game.is_over:
+    target = len(game.public_view().sheet) + deals
+    while len(game.public_view().sheet) < target and not game.is_over:
         (seat,) = game.to_move()
         game.apply(seat, rng.choice(game.legal_actions(seat)))
 
@@ -349,21 +372,23 @@ def test_in_nine_card_deals_the_player_left_of_the_dealer_names_the_trump_after_
     play_deals(game, 8, random.Random(1))
     moves(game, "d")
     view = game.public_view()
-    assert view["phase"] == "trump"
-    assert view["cards"] == 9
-    chooser = (view["dealer"] + 1) % 4
-    assert view["chooser"] == chooser
+    assert view.phase is Phase.TRUMP
+    assert view.cards == 9
+    chooser = (view.dealer + 1) % 4
+    assert view.chooser == chooser
     assert game.to_move() == {chooser}
-    assert view["hands"] == [3, 3, 3, 3]
-    assert view["trump"] is None
-    assert view["trump_card"] is None
+    assert view.hands == (3, 3, 3, 3)
+    assert not view.trump_known
+    assert view.trump is None
+    assert view.trump_card is None
     assert {a.encode() for a in game.legal_actions(chooser)} == {"ts", "tc", "td", "th", "tn"}
     events = moves(game, "tn")
     assert events == [Event("trump_chosen", chooser, value="none")]
     view = game.public_view()
-    assert view["hands"] == [9, 9, 9, 9]
-    assert view["trump"] == "none"
-    assert view["phase"] == "bid"
+    assert view.hands == (9, 9, 9, 9)
+    assert view.trump_known
+    assert view.trump is None
+    assert view.phase is Phase.BID
     assert game.to_move() == {chooser}
 
 
@@ -372,12 +397,12 @@ def test_the_trump_chooser_by_default_names_the_suit_he_holds_most_of() -> None:
     play_deals(game, 8, random.Random(1))
     moves(game, "d")
     (chooser,) = game.to_move()
-    hand = game.view(chooser)["hand"]
+    hand = game.view(chooser).hand
     default = game.default_action(chooser)
     assert isinstance(default, ChooseTrump)
     assert default.suit is not None
-    held = [c[1] for c in hand if c[0] != "X"]
-    assert held.count(default.suit.value) == max(held.count(s) for s in "scdh")
+    held = [c.suit for c in hand if not c.is_joker]
+    assert held.count(default.suit) == max(held.count(s) for s in Suit)
 
 
 def test_with_three_players_the_trump_is_turned_in_nine_card_deals_too() -> None:
@@ -385,10 +410,10 @@ def test_with_three_players_the_trump_is_turned_in_nine_card_deals_too() -> None
     play_deals(game, 8, random.Random(1))
     moves(game, "d")
     view = game.public_view()
-    assert view["cards"] == 9
-    assert view["phase"] == "bid"
-    assert view["hands"] == [9, 9, 9]
-    assert view["trump_card"] is not None
+    assert view.cards == 9
+    assert view.phase is Phase.BID
+    assert view.hands == (9, 9, 9)
+    assert view.trump_card is not None
 
 
 @pytest.mark.parametrize(
@@ -407,15 +432,15 @@ def test_every_game_type_deals_its_schedule(
     rules = JokerRules(deals=deals)
     game, _ = playout(SPEC, rules, seats, 7, deep=False)
     view = game.public_view()
-    assert [r["cards"] for r in view["sheet"]] == [c for p in counts for c in p]
-    assert [r["pulka"] for r in view["sheet"]] == [i + 1 for i, p in enumerate(counts) for _ in p]
-    assert [p["pulka"] for p in view["pulkas"]] == list(range(1, len(counts) + 1))
-    assert [r["dealer"] for r in view["sheet"]] == [
-        (view["sheet"][0]["dealer"] + i) % seats for i in range(len(view["sheet"]))
+    assert [r.cards for r in view.sheet] == [c for p in counts for c in p]
+    assert [r.pulka for r in view.sheet] == [i + 1 for i, p in enumerate(counts) for _ in p]
+    assert [p.pulka for p in view.pulkas] == list(range(1, len(counts) + 1))
+    assert [r.dealer for r in view.sheet] == [
+        (view.sheet[0].dealer + i) % seats for i in range(len(view.sheet))
     ]
     outcome = game.outcome()
     assert outcome is not None
-    assert outcome.scores == tuple(view["totals"])
+    assert outcome.scores == view.totals
 
 
 # --- scoring ----------------------------------------------------------------------
@@ -516,41 +541,72 @@ def test_a_deal_is_scored_and_a_pulka_closed_with_its_premium_in_the_game() -> N
     """The last deal of the first pulka, played out: seat 0 made every bid."""
     game = Joker.position(RULES, ["As", "Ks", "Qs", "Js"], trump="h", dealer=3, deal=7)
     # Seven deals already on the sheet: seat 0 made them all.
-    for i in range(7):
-        game._rows.append(
-            {
-                "deal": i + 1,
-                "cards": i + 1,
-                "pulka": 1,
-                "dealer": i % 4,
-                "trump": "h",
-                "bids": [1, 1, 0, 0],
-                "tricks": [1, 0, 1, 0],
-                "points": [100 + 10 * i, -200, 10, 50],
-            }
+    game._rows = tuple(
+        SheetRow(
+            deal=i + 1,
+            cards=i + 1,
+            pulka=1,
+            dealer=i % 4,
+            trump=Suit.HEARTS,
+            bids=(1, 1, 0, 0),
+            tricks=(1, 0, 1, 0),
+            points=(100 + 10 * i, -200, 10, 50),
         )
-    game._totals = [sum(r["points"][s] for r in game._rows) for s in range(4)]
+        for i in range(7)
+    )
+    game._totals = [sum(r.points[s] for r in game._rows) for s in range(4)]
     before = list(game._totals)
     events = moves(game, "b1", "b0", "b0", "b1", "pAs", "pKs", "pQs", "pJs")
     assert [e.kind for e in events][-2:] == ["struck", "pulka_over"]
     view = game.public_view()
-    record = view["pulkas"][0]
-    assert record["premium"] == [0]
+    record = view.pulkas[0]
+    assert record.premium == {0}
     # Seat 0's best: 160 (deal 7); seat 3 (bid 1, no trick) took a khisht.
-    assert view["sheet"][-1]["points"] == [100, 50, 50, -200]
-    assert record["bonus"][0] == 160
-    assert record["doubled"][0] == 6
-    assert record["bonus"][1] == -50
-    assert record["struck"][1] == 7
-    assert record["bonus"][2] == -50
-    assert record["struck"][2] == 7
-    assert record["bonus"][3] == -50
-    assert record["struck"][3] == 0
-    points = view["sheet"][-1]["points"]
-    assert view["totals"] == [before[s] + points[s] + record["bonus"][s] for s in range(4)]
+    assert view.sheet[-1].points == (100, 50, 50, -200)
+    assert record.bonus[0] == 160
+    assert record.doubled[0] == 6
+    assert record.bonus[1] == -50
+    assert record.struck[1] == 7
+    assert record.bonus[2] == -50
+    assert record.struck[2] == 7
+    assert record.bonus[3] == -50
+    assert record.struck[3] == 0
+    points = view.sheet[-1].points
+    assert view.totals == tuple(before[s] + points[s] + record.bonus[s] for s in range(4))
     assert any(e.kind == "premium" and e.seat == 0 and e.value == 160 for e in events)
-    assert view["phase"] == "deal"
-    assert view["deal"] == 9
+    assert view.phase is Phase.DEAL
+    assert view.deal == 9
+
+
+def test_the_sheet_is_saved_as_before_and_a_broken_row_is_refused() -> None:
+    """A saved game's sheet rows (format 1) load into the typed rows and save
+    back the same; a row that is not one is refused."""
+    game = Joker.new(RULES, 4, random.Random(8))
+    play_deals(game, 9, random.Random(8))
+    data = json.loads(json.dumps(game.dump()))
+    row = data["sheet"][0]
+    assert set(row) == {"deal", "cards", "pulka", "dealer", "trump", "bids", "tricks", "points"}
+    assert row["cards"] == 1
+    assert {r["trump"] for r in data["sheet"]} <= {"s", "c", "d", "h", "none"}
+    (record,) = data["pulkas"]
+    assert record["first"] == 0
+    assert record["last"] == 7
+    loaded = Joker.load(data)
+    assert loaded.dump() == data
+    assert loaded.public_view() == game.public_view()
+    no_trump = data | {"sheet": [row | {"trump": "none"}, *data["sheet"][1:]]}
+    assert Joker.load(no_trump).public_view().sheet[0].trump is None
+    for broken in (
+        row | {"trump": "x"},
+        row | {"bids": [1, 0, 0]},
+        row | {"extra": 1},
+        {k: v for k, v in row.items() if k != "points"},
+        [1, 2],
+    ):
+        with pytest.raises(StateFormatError):
+            Joker.load(data | {"sheet": [broken, *data["sheet"][1:]]})
+    with pytest.raises(StateFormatError):
+        Joker.load(data | {"pulkas": [record | {"doubled": [None, None, 99, None]}]})
 
 
 # --- moves of the seats that act on their own ------------------------------------
@@ -571,7 +627,7 @@ def test_the_default_card_is_the_lowest_plain_one_and_never_a_joker() -> None:
 def test_a_player_who_leaves_ends_the_game_placed_last() -> None:
     game = Joker.new(RULES, 4, random.Random(2))
     play_deals(game, 3, random.Random(3))
-    totals = game.public_view()["totals"]
+    totals = game.public_view().totals
     events = game.resign(2)
     assert [e.kind for e in events] == ["resign", "game_over"]
     outcome = game.outcome()

@@ -10,20 +10,20 @@ import pytest
 from PIL import Image
 
 from bench.pictures import main as bench_pictures
-from bot.catalog import CATALOG
 from delivery.hand_messages import compose_hand
 from delivery.table_messages import compose_group
 from games.joker import Joker, JokerRules
+from games.joker.views import Phase
 from players import JokerHeuristic
 from players.arena import play
 from screens.base import SheetScreens
 from screens.drawing import drawable
-from screens.joker import sheet_picture, sheet_text
+from screens.joker import JokerScreens, sheet_picture, sheet_text
 from screens.joker_sheet import BID_W, LABEL_W, MARGIN, POINTS_W, ROW_H, SUB_H
 from tests.e2e.harness import faces_in
 from tests.screens.snapshots import NOW, seat, snapshot
 
-SCREENS = CATALOG.screens["joker"]
+SCREENS = JokerScreens()
 NAMES = ["Аня", "Борис", "Вера", "Глеб"]
 PEOPLE = tuple(seat(n, name) for n, name in enumerate(NAMES))
 
@@ -48,7 +48,7 @@ def test_the_sheet_of_a_finished_game_is_a_picture_with_every_total_in_its_text(
     assert 1000 <= image.width <= 1080
     assert 1500 <= image.height <= 1800
     text = sheet_text("ru", view, NAMES)
-    for name, total in zip(NAMES, view["totals"], strict=True):
+    for name, total in zip(NAMES, view.totals, strict=True):
         shown = str(total) if total >= 0 else f"−{-total}"
         assert f"{name} {shown}" in text
     assert len(text) <= 1024
@@ -60,7 +60,7 @@ def test_the_sheet_of_a_finished_game_is_a_picture_with_every_total_in_its_text(
 def test_a_sheet_of_three_players_in_progress_is_drawn_too() -> None:
     game = Joker.new(JokerRules(), 3, random.Random(1))
     rng = random.Random(2)
-    while len(game.public_view()["sheet"]) < 10:
+    while len(game.public_view().sheet) < 10:
         (mover,) = game.to_move()
         game.apply(mover, rng.choice(game.legal_actions(mover)))
     assert isinstance(SCREENS, SheetScreens)
@@ -72,7 +72,7 @@ def test_a_sheet_of_three_players_in_progress_is_drawn_too() -> None:
     assert "Pulka 2 (on)" in screen.text
     # Only the pulkas begun are drawn: the first and the second, which has
     # nine deals of three players' schedule to rule, not the whole game.
-    schedule = game.public_view()["schedule"]
+    schedule = game.public_view().schedule
     ruled = sum(len(p) * ROW_H + 2 * SUB_H for p in schedule[:2])
     whole = sum(len(p) * ROW_H + 2 * SUB_H for p in schedule)
     assert image.height - ruled == Image.open(io.BytesIO(_whole_sheet(3))).height - whole
@@ -135,7 +135,7 @@ def test_a_joker_on_a_lead_is_high_or_low_and_the_group_sees_the_trick() -> None
 def test_the_nine_card_trump_is_named_from_five_buttons() -> None:
     game = Joker.new(JokerRules(), 4, random.Random(4))
     rng = random.Random(1)
-    while game.public_view()["phase"] != "trump":
+    while game.public_view().phase is not Phase.TRUMP:
         (mover,) = game.to_move()
         game.apply(mover, rng.choice(game.legal_actions(mover)))
     (chooser,) = game.to_move()
@@ -150,9 +150,9 @@ def test_the_nine_card_trump_is_named_from_five_buttons() -> None:
 def test_the_first_dealer_draw_is_shown_to_the_group() -> None:
     game = Joker.new(JokerRules(), 4, random.Random(6))
     text = compose_group(snapshot(game, PEOPLE), "ru", SCREENS, now=NOW, deep_link=str).text
-    draw = game.public_view()["draw"]
-    assert faces_in(text) == {e["card"] for e in draw if e["card"][0] != "X"}
-    assert f"Первым сдаёт: {NAMES[game.public_view()['dealer']]}" in text
+    draw = game.public_view().draw
+    assert faces_in(text) == {e.card.code for e in draw if not e.card.is_joker}
+    assert f"Первым сдаёт: {NAMES[game.public_view().dealer]}" in text
 
 
 def test_the_deal_before_on_the_table_and_after_a_pulka_the_sheet_as_a_picture() -> None:
@@ -161,7 +161,7 @@ def test_the_deal_before_on_the_table_and_after_a_pulka_the_sheet_as_a_picture()
     game = Joker.new(JokerRules(), 4, random.Random(8))
     rng = random.Random(8)
     pictures = 0
-    while len(game.public_view()["pulkas"]) < 2:
+    while len(game.public_view().pulkas) < 2:
         (mover,) = game.to_move()
         events = game.apply(mover, rng.choice(game.legal_actions(mover)))
         view = game.public_view()
@@ -169,13 +169,13 @@ def test_the_deal_before_on_the_table_and_after_a_pulka_the_sheet_as_a_picture()
             assert screen.picture is not None
             assert "📋" in screen.text
             pictures += 1
-        if view["phase"] == "play" and view["sheet"]:
+        if view.phase is Phase.PLAY and view.sheet:
             table = SCREENS.table("ru", view, NAMES, live=True).text
-            before = view["sheet"][-1]
-            assert f"Сдача {before['deal']} (" in table
+            before = view.sheet[-1]
+            assert f"Сдача {before.deal} (" in table
             assert "заказ/взято: " in table
             seat = 0
-            bid, took = before["bids"][seat], before["tricks"][seat]
+            bid, took = before.bids[seat], before.tricks[seat]
             assert f"{NAMES[seat]} {bid}/{took} " in table
     assert pictures == 2
 
