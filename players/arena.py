@@ -44,7 +44,7 @@ def next_seat(game: Game[Any, Any, Any, Any], actors: Sequence[int], rng: random
     if not isinstance(view, DurakPublicView):
         return actors[0]
     defender = view.defender
-    if view.phase is Phase.DEFEND and defender in actors:
+    if view.phase is Phase.DEFEND and defender is not None and defender in actors:
         return defender
     attacker = view.attacker
     if attacker is not None:

@@ -20,6 +20,8 @@ from typing import Any
 from bot.app import build_application
 from bot.catalog import CATALOG, Catalog
 from bot.config import Config
+from games.durak import Durak
+from games.durak.views import DurakPublicView
 from handlers.context import KEY, Koloda
 from playground.botapi import FakeTelegram, SentMessage
 from tests.clock import FakeClock
@@ -364,6 +366,11 @@ class Probe:
     def public_view(self, table_id: int = 1) -> dict[str, Any]:
         ((game, state),) = self.query("SELECT game, state FROM tables WHERE id = ?", (table_id,))
         return dict(CATALOG.specs[game].game.load(json.loads(state)).public_view())
+
+    def durak_view(self, table_id: int = 1) -> DurakPublicView:
+        """The public view of the table's game of Durak."""
+        ((state,),) = self.query("SELECT state FROM tables WHERE id = ?", (table_id,))
+        return Durak.load(json.loads(state)).public_view()
 
     def public_cards(self, table_id: int = 1) -> set[str]:
         """Every card the table has publicly seen: cards in events so far and

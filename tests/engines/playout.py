@@ -116,14 +116,14 @@ def check_views(game: Game[Any, Any, Any, Any]) -> None:
     for zone in zones:
         if zone.visible_to is None:
             public.update(zone.cards)
-    leaked = cards_in_json(json.dumps(game.public_view())) - public
+    leaked = cards_in_json(_view_text(game.public_view())) - public
     assert not leaked, f"public view shows hidden cards {sorted(leaked)}"
     for seat in range(game.seats):
         visible = public.copy()
         for zone in zones:
             if zone.visible_to is not None and seat in zone.visible_to:
                 visible.update(zone.cards)
-        leaked = cards_in_json(json.dumps(game.view(seat))) - visible
+        leaked = cards_in_json(_view_text(game.view(seat))) - visible
         assert not leaked, f"seat {seat}'s view shows hidden cards {sorted(leaked)}"
 
 
@@ -296,8 +296,9 @@ def check_variation(
     return False
 
 
-def _view_text(game: Game[Any, Any, Any, Any], seat: int) -> str:
-    return json.dumps(game.view(seat), sort_keys=True)
+def _view_text(view: Any) -> str:
+    """A view's JSON text (a typed view's ``to_json()``; a dict as it is)."""
+    return json.dumps(view.to_json() if isinstance(view, View) else view, sort_keys=True)
 
 
 def check_determinize(
@@ -313,7 +314,7 @@ def check_determinize(
     (those he knows where they were), differ from each other when they can,
     and are complete games that play on."""
     before = game.dump()
-    view = _view_text(game, observer)
+    view = _view_text(game.view(observer))
     seen, hidden = split_zones(game, observer)
     seen_cards = {name: Counter(cards) for name, cards in seen}
     hidden_cards = Counter(c for _, cards in hidden for c in cards)
@@ -324,7 +325,7 @@ def check_determinize(
         eligible and len(deals) < 2 and len(worlds) < VARIATION_TRIES
     ):
         world = game.determinize(observer, random.Random(chooser.getrandbits(32)))
-        assert _view_text(world, observer) == view, "determinize changed the observer's view"
+        assert _view_text(world.view(observer)) == view, "determinize changed the observer's view"
         assert bool(world.to_move()) == (world.outcome() is None)
         world_seen, world_hidden = split_zones(world, observer)
         assert {name: Counter(cards) for name, cards in world_seen} == seen_cards, (
