@@ -57,12 +57,9 @@ FACE_DOWN = "🂠"
 def _table_cards(view: DurakPublicView) -> str:
     """The bout's cards; the defender of believe / don't believe sees what he
     put face down (``my_covers``), the others a card's back."""
-    mine: Sequence[Card | None] = ()
-    if isinstance(view, DurakSeatView):
-        mine = view.my_covers
-    mine = mine or (None,) * len(view.table)
+    mine = view.my_covers if isinstance(view, DurakSeatView) else ()
     pairs = []
-    for row, own in zip(view.table, mine, strict=True):
+    for row, own in zip(view.table, mine or (None,) * len(view.table), strict=True):
         attack = face(row.attack.code)
         if row.defense is not None:
             pairs.append(f"{attack} ← {face(row.defense.code)}")
