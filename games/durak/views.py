@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from games.cards import SUITS, Card, Suit
 from games.core import Progress, View
-from games.durak.beating import CARD_BY_ORDER, cards_of
+from games.durak.beating import CARD_BY_ORDER, SUIT_BITS
 from games.durak.state import DurakState, Phase
 from games.durak.tables import SEAT_SETS
 
@@ -26,7 +26,6 @@ __all__ = [
     "DurakSeatView",
     "PlaysFor",
     "TableRow",
-    "hand_sort_key",
     "progress",
     "public_view",
     "seat_view",
@@ -81,8 +80,7 @@ class DurakPublicView(View):
     """Cards held, per seat."""
     known: tuple[tuple[Card, ...], ...]
     """Per seat, the cards of his hand everybody knows (picked up from the
-    table, or the trump card drawn or dealt to him), sorted as a hand is
-    (:func:`hand_sort_key`)."""
+    table, or the trump card drawn or dealt to him), sorted as a hand is."""
     blind: bool
     """Blind durak: nobody sees his own hand."""
     active: frozenset[int]
@@ -138,31 +136,40 @@ class DurakSeatView(DurakPublicView):
     he put face down on it, or None; empty for everybody else."""
 
 
-def hand_sort_key(trump_index: int) -> dict[int, int]:
-    """Sort key per ``Card.order``: suit (trump last), then rank."""
-    return {o: ((4 if (o & 3) == trump_index else (o & 3)) << 4) | (o >> 2) for o in CARD_BY_ORDER}
-
-
-_SORT_KEYS = {s: hand_sort_key(i) for i, s in enumerate(SUITS)}
+_SUIT_MASKS = {
+    trump: (*(SUIT_BITS[s] for s in SUITS if s is not trump), SUIT_BITS[trump])
+    for trump in SUITS
+}
+"""Per trump suit, the masks of the suits in the order a hand shows them (♠ ♣
+♦ ♥, the trump suit moved last)."""
 _NO_CARDS: tuple[Card, ...] = ()
 
 
-def _sorted(mask: int, key: dict[int, int]) -> tuple[Card, ...]:
+def _sorted(mask: int, suits: tuple[int, ...]) -> tuple[Card, ...]:
+    """The cards of ``mask`` suit by suit (``suits``: masks in order), each
+    suit by rank: within a suit, ``Card.order`` rises with the rank."""
     if not mask:
         return _NO_CARDS
-    return tuple(sorted(cards_of(mask), key=lambda c: key[c.order]))
+    out = []
+    for bits in suits:
+        held = mask & bits
+        while held:
+            low = held & -held
+            out.append(CARD_BY_ORDER[low.bit_length() - 1])
+            held ^= low
+    return tuple(out)
 
 
 def public_view(game: DurakState) -> DurakPublicView:
-    key = _SORT_KEYS[game._trump]
-    return DurakPublicView(*_shared(game, tuple(_sorted(k, key) for k in game._known)))
+    suits = _SUIT_MASKS[game._trump]
+    return DurakPublicView(*_shared(game, tuple([_sorted(k, suits) for k in game._known])))
 
 
 def seat_view(game: DurakState, seat: int) -> DurakSeatView:
     n = game.seats
     if not 0 <= seat < n:
         raise IndexError(f"no seat {seat}")
-    key = _SORT_KEYS[game._trump]
+    suits = _SUIT_MASKS[game._trump]
     covers: tuple[Card | None, ...] = ()
     if game._face_down and seat == game._defender:
         covers = tuple(CARD_BY_ORDER[d] if d >= 0 else None for d in game._dfn)
@@ -174,8 +181,10 @@ def seat_view(game: DurakState, seat: int) -> DurakSeatView:
         nothing = (_NO_CARDS,) * n  # "seen" names the cards known of the others
         return DurakSeatView(*_shared(game, nothing), seat, _NO_CARDS, seen, covers)
     # His own known cards are in "hand".
-    known = tuple(_NO_CARDS if s == seat else _sorted(k, key) for s, k in enumerate(game._known))
-    hand = _sorted(game._hands[seat], key)
+    known = tuple(
+        [_NO_CARDS if s == seat else _sorted(k, suits) for s, k in enumerate(game._known)]
+    )
+    hand = _sorted(game._hands[seat], suits)
     return DurakSeatView(*_shared(game, known), seat, hand, (), covers)
 
 
@@ -226,7 +235,7 @@ def _shared(
             BeatenPair(CARD_BY_ORDER[a], CARD_BY_ORDER[d])
             for a, d in zip(beaten[:half], beaten[half:], strict=True)
         ),
-        tuple(h.bit_count() for h in game._hands),
+        tuple([h.bit_count() for h in game._hands]),
         known,
         game._blind,
         SEAT_SETS[~game._out & ((1 << n) - 1)],
