@@ -137,8 +137,7 @@ class DurakSeatView(DurakPublicView):
 
 
 _SUIT_MASKS = {
-    trump: (*(SUIT_BITS[s] for s in SUITS if s is not trump), SUIT_BITS[trump])
-    for trump in SUITS
+    trump: (*(SUIT_BITS[s] for s in SUITS if s is not trump), SUIT_BITS[trump]) for trump in SUITS
 }
 """Per trump suit, the masks of the suits in the order a hand shows them (♠ ♣
 ♦ ♥, the trump suit moved last)."""
