@@ -39,9 +39,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.catalog import CATALOG
-from games.cards import Rank, Suit
+from games.cards import Card, Rank
 from games.core import Action, Outcome, Rules
 from games.durak.actions import Attack, Beat, Pass, Take, Throw
+from games.durak.views import DurakSeatView
 from games.hundred_one import HundredOneRules, Master, Order, Play, card_points
 from players import RandomPlayer
 from players.arena import play
@@ -59,11 +60,11 @@ class LowestCard:
     """Durak baseline: the lowest card everywhere, trumps last."""
 
     def choose(
-        self, rules: Rules, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+        self, rules: Rules, view: DurakSeatView, legal: Sequence[Action], rng: random.Random
     ) -> Action:
-        trump = Suit(view["trump"])
+        trump = view.trump
 
-        def key(card: Any) -> tuple[bool, int]:
+        def key(card: Card) -> tuple[bool, int]:
             return card.suit is trump, int(card.rank)
 
         leads = [a for a in legal if isinstance(a, Attack) and len(a.cards) == 1]

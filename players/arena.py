@@ -11,7 +11,7 @@ then can only answer with a throw.  So :func:`next_seat` asks the defender
 first and the throwers only once the table is settled (or when the defender
 is not on move), which lets a player "wait" the way a person does.  A driver
 in the bot should do the same: ask a computer thrower only when the view's
-``phase`` is not ``"defend"``.
+``phase`` is not ``Phase.DEFEND``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from games.core import Game, Outcome
+from games.durak.state import Phase
+from games.durak.views import DurakPublicView
 from players.base import Player
 
 __all__ = ["MAX_STEPS", "SeatChooser", "next_seat", "play", "random_seat"]
@@ -39,11 +41,13 @@ def next_seat(game: Game[Any, Any, Any, Any], actors: Sequence[int], rng: random
     if len(actors) == 1:
         return actors[0]
     view = game.public_view()
-    defender = view.get("defender")
-    if view.get("phase") == "defend" and isinstance(defender, int) and defender in actors:
+    if not isinstance(view, DurakPublicView):
+        return actors[0]
+    defender = view.defender
+    if view.phase is Phase.DEFEND and defender is not None and defender in actors:
         return defender
-    attacker = view.get("attacker")
-    if isinstance(attacker, int):
+    attacker = view.attacker
+    if attacker is not None:
         n = game.seats
         return min(actors, key=lambda s: (s - attacker) % n)
     return actors[0]

@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -56,6 +56,8 @@ from games.durak.actions import (
     Transfer,
 )
 from games.durak.beating import Beating
+from games.durak.views import DurakPublicView, DurakSeatView
+from players.base import Player
 from players.computer import Arena, Computer, Trial
 
 __all__ = ["COMPUTER", "DurakHeuristic", "Weights"]
@@ -113,13 +115,13 @@ class _Table:
     span: int
     early: float
     stock: int
-    hand: list[Card]
-    hands: list[int]
-    known: list[list[Card]]
-    active: list[int]
+    hand: Sequence[Card]
+    hands: Sequence[int]
+    known: Sequence[Sequence[Card]]
+    active: frozenset[int]
     attacker: int | None
     defender: int | None
-    table: list[tuple[Card, Card | None]]
+    table: Sequence[tuple[Card, Card | None]]
     taking: bool
     cap: int
     unseen: list[Card]
@@ -143,57 +145,61 @@ def _deck(size: int) -> tuple[Card, ...]:
     return tuple(deck(size))
 
 
-def _read(rules: DurakRules, view: Mapping[str, Any]) -> _Table:
-    seat = int(view["seat"])
-    trump = Suit(view["trump"])
+@functools.cache
+def _lowest(size: int) -> Rank:
+    return min(c.rank for c in _deck(size))
+
+
+@functools.cache
+def _beating(trump: Suit, spades_by_spades: bool, unbeatable_queen: bool) -> Beating:
+    return Beating(trump, spades_by_spades, unbeatable_queen)
+
+
+def _read(rules: DurakRules, view: DurakSeatView) -> _Table:
+    trump = view.trump
     full = _deck(rules.deck_size)
-    low = min(c.rank for c in full)
-    hand = [Card.parse(c) for c in view["hand"]]
-    known = [[Card.parse(c) for c in k] for k in view["known"]]
-    table: list[tuple[Card, Card | None]] = [
-        (Card.parse(row["attack"]), None if row["defense"] is None else Card.parse(row["defense"]))
-        for row in view["table"]
-    ]
+    low = _lowest(rules.deck_size)
+    hand = view.hand
+    table = [(row.attack, row.defense) for row in view.table]
     seen: set[Card] = set(hand)
-    for k in known:
+    for k in view.known:
         seen.update(k)
-    for a, d in table:
-        seen.add(a)
-        if d is not None:
-            seen.add(d)
-    for row in view["beaten"]:
-        seen.add(Card.parse(row["attack"]))
-        seen.add(Card.parse(row["defense"]))
-    if view["trump_card"] is not None:
-        seen.add(Card.parse(view["trump_card"]))
+    for row in view.table:
+        seen.add(row.attack)
+        if row.defense is not None:
+            seen.add(row.defense)
+    for pair in view.beaten:
+        seen.add(pair.attack)
+        seen.add(pair.defense)
+    if view.trump_card is not None:
+        seen.add(view.trump_card)
     unseen = [c for c in full if c not in seen]
-    seats = len(view["hands"])
-    first_stock = max(len(full) - _HAND * seats, 1)
-    stock = int(view["stock"])
+    first_stock = max(len(full) - _HAND * len(view.hands), 1)
+    stock = view.stock
     return _Table(
         rules=rules,
-        seat=seat,
+        seat=view.seat,
         trump=trump,
-        beating=Beating(trump, rules.spades_by_spades, rules.unbeatable_queen),
+        beating=_beating(trump, rules.spades_by_spades, rules.unbeatable_queen),
         low=int(low),
         span=int(Rank.ACE) - int(low),
         early=min(stock / first_stock, 1.0),
         stock=stock,
         hand=hand,
-        hands=[int(h) for h in view["hands"]],
-        known=known,
-        active=[int(s) for s in view["active"]],
-        attacker=view["attacker"],
-        defender=view["defender"],
+        hands=view.hands,
+        known=view.known,
+        active=view.active,
+        attacker=view.attacker,
+        defender=view.defender,
         table=table,
-        taking=bool(view["taking"]),
-        cap=int(view["cap"]),
+        taking=view.taking,
+        cap=view.cap,
         unseen=unseen,
         pool=max(len(unseen), 1),
     )
 
 
-class DurakHeuristic:
+class DurakHeuristic(Player[DurakSeatView]):
     """A rule-of-thumb Durak player; see the module docstring."""
 
     def __init__(self, weights: Weights | None = None) -> None:
@@ -263,7 +269,7 @@ class DurakHeuristic:
     def choose(
         self,
         rules: Rules,
-        view: Mapping[str, Any],
+        view: DurakSeatView,
         legal: Sequence[Action],
         rng: random.Random,
     ) -> Action:
@@ -414,11 +420,11 @@ class DurakHeuristic:
                         best[m2] = (c + price, [*pairs, (unbeaten[j], card)])
         return best.get(full)
 
-    def _face_down(self, t: _Table, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def _face_down(self, t: _Table, view: DurakSeatView, legal: Sequence[Action]) -> Action:
         """Believe / don't believe, defending: cover rightly if every card can
         be, else bluff with the cheapest card.  Never take: a doubted bluff
         costs what taking does, a believed one makes the attacker take."""
-        mine = view.get("my_covers") or [None] * len(t.table)
+        mine = view.my_covers or (None,) * len(t.table)
         open_rows: list[tuple[Card, Card | None]] = [
             (a, None) for (a, _), own in zip(t.table, mine, strict=True) if own is None
         ]
@@ -497,7 +503,8 @@ class DurakHeuristic:
 
 def _duel(game: Game[Any, Any, Any, Any]) -> bool:
     """Only two players are left in the game."""
-    return len(game.public_view()["active"]) == 2
+    view: DurakPublicView = game.public_view()
+    return len(view.active) == 2
 
 
 COMPUTER = Computer(

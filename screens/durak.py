@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
-from games.cards import Card
+from games.cards import Card, Rank, Suit
 from games.core import Action, Event, Outcome, Rules
 from games.durak.actions import (
     Attack,
@@ -24,8 +23,10 @@ from games.durak.actions import (
     Transfer,
 )
 from games.durak.rules import Covers, DurakRules, FirstAttack, Shape, Transfers, Trump
+from games.durak.state import Phase
+from games.durak.views import DurakPublicView, DurakSeatView
 from i18n import t, tn
-from screens.base import Key, Screen
+from screens.base import GameScreens, Key, Screen
 from screens.faces import face, faces, suit_symbol
 from screens.rows import fit_rows
 from services import ScoreRow
@@ -42,10 +43,10 @@ TRUMP_MARK = "★"
 """Marks a trump on a button (buttons cannot be bold)."""
 
 
-def _trump_line(lang: str, view: Mapping[str, Any]) -> str:
-    suit = suit_symbol(view["trump"])
-    if view.get("trump_card"):
-        return t(lang, "durak.trump_card", card=face(view["trump_card"]), suit=suit)
+def _trump_line(lang: str, view: DurakPublicView) -> str:
+    suit = suit_symbol(view.trump.value)
+    if view.trump_card is not None:
+        return t(lang, "durak.trump_card", card=face(view.trump_card.code), suit=suit)
     return t(lang, "durak.trump_suit", suit=suit)
 
 
@@ -53,135 +54,139 @@ FACE_DOWN = "🂠"
 """A card lying face down (believe / don't believe)."""
 
 
-def _table_cards(view: Mapping[str, Any]) -> str:
+def _table_cards(view: DurakPublicView) -> str:
     """The bout's cards; the defender of believe / don't believe sees what he
     put face down (``my_covers``), the others a card's back."""
-    mine = view.get("my_covers") or [None] * len(view["table"])
+    mine = view.my_covers if isinstance(view, DurakSeatView) else ()
     pairs = []
-    for pair, own in zip(view["table"], mine, strict=True):
-        attack = face(pair["attack"])
-        if pair["defense"]:
-            pairs.append(f"{attack} ← {face(pair['defense'])}")
-        elif own:
-            pairs.append(f"{attack} ← {FACE_DOWN}{face(own)}")
-        elif pair.get("covered"):
+    for row, own in zip(view.table, mine or (None,) * len(view.table), strict=True):
+        attack = face(row.attack.code)
+        if row.defense is not None:
+            pairs.append(f"{attack} ← {face(row.defense.code)}")
+        elif own is not None:
+            pairs.append(f"{attack} ← {FACE_DOWN}{face(own.code)}")
+        elif row.covered:
             pairs.append(f"{attack} ← {FACE_DOWN}")
         else:
             pairs.append(attack)
     return " · ".join(pairs)
 
 
-def _in_order(codes: Iterable[str]) -> list[str]:
-    """Card codes in the order an action's code lists them."""
-    return sorted(codes, key=lambda code: Card.parse(code).order)
+def _in_order(cards: Iterable[Card]) -> list[Card]:
+    """Cards in the order an action's code lists them."""
+    return sorted(cards, key=lambda card: card.order)
 
 
-def _label(code: str, trump: str) -> str:
+def _codes(cards: Iterable[Card]) -> str:
+    return "".join(c.code for c in cards)
+
+
+def _label(card: Card, trump: Suit) -> str:
     """A card on a button: its face, and a mark if it is a trump."""
-    return face(code) + (TRUMP_MARK if code[1] == trump else "")
+    return face(card.code) + (TRUMP_MARK if card.suit is trump else "")
 
 
-def _beat_label(cover: str, attack: str | None, trump: str) -> str:
+def _beat_label(cover: Card, attack: Card | None, trump: Suit) -> str:
     """A defender's card and what it covers (``?``: a menu of what it may
     cover), kept short to show whole two to a row: ``10♦️★→10♥️``."""
-    return _label(cover, trump) + "→" + (face(attack) if attack else "?")
+    return _label(cover, trump) + "→" + (face(attack.code) if attack else "?")
 
 
-def _pass_label(lang: str, view: Mapping[str, Any]) -> str:
+def _pass_label(lang: str, view: DurakSeatView) -> str:
     """A thrower's "no more": let the taker take, or call the bout beaten."""
-    if view["taking"]:
+    if view.taking:
         return t(lang, "durak.btn_pass_taking")
-    if all(p["defense"] for p in view["table"]):
+    if all(row.defense is not None for row in view.table):
         return t(lang, "durak.btn_done")
     return t(lang, "durak.btn_pass")
 
 
-def _team_line(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
+def _team_line(lang: str, view: DurakSeatView, names: Sequence[str]) -> str | None:
     """Teams: who the seat's partners are, and who plays whose place."""
-    seat = view["seat"]
-    team = next((team for team in view.get("teams") or () if seat in team), None)
+    seat = view.seat
+    team = next((team for team in view.teams if seat in team), None)
     if team is None:
         return None
     partners = [s for s in team if s != seat]
     line = tn(lang, "durak.partners", len(partners), names=", ".join(names[s] for s in partners))
-    for controller, place in view.get("plays_for") or ():
-        if place == seat:
-            line += " · " + t(lang, "durak.partner_plays_for_you", name=names[controller])
-        elif controller == seat:
-            line += " · " + t(lang, "durak.you_play_for", name=names[place])
+    for proxy in view.plays_for:
+        if proxy.seat == seat:
+            line += " · " + t(lang, "durak.partner_plays_for_you", name=names[proxy.partner])
+        elif proxy.partner == seat:
+            line += " · " + t(lang, "durak.you_play_for", name=names[proxy.seat])
     return line
 
 
-class DurakScreens:
+class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
     def table(
-        self, lang: str, view: Mapping[str, Any], names: Sequence[str], *, live: bool
+        self, lang: str, view: DurakPublicView, names: Sequence[str], *, live: bool
     ) -> Screen:
         lines = [
             _trump_line(lang, view),
-            t(lang, "durak.stock", stock=view["stock"], discard=view["discard"]),
+            t(lang, "durak.stock", stock=view.stock, discard=view.discard),
             "",
             t(lang, "durak.on_table", cards=_table_cards(view))
-            if view["table"]
+            if view.table
             else t(lang, "durak.table_empty"),
             "",
         ]
-        active = set(view["active"])
-        left = set(view.get("left", ()))
-        to_move = set(view["to_move"]) if live else set()
-        played_by = {seat: partner for partner, seat in view.get("plays_for", [])}
-        if view.get("teams"):
-            first, second = (", ".join(names[s] for s in team) for team in view["teams"])
+        active = view.active
+        left = set(view.left)
+        to_move = view.to_move if live else frozenset()
+        played_by = {proxy.seat: proxy.partner for proxy in view.plays_for}
+        if view.teams:
+            first, second = (", ".join(names[s] for s in team) for team in view.teams)
             lines[-1:-1] = ["", t(lang, "durak.teams", first=first, second=second)]
         for seat, name in enumerate(names):
-            if seat == view.get("attacker"):
+            if seat == view.attacker:
                 mark = "⚔️"
-            elif seat == view.get("defender"):
+            elif seat == view.defender:
                 mark = "🛡"
             elif seat in active:
                 mark = "•"
             else:
                 mark = "✓"
-            line = f"{mark} {name} — {tn(lang, 'durak.n_cards', view['hands'][seat])}"
+            line = f"{mark} {name} — {tn(lang, 'durak.n_cards', view.hands[seat])}"
             if seat in left:
                 line = f"🚪 {name} — {t(lang, 'durak.left')}"
-            elif seat not in active and view.get("durak") != seat:
+            elif seat not in active and view.durak != seat:
                 line = f"{mark} {name} — {t(lang, 'durak.out')}"
                 if seat in played_by:
                     line += " · " + t(lang, "durak.played_by", name=names[played_by[seat]])
             if seat in to_move:
                 line = f"<b>{line}</b> ⏳"
             lines.append(line)
-        if view.get("durak") is not None:
-            lines += ["", t(lang, "durak.is_durak", name=names[view["durak"]])]
-        elif view.get("losing_team") is not None:
-            losers = ", ".join(names[s] for s in view["teams"][view["losing_team"]])
+        if view.durak is not None:
+            lines += ["", t(lang, "durak.is_durak", name=names[view.durak])]
+        elif view.losing_team is not None:
+            losers = ", ".join(names[s] for s in view.teams[view.losing_team])
             lines += ["", t(lang, "durak.team_lost", names=losers)]
-        elif view.get("draw"):
+        elif view.draw:
             lines += ["", t(lang, "durak.draw")]
         elif live and (status := self.turn(lang, view, names)):
             lines += ["", status]
         return Screen("\n".join(lines))
 
-    def turn(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
-        if view.get("defender") is None:
+    def turn(self, lang: str, view: DurakPublicView, names: Sequence[str]) -> str | None:
+        if view.defender is None or view.attacker is None:
             return None
-        viewer = view.get("seat")
-        defender = names[view["defender"]]
-        you_defend = viewer == view["defender"]
-        if not view["table"]:
+        viewer = view.seat if isinstance(view, DurakSeatView) else None
+        defender = names[view.defender]
+        you_defend = viewer == view.defender
+        if not view.table:
             if you_defend:
-                return t(lang, "durak.status_attack_you", name=names[view["attacker"]])
-            return t(lang, "durak.status_attack", name=names[view["attacker"]], target=defender)
-        if view["taking"]:
+                return t(lang, "durak.status_attack_you", name=names[view.attacker])
+            return t(lang, "durak.status_attack", name=names[view.attacker], target=defender)
+        if view.taking:
             if you_defend:
                 return t(lang, "durak.status_you_take")
             if viewer is not None:
                 return t(lang, "durak.status_taking_dm", name=defender)
             return t(lang, "durak.status_taking", name=defender)
-        if view["phase"] == "verdict":
+        if view.phase is Phase.VERDICT:
             key = "durak.status_verdict_you" if you_defend else "durak.status_verdict"
-            return t(lang, key, name=names[view["attacker"]])
-        if view["phase"] == "defend":
+            return t(lang, key, name=names[view.attacker])
+        if view.phase is Phase.DEFEND:
             return t(lang, "durak.status_defend", name=defender)
         if you_defend:
             return t(lang, "durak.status_you_beat_all")
@@ -192,38 +197,36 @@ class DurakScreens:
     def hand(
         self,
         lang: str,
-        view: Mapping[str, Any],
+        view: DurakSeatView,
         actions: Sequence[Action],
         names: Sequence[str],
         focus: str | None,
         *,
         live: bool,
     ) -> Screen:
-        trump = view["trump"]
+        trump = view.trump
         cards = " ".join(
-            f"<b>{face(c)}</b>" if c[1] == trump else face(c) for c in view["hand"]
+            f"<b>{face(c.code)}</b>" if c.suit is trump else face(c.code) for c in view.hand
         ) or t(lang, "durak.no_cards")
         own = t(lang, "durak.your_cards", cards=cards)
-        if view.get("blind"):
+        if view.blind:
             own = self._blind_hands(lang, view, names)
         team = _team_line(lang, view, names)
         if not actions:
             lines = [_trump_line(lang, view), own]
             if team:
                 lines.append(team)
-            if live and view["seat"] in view["left"]:
+            if live and view.seat in view.left:
                 lines.append(t(lang, "durak.you_left"))
-            elif live and view["seat"] not in view["active"]:
+            elif live and view.seat not in view.active:
                 lines.append(t(lang, "durak.you_are_out"))
             return Screen("\n".join(lines))
-        lines = [
-            _trump_line(lang, view) + " · " + t(lang, "durak.stock_short", stock=view["stock"])
-        ]
-        if view["table"]:
+        lines = [_trump_line(lang, view) + " · " + t(lang, "durak.stock_short", stock=view.stock)]
+        if view.table:
             lines.append(t(lang, "durak.on_table", cards=_table_cards(view)))
-        defender = view.get("defender")
-        if defender is not None and defender != view["seat"]:
-            count = tn(lang, "durak.n_cards", view["hands"][defender])
+        defender = view.defender
+        if defender is not None and defender != view.seat:
+            count = tn(lang, "durak.n_cards", view.hands[defender])
             lines.append(t(lang, "durak.defender_count", name=names[defender], cards=count))
         lines.append(own)
         if team:
@@ -232,58 +235,60 @@ class DurakScreens:
         return Screen("\n".join(lines), self._keys(lang, view, actions, focus))
 
     @staticmethod
-    def _blind_hands(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str:
+    def _blind_hands(lang: str, view: DurakSeatView, names: Sequence[str]) -> str:
         """Blind durak: one's own cards as numbered backs, everybody else's
         face up in the order of their positions."""
-        seat = view["seat"]
-        count = view["hands"][seat]
+        seat = view.seat
+        count = view.hands[seat]
         backs = " ".join(f"{FACE_DOWN}{i + 1}" for i in range(count))
         lines = [tn(lang, "durak.blind_own", count, backs=backs)]
-        for other, seen in enumerate(view["seen"]):
+        for other, seen in enumerate(view.seen):
             if other != seat and seen:
-                lines.append(t(lang, "durak.blind_seen", name=names[other], cards=faces(seen)))
+                cards = faces(c.code for c in seen)
+                lines.append(t(lang, "durak.blind_seen", name=names[other], cards=cards))
         return "\n".join(lines)
 
     def _prompt(
-        self, lang: str, view: Mapping[str, Any], actions: Sequence[Action], names: Sequence[str]
+        self, lang: str, view: DurakSeatView, actions: Sequence[Action], names: Sequence[str]
     ) -> str:
-        seat = view["seat"]
+        assert view.defender is not None  # a game with moves to make has a defender
+        defender = names[view.defender]
         if any(isinstance(a, BlindBeat | BlindTransfer) for a in actions):
             return t(lang, "durak.prompt_blind_defend")
         if any(isinstance(a, BlindLead) for a in actions):
-            return t(lang, "durak.prompt_blind_attack", name=names[view["defender"]])
+            return t(lang, "durak.prompt_blind_attack", name=defender)
         if any(isinstance(a, BlindThrow) for a in actions):
-            return t(lang, "durak.prompt_blind_throw", name=names[view["defender"]])
+            return t(lang, "durak.prompt_blind_throw", name=defender)
         if any(isinstance(a, Attack) for a in actions):
-            return t(lang, "durak.prompt_attack", name=names[view["defender"]])
+            return t(lang, "durak.prompt_attack", name=defender)
         if any(isinstance(a, Believe) for a in actions):
-            return t(lang, "durak.prompt_verdict", name=names[view["defender"]])
+            return t(lang, "durak.prompt_verdict", name=defender)
         if any(isinstance(a, Cover) for a in actions):
             return t(lang, "durak.prompt_cover")
-        if seat == view.get("defender"):
+        if view.seat == view.defender:
             if all(isinstance(a, Take) for a in actions):
-                unbeaten = [p["attack"] for p in view["table"] if p["defense"] is None]
+                unbeaten = [row.attack.code for row in view.table if row.defense is None]
                 return t(lang, "durak.nothing_to_beat", cards=faces(unbeaten))
             return t(lang, "durak.prompt_defend")
-        if view["taking"]:
-            return t(lang, "durak.prompt_throw_taking", name=names[view["defender"]])
-        return t(lang, "durak.prompt_throw", name=names[view["defender"]])
+        if view.taking:
+            return t(lang, "durak.prompt_throw_taking", name=defender)
+        return t(lang, "durak.prompt_throw", name=defender)
 
     def _keys(
-        self, lang: str, view: Mapping[str, Any], actions: Sequence[Action], focus: str | None
+        self, lang: str, view: DurakSeatView, actions: Sequence[Action], focus: str | None
     ) -> tuple[tuple[Key, ...], ...]:
-        trump = view["trump"]
-        beats: dict[str, list[Beat | Cover]] = {}
+        trump = view.trump
+        beats: dict[Card, list[Beat | Cover]] = {}
         for a in actions:
             if isinstance(a, Beat):
-                beats.setdefault(a.cover.code, []).append(a)
+                beats.setdefault(a.cover, []).append(a)
             elif isinstance(a, Cover):
-                beats.setdefault(a.card.code, []).append(a)
-        if focus is not None and focus.startswith("c") and focus[1:] in beats:
-            options = beats[focus[1:]]
+                beats.setdefault(a.card, []).append(a)
+        menu = focus[1:] if focus is not None and focus.startswith("c") else None
+        chosen = next((card for card in beats if card.code == menu), None)
+        if chosen is not None:
             keys = [
-                Key(_beat_label(focus[1:], a.attack.code, trump), action=a.encode())
-                for a in options
+                Key(_beat_label(chosen, a.attack, trump), action=a.encode()) for a in beats[chosen]
             ]
             return (*fit_rows(keys), (Key(t(lang, "durak.btn_back"), focus="back"),))
         if any(isinstance(a, BlindAction) for a in actions):
@@ -302,35 +307,33 @@ class DurakScreens:
             return self._compose(lang, view, suit_leads, focus[1:])
 
         # One key per card, in the order of the hand (trumps last), whatever it does.
-        by_card: dict[str, Key] = {}
+        by_card: dict[Card, Key] = {}
         groups: list[Key] = []
-        held_of_rank: dict[str, int] = {}
-        for code in view["hand"]:
-            held_of_rank[code[0]] = held_of_rank.get(code[0], 0) + 1
+        held_of_rank: dict[Rank, int] = {}
+        for card in view.hand:
+            held_of_rank[card.rank] = held_of_rank.get(card.rank, 0) + 1
         for a in actions:
             if isinstance(a, Attack):
                 if len(a.cards) == 1:
-                    code = a.cards[0].code
-                    by_card[code] = Key(_label(code, trump), action=a.encode())
-                elif not composing and len(a.cards) == held_of_rank.get(a.cards[0].code[0], 0):
-                    label = " ".join(_label(c.code, trump) for c in a.cards)
+                    card = a.cards[0]
+                    by_card[card] = Key(_label(card, trump), action=a.encode())
+                elif not composing and len(a.cards) == held_of_rank.get(a.cards[0].rank, 0):
+                    label = " ".join(_label(c, trump) for c in a.cards)
                     groups.append(Key(label, action=a.encode()))
             elif isinstance(a, Throw):
-                code = a.card.code
-                by_card[code] = Key("+" + _label(code, trump), action=a.encode())
+                by_card[a.card] = Key("+" + _label(a.card, trump), action=a.encode())
             elif isinstance(a, Transfer):
-                label = "↪ " + " ".join(_label(c.code, trump) for c in a.cards)
+                label = "↪ " + " ".join(_label(c, trump) for c in a.cards)
                 groups.append(Key(label, action=a.encode()))
         if composing:
             groups.append(Key(t(lang, "durak.btn_several"), focus="s"))
         for cover, options in beats.items():
             if len(options) == 1:
                 only = options[0]
-                label = _beat_label(cover, only.attack.code, trump)
-                by_card[cover] = Key(label, action=only.encode())
+                by_card[cover] = Key(_beat_label(cover, only.attack, trump), action=only.encode())
             else:
-                by_card[cover] = Key(_beat_label(cover, None, trump), focus="c" + cover)
-        card_keys = [by_card[code] for code in view["hand"] if code in by_card]
+                by_card[cover] = Key(_beat_label(cover, None, trump), focus="c" + cover.code)
+        card_keys = [by_card[card] for card in view.hand if card in by_card]
         rows = [*fit_rows(card_keys), *fit_rows(groups, 3)]
         last: list[Key] = []
         for a in actions:
@@ -342,7 +345,7 @@ class DurakScreens:
         return tuple(rows)
 
     def _blind_keys(
-        self, lang: str, view: Mapping[str, Any], actions: Sequence[Action], focus: str | None
+        self, lang: str, view: DurakSeatView, actions: Sequence[Action], focus: str | None
     ) -> tuple[tuple[Key, ...], ...]:
         """Blind durak: a key per position (the card unseen).  A defender's
         position with more than one use (which attack card, or a transfer)
@@ -383,28 +386,28 @@ class DurakScreens:
         return tuple(rows)
 
     def _compose(
-        self, lang: str, view: Mapping[str, Any], leads: Mapping[str, Attack], chosen: str
+        self, lang: str, view: DurakSeatView, leads: Mapping[str, Attack], chosen: str
     ) -> tuple[tuple[Key, ...], ...]:
         """Akulina's lead of several cards of one suit: each key adds or removes
-        a card (the screen's focus holds the cards chosen so far), and one
-        key plays them."""
-        trump = view["trump"]
-        hand = view["hand"]
-        picked = [chosen[i : i + 2] for i in range(0, len(chosen), 2)]
-        picked = [code for code in hand if code in picked]
-        suit = picked[0][1] if picked else None
+        a card (the screen's focus holds the codes of the cards chosen so far),
+        and one key plays them."""
+        trump = view.trump
+        hand = view.hand
+        codes = {chosen[i : i + 2] for i in range(0, len(chosen), 2)}
+        picked = [card for card in hand if card.code in codes]
+        suit = picked[0].suit if picked else None
         keys = []
-        for code in hand:
-            if suit is not None and code[1] != suit:
+        for card in hand:
+            if suit is not None and card.suit is not suit:
                 continue
-            together = [c for c in hand if c in picked or c == code]
-            if code not in picked and "a" + "".join(_in_order(together)) not in leads:
+            together = [c for c in hand if c in picked or c is card]
+            if card not in picked and "a" + _codes(_in_order(together)) not in leads:
                 continue  # no lead holds it with the cards chosen (too many)
-            rest = [c for c in picked if c != code] if code in picked else together
-            mark = "☑️ " if code in picked else ""
-            keys.append(Key(mark + _label(code, trump), focus="s" + "".join(rest)))
+            rest = [c for c in picked if c is not card] if card in picked else together
+            mark = "☑️ " if card in picked else ""
+            keys.append(Key(mark + _label(card, trump), focus="s" + _codes(rest)))
         rows = list(fit_rows(keys))
-        lead = leads.get("a" + "".join(_in_order(picked))) if picked else None
+        lead = leads.get("a" + _codes(_in_order(picked))) if picked else None
         last = [Key(t(lang, "durak.btn_back"), focus="back")]
         if lead is not None:
             label = t(lang, "durak.btn_lead", cards=faces(c.code for c in lead.cards))
@@ -452,24 +455,24 @@ class DurakScreens:
                 return t(lang, own + "hand_over", name=name, seat=target)
         return None
 
-    def table_key(self, lang: str, action: Action, view: Mapping[str, Any]) -> str:
+    def table_key(self, lang: str, action: Action, view: DurakPublicView) -> str:
         raise ValueError(f"durak has no moves made on the table: {action!r}")
 
     def announcements(
-        self, lang: str, events: Sequence[Event], view: Mapping[str, Any], names: Sequence[str]
+        self, lang: str, events: Sequence[Event], view: DurakPublicView, names: Sequence[str]
     ) -> list[Screen]:
         return []
 
     def result(
-        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
+        self, lang: str, outcome: Outcome, view: DurakPublicView, names: Sequence[str]
     ) -> Screen:
         if outcome.draw:
             return Screen(t(lang, "durak.result_draw"))
         losers = ", ".join(names[s] for s in sorted(outcome.losers))
-        if view.get("teams"):
+        if view.teams:
             winners = ", ".join(names[s] for s in sorted(outcome.winners))
             return Screen(t(lang, "durak.result_teams", losers=losers, winners=winners))
-        left = set(view.get("left", ()))
+        left = set(view.left)
         order = [
             names[s]
             for group in outcome.places
@@ -479,17 +482,17 @@ class DurakScreens:
         return Screen(t(lang, "durak.result", durak=losers, order=", ".join(order)))
 
     def own_result(
-        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
+        self, lang: str, outcome: Outcome, view: DurakSeatView, names: Sequence[str]
     ) -> str:
-        seat = view["seat"]
+        seat = view.seat
         if outcome.draw:
             return t(lang, "durak.own_draw")
-        if view.get("teams"):
+        if view.teams:
             won = seat in outcome.winners
             return t(lang, "durak.own_team_won" if won else "durak.own_team_lost")
         if seat in outcome.losers:
             return t(lang, "durak.own_durak")
-        if seat in view.get("left", ()):
+        if seat in view.left:
             durak = ", ".join(names[s] for s in sorted(outcome.losers))
             return t(lang, "durak.own_left", durak=durak)
         place = next(i for i, group in enumerate(outcome.places, 1) if seat in group)

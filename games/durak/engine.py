@@ -46,7 +46,6 @@ from typing import Any, ClassVar, Self
 
 from games.cards import Card, Suit
 from games.core import (
-    JSON,
     Event,
     GamePackage,
     IllegalAction,
@@ -85,11 +84,12 @@ from games.durak.refusal import refuse
 from games.durak.rules import HAND_SIZE, DurakRules, seat_range
 from games.durak.state import NOBODY, DurakState
 from games.durak.tables import DECKS, transfer_list
+from games.durak.views import DurakPublicView, DurakSeatView
 
 __all__ = ["Durak"]
 
 
-class Durak(GamePackage[dict[str, JSON], dict[str, JSON]], DurakState):
+class Durak(GamePackage[DurakPublicView, DurakSeatView], DurakState):
     """One game of podkidnoy or perevodnoy durak."""
 
     key: ClassVar[str] = "durak"
@@ -638,7 +638,7 @@ class Durak(GamePackage[dict[str, JSON], dict[str, JSON]], DurakState):
         return decode(text)
 
     def __repr__(self) -> str:
-        return f"<Durak {self._n} seats {self.phase}>"
+        return f"<Durak {self._n} seats {self.phase.value}>"
 
 
 _Handlers = dict[type[DurakAction], Callable[[Durak, int, Any], list[Event]]]

@@ -21,12 +21,13 @@ teams every place is played by its own seat.
 
 from __future__ import annotations
 
+import enum
 from abc import abstractmethod
 from collections.abc import Hashable, Iterable, Mapping
-from typing import Self
+from typing import Any, Self
 
 from games.cards import Card, Suit
-from games.core import JSON, Event, Game, IllegalAction, Outcome, Wait, Zone
+from games.core import Event, Game, IllegalAction, Outcome, Wait, Zone
 from games.durak.actions import (
     ATTACKS,
     BELIEVE,
@@ -43,14 +44,36 @@ from games.durak.beating import CARD_BY_ORDER, SUIT_BITS, Beating, cards_of
 from games.durak.rules import HAND_SIZE, Covers, DurakRules, Shape, Transfers
 from games.durak.tables import SEAT_SETS, Leads, leads_for, refill_orders, throwers_by_defender
 
-__all__ = ["NOBODY", "DurakState"]
+__all__ = ["NOBODY", "DurakState", "Phase"]
 
 NOBODY = -1
 
 
-class DurakState(Game[DurakRules, DurakAction, dict[str, JSON], dict[str, JSON]]):
+class Phase(enum.Enum):
+    """What the bout waits for (:attr:`DurakState.phase`)."""
+
+    ATTACK = "attack"
+    """The table is empty: the attacker leads."""
+    DEFEND = "defend"
+    """Some attack card is unbeaten and the defender has not taken (others
+    may throw in meanwhile)."""
+    VERDICT = "verdict"
+    """Believe / don't believe: every attack card has a face-down cover; the
+    attacker believes or doubts."""
+    THROW = "throw"
+    """Everything is beaten or the defender takes: the throwers add or pass."""
+    OVER = "over"
+    """The game has ended."""
+
+
+# Python 3.11 looks up an enum class's attributes slowly; views ask every move.
+_ATTACK, _DEFEND, _VERDICT, _THROW, _OVER = Phase
+
+
+class DurakState(Game[DurakRules, DurakAction, Any, Any]):
     """The data half of :class:`~games.durak.engine.Durak` (abstract: the
-    engine gives the moves)."""
+    engine gives the moves; the engine names the view types, which this
+    module cannot import)."""
 
     rules: DurakRules
     _n: int
@@ -194,20 +217,17 @@ class DurakState(Game[DurakRules, DurakAction, dict[str, JSON], dict[str, JSON]]
         return held
 
     @property
-    def phase(self) -> str:
-        """``attack`` (a lead is due), ``defend`` (some attack card is unbeaten
-        and the defender has not taken), ``verdict`` (every attack card has a
-        face-down cover: believe or not), ``throw`` (everything is beaten or
-        the defender takes: throwers add or pass) or ``over``."""
+    def phase(self) -> Phase:
+        """What the bout waits for (see :class:`Phase`)."""
         if self._over:
-            return "over"
+            return _OVER
         if not self._att:
-            return "attack"
+            return _ATTACK
         if self._unbeaten and not self._taking:
-            return "defend"
+            return _DEFEND
         if self._face_down and not self._taking:
-            return "verdict"
-        return "throw"
+            return _VERDICT
+        return _THROW
 
     def _limit(self) -> int:
         return 5 if self._first_bout and self.rules.first_bout_five else HAND_SIZE

@@ -1,169 +1,275 @@
-"""What the players see of a Durak game, as JSON (the bot renders from this).
+"""What the players see of a Durak game (the bot paints from it).
 
-``public_view()`` — everything the whole table sees::
-
-    {
-      "game": "durak",
-      "phase": "attack" | "defend" | "verdict" | "throw" | "over",
-          # attack: the table is empty and "attacker" must lead;
-          # defend: some attack card is unbeaten and the defender has not
-          #         taken (others may throw in meanwhile);
-          # verdict: believe / don't believe: every attack card has a
-          #         face-down cover; the attacker believes or doubts;
-          # throw:  everything is beaten or the defender takes; the seats in
-          #         "to_move" must throw in or pass;
-          # over:   the game has ended.
-      "trump": "h",              # trump suit letter: s c d h
-      "trump_card": "9h" | null, # the turned-up card while it lies under the
-                                 # stock; null once drawn or when it was the
-                                 # dealer's last card (no stock)
-      "stock": 11,               # cards still to draw, the trump card included
-      "discard": 8,              # cards beaten off so far ("beaten" included)
-      "beaten": [{"attack": "8c", "defense": "Jc"}],
-                                 # the bout just beaten off, shown until the
-                                 # next attack (then it joins the face-down
-                                 # discard pile)
-      "hands": [6, 4, 0],        # cards held, per seat
-      "known": [[], ["7s", "Qs"], []],
-                                 # per seat, the cards of that hand everybody
-                                 # knows: picked up from the table, or the
-                                 # trump card drawn or dealt to him
-      "blind": false,            # blind durak: nobody sees his own hand
-      "active": [0, 1],          # seats still in play, ascending
-      "attacker": 0 | null,      # who attacked the current defender (after a
-                                 # transfer: the transferrer); null when over
-      "defender": 1 | null,
-      "table": [{"attack": "7s", "defense": "Ts"},
-                {"attack": "7d", "defense": null}],   # in the order played;
-                                 # believe / don't believe: "defense" is
-                                 # always null and "covered" tells whether a
-                                 # face-down card lies on the attack card
-      "taking": false,           # the defender has said "take"
-      "passed": [2],             # throwers who passed since the last new card
-      "cap": 6,                  # most attack cards this bout may hold
-      "dealer": 0,
-      "out_order": [[2]],        # seats that went out, bout by bout
-      "left": [3],               # seats that left a game that went on
-                                 # without them, in the order they left
-      "aside": 5,                # the cards they held, face down out of play
-      "durak": null | 1,         # the loser, once the game is over (a player
-                                 # whose leaving ended it is the durak: the
-                                 # seats still "active" beside him keep
-                                 # their cards)
-      "teams": [[0, 2], [1, 3]], # the teams (empty without teams)
-      "plays_for": [[1, 3]],     # teams: [partner, seat] for each seat out of
-                                 # cards whose place his partner plays
-      "losing_team": null | 0,   # teams: the team that lost, once over
-      "draw": false,             # over with nobody holding cards
-      "to_move": [0, 1]          # seats that may act now
-    }
-
-``view(seat)`` — the public view plus ``"seat": seat`` (and, for the defender
-of believe / don't believe, ``"my_covers"``: per row of ``"table"``, the card he
-put face down on it, or null) and ``"hand"``: that
-seat's cards as codes, sorted by suit (♠ ♣ ♦ ♥ with the trump suit moved
-last), then by rank.  ``"known"`` lists are sorted the same way; in a seat's
-own view its ``"known"`` entry is empty (those cards are in ``"hand"``: a view
-names every card at most once).  Blind durak: ``"hand"`` is empty and
-``"seen"`` lists every other seat's cards in the order of its positions (its
-own entry empty).  No string in a view other than a card's own code is a valid
-card code.
+:func:`public_view` gives a :class:`DurakPublicView`, everything the whole
+table sees; :func:`seat_view` a :class:`DurakSeatView`, which adds what only
+that seat sees.  A view names every card at most once, and never a card its
+reader may not see: in a seat's view its own ``known`` entry is empty (those
+cards are in ``hand``), and in blind durak nobody's hand is in his own view
+(``seen`` names the other seats' cards instead).  ``to_json()`` gives the
+plain form (cards as codes) that the secrecy probes scan and the playground
+shows.
 """
 
 from __future__ import annotations
 
-from games.cards import SUITS, Card
-from games.core import JSON, Progress
-from games.durak.beating import CARD_BY_ORDER, cards_of
-from games.durak.state import DurakState
+from dataclasses import dataclass
 
-__all__ = ["hand_sort_key", "progress", "public_view", "seat_view"]
+from games.cards import SUITS, Card, Suit
+from games.core import Progress, View
+from games.durak.beating import CARD_BY_ORDER, SUIT_BITS
+from games.durak.state import DurakState, Phase
+from games.durak.tables import SEAT_SETS
+
+__all__ = [
+    "BeatenPair",
+    "DurakPublicView",
+    "DurakSeatView",
+    "PlaysFor",
+    "TableRow",
+    "progress",
+    "public_view",
+    "seat_view",
+]
 
 
-def hand_sort_key(trump_index: int) -> dict[int, int]:
-    """Sort key per ``Card.order``: suit (trump last), then rank."""
-    return {o: ((4 if (o & 3) == trump_index else (o & 3)) << 4) | (o >> 2) for o in CARD_BY_ORDER}
+@dataclass(frozen=True, slots=True)
+class TableRow(View):
+    """One attack card of the bout and what lies on it."""
+
+    attack: Card
+    defense: Card | None
+    """The card that beat it, face up; None while it is unbeaten, and always
+    in believe / don't believe (its covers lie face down)."""
+    covered: bool
+    """A card lies on it, face up or (believe / don't believe) face down."""
 
 
-_SORT_KEYS = {s: hand_sort_key(i) for i, s in enumerate(SUITS)}
+@dataclass(frozen=True, slots=True)
+class BeatenPair(View):
+    """An attack card of the bout just beaten off, and its cover."""
+
+    attack: Card
+    defense: Card
 
 
-def _sorted(mask: int, key: dict[int, int]) -> list[Card]:
-    return sorted(cards_of(mask), key=lambda c: key[c.order])
+@dataclass(frozen=True, slots=True)
+class PlaysFor(View):
+    """Teams: ``partner`` plays the place of ``seat``, who is out of cards."""
+
+    partner: int
+    seat: int
 
 
-def public_view(game: DurakState) -> dict[str, JSON]:
+@dataclass(frozen=True, slots=True)
+class DurakPublicView(View):
+    """Everything the whole table sees."""
+
+    phase: Phase
+    trump: Suit
+    trump_card: Card | None
+    """The turned-up card while it lies under the stock; None once drawn or
+    when it was the dealer's last card (no stock)."""
+    stock: int
+    """Cards still to draw, the trump card included."""
+    discard: int
+    """Cards beaten off so far (``beaten`` included)."""
+    beaten: tuple[BeatenPair, ...]
+    """The bout just beaten off, shown until the next attack (then it joins
+    the face-down discard pile)."""
+    hands: tuple[int, ...]
+    """Cards held, per seat."""
+    known: tuple[tuple[Card, ...], ...]
+    """Per seat, the cards of his hand everybody knows (picked up from the
+    table, or the trump card drawn or dealt to him), sorted as a hand is."""
+    blind: bool
+    """Blind durak: nobody sees his own hand."""
+    active: frozenset[int]
+    """Seats still in play."""
+    attacker: int | None
+    """Who attacked the current defender (after a transfer: the transferrer);
+    None once over."""
+    defender: int | None
+    table: tuple[TableRow, ...]
+    """The bout's attack cards in the order played."""
+    taking: bool
+    """The defender has said "take"."""
+    passed: frozenset[int]
+    """Throwers who passed since the last new card."""
+    cap: int
+    """Most attack cards this bout may hold."""
+    dealer: int
+    out_order: tuple[tuple[int, ...], ...]
+    """Seats that went out, bout by bout."""
+    left: tuple[int, ...]
+    """Seats that left a game that went on without them, in the order they left."""
+    aside: int
+    """The cards they held, face down out of play."""
+    durak: int | None
+    """The loser, once the game is over (a player whose leaving ended it is
+    the durak: the seats still ``active`` beside him keep their cards)."""
+    teams: tuple[tuple[int, ...], ...]
+    """The two teams' seats (empty without teams)."""
+    plays_for: tuple[PlaysFor, ...]
+    """Teams: the places of seats out of cards that their partners play."""
+    losing_team: int | None
+    """Teams: the index in ``teams`` of the team that lost, once over."""
+    draw: bool
+    """Over with nobody holding cards."""
+    to_move: frozenset[int]
+    """Seats that may act now."""
+
+
+@dataclass(frozen=True, slots=True)
+class DurakSeatView(DurakPublicView):
+    """The public view as one seat sees it (its ``known`` entry empty), and
+    what only that seat sees."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    """The seat's cards sorted by suit (♠ ♣ ♦ ♥ with the trump suit moved
+    last), then by rank; empty in blind durak."""
+    seen: tuple[tuple[Card, ...], ...]
+    """Blind durak: every other seat's cards in the order of their positions
+    (the seat's own entry empty); empty otherwise."""
+    my_covers: tuple[Card | None, ...]
+    """The defender of believe / don't believe: per row of ``table``, the card
+    he put face down on it, or None; empty for everybody else."""
+
+
+_SUIT_MASKS = {
+    trump: (*(SUIT_BITS[s] for s in SUITS if s is not trump), SUIT_BITS[trump]) for trump in SUITS
+}
+"""Per trump suit, the masks of the suits in the order a hand shows them (♠ ♣
+♦ ♥, the trump suit moved last)."""
+_NO_CARDS: tuple[Card, ...] = ()
+
+
+def _sorted(mask: int, suits: tuple[int, ...]) -> tuple[Card, ...]:
+    """The cards of ``mask`` suit by suit (``suits``: masks in order), each
+    suit by rank: within a suit, ``Card.order`` rises with the rank."""
+    if not mask:
+        return _NO_CARDS
+    out = []
+    for bits in suits:
+        held = mask & bits
+        while held:
+            low = held & -held
+            out.append(CARD_BY_ORDER[low.bit_length() - 1])
+            held ^= low
+    return tuple(out)
+
+
+def public_view(game: DurakState) -> DurakPublicView:
+    suits = _SUIT_MASKS[game._trump]
+    return DurakPublicView(*_shared(game, tuple([_sorted(k, suits) for k in game._known])))
+
+
+def seat_view(game: DurakState, seat: int) -> DurakSeatView:
     n = game.seats
-    key = _SORT_KEYS[game._trump]
+    if not 0 <= seat < n:
+        raise IndexError(f"no seat {seat}")
+    suits = _SUIT_MASKS[game._trump]
+    covers: tuple[Card | None, ...] = ()
+    if game._face_down and seat == game._defender:
+        covers = tuple(CARD_BY_ORDER[d] if d >= 0 else None for d in game._dfn)
+    if game._blind:  # every hand but his own, in the order its holder plays it by
+        seen = tuple(
+            _NO_CARDS if s == seat else tuple(CARD_BY_ORDER[o] for o in game.in_order(s))
+            for s in range(n)
+        )
+        nothing = (_NO_CARDS,) * n  # "seen" names the cards known of the others
+        return DurakSeatView(*_shared(game, nothing), seat, _NO_CARDS, seen, covers)
+    # His own known cards are in "hand".
+    known = tuple(
+        [_NO_CARDS if s == seat else _sorted(k, suits) for s, k in enumerate(game._known)]
+    )
+    hand = _sorted(game._hands[seat], suits)
+    return DurakSeatView(*_shared(game, known), seat, hand, (), covers)
+
+
+def _shared(
+    game: DurakState, known: tuple[tuple[Card, ...], ...]
+) -> tuple[
+    Phase,
+    Suit,
+    Card | None,
+    int,
+    int,
+    tuple[BeatenPair, ...],
+    tuple[int, ...],
+    tuple[tuple[Card, ...], ...],
+    bool,
+    frozenset[int],
+    int | None,
+    int | None,
+    tuple[TableRow, ...],
+    bool,
+    frozenset[int],
+    int,
+    int,
+    tuple[tuple[int, ...], ...],
+    tuple[int, ...],
+    int,
+    int | None,
+    tuple[tuple[int, ...], ...],
+    tuple[PlaysFor, ...],
+    int | None,
+    bool,
+    frozenset[int],
+]:
+    """The fields of :class:`DurakPublicView` in order, ``known`` as given
+    (the views are rebuilt at every move of a search's rollouts, so they are
+    built straight into tuples, the constructor called positionally)."""
+    n = game.seats
     beaten = game._beaten
     half = len(beaten) // 2
     over = game._over
-    return {
-        "game": "durak",
-        "phase": game.phase,
-        "trump": game._trump.value,
-        "trump_card": CARD_BY_ORDER[game._trump_card].code if game._trump_in_stock else None,
-        "stock": len(game._stock) + game._trump_in_stock,
-        "discard": game._discard.bit_count() + len(game._beaten),
-        "beaten": [
-            {"attack": CARD_BY_ORDER[a].code, "defense": CARD_BY_ORDER[d].code}
+    return (
+        game.phase,
+        game._trump,
+        CARD_BY_ORDER[game._trump_card] if game._trump_in_stock else None,
+        len(game._stock) + game._trump_in_stock,
+        game._discard.bit_count() + len(beaten),
+        tuple(
+            BeatenPair(CARD_BY_ORDER[a], CARD_BY_ORDER[d])
             for a, d in zip(beaten[:half], beaten[half:], strict=True)
-        ],
-        "hands": [h.bit_count() for h in game._hands],
-        "known": [[c.code for c in _sorted(k, key)] for k in game._known],
-        "blind": game._blind,
-        "active": [s for s in range(n) if not game._out >> s & 1],
-        "attacker": None if over else game._attacker,
-        "defender": None if over else game._defender,
-        "table": _table(game),
-        "taking": game._taking,
-        "passed": [s for s in range(n) if game._passed >> s & 1],
-        "cap": game._cap,
-        "dealer": game._dealer,
-        "out_order": [list(g) for g in game._out_order],
-        "left": list(game._left),
-        "aside": game._aside.bit_count(),
-        "durak": game._durak if game._durak >= 0 else None,
-        "teams": [list(range(team, n, 2)) for team in (0, 1)] if game._teams else [],
-        "plays_for": [[c, place] for place, c in enumerate(game._ctl) if c != place],
-        "losing_team": game._losing_team if game._losing_team >= 0 else None,
-        "draw": over and game._durak < 0 and game._losing_team < 0,
-        "to_move": sorted(game.to_move()),
-    }
+        ),
+        tuple([h.bit_count() for h in game._hands]),
+        known,
+        game._blind,
+        SEAT_SETS[~game._out & ((1 << n) - 1)],
+        None if over else game._attacker,
+        None if over else game._defender,
+        _table(game),
+        game._taking,
+        SEAT_SETS[game._passed],
+        game._cap,
+        game._dealer,
+        tuple(game._out_order),
+        tuple(game._left),
+        game._aside.bit_count(),
+        game._durak if game._durak >= 0 else None,
+        (tuple(range(0, n, 2)), tuple(range(1, n, 2))) if game._teams else (),
+        tuple(PlaysFor(c, place) for place, c in enumerate(game._ctl) if c != place),
+        game._losing_team if game._losing_team >= 0 else None,
+        over and game._durak < 0 and game._losing_team < 0,
+        game.to_move(),
+    )
 
 
-def _table(game: DurakState) -> list[JSON]:
+def _table(game: DurakState) -> tuple[TableRow, ...]:
     if game._face_down:  # nobody sees a face-down cover, only that it lies there
-        return [
-            {"attack": CARD_BY_ORDER[a].code, "defense": None, "covered": d >= 0}
+        return tuple(
+            TableRow(CARD_BY_ORDER[a], None, d >= 0)
             for a, d in zip(game._att, game._dfn, strict=True)
-        ]
-    return [
-        {"attack": CARD_BY_ORDER[a].code, "defense": CARD_BY_ORDER[d].code if d >= 0 else None}
+        )
+    return tuple(
+        TableRow(CARD_BY_ORDER[a], CARD_BY_ORDER[d], True)
+        if d >= 0
+        else TableRow(CARD_BY_ORDER[a], None, False)
         for a, d in zip(game._att, game._dfn, strict=True)
-    ]
-
-
-def seat_view(game: DurakState, seat: int) -> dict[str, JSON]:
-    if not 0 <= seat < game.seats:
-        raise IndexError(f"no seat {seat}")
-    view = public_view(game)
-    if game._face_down and seat == game._defender:
-        view["my_covers"] = [CARD_BY_ORDER[d].code if d >= 0 else None for d in game._dfn]
-    view["seat"] = seat
-    known = view["known"]
-    known[seat] = []  # his hand: "hand" lists it, or in blind durak nothing does
-    if game._blind:  # every hand but his own, in the order its holder plays it by
-        view["known"] = [[] for _ in range(game.seats)]  # "seen" names those cards
-        view["hand"] = []
-        view["seen"] = [
-            [] if s == seat else [CARD_BY_ORDER[o].code for o in game.in_order(s)]
-            for s in range(game.seats)
-        ]
-        return view
-    view["hand"] = [c.code for c in _sorted(game._hands[seat], _SORT_KEYS[game._trump])]
-    return view
+    )
 
 
 def progress(game: DurakState) -> Progress:
-    return Progress(game.phase, 1)
+    return Progress(game.phase.value, 1)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import struct
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from bot.catalog import CATALOG, Catalog, Listing
+from games.durak.views import DurakPublicView
 from playground.botapi import FakeTelegram
 from screens.base import Picture, Screen
 from screens.durak import DurakScreens
@@ -38,10 +38,10 @@ class PictureTable(DurakScreens):
     drawn = 0
 
     def table(
-        self, lang: str, view: Mapping[str, Any], names: Sequence[str], *, live: bool
+        self, lang: str, view: DurakPublicView, names: Sequence[str], *, live: bool
     ) -> Screen:
         text = super().table(lang, view, names, live=live).text
-        shade = 100 + int(view["stock"])
+        shade = 100 + view.stock
 
         def draw() -> bytes:
             PictureTable.drawn += 1

@@ -8,9 +8,21 @@ import random
 
 import pytest
 
+from games.cards import Card, Suit
 from games.core import Outcome, RulesError
 from games.durak import PRESETS, SPEC, Durak, DurakRules, Shape, Transfers, Trump
-from tests.engines.test_durak_scenarios import hand, kinds, legal, pack_for, play, position, refused
+from games.durak.state import Phase
+from games.durak.views import PlaysFor
+from tests.engines.test_durak_scenarios import (
+    cards,
+    hand,
+    kinds,
+    legal,
+    pack_for,
+    play,
+    position,
+    refused,
+)
 
 AKULINA = PRESETS["akulina"]
 DIAMONDS = PRESETS["diamonds"]
@@ -43,7 +55,7 @@ def test_akulina_has_no_throw_ins_the_bout_ends_when_all_is_beaten() -> None:
     assert legal(game, 2) == set()
     events = play(game, "1:b6h9h", "1:b7hTh")
     assert "bout_beaten" in kinds(events)
-    assert game.public_view()["attacker"] == 1
+    assert game.public_view().attacker == 1
 
 
 def test_the_queen_of_spades_cannot_be_beaten_but_beats() -> None:
@@ -71,9 +83,9 @@ def test_akulina_is_for_two_to_four_players_with_36_cards() -> None:
 def test_diamonds_are_trump_and_no_card_is_turned() -> None:
     game = Durak.deal(DIAMONDS, 2, pack_for(["6s 7s 8s 9s Ts Js", "6c 7c 8c 9c Tc Jc"], "Ah"))
     view = game.public_view()
-    assert view["trump"] == "d"
-    assert view["trump_card"] is None
-    assert view["stock"] == 24  # every undealt card, the ace of hearts among them
+    assert view.trump is Suit.DIAMONDS
+    assert view.trump_card is None
+    assert view.stock == 24  # every undealt card, the ace of hearts among them
 
 
 def test_spades_are_beaten_only_by_spades() -> None:
@@ -93,17 +105,17 @@ def test_option_5a_turns_the_trump_but_a_spade_goes_into_the_stock() -> None:
     pack = pack_for(hands, "As", first_stock="Ks 8d")
     game = Durak.deal(rules, 2, pack)
     view = game.public_view()
-    assert view["trump_card"] == "8d"
-    assert view["trump"] == "d"
+    assert view.trump_card == Card.parse("8d")
+    assert view.trump is Suit.DIAMONDS
     stock = [c.code for c in game.zones()[0].cards]
     assert stock.index("As") > 0
     assert stock.index("Ks") > 0
     assert len(stock) + 1 == 24
     # A turned heart makes hearts trump; spades still fall only to spades.
     game = Durak.deal(rules, 2, pack_for(hands, "Qd"))
-    assert game.public_view()["trump"] == "d"
+    assert game.public_view().trump is Suit.DIAMONDS
     plain = Durak.deal(rules, 2, pack_for(["6s 7s 8s 9s Ts Js", "6c 7c 8c 9c Tc Jc"], "Ah"))
-    assert plain.public_view()["trump"] == "h"
+    assert plain.public_view().trump is Suit.HEARTS
 
 
 def test_the_spade_rule_belongs_to_diamonds_durak_only() -> None:
@@ -131,9 +143,9 @@ def test_with_refusal_the_last_cards_go_back_to_the_attacker() -> None:
     assert kinds(events)[:2] == ["refuse", "bout_taken"]
     assert {c.code for c in game.hand(0)} == {"7s", "7h"}
     view = game.public_view()
-    assert view["active"] == [0, 1]
-    assert view["attacker"] == 1
-    assert view["defender"] == 0
+    assert view.active == {0, 1}
+    assert view.attacker == 1
+    assert view.defender == 0
     assert game.outcome() is None
 
 
@@ -160,8 +172,8 @@ def test_refusal_is_only_against_the_last_opponent() -> None:
     assert "x7h" in legal(game, 1)  # an ordinary transfer to seat 2 (two cards)
     play(game, "1:x7h")
     view = game.public_view()
-    assert view["defender"] == 2
-    assert view["active"] == [1, 2]
+    assert view.defender == 2
+    assert view.active == {1, 2}
 
 
 def test_old_tables_with_a_boolean_transfer_still_load() -> None:
@@ -179,7 +191,7 @@ def test_teams_of_two_or_three_sit_alternately() -> None:
     assert list(SPEC.seat_range(TEAMS)) == [4, 6]
     assert list(SPEC.seat_range(TEAMS.replace(deck_size=24))) == [4]
     game = position(TEAMS, ["6s 7c", "6h 9d", "6d Ts", "6c Js"], attacker=0)
-    assert game.public_view()["teams"] == [[0, 2], [1, 3]]
+    assert game.public_view().teams == ((0, 2), (1, 3))
 
 
 def test_only_the_defenders_opponents_throw_in() -> None:
@@ -199,14 +211,14 @@ def test_a_partner_plays_the_place_of_a_player_out_of_cards() -> None:
         TEAMS, ["9s Th", "7s 8h 8c", "Jd Qd", ""], attacker=yu, trump="c", trump_card=None, stock=[]
     )
     view = game.public_view()
-    assert (view["attacker"], view["defender"]) == (s, z)
-    assert view["plays_for"] == [[s, yu]]
+    assert (view.attacker, view.defender) == (s, z)
+    assert view.plays_for == (PlaysFor(partner=s, seat=yu),)
     assert game.to_move() == frozenset({s})
     play(game, f"{s}:a7s")
     assert legal(game, v) == set()  # Z's partner never throws in under Z
     play(game, f"{z}:b7s9s")  # nobody holds a seven or a nine: beaten off
     view = game.public_view()
-    assert (view["attacker"], view["defender"]) == (z, s)
+    assert (view.attacker, view.defender) == (z, s)
 
 
 def test_a_team_wins_when_all_its_players_are_out() -> None:
@@ -221,7 +233,7 @@ def test_a_team_wins_when_all_its_players_are_out() -> None:
     assert outcome is not None
     assert outcome.winners == frozenset({0, 2})
     assert outcome.losers == frozenset({1, 3})
-    assert game.public_view()["losing_team"] == 1
+    assert game.public_view().losing_team == 1
 
 
 def test_both_teams_out_in_one_bout_is_a_draw() -> None:
@@ -232,7 +244,7 @@ def test_both_teams_out_in_one_bout_is_a_draw() -> None:
     outcome = game.outcome()
     assert outcome is not None
     assert outcome.draw
-    assert game.public_view()["draw"]
+    assert game.public_view().draw
 
 
 def test_a_team_game_resigned_is_lost_by_the_team() -> None:
@@ -246,7 +258,7 @@ def test_a_team_game_resigned_is_lost_by_the_team() -> None:
 def test_the_next_team_game_is_dealt_by_a_loser() -> None:
     previous = Outcome(((0, 2), (1, 3)), frozenset({0, 2}), frozenset({1, 3}))
     game = Durak.new(TEAMS, 4, random.Random(3), previous=previous)
-    assert game.public_view()["dealer"] == 1
+    assert game.public_view().dealer == 1
 
 
 def test_refusal_is_not_a_team_rule() -> None:
@@ -284,13 +296,13 @@ def test_covers_go_face_down_any_card_on_any_attack_card() -> None:
 
 def test_face_down_covers_reach_only_the_defender_before_the_verdict() -> None:
     game = covered(right=False)
-    assert game.public_view()["phase"] == "verdict"
+    assert game.public_view().phase is Phase.VERDICT
     for seat, view in ((None, game.public_view()), (0, game.view(0)), (1, game.view(1))):
-        text = json.dumps(view)
+        text = json.dumps(view.to_json())
         shown = "6d" in text and "9s" in text
         assert shown == (seat == 1), seat
-    assert game.view(1)["my_covers"] == ["9s", "6d"]
-    assert [row["covered"] for row in game.public_view()["table"]] == [True, True]
+    assert game.view(1).my_covers == cards("9s 6d")
+    assert [row.covered for row in game.public_view().table] == [True, True]
     assert legal(game, 0) == {"y", "n"}
     assert game.default_action(0).encode() == "y"
 
@@ -302,7 +314,7 @@ def test_believed_and_right_the_cards_are_beaten_off() -> None:
     assert events[1].value == "right"
     assert {c.code for c in events[1].cards} == {"7s", "9s", "7c", "8c"}
     view = game.public_view()
-    assert (view["attacker"], view["defender"]) == (1, 0)
+    assert (view.attacker, view.defender) == (1, 0)
 
 
 def test_believed_and_wrong_the_believer_takes() -> None:
@@ -311,7 +323,7 @@ def test_believed_and_wrong_the_believer_takes() -> None:
     assert kinds(events)[:3] == ["believe", "reveal", "bout_taken"]
     assert events[2].seat == 0
     assert hand(game, 0) == {"7s", "7c", "9s", "6d", "Ah"}
-    assert game.public_view()["attacker"] == 1  # the taker loses his turn
+    assert game.public_view().attacker == 1  # the taker loses his turn
 
 
 def test_doubted_and_wrong_the_defender_takes() -> None:
@@ -320,7 +332,7 @@ def test_doubted_and_wrong_the_defender_takes() -> None:
     assert kinds(events)[:3] == ["doubt", "reveal", "bout_taken"]
     assert events[2].seat == 1
     assert hand(game, 1) == {"7s", "7c", "9s", "6d", "8c", "Kh"}
-    assert game.public_view()["attacker"] == 0
+    assert game.public_view().attacker == 0
 
 
 def test_doubted_and_right_the_doubter_takes() -> None:
@@ -328,7 +340,7 @@ def test_doubted_and_right_the_doubter_takes() -> None:
     events = play(game, "0:n")
     assert kinds(events)[:3] == ["doubt", "reveal", "bout_taken"]
     assert events[2].seat == 0
-    assert game.public_view()["attacker"] == 1
+    assert game.public_view().attacker == 1
 
 
 def test_covers_on_the_wrong_attack_card_are_wrong() -> None:
@@ -354,7 +366,7 @@ def test_an_attacker_who_led_his_last_cards_and_must_take_is_back() -> None:
     play(game, "0:a7s", "1:f7s9s")
     events = play(game, "0:n")  # doubted, but it was right
     assert "game_over" not in kinds(events)
-    assert game.public_view()["active"] == [0, 1]
+    assert game.public_view().active == {0, 1}
     assert hand(game, 0) == {"7s", "9s"}
 
 
@@ -373,11 +385,11 @@ def blind(hands: list[str], rules: DurakRules = BLIND, **options: object) -> Dur
 def test_a_blind_player_sees_every_hand_but_his_own() -> None:
     game = blind(["9s 6s 7d", "8c Kh Js"])
     view = game.view(0)
-    assert view["hand"] == []
-    assert view["seen"] == [[], ["8c", "Kh", "Js"]]  # in the order of their positions
-    text = json.dumps(view)
+    assert view.hand == ()
+    assert view.seen == ((), cards("8c Kh Js"))  # in the order of their positions
+    text = json.dumps(view.to_json())
     assert not any(code in text for code in ("9s", "6s", "7d"))
-    public = json.dumps(game.public_view())
+    public = json.dumps(game.public_view().to_json())
     assert not any(code in public for code in ("9s", "6s", "7d", "8c", "Kh", "Js"))
 
 
@@ -400,7 +412,7 @@ def test_a_wrong_cover_takes_the_bouts_cards() -> None:
     assert events[0].cards[0].code == "8c"
     assert events[1].seat == 1
     assert hand(game, 1) == {"8c", "Kh", "Js", "9s"}
-    assert game.public_view()["attacker"] == 0  # he lost his turn, as when taking
+    assert game.public_view().attacker == 0  # he lost his turn, as when taking
 
 
 def test_a_right_cover_beats_as_usual() -> None:
@@ -418,7 +430,7 @@ def test_a_wrong_throw_in_takes_the_bouts_cards_and_the_defender_leads() -> None
     assert kinds(events)[:2] == ["wrong", "bout_taken"]
     assert events[1].seat == 2
     assert hand(game, 2) == {"9d", "7c", "6h", "9s", "Kh"}
-    assert game.public_view()["attacker"] == 1
+    assert game.public_view().attacker == 1
 
 
 def test_a_thrower_with_nothing_fitting_may_pass() -> None:
@@ -439,13 +451,13 @@ def test_a_wrong_transfer_takes_the_bouts_cards() -> None:
     play(game, "0:L0")
     events = play(game, "1:X1")  # 9♥ transfers to seat 2
     assert events[0].kind == "transfer"
-    assert game.public_view()["defender"] == 2
+    assert game.public_view().defender == 2
 
 
 def test_drawn_cards_go_to_the_end_of_a_blind_hand() -> None:
     game = blind(["9s 6s", "Kh Js"], stock=["6c", "7c", "8c", "Tc"], trump_card="Ah")
     play(game, "0:L0", "1:B9s0", "0:p")  # beaten off; both draw
-    assert game.view(1)["seen"][0] == ["6s", "6c", "7c", "8c", "Tc", "Ah"][: game.hand_size(0)]
+    assert game.view(1).seen[0] == cards("6s 6c 7c 8c Tc Ah")[: game.hand_size(0)]
 
 
 def test_blind_durak_is_played_on_podkidnoy_or_perevodnoy() -> None:

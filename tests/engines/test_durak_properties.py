@@ -79,65 +79,66 @@ def random_game(
 def check_table(game: Durak) -> None:
     """What must hold in every state of every game."""
     view = game.public_view()
-    table = view["table"]
-    trump = Card.parse("A" + view["trump"]).suit
-    assert trump is not None
-    assert len(table) <= view["cap"] <= 6
-    if game.rules.first_bout_five and view["cap"] == 6:
+    table = view.table
+    assert len(table) <= view.cap <= 6
+    if game.rules.first_bout_five and view.cap == 6:
         assert not game._first_bout
-    ranks = {Card.parse(table[0]["attack"]).rank} if table else set()
-    suits = {Card.parse(table[0]["attack"]).suit} if table else set()
+    ranks = {table[0].attack.rank} if table else set()
+    suits = {table[0].attack.suit} if table else set()
     for row in table:
-        attack = Card.parse(row["attack"])
+        attack = row.attack
         if game.rules.shape is Shape.SUIT:
             assert attack.suit in suits, "a lead of several suits"
         else:
             assert attack.rank in ranks, "thrown in a rank that was not on the table"
-        if row["defense"] is not None:
-            defense = Card.parse(row["defense"])
-            assert game.beating.beats(attack, defense)
-            ranks.add(defense.rank)
-    unbeaten = sum(row["defense"] is None and not row.get("covered") for row in table)
-    if table and not view["taking"]:
-        assert unbeaten <= view["hands"][view["defender"]], "more to beat than cards"
+        if row.defense is not None:
+            assert row.covered
+            assert game.beating.beats(attack, row.defense)
+            ranks.add(row.defense.rank)
+    unbeaten = sum(not row.covered for row in table)
+    if table and not view.taking:
+        assert view.defender is not None
+        assert unbeaten <= view.hands[view.defender], "more to beat than cards"
     on_table = 2 * len(table) - unbeaten
-    total = view["stock"] + view["discard"] + sum(view["hands"]) + on_table
+    total = view.stock + view.discard + sum(view.hands) + on_table
     assert total == game.rules.deck_size
     for seat in range(game.seats):
-        if seat not in view["active"]:
-            assert view["hands"][seat] == 0
+        if seat not in view.active:
+            assert view.hands[seat] == 0
     if not table:
-        assert view["hands"][view["attacker"]] > 0
-        assert view["attacker"] in view["active"]
-        assert view["defender"] in view["active"]
-    if view["stock"]:
-        assert view["active"] == list(range(game.seats))
+        assert view.attacker is not None
+        assert view.hands[view.attacker] > 0
+        assert view.attacker in view.active
+        assert view.defender in view.active
+    if view.stock:
+        assert view.active == set(range(game.seats))
 
 
 def check_end(game: Durak) -> None:
     outcome = game.outcome()
     assert outcome is not None
     view = game.public_view()
-    holding = [s for s in range(game.seats) if view["hands"][s]]
-    if view["teams"]:
+    holding = [s for s in range(game.seats) if view.hands[s]]
+    if view.teams:
         if outcome.draw:
             assert holding == []
             return
-        losers = view["teams"][view["losing_team"]]
+        assert view.losing_team is not None
+        losers = view.teams[view.losing_team]
         assert outcome.losers == set(losers)
-        assert outcome.winners == set(view["teams"][1 - view["losing_team"]])
+        assert outcome.winners == set(view.teams[1 - view.losing_team])
         assert holding  # the losing team still holds cards
         assert set(holding) <= set(losers)  # the winners hold none
         return
     if outcome.draw:
         assert holding == []
-        assert view["durak"] is None
+        assert view.durak is None
     else:
-        assert holding == [view["durak"]]
-        assert outcome.losers == {view["durak"]}
+        assert holding == [view.durak]
+        assert outcome.losers == {view.durak}
         assert outcome.winners == set(range(game.seats)) - outcome.losers
-        assert outcome.places[-1] == (view["durak"],)
-    assert [list(p) for p in outcome.places[: len(view["out_order"])]] == view["out_order"]
+        assert outcome.places[-1] == (view.durak,)
+    assert outcome.places[: len(view.out_order)] == view.out_order
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -155,7 +156,7 @@ def test_every_state_keeps_the_table_rules(
 def candidates(game: Durak, seat: int) -> list[DurakAction]:
     """Every action that mentions only cards of the seat's hand and the table."""
     mine = [c.order for c in game.hand(seat)]
-    table = [Card.parse(r["attack"]).order for r in game.public_view()["table"]]
+    table = [row.attack.order for row in game.public_view().table]
     out: list[DurakAction] = [TAKE, PASS]
     out += [THROWS[o] for o in mine]
     out += [BEATS[(a << 6) | o] for a in table for o in mine if a != o]
@@ -318,7 +319,7 @@ def test_clone_is_independent(seed: int, steps: int) -> None:
 
 
 def test_strings_in_views_are_card_codes_only_where_cards_belong() -> None:
-    card_keys = {"trump_card", "attack", "defense", "hand", "known", "beaten"}
+    card_keys = {"trump_card", "attack", "defense", "hand", "known", "beaten", "seen", "my_covers"}
 
     def walk(value: Any, key: str | None) -> None:
         if isinstance(value, dict):
@@ -338,16 +339,16 @@ def test_strings_in_views_are_card_codes_only_where_cards_belong() -> None:
     for seed in range(5):
         for steps in (0, 10, 40, 400):
             game = mid_game(seed, steps=steps)
-            walk(game.public_view(), None)
+            walk(game.public_view().to_json(), None)
             for seat in range(game.seats):
-                walk(game.view(seat), None)
+                walk(game.view(seat).to_json(), None)
 
 
 def test_hands_in_views_are_sorted_with_trumps_last() -> None:
     game = Durak.position(
         DurakRules(), ["6h Ac 7s Ts 6d", "8s 9s"], attacker=0, trump="s", trump_card=None
     )
-    assert game.view(0)["hand"] == ["Ac", "6d", "6h", "7s", "Ts"]
+    assert [c.code for c in game.view(0).hand] == ["Ac", "6d", "6h", "7s", "Ts"]
 
 
 @pytest.mark.parametrize(

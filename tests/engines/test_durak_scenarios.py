@@ -9,9 +9,11 @@ from collections.abc import Sequence
 
 import pytest
 
-from games.cards import Card, deck
+from games.cards import Card, Suit, deck
 from games.core import RESIGN, Event, IllegalAction, Outcome, Place, Wait, perform
 from games.durak import PRESETS, Attack, Durak, DurakRules, FirstAttack, Transfers
+from games.durak.state import Phase
+from games.durak.views import TableRow
 
 PODKIDNOY = DurakRules()
 PEREVODNOY = DurakRules(transfer=Transfers.TRANSFER)
@@ -27,6 +29,10 @@ def position(
         used = [*" ".join(hands).split(), str(options["trump_card"])]
         options["stock"] = [c for c in deck(36) if c.code not in used][:6]
     return Durak.position(rules, hands, attacker=attacker, **options)  # type: ignore[arg-type]
+
+
+def cards(codes: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(code) for code in codes.split())
 
 
 def play(game: Durak, *moves: str) -> list[Event]:
@@ -111,7 +117,7 @@ def test_only_the_defender_beats_and_only_cards_on_the_table() -> None:
 
 def test_the_cap_is_the_defenders_hand_at_bout_start() -> None:
     g = position(PODKIDNOY, ["7s 7c 7d 7h 8c", "8s 9s Ts"])
-    assert g.public_view()["cap"] == 3
+    assert g.public_view().cap == 3
     leads = legal(g, 0)
     assert "a7s7c7d" in leads
     assert "a7s7c7d7h" not in leads
@@ -124,7 +130,7 @@ def test_the_cap_does_not_shrink_as_the_defender_beats() -> None:
     play(g, "0:a7s", "1:b7s8s", "0:t7c", "1:b7c8c", "0:t7d", "1:b7d8d")
     assert g.hand_size(1) == 1
     play(g, "0:t7h")  # the fourth attack card against a one-card hand: cap 4
-    assert g.public_view()["cap"] == 4
+    assert g.public_view().cap == 4
     assert legal(g, 0) == set()
     assert refused(g, 0, "t8h") == "illegal.cap_reached"
     events = play(g, "1:b7hJh")
@@ -135,24 +141,24 @@ def test_first_bout_five_limits_only_the_first_bout() -> None:
     five = DurakRules(first_bout_five=True)
     hands = ["7s 7c 7d 7h 8d 8c", "8s Tc Td Th Jh Qh"]
     g = position(five, hands, attacker=0, first_bout=True)
-    assert g.public_view()["cap"] == 5
+    assert g.public_view().cap == 5
     play(g, "0:a7s7c7d7h", "1:b7s8s", "1:b7cTc", "1:b7dTd", "1:b7hTh", "0:t8d")
     assert legal(g, 0) == set()
     assert refused(g, 0, "t8c") == "illegal.cap_reached"
     play(g, "1:b8dJh")
     view = g.public_view()
-    assert view["table"] == []
-    assert view["attacker"] == 1
-    assert view["cap"] == 6
+    assert view.table == ()
+    assert view.attacker == 1
+    assert view.cap == 6
 
     plain = position(PODKIDNOY, hands, attacker=0, first_bout=True)
-    assert plain.public_view()["cap"] == 6
+    assert plain.public_view().cap == 6
 
 
 def test_a_fresh_deal_applies_the_five_card_first_bout() -> None:
     five = DurakRules(first_bout_five=True)
-    assert Durak.new(five, 2, random.Random(3)).public_view()["cap"] == 5
-    assert Durak.new(PODKIDNOY, 2, random.Random(3)).public_view()["cap"] == 6
+    assert Durak.new(five, 2, random.Random(3)).public_view().cap == 5
+    assert Durak.new(PODKIDNOY, 2, random.Random(3)).public_view().cap == 6
 
 
 # -------------------------------------------------------------- throw-in
@@ -164,10 +170,10 @@ def test_throw_in_on_the_rank_of_a_defence_card() -> None:
     assert legal(g, 0) == {"tTc", "p"}
     assert refused(g, 0, "t9d") == "illegal.rank_not_on_table"
     play(g, "0:tTc")
-    assert g.public_view()["table"] == [
-        {"attack": "7s", "defense": "Ts"},
-        {"attack": "Tc", "defense": None},
-    ]
+    assert g.public_view().table == (
+        TableRow(Card.parse("7s"), Card.parse("Ts"), covered=True),
+        TableRow(Card.parse("Tc"), None, covered=False),
+    )
 
 
 def test_throw_in_after_take_and_the_taken_cards_become_known() -> None:
@@ -175,7 +181,7 @@ def test_throw_in_after_take_and_the_taken_cards_become_known() -> None:
     play(g, "0:a7s")
     assert legal(g, 1) == {"k"}
     play(g, "1:k")
-    assert g.public_view()["taking"] is True
+    assert g.public_view().taking is True
     assert g.to_move() == {0}
     assert legal(g, 0) == {"t7c", "p"}
     events = play(g, "0:t7c")  # nothing more to throw: the bout closes at once
@@ -186,8 +192,8 @@ def test_throw_in_after_take_and_the_taken_cards_become_known() -> None:
     assert {c.code for c in g.known_cards(0)[1]} == {"7s", "7c"}
     assert g.known_cards(1) == {}
     view = g.public_view()
-    assert view["attacker"] == 0
-    assert view["defender"] == 1
+    assert view.attacker == 0
+    assert view.defender == 1
 
 
 def test_a_new_card_reopens_the_passes() -> None:
@@ -197,10 +203,10 @@ def test_a_new_card_reopens_the_passes() -> None:
     assert legal(g, 0) == {"t7c", "p"}
     play(g, "0:p")
     assert g.to_move() == {2}
-    assert g.public_view()["passed"] == [0]
+    assert g.public_view().passed == {0}
     assert refused(g, 0, "t7c") == "illegal.already_passed"
     play(g, "2:t8c")
-    assert g.public_view()["passed"] == []
+    assert g.public_view().passed == set()
     play(g, "1:b8c9c")
     assert g.to_move() == {0}  # must answer again: the table changed
     events = play(g, "0:p")
@@ -234,25 +240,25 @@ def test_refill_attacker_first_then_clockwise_defender_last() -> None:
     assert "Ah" in hand(g, 3)  # the trump card is drawn last
     assert g.hand_size(1) == 4
     view = g.public_view()
-    assert view["stock"] == 0
-    assert view["trump_card"] is None
-    assert view["trump"] == "h"
-    assert view["active"] == [0, 1, 2, 3]
+    assert view.stock == 0
+    assert view.trump_card is None
+    assert view.trump is Suit.HEARTS
+    assert view.active == {0, 1, 2, 3}
     assert all(e.cards == () for e in events if e.kind == "draw")
 
 
 def test_the_trump_card_is_drawn_last_and_known() -> None:
     hands = ["7s 9d Jd Qd Kd Ad", "8s Td Tc Jc Qc"]
     g = Durak.position(PODKIDNOY, hands, attacker=0, trump_card="Ah", stock="6c")
-    assert g.public_view()["stock"] == 2
-    assert g.public_view()["trump_card"] == "Ah"
+    assert g.public_view().stock == 2
+    assert g.public_view().trump_card == Card.parse("Ah")
     events = play(g, "0:a7s", "1:b7s8s")
     assert [(e.seat, e.value) for e in events if e.kind == "draw"] == [(0, 1), (1, 1)]
     assert "6c" in hand(g, 0)
     assert "Ah" in hand(g, 1)
     assert {c.code for c in g.known_cards(0)[1]} == {"Ah"}
-    assert g.public_view()["known"] == [[], ["Ah"]]
-    assert g.view(1)["known"] == [[], []]  # a seat's own cards are listed in "hand"
+    assert g.public_view().known == ((), cards("Ah"))
+    assert g.view(1).known == ((), ())  # a seat's own cards are listed in "hand"
 
 
 def test_an_empty_hand_with_stock_left_is_refilled_not_out() -> None:
@@ -260,7 +266,7 @@ def test_an_empty_hand_with_stock_left_is_refilled_not_out() -> None:
     events = play(g, "0:a7s", "1:b7s8s")
     assert "out" not in kinds(events)
     assert g.hand_size(0) == 6
-    assert g.public_view()["active"] == [0, 1]
+    assert g.public_view().active == {0, 1}
 
 
 # ----------------------------------------------------------- who starts
@@ -271,17 +277,17 @@ def test_the_lowest_trump_leads_the_first_bout() -> None:
     g = Durak.deal(PODKIDNOY, 3, pack_for(hands, "Ah"))
     assert [hand(g, s) for s in range(3)] == [set(h.split()) for h in hands]
     view = g.public_view()
-    assert view["trump"] == "h"
-    assert view["trump_card"] == "Ah"
-    assert view["dealer"] == 0
-    assert (view["attacker"], view["defender"]) == (2, 0)
+    assert view.trump is Suit.HEARTS
+    assert view.trump_card == Card.parse("Ah")
+    assert view.dealer == 0
+    assert (view.attacker, view.defender) == (2, 0)
 
 
 def test_without_trumps_the_lowest_card_leads_ties_by_seat() -> None:
     hands = ["7s 8s 9s Ts Js Qs", "Ks 6c 7c 8c 9c Tc", "As 6d 7d 8d 9d Td"]
     g = Durak.deal(PODKIDNOY, 3, pack_for(hands, "Ah"))
     view = g.public_view()
-    assert (view["attacker"], view["defender"]) == (1, 2)
+    assert (view.attacker, view.defender) == (1, 2)
 
 
 def test_later_games_start_with_the_lowest_trump_by_default_and_the_loser_deals() -> None:
@@ -289,9 +295,9 @@ def test_later_games_start_with_the_lowest_trump_by_default_and_the_loser_deals(
     previous = Outcome(((0,), (1,), (2,)), frozenset({0, 1}), frozenset({2}))
     g = Durak.deal(PODKIDNOY, 3, pack_for(hands, "7h", dealer=2), previous=previous)
     view = g.public_view()
-    assert view["dealer"] == 2
+    assert view.dealer == 2
     assert [hand(g, s) for s in range(3)] == [set(h.split()) for h in hands]
-    assert (view["attacker"], view["defender"]) == (0, 1)  # nobody holds a trump: the 6s
+    assert (view.attacker, view.defender) == (0, 1)  # nobody holds a trump: the 6s
 
 
 def test_under_the_loser_and_its_first_cards_cannot_be_transferred() -> None:
@@ -301,14 +307,14 @@ def test_under_the_loser_and_its_first_cards_cannot_be_transferred() -> None:
     pack = pack_for(hands, "6h", first_stock="7d", dealer=2)
     g = Durak.deal(rules, 3, pack, previous=previous)
     view = g.public_view()
-    assert view["dealer"] == 2
-    assert (view["attacker"], view["defender"]) == (1, 2)  # the loser's right attacks him
+    assert view.dealer == 2
+    assert (view.attacker, view.defender) == (1, 2)  # the loser's right attacks him
     play(g, "1:a7s")
     assert legal(g, 2) == {"k"}
     assert refused(g, 2, "x7c") == "illegal.transfer_locked"
     play(g, "2:k")
     view = g.public_view()
-    assert (view["attacker"], view["defender"]) == (0, 1)
+    assert (view.attacker, view.defender) == (0, 1)
     assert "7d" in hand(g, 1)
     play(g, "0:a8d")
     assert "x8s" in legal(g, 1)  # later bouts may be transferred again
@@ -320,8 +326,8 @@ def test_under_the_loser_falls_back_to_the_lowest_trump_after_a_draw() -> None:
     drawn = Outcome(((0, 1, 2),), frozenset(), frozenset(), draw=True)
     g = Durak.deal(rules, 3, pack_for(hands, "7h"), previous=drawn)
     view = g.public_view()
-    assert view["dealer"] == 0
-    assert (view["attacker"], view["defender"]) == (0, 1)
+    assert view.dealer == 0
+    assert (view.attacker, view.defender) == (0, 1)
 
 
 # ------------------------------------------------------------- transfer
@@ -334,18 +340,18 @@ def test_transfer_chain_passes_the_attack_round_the_table() -> None:
     events = play(g, "1:x7c")
     assert events == [Event("transfer", 1, (Card.parse("7c"),), 2)]
     view = g.public_view()
-    assert (view["attacker"], view["defender"], view["cap"]) == (1, 2, 4)
+    assert (view.attacker, view.defender, view.cap) == (1, 2, 4)
     play(g, "2:x7h")
     view = g.public_view()
-    assert (view["attacker"], view["defender"], view["cap"]) == (2, 0, 3)
-    assert [row["attack"] for row in view["table"]] == ["7s", "7c", "7h"]
+    assert (view.attacker, view.defender, view.cap) == (2, 0, 3)
+    assert [row.attack for row in view.table] == list(cards("7s 7c 7h"))
     # Seat 0 holds 7d but seat 1 has two cards: four attack cards are too many.
     assert not any(code.startswith("x") for code in legal(g, 0))
     assert refused(g, 0, "x7d") == "illegal.transfer_too_many"
     events = play(g, "0:k")
     assert "bout_taken" in kinds(events)
     view = g.public_view()
-    assert (view["attacker"], view["defender"]) == (1, 2)
+    assert (view.attacker, view.defender) == (1, 2)
 
 
 def test_transfer_needs_enough_cards_in_the_next_hand() -> None:
@@ -386,40 +392,40 @@ def test_after_a_beaten_bout_the_defender_attacks() -> None:
     g = position(PODKIDNOY, ["7s 9d Jd", "8s Tc Qc", "Kd Ks Qs"])
     play(g, "0:a7s", "1:b7s8s")
     view = g.public_view()
-    assert (view["attacker"], view["defender"]) == (1, 2)
+    assert (view.attacker, view.defender) == (1, 2)
 
 
 def test_after_a_take_the_player_left_of_the_defender_attacks() -> None:
     g = position(PODKIDNOY, ["7s 9d Jd", "8s Tc Qc", "Kd Ks Qs"])
     play(g, "0:a7s", "1:k")
     view = g.public_view()
-    assert (view["attacker"], view["defender"]) == (2, 0)
+    assert (view.attacker, view.defender) == (2, 0)
 
 
 def test_players_leave_when_empty_after_the_stock_is_gone() -> None:
     g = Durak.position(PODKIDNOY, ["7s", "8s 9d", "Kd Qd Jd"], attacker=0, trump="h")
     play(g, "0:a7s")
-    assert g.public_view()["active"] == [1, 2]  # out at once, placed when the bout ends
+    assert g.public_view().active == {1, 2}  # out at once, placed when the bout ends
     events = play(g, "1:b7s8s")
     assert [(e.kind, e.seat, e.value) for e in events if e.kind == "out"] == [("out", 0, 1)]
     view = g.public_view()
-    assert view["out_order"] == [[0]]
-    assert (view["attacker"], view["defender"]) == (1, 2)
+    assert view.out_order == ((0,),)
+    assert (view.attacker, view.defender) == (1, 2)
     events = play(g, "1:a9d", "2:b9dJd")
     assert events[-1] == Event("game_over", 2, value="durak")
     outcome = g.outcome()
     assert outcome == Outcome(((0,), (1,), (2,)), frozenset({0, 1}), frozenset({2}))
-    assert g.public_view()["durak"] == 2
+    assert g.public_view().durak == 2
     assert g.to_move() == frozenset()
 
 
 def test_an_out_player_is_skipped_as_defender() -> None:
     g = Durak.position(PODKIDNOY, ["9d Td", "Kd", "8c Jc"], attacker=1, trump="h", out_order=())
-    assert (g.public_view()["attacker"], g.public_view()["defender"]) == (1, 2)
+    assert (g.public_view().attacker, g.public_view().defender) == (1, 2)
     play(g, "1:aKd", "2:k")  # seat 1 went out leading his last card
     view = g.public_view()
-    assert view["out_order"] == [[1]]
-    assert (view["attacker"], view["defender"]) == (0, 2)
+    assert view.out_order == ((1,),)
+    assert (view.attacker, view.defender) == (0, 2)
 
 
 def test_the_durak_is_the_last_player_holding_cards() -> None:
@@ -444,9 +450,9 @@ def test_a_draw_when_the_last_bout_empties_everyone() -> None:
     outcome = g.outcome()
     assert outcome == Outcome(((0, 1),), frozenset(), frozenset(), draw=True)
     view = g.public_view()
-    assert view["draw"] is True
-    assert view["durak"] is None
-    assert view["phase"] == "over"
+    assert view.draw is True
+    assert view.durak is None
+    assert view.phase is Phase.OVER
 
 
 def test_after_the_end_nothing_applies() -> None:
@@ -467,24 +473,25 @@ def test_six_players_with_36_cards_the_dealers_last_card_shows_trump() -> None:
     last = pack[35]
     assert last in g.hand(0)  # seat 0 dealt, his last card
     view = g.public_view()
-    assert view["stock"] == 0
-    assert view["trump_card"] is None
-    assert view["trump"] == last.code[1]
-    assert view["hands"] == [6] * 6
+    assert view.stock == 0
+    assert view.trump_card is None
+    assert view.trump is last.suit
+    assert view.hands == (6,) * 6
     assert g.known_cards(3) == {0: [last]}
-    assert view["known"][0] == [last.code]
+    assert view.known[0] == (last,)
     zones = {z.name: z.cards for z in g.zones()}
     assert zones["trump"] == ()
     assert zones["stock"] == ()
     trumps = [c for c in pack if c.suit is last.suit]
     lowest = min(trumps, key=lambda c: c.rank)
-    assert lowest in g.hand(view["attacker"])
+    assert view.attacker is not None
+    assert lowest in g.hand(view.attacker)
 
 
 def test_four_players_with_24_cards_also_deal_everything() -> None:
     g = Durak.new(DurakRules(deck_size=24), 4, random.Random(1))
-    assert g.public_view()["stock"] == 0
-    assert sum(g.public_view()["hands"]) == 24
+    assert g.public_view().stock == 0
+    assert sum(g.public_view().hands) == 24
 
 
 # ------------------------------------------------------------ turn timers
@@ -533,7 +540,7 @@ def test_the_timer_takes_for_the_defender_and_passes_for_a_thrower() -> None:
     play(g, "0:p", "2:p")
     assert hand(g, 1) == {"7s", "8s", "Kc", "6d"}
     view = g.public_view()
-    assert (view["attacker"], view["defender"]) == (2, 0)
+    assert (view.attacker, view.defender) == (2, 0)
 
 
 def test_no_default_move_once_the_game_is_over() -> None:
@@ -567,11 +574,11 @@ def test_a_player_who_resigns_is_the_durak_and_the_game_ends_at_once() -> None:
     assert g.to_move() == frozenset()
     assert g.waits() == {}
     view = g.public_view()
-    assert view["phase"] == "over"
-    assert view["durak"] == 1
-    assert view["draw"] is False
-    assert view["active"] == [0, 1]
-    assert view["table"] == [{"attack": "7s", "defense": None}]  # cards stay where they lie
+    assert view.phase is Phase.OVER
+    assert view.durak == 1
+    assert view.draw is False
+    assert view.active == {0, 1}
+    assert view.table == (TableRow(Card.parse("7s"), None, covered=False),)  # cards stay put
     assert cards_everywhere(g) == cards
     assert hand(g, 1) == {"8s", "Kc", "6d"}
     assert refused(g, 0, "p") == "illegal.game_over"
@@ -598,7 +605,7 @@ def test_of_the_last_two_the_one_who_leaves_is_the_durak_and_the_others_share_a_
     g.resign(1)  # one of the last two: the durak
     outcome = g.outcome()
     assert outcome == Outcome(((0,), (2,), (1,), (3,)), frozenset({0, 2}), frozenset({1}))
-    assert g.public_view()["durak"] == 1
+    assert g.public_view().durak == 1
 
 
 def test_seats_already_out_keep_their_places_and_cannot_resign() -> None:
@@ -629,14 +636,14 @@ def test_a_player_out_in_this_bout_is_placed_when_another_resigns() -> None:
         Event("resign", 2),
         Event("game_over", 2, value="durak"),
     ]
-    assert g.public_view()["out_order"] == [[0]]
+    assert g.public_view().out_order == ((0,),)
     assert g.outcome() == Outcome(((0,), (1,), (2,)), frozenset({0, 1}), frozenset({2}))
 
 
 def test_a_player_with_an_empty_hand_and_cards_left_to_draw_is_still_in_play() -> None:
     g = position(PODKIDNOY, ["7s", "8s Kc 6d"])
     play(g, "0:a7s")
-    assert g.public_view()["active"] == [0, 1]
+    assert g.public_view().active == {0, 1}
     g.resign(0)
     assert g.outcome() == Outcome(((1,), (0,)), frozenset({1}), frozenset({0}))
 
@@ -655,7 +662,7 @@ def test_a_resign_in_the_move_log_replays_through_perform() -> None:
     for seat, code in log:
         perform(again, seat, code)
     assert again.dump() == g.dump()
-    assert again.public_view()["left"] == [2]
+    assert again.public_view().left == (2,)
     assert not again.is_over
 
 
@@ -678,10 +685,10 @@ def test_a_thrower_who_leaves_takes_no_part_and_his_cards_are_set_aside() -> Non
     events = g.resign(2)
     assert events == [Event("resign", 2)]
     view = g.public_view()
-    assert view["active"] == [0, 1]
-    assert view["left"] == [2]
-    assert view["hands"][2] == 0
-    assert view["aside"] == 3
+    assert view.active == {0, 1}
+    assert view.left == (2,)
+    assert view.hands[2] == 0
+    assert view.aside == 3
     assert cards_everywhere(g) == cards
     assert not any(z.cards for z in g.zones() if z.name in ("hand2", "known2"))
     assert g.legal_actions(2) == []
@@ -690,15 +697,15 @@ def test_a_thrower_who_leaves_takes_no_part_and_his_cards_are_set_aside() -> Non
     events = play(g, "0:p")
     assert "bout_beaten" in kinds(events)
     assert [e.seat for e in events if e.kind == "draw"] == [0, 1]  # he draws nothing
-    assert g.public_view()["attacker"] == 1  # the defender beat it off: he leads
-    assert g.public_view()["defender"] == 0  # against the next one in play
+    assert g.public_view().attacker == 1  # the defender beat it off: he leads
+    assert g.public_view().defender == 0  # against the next one in play
 
 
 def test_a_card_he_threw_in_stays_in_the_bout() -> None:
     g = position(PODKIDNOY, ["7s 9d", "8s Kc 6d 9h", "7c Jd"])
     play(g, "0:a7s", "2:t7c")
     g.resign(2)
-    assert [row["attack"] for row in g.public_view()["table"]] == ["7s", "7c"]
+    assert [row.attack for row in g.public_view().table] == list(cards("7s 7c"))
     events = play(g, "1:k")  # nobody else may throw: taken at once
     assert "bout_taken" in kinds(events)
     assert {"7s", "7c"} <= hand(g, 1)
@@ -707,22 +714,22 @@ def test_a_card_he_threw_in_stays_in_the_bout() -> None:
 def test_a_defender_who_leaves_ends_the_bout_its_cards_go_to_the_discard() -> None:
     g = three_with_stock()
     play(g, "0:a7s")
-    before = g.public_view()["discard"]
+    before = g.public_view().discard
     events = g.resign(1)
     assert kinds(events)[:2] == ["resign", "bout_beaten"]
     view = g.public_view()
-    assert view["table"] == []
-    assert view["beaten"] == []  # straight to the face-down discard
-    assert view["discard"] == before + 1
+    assert view.table == ()
+    assert view.beaten == ()  # straight to the face-down discard
+    assert view.discard == before + 1
     assert [e.seat for e in events if e.kind == "draw"] == [0, 2]
-    assert (view["attacker"], view["defender"]) == (2, 0)  # the player after him leads
+    assert (view.attacker, view.defender) == (2, 0)  # the player after him leads
 
 
 def test_the_leader_who_leaves_passes_the_lead_on() -> None:
     g = three_with_stock()
     g.resign(0)
     view = g.public_view()
-    assert (view["attacker"], view["defender"], view["phase"]) == (1, 2, "attack")
+    assert (view.attacker, view.defender, view.phase) == (1, 2, Phase.ATTACK)
     assert g.to_move() == frozenset({1})
 
 
@@ -730,8 +737,8 @@ def test_the_player_under_the_leader_who_leaves_is_skipped() -> None:
     g = three_with_stock()
     g.resign(1)
     view = g.public_view()
-    assert (view["attacker"], view["defender"]) == (0, 2)
-    assert view["cap"] == 3  # as many cards as the new defender holds
+    assert (view.attacker, view.defender) == (0, 2)
+    assert view.cap == 3  # as many cards as the new defender holds
 
 
 def test_believe_with_the_attacker_gone_the_covers_are_set_aside_unseen() -> None:
@@ -742,11 +749,11 @@ def test_believe_with_the_attacker_gone_the_covers_are_set_aside_unseen() -> Non
     events = g.resign(0)
     shown = {c.code for e in events for c in e.cards}
     assert shown == {"7s", "7c"}  # the face-down covers stay unseen
-    public = json.dumps(g.public_view())
+    public = json.dumps(g.public_view().to_json())
     assert "9s" not in public
     assert "6d" not in public
-    assert g.public_view()["aside"] == 1 + 2  # his A♥, and the two covers
-    assert g.public_view()["attacker"] == 1  # the defender leads next
+    assert g.public_view().aside == 1 + 2  # his A♥, and the two covers
+    assert g.public_view().attacker == 1  # the defender leads next
 
 
 def test_the_game_goes_on_to_its_durak_and_the_one_who_left_is_placed_last() -> None:
@@ -757,8 +764,8 @@ def test_the_game_goes_on_to_its_durak_and_the_one_who_left_is_placed_last() -> 
     play(g, "0:k")
     outcome = g.outcome()
     assert outcome == Outcome(((1,), (0,), (2,)), frozenset({1}), frozenset({0}))
-    assert g.public_view()["durak"] == 0
-    assert g.public_view()["left"] == [2]
+    assert g.public_view().durak == 0
+    assert g.public_view().left == (2,)
 
 
 def test_a_game_with_a_seat_left_round_trips_and_loads_from_format_2() -> None:
@@ -796,12 +803,12 @@ def test_determinize_keeps_what_the_observer_knows() -> None:
     stock = [c for c in deck(36) if c.code not in " ".join(hands) and c.code != "Ah"][:15]
     g = position(PODKIDNOY, hands, stock=stock)
     play(g, "0:a7s", "1:k", "0:t7c")  # seat 1 picks up 7s 7c; all draw from the stock
-    assert g.public_view()["known"][1] == ["7s", "7c"]
-    view = json.dumps(g.view(0), sort_keys=True)
+    assert g.public_view().known[1] == cards("7s 7c")
+    view = g.view(0)
     dealt = set()
     for seed in range(30):
         world = g.determinize(0, random.Random(seed))
-        assert json.dumps(world.view(0), sort_keys=True) == view
+        assert world.view(0) == view
         assert {"7s", "7c"} <= hand(world, 1)
         assert [world.hand_size(s) for s in range(3)] == [g.hand_size(s) for s in range(3)]
         zones = {z.name: z.cards for z in world.zones()}

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import pytest
 
@@ -12,6 +11,7 @@ from games.core import Action, Rules
 from games.durak import SPEC as DURAK
 from games.durak import Durak, DurakRules
 from games.durak.actions import TAKE
+from games.durak.views import DurakSeatView
 from games.hundred_one import SPEC as HUNDRED_ONE
 from games.spec import GameSpec
 from players import RandomPlayer
@@ -39,7 +39,7 @@ class Cheat:
     """Always says "take", legal or not."""
 
     def choose(
-        self, rules: Rules, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+        self, rules: Rules, view: DurakSeatView, legal: Sequence[Action], rng: random.Random
     ) -> Action:
         return TAKE
 

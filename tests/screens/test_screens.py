@@ -90,7 +90,7 @@ def test_a_hand_shows_the_seats_own_cards_and_a_button_per_move() -> None:
     composed, acting = compose_hand(snap, mover, "ru", screens, now=NOW)
     assert acting
     own = {c.code for c in game.hand(mover)}
-    trump = snap.public["trump_card"]
+    trump = snap.public.trump_card.code
     assert faces_in(composed.text) == own | {trump}
     assert composed.markup is not None
     datas = [b.data for row in composed.markup for b in row]
@@ -201,9 +201,9 @@ def test_hand_buttons_follow_the_hand_with_trumps_last_and_marked() -> None:
     composed, _ = compose_hand(snap, mover, "ru", CATALOG.screens["durak"], now=NOW)
     assert composed.markup is not None
     singles = [b.label for row in composed.markup for b in row if " " not in b.label]
-    hand = snap.view(mover)["hand"]
-    trump = snap.public["trump"]
-    expected = [face(c) + ("★" if c[1] == trump else "") for c in hand]
+    hand = snap.view(mover).hand
+    trump = snap.public.trump
+    expected = [face(c.code) + ("★" if c.suit is trump else "") for c in hand]
     assert singles == [label for label in expected if label in singles]
     assert singles[-1].endswith("★")  # trumps come last, marked (buttons cannot be bold)
 

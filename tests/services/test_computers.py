@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -13,6 +13,7 @@ import pytest
 import players.durak
 from bot.catalog import CATALOG, Catalog
 from games.core import Action, Rules
+from games.durak.views import DurakSeatView
 from storage import Actor, Status
 from tests.clock import FakeClock
 from tests.services.world import PEOPLE, World
@@ -60,12 +61,12 @@ class Spy:
     """A player that records what it was shown."""
 
     def __init__(self) -> None:
-        self.shown: list[Mapping[str, Any]] = []
+        self.shown: list[DurakSeatView] = []
 
     def choose(
         self,
         rules: Rules,
-        view: Mapping[str, Any],
+        view: DurakSeatView,
         legal: Sequence[Action],
         rng: random.Random,
     ) -> Action:
@@ -87,7 +88,7 @@ async def test_a_computer_is_shown_only_its_own_seats_view(tmp_path: Any) -> Non
         await world.play_people(snapshot.table.id, random.Random(1))
         computer = next(s.seat for s in snapshot.table.seats if s.computer is not None)
         assert SPY.shown
-        assert all(view["seat"] == computer for view in SPY.shown)
+        assert all(view.seat == computer for view in SPY.shown)
 
 
 async def test_computers_of_every_level_play_through_the_same_path(world: World) -> None:

@@ -181,7 +181,7 @@ async def test_teams_are_shuffled_or_picked_by_the_creator_and_need_4_or_6(world
     await lobby.remove_computer(table_id, ANNA)
     started = await lobby.start(table_id, ANNA, is_admin=False)
     assert started.table.status is Status.PLAYING
-    assert started.public["teams"] == [[0, 2], [1, 3]]
+    assert started.public.teams == ((0, 2), (1, 3))
 
 
 async def test_a_table_without_teams_has_nothing_to_shuffle(world: World) -> None:

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from games.core import RESIGN
+from games.durak.views import DurakSeatView
 from services import ServiceError
 from storage import Actor, Status
 from tests.services.world import PEOPLE, World
@@ -73,9 +74,9 @@ async def test_button_presses_map_a_user_to_his_seat_and_refuse_the_rest(world: 
 
 async def test_snapshots_show_each_seat_only_its_own_view(world: World) -> None:
     snapshot = await world.table(people=3, turn=0)
-    hands = [snapshot.view(seat)["hand"] for seat in range(3)]
+    hands = [snapshot.view(seat).hand for seat in range(3)]
     assert all(len(h) == 6 for h in hands)
-    assert "hand" not in snapshot.public
+    assert not isinstance(snapshot.public, DurakSeatView)  # no hand in it
     for seat in range(3):
         if seat not in snapshot.waits():
             assert snapshot.legal(seat) == ()
@@ -119,7 +120,7 @@ async def test_a_kicked_durak_player_gets_no_result_and_the_others_play_it_out(
     vera = snapshot.table.seat_of(PEOPLE[2].id)
     after = await world.services.moderation.kick(table_id, PEOPLE[2].id, PEOPLE[0], is_admin=False)
     assert after.table.status is Status.PLAYING
-    assert after.public["left"] == [vera]
+    assert after.public.left == (vera,)
     await world.play_people(table_id, random.Random(4))
     outcome = await world.services.snapshots.outcome(table_id)
     assert outcome is not None
