@@ -39,6 +39,8 @@ def next_seat(game: Game[Any, Any, Any, Any], actors: Sequence[int], rng: random
     if len(actors) == 1:
         return actors[0]
     view = game.public_view()
+    if not isinstance(view, Mapping):  # a typed view: not Durak's, no roles to follow
+        return actors[0]
     defender = view.get("defender")
     if view.get("phase") == "defend" and isinstance(defender, int) and defender in actors:
         return defender

@@ -97,6 +97,12 @@ def cards_in_json(text: str) -> Counter[Card]:
     return Counter(by_quoted[s] for s in _JSON_STRING.findall(text) if s in by_quoted)
 
 
+def view_text(view: Any) -> str:
+    """A view's JSON text, keys sorted: a typed view's ``to_json()``, or the
+    view itself where a game's views are plain JSON."""
+    return json.dumps(view.to_json() if isinstance(view, View) else view, sort_keys=True)
+
+
 def zone_cards(game: Game[Any, Any, Any, Any]) -> Counter[Card]:
     return Counter(c for z in game.zones() for c in z.cards)
 
@@ -116,14 +122,14 @@ def check_views(game: Game[Any, Any, Any, Any]) -> None:
     for zone in zones:
         if zone.visible_to is None:
             public.update(zone.cards)
-    leaked = cards_in_json(json.dumps(game.public_view())) - public
+    leaked = cards_in_json(view_text(game.public_view())) - public
     assert not leaked, f"public view shows hidden cards {sorted(leaked)}"
     for seat in range(game.seats):
         visible = public.copy()
         for zone in zones:
             if zone.visible_to is not None and seat in zone.visible_to:
                 visible.update(zone.cards)
-        leaked = cards_in_json(json.dumps(game.view(seat))) - visible
+        leaked = cards_in_json(view_text(game.view(seat))) - visible
         assert not leaked, f"seat {seat}'s view shows hidden cards {sorted(leaked)}"
 
 
@@ -297,7 +303,7 @@ def check_variation(
 
 
 def _view_text(game: Game[Any, Any, Any, Any], seat: int) -> str:
-    return json.dumps(game.view(seat), sort_keys=True)
+    return view_text(game.view(seat))
 
 
 def check_determinize(
