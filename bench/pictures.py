@@ -76,12 +76,11 @@ def _race(turns: int = 40, seats: int = 4, seed: int = 1) -> Daytona:
 
 
 def measure(name: str, game: Joker | Daytona, images: int) -> Line:
-    view = game.public_view()
     names = NAMES[: game.seats]
     picture: Picture = (
-        track_picture("ru", view, names)
+        track_picture("ru", game.public_view(), names)
         if isinstance(game, Daytona)
-        else sheet_picture("ru", view, names)
+        else sheet_picture("ru", game.public_view(), names)
     )
     picture.draw()  # warm up: fonts loaded, caches filled
     times = []

@@ -45,7 +45,7 @@ from collections.abc import Mapping
 from typing import ClassVar, Self
 
 from games.cards import Card, Rank, shoe
-from games.core import JSON, Event, GamePackage, IllegalAction, Outcome, Wait, Zone
+from games.core import Event, GamePackage, IllegalAction, Outcome, Wait, Zone
 from games.daytona import persistence, views
 from games.daytona.actions import (
     AS_JOKER,
@@ -67,6 +67,7 @@ from games.daytona.track import (
     lay_out,
     value,
 )
+from games.daytona.views import DaytonaPublicView, DaytonaSeatView
 
 __all__ = ["PLACE_POINTS", "Daytona", "Phase"]
 
@@ -74,7 +75,7 @@ PLACE_POINTS = (10, 5, 2, 0)
 PIT_TURNS = 2
 
 
-class Daytona(GamePackage[dict[str, JSON], dict[str, JSON]], DaytonaState):
+class Daytona(GamePackage[DaytonaPublicView, DaytonaSeatView], DaytonaState):
     """A Daytona match.  See the module docstring."""
 
     key: ClassVar[str] = "daytona"

@@ -9,6 +9,7 @@ module that imports them.
 from __future__ import annotations
 
 import enum
+from typing import Any
 
 from games.cards import Card
 from games.core import JSON, Game, Outcome, RulesError
@@ -28,9 +29,10 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
-class DaytonaState(Game[DaytonaRules, DaytonaAction, dict[str, JSON], dict[str, JSON]]):
+class DaytonaState(Game[DaytonaRules, DaytonaAction, Any, Any]):
     """The data half of :class:`~games.daytona.engine.Daytona` (abstract: the
-    engine gives the moves)."""
+    engine gives the moves; the views it shows are in
+    :mod:`games.daytona.views`, which imports this module)."""
 
     __slots__ = (
         "_drawn",
