@@ -361,9 +361,10 @@ class Probe:
         )
         return str(status), int(moves)
 
-    def public_view(self, table_id: int = 1) -> dict[str, Any]:
+    def public_view(self, table_id: int = 1) -> Any:
+        """The table's public view now, of the game's own view type."""
         ((game, state),) = self.query("SELECT game, state FROM tables WHERE id = ?", (table_id,))
-        return dict(CATALOG.specs[game].game.load(json.loads(state)).public_view())
+        return CATALOG.specs[game].game.load(json.loads(state)).public_view()
 
     def public_cards(self, table_id: int = 1) -> set[str]:
         """Every card the table has publicly seen: cards in events so far and
