@@ -59,7 +59,7 @@ from games.daytona.actions import (
     decode,
 )
 from games.daytona.rules import DaytonaRules
-from games.daytona.state import DaytonaState, Phase
+from games.daytona.state import DaytonaState, DeuceAs, DrawMove, LastDraw, Phase
 from games.daytona.track import (
     BEFORE_START,
     FINISHED,
@@ -75,6 +75,10 @@ PLACE_POINTS = (10, 5, 2, 0)
 PIT_TURNS = 2
 
 
+_MOVES = {1: DrawMove.FORWARD, -1: DrawMove.BACK, 0: DrawMove.STAY}
+"""What a move does, by the sign of the change of position."""
+
+
 class Daytona(GamePackage[DaytonaPublicView, DaytonaSeatView], DaytonaState):
     """A Daytona match.  See the module docstring."""
 
@@ -83,6 +87,7 @@ class Daytona(GamePackage[DaytonaPublicView, DaytonaSeatView], DaytonaState):
     __slots__ = ()
     _VIEWS = views
     _PERSISTENCE = persistence
+    # _last is replaced, never changed in place
     _COPIED = (
         "_track",
         "_stock",
@@ -93,7 +98,6 @@ class Daytona(GamePackage[DaytonaPublicView, DaytonaSeatView], DaytonaState):
         "_out",
         "_scores",
         "_points",
-        "_last",
     )
 
     @classmethod
@@ -216,7 +220,11 @@ class Daytona(GamePackage[DaytonaPublicView, DaytonaSeatView], DaytonaState):
             if not isinstance(action, Deuce):
                 raise IllegalAction("illegal.wrong_phase")
             events.append(Event("deuce", seat=seat, value="joker" if action.joker else "2"))
-            self._move(seat, None if action.joker else 2, events)
+            assert self._last is not None  # the draw of the deuce
+            if action.joker:
+                self._move(seat, self._last.card, DeuceAs.JOKER, None, events)
+            else:
+                self._move(seat, self._last.card, DeuceAs.TWO, 2, events)
         return events
 
     def resign(self, seat: int) -> list[Event]:
@@ -314,37 +322,42 @@ class Daytona(GamePackage[DaytonaPublicView, DaytonaSeatView], DaytonaState):
         self._drawn.append(card)
         events.append(Event("draw", seat=seat, cards=(card,)))
         at = self._positions[seat]
-        self._last = {"seat": seat, "card": card.code, "as": None, "move": "", "from": at}
         if card.rank is Rank.TWO:
             self._phase = Phase.DEUCE
-            self._last["move"] = "choose"
+            self._last = LastDraw(seat, card, None, DrawMove.CHOOSE, at, None)
             return
         if card.is_joker:
-            self._move(seat, None, events)
+            self._move(seat, card, None, None, events)
         elif value(card) == value(self._pit):
             self._pits[seat] = PIT_TURNS
-            self._last |= {"move": "pit", "to": at}
+            self._last = LastDraw(seat, card, None, DrawMove.PIT, at, at)
             events.append(Event("pit", seat=seat, value=PIT_TURNS))
             self._pass_turn(seat, events)
         else:
-            self._move(seat, value(card), events)
+            self._move(seat, card, None, value(card), events)
 
-    def _move(self, seat: int, drawn: int | None, events: list[Event]) -> None:
-        """Move ``seat``'s car for the value drawn (None: a joker), then finish
-        it, end the race or pass the turn."""
+    def _move(
+        self,
+        seat: int,
+        card: Card,
+        deuce: DeuceAs | None,
+        drawn: int | None,
+        events: list[Event],
+    ) -> None:
+        """Move ``seat``'s car for ``card``, which counts ``drawn`` (None: a
+        joker; ``deuce``: how a deuce was chosen to count), then finish it, end
+        the race or pass the turn."""
         self._phase = Phase.DRAW
         at = self._positions[seat]
         to = self._moved(at, drawn)
         self._positions[seat] = to
-        kind = "forward" if to > at else "back" if to < at else "stay"
-        assert self._last is not None
-        if self._last["move"] == "choose":
-            self._last["as"] = "joker" if drawn is None else "two"
-        self._last |= {"move": kind, "to": to}
-        events.append(Event(kind, seat=seat, value=to))
+        kind = _MOVES[(to > at) - (to < at)]
+        events.append(Event(kind.value, seat=seat, value=to))
+        if to == FINISHED:
+            kind = DrawMove.FINISH
+        self._last = LastDraw(seat, card, deuce, kind, at, to)
         if to == FINISHED:
             self._finished.append(seat)
-            self._last["move"] = "finish"
             events.append(Event("finish", seat=seat, value=len(self._finished)))
             if len(self._racing()) <= 1:
                 self._end_race(events)

@@ -7,13 +7,11 @@ seat number.  Positions are described in :mod:`games.daytona.engine`.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
-from typing import cast
 
 from games.cards import Card
 from games.core import Progress, View
-from games.daytona.state import DaytonaState, Phase
+from games.daytona.state import DaytonaState, DeuceAs, DrawMove, LastDraw, Phase
 
 __all__ = [
     "DaytonaPublicView",
@@ -25,43 +23,6 @@ __all__ = [
     "public_view",
     "seat_view",
 ]
-
-
-class DrawMove(enum.Enum):
-    """What the last draw did to the car."""
-
-    CHOOSE = "choose"
-    """A deuce: its player is choosing how it counts."""
-    FORWARD = "forward"
-    BACK = "back"
-    STAY = "stay"
-    PIT = "pit"
-    """The pit stop's value: the car stays and misses turns."""
-    FINISH = "finish"
-
-
-class DeuceAs(enum.Enum):
-    """How a deuce counted."""
-
-    TWO = "two"
-    JOKER = "joker"
-
-
-@dataclass(frozen=True, slots=True)
-class LastDraw(View):
-    """The last draw and what it did."""
-
-    seat: int
-    """Who drew."""
-    card: Card
-    """What he drew (the drawn pile's top)."""
-    counted_as: DeuceAs | None
-    """A deuce once chosen: how it counted (None: not a deuce, or not yet)."""
-    move: DrawMove
-    before: int
-    """The car's position before the draw."""
-    after: int | None
-    """Its position after (None while the deuce is being chosen)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,24 +95,6 @@ _PublicFields = tuple[
 still checks each against the field it fills)."""
 
 
-def _last_draw(game: DaytonaState) -> LastDraw | None:
-    """The state's record of the last draw (plain values, as it is saved),
-    typed."""
-    last = game._last
-    if last is None:
-        return None
-    counted = last["as"]
-    after = last.get("to")
-    return LastDraw(
-        seat=cast(int, last["seat"]),
-        card=Card.parse(cast(str, last["card"])),
-        counted_as=None if counted is None else DeuceAs(counted),
-        move=DrawMove(last["move"]),
-        before=cast(int, last["from"]),
-        after=cast(int | None, after),
-    )
-
-
 def _public_fields(game: DaytonaState) -> _PublicFields:
     points = game._points
     return (
@@ -169,7 +112,7 @@ def _public_fields(game: DaytonaState) -> _PublicFields:
         len(game._drawn),
         game._round,
         game._rounds,
-        _last_draw(game),
+        game._last,
         tuple(game._finished),
         tuple(game._scores),
         None if points is None else tuple(points),
