@@ -87,9 +87,8 @@ class Daytona(GamePackage[DaytonaPublicView, DaytonaSeatView], DaytonaState):
     __slots__ = ()
     _VIEWS = views
     _PERSISTENCE = persistence
-    # _last is replaced, never changed in place
+    # _track and _last are replaced, never changed in place
     _COPIED = (
-        "_track",
         "_stock",
         "_drawn",
         "_positions",
@@ -153,7 +152,7 @@ class Daytona(GamePackage[DaytonaPublicView, DaytonaSeatView], DaytonaState):
         for card in [*track, start, pit, *stock]:
             rest.remove(card)
         game._race = 1
-        game._track = list(track)
+        game._track = tuple(track)
         game._start = start
         game._pit = pit
         game._stock = list(reversed(stock))
@@ -268,7 +267,7 @@ class Daytona(GamePackage[DaytonaPublicView, DaytonaSeatView], DaytonaState):
             Zone("stock", tuple(self._stock), frozenset()),
             Zone("drawn", tuple(drawn[:-1]), frozenset(), remembered=True),
             Zone("last_drawn", tuple(drawn[-1:]), None),
-            Zone("track", tuple(self._track), None),
+            Zone("track", self._track, None),
             Zone("start", (self._start,), None),
             Zone("pit", (self._pit,), None),
         ]
@@ -295,7 +294,7 @@ class Daytona(GamePackage[DaytonaPublicView, DaytonaSeatView], DaytonaState):
             cards = shoe()
             self._rng().shuffle(cards)
             layout = lay_out(cards)
-        self._track = layout.track
+        self._track = tuple(layout.track)
         self._start = layout.start
         self._pit = layout.pit
         self._stock = cards

@@ -87,7 +87,7 @@ def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
         raise StateFormatError(f"rounds: {game._rounds} is no share of the draw limit")
     game._round = integer(data["round"], "round", 1, game._rounds or 10**9)
     game._phase = choice(data["phase"], "phase", Phase)
-    game._track = cards(data["track"], "track")
+    game._track = tuple(cards(data["track"], "track"))
     if len(game._track) != TRACK_CARDS:
         raise StateFormatError(f"track: expected {TRACK_CARDS} cards")
     game._start = card(data["start"], "start")

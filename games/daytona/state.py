@@ -104,7 +104,7 @@ class DaytonaState(Game[DaytonaRules, DaytonaAction, Any, Any]):
     _shuffles: int
     _race: int
     _phase: Phase
-    _track: list[Card]
+    _track: tuple[Card, ...]
     _start: Card
     _pit: Card
     _stock: list[Card]  # the last card is drawn first
@@ -131,7 +131,7 @@ class DaytonaState(Game[DaytonaRules, DaytonaAction, Any, Any]):
         self._shuffles = 0
         self._race = 0
         self._phase = Phase.DRAW
-        self._track = []
+        self._track = ()
         self._stock = []
         self._drawn = []
         self._positions = [BEFORE_START] * seats

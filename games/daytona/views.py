@@ -101,7 +101,7 @@ def _public_fields(game: DaytonaState) -> _PublicFields:
         game._phase,
         game._race,
         game.rules.target,
-        tuple(game._track),
+        game._track,
         game._start,
         game._pit,
         tuple(game._positions),
