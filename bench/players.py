@@ -44,6 +44,7 @@ from games.core import Action, Outcome, Rules
 from games.durak.actions import Attack, Beat, Pass, Take, Throw
 from games.durak.views import DurakSeatView
 from games.hundred_one import HundredOneRules, Master, Order, Play, card_points
+from games.hundred_one.views import HundredOneSeatView
 from players import RandomPlayer
 from players.arena import play
 from players.base import Player
@@ -88,7 +89,7 @@ class HighestPoints:
     order the suit it holds most of."""
 
     def choose(
-        self, rules: Rules, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+        self, rules: Rules, view: HundredOneSeatView, legal: Sequence[Action], rng: random.Random
     ) -> Action:
         assert isinstance(rules, HundredOneRules)
         master = Rank.JACK if rules.master is Master.JACK else Rank.QUEEN
@@ -97,8 +98,8 @@ class HighestPoints:
             return max(plays, key=lambda a: (a.card.rank is not master, card_points(rules, a.card)))
         orders = [a for a in legal if isinstance(a, Order)]
         if orders:
-            hand = view["hand"]
-            return max(orders, key=lambda o: sum(1 for c in hand if c[1] == o.suit.value))
+            hand = view.hand
+            return max(orders, key=lambda o: sum(1 for c in hand if c.suit is o.suit))
         return legal[0]
 
 

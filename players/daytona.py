@@ -9,24 +9,24 @@ with the rules' own :func:`games.daytona.track.moved`.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from games.cards import Card
 from games.core import Action, Rules
 from games.daytona import AS_JOKER, AS_TWO, DaytonaRules, Deuce, value
 from games.daytona.track import moved
+from games.daytona.views import DaytonaSeatView
+from players.base import Player
 from players.computer import Arena, Computer, Trial
 from players.search import Horizon
 
 __all__ = ["COMPUTER", "AlwaysTwo", "DaytonaHeuristic"]
 
 
-class DaytonaHeuristic:
+class DaytonaHeuristic(Player[DaytonaSeatView]):
     def choose(
         self,
         rules: Rules,
-        view: Mapping[str, Any],
+        view: DaytonaSeatView,
         legal: Sequence[Action],
         rng: random.Random,
     ) -> Action:
@@ -34,21 +34,21 @@ class DaytonaHeuristic:
             return legal[0]
         if not isinstance(rules, DaytonaRules):
             raise TypeError("DaytonaHeuristic plays Daytona")
-        track = [value(Card.parse(c)) for c in view["track"]]
-        start = value(Card.parse(view["start"]))
-        at = view["positions"][view["seat"]]
+        track = [value(c) for c in view.track]
+        start = value(view.start)
+        at = view.positions[view.seat]
         as_joker = moved(track, start, at, None, back_wins=rules.back_wins)
         as_two = moved(track, start, at, 2, back_wins=rules.back_wins)
         return AS_JOKER if as_joker > as_two else AS_TWO
 
 
-class AlwaysTwo:
+class AlwaysTwo(Player[DaytonaSeatView]):
     """The arena's baseline: a deuce always counts 2."""
 
     def choose(
         self,
         rules: Rules,
-        view: Mapping[str, Any],
+        view: DaytonaSeatView,
         legal: Sequence[Action],
         rng: random.Random,
     ) -> Action:

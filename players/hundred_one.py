@@ -1,6 +1,6 @@
 """A heuristic 101 player (every preset and option, 2..8 seats).
 
-It reads only its seat's view (documented in :mod:`games.hundred_one.engine`)
+It reads only its seat's view (:class:`games.hundred_one.views.HundredOneSeatView`)
 and the public rules, and prices each card it may lay:
 
 * penalty points (:func:`games.hundred_one.card_points`) get out first, the
@@ -27,9 +27,8 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from games.cards import SUITS, Card, Rank, Suit, deck
 from games.core import Action, Rules
@@ -43,6 +42,8 @@ from games.hundred_one import (
     card_points,
     effect,
 )
+from games.hundred_one.views import HundredOneSeatView
+from players.base import Player
 from players.computer import Arena, Computer, Trial
 from players.search import Horizon
 
@@ -87,11 +88,7 @@ def _deck(size: int) -> tuple[Card, ...]:
     return tuple(deck(size))
 
 
-def _hand(view: Mapping[str, Any]) -> list[Card]:
-    return [Card.parse(c) for c in view["hand"]]
-
-
-class HundredOneHeuristic:
+class HundredOneHeuristic(Player[HundredOneSeatView]):
     """A rule-of-thumb 101 player; see the module docstring."""
 
     def __init__(self, weights: Weights | None = None) -> None:
@@ -100,7 +97,7 @@ class HundredOneHeuristic:
     def choose(
         self,
         rules: Rules,
-        view: Mapping[str, Any],
+        view: HundredOneSeatView,
         legal: Sequence[Action],
         rng: random.Random,
     ) -> Action:
@@ -130,10 +127,10 @@ class HundredOneHeuristic:
         return Rank.JACK if rules.master is Master.JACK else Rank.QUEEN
 
     @staticmethod
-    def _next(view: Mapping[str, Any], seat: int) -> int:
+    def _next(view: HundredOneSeatView, seat: int) -> int:
         """The next seat still in the match."""
-        n = len(view["hands"])
-        gone = set(view["eliminated"])
+        n = len(view.hands)
+        gone = view.eliminated
         s = (seat + 1) % n
         while s in gone and s != seat:
             s = (s + 1) % n
@@ -155,7 +152,7 @@ class HundredOneHeuristic:
     # ------------------------------------------------------------ choices
 
     def _play(
-        self, rules: HundredOneRules, view: Mapping[str, Any], plays: Sequence[Play]
+        self, rules: HundredOneRules, view: HundredOneSeatView, plays: Sequence[Play]
     ) -> Action:
         ctx = _Turn(self, rules, view)
         best: Action = plays[0]
@@ -167,7 +164,7 @@ class HundredOneHeuristic:
         return best
 
     def _order(
-        self, rules: HundredOneRules, view: Mapping[str, Any], orders: Sequence[Order]
+        self, rules: HundredOneRules, view: HundredOneSeatView, orders: Sequence[Order]
     ) -> Action:
         turn = _Turn(self, rules, view)
         scores: dict[Suit, float] = dict.fromkeys(SUITS, 0.0)
@@ -190,15 +187,15 @@ class _Turn:
     again: we must then follow our own card or draw)."""
 
     def __init__(
-        self, player: HundredOneHeuristic, rules: HundredOneRules, view: Mapping[str, Any]
+        self, player: HundredOneHeuristic, rules: HundredOneRules, view: HundredOneSeatView
     ) -> None:
         w = self.w = player.w
         self.player = player
         self.rules = rules
-        seat = int(view["seat"])
-        self.hand = _hand(view)
-        hands = [int(h) for h in view["hands"]]
-        gone = set(view["eliminated"])
+        seat = view.seat
+        self.hand = view.hand
+        hands = view.hands
+        gone = view.eliminated
         others = [s for s in range(len(hands)) if s != seat and s not in gone]
         fewest = min((hands[s] for s in others), default=5)
         self.two = len(others) == 1

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from games.cards import Card
-from games.core import Action, Event, Outcome, Rules
+from games.core import JSON, Action, Event, Outcome, Rules
 from games.daytona.actions import Deuce, Draw, Next
 from games.daytona.rules import DaytonaRules
+from games.daytona.state import Phase
 from games.daytona.track import BEFORE_START, FINISHED, ON_START, TRACK_CARDS
+from games.daytona.views import DaytonaPublicView, DaytonaSeatView, DrawMove
 from i18n import t, tn
-from screens.base import Picture, Screen
+from screens.base import GameScreens, Picture, Screen
 from screens.daytona_track import Car, TrackLabels, draw_track
 from screens.drawing import plain
 from screens.faces import face
@@ -23,88 +23,85 @@ from services import ScoreRow
 __all__ = ["DaytonaScreens"]
 
 _MOVE_KEYS = {
-    "forward": "daytona.move_forward",
-    "back": "daytona.move_back",
-    "stay": "daytona.move_stay",
-    "pit": "daytona.move_pit",
-    "finish": "daytona.move_finish",
-    "choose": "daytona.move_choose",
+    DrawMove.FORWARD: "daytona.move_forward",
+    DrawMove.BACK: "daytona.move_back",
+    DrawMove.STAY: "daytona.move_stay",
+    DrawMove.PIT: "daytona.move_pit",
+    DrawMove.FINISH: "daytona.move_finish",
+    DrawMove.CHOOSE: "daytona.move_choose",
 }
 _AS_KEYS = {"two": "daytona.as_two", "joker": "daytona.as_joker"}
+_RACING = (Phase.DRAW, Phase.DEUCE)
 
 
-def _where(lang: str, view: Mapping[str, Any], seat: int) -> str:
+def _where(lang: str, view: DaytonaPublicView, seat: int) -> str:
     """Where a car is, for the caption and the legend."""
-    if view["out"][seat]:
+    if view.out[seat]:
         return t(lang, "daytona.where_out")
-    position = view["positions"][seat]
+    position = view.positions[seat]
     if position >= FINISHED:
-        return t(lang, "daytona.where_finished", place=view["finished"].index(seat) + 1)
+        return t(lang, "daytona.where_finished", place=view.finished.index(seat) + 1)
     if position == BEFORE_START:
         where = t(lang, "daytona.where_grid")
     elif position == ON_START:
         where = t(lang, "daytona.where_start")
     else:
         where = t(lang, "daytona.where_track", n=position - ON_START, of=TRACK_CARDS)
-    pits = view["pits"][seat]
+    pits = view.pits[seat]
     if pits:
         where += " · " + tn(lang, "daytona.where_pit", pits)
     return where
 
 
-def _last_line(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
-    last = view["last"]
+def _last_line(lang: str, view: DaytonaPublicView, names: Sequence[str]) -> str | None:
+    last = view.last
     if last is None:
         return None
-    name = names[last["seat"]]
-    card = face(last["card"])
-    move = last["move"]
-    if move == "choose":
+    name = names[last.seat]
+    card = face(last.card.code)
+    if last.move is DrawMove.CHOOSE:
         return t(lang, "daytona.last_choose", name=name, card=card)
-    what = t(lang, _MOVE_KEYS[move])
-    if last.get("as"):
-        what = t(lang, _AS_KEYS[last["as"]]) + " — " + what
+    what = t(lang, _MOVE_KEYS[last.move])
+    if last.counted_as is not None:
+        what = t(lang, _AS_KEYS[last.counted_as.value]) + " — " + what
     return t(lang, "daytona.last", name=name, card=card, what=what)
 
 
-def _standings(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
-    order = sorted(range(len(names)), key=lambda s: -view["scores"][s])
+def _standings(lang: str, view: DaytonaPublicView, names: Sequence[str]) -> list[str]:
+    order = sorted(range(len(names)), key=lambda s: -view.scores[s])
     return [
-        f"{i}. {names[s]} — {tn(lang, 'daytona.points', view['scores'][s])}"
+        f"{i}. {names[s]} — {tn(lang, 'daytona.points', view.scores[s])}"
         for i, s in enumerate(order, 1)
     ]
 
 
-def track_picture(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> Picture:
+def track_picture(lang: str, view: DaytonaPublicView, names: Sequence[str]) -> Picture:
     """The track with the cars, drawn on demand."""
     shown = [plain(n) for n in names]
-    moving = set(view["to_move"]) if view["phase"] in ("draw", "deuce") else set()
+    moving = set(view.to_move) if view.phase in _RACING else set()
     statuses = [_where(lang, view, s) for s in range(len(names))]
-    last = view["last"]
+    last = view.last
     last_text = ""
-    if last is not None and last["move"] != "choose":
-        move = t(lang, _MOVE_KEYS[last["move"]])
-        last_text = f"{shown[last['seat']]}: {move}"
-    rounds = view["rounds"]
+    if last is not None and last.move is not DrawMove.CHOOSE:
+        last_text = f"{shown[last.seat]}: {t(lang, _MOVE_KEYS[last.move])}"
+    rounds = view.rounds
     labels = TrackLabels(
         pit=t(lang, "daytona.picture_pit"),
         start=t(lang, "daytona.picture_start"),
         drawn=t(lang, "daytona.picture_drawn"),
-        stock=t(lang, "daytona.picture_stock", n=view["stock"]),
-        round=t(lang, "daytona.picture_round", n=view["round"], of=rounds) if rounds else "",
+        stock=t(lang, "daytona.picture_stock", n=view.stock),
+        round=t(lang, "daytona.picture_round", n=view.round, of=rounds) if rounds else "",
         last=last_text,
     )
-    keys = ("track", "start", "pit", "positions", "scores", "stock", "last", "round", "rounds")
-    fields = [view[k] for k in keys]
-    data = json.dumps([lang, shown, statuses, sorted(moving), fields], sort_keys=True)
+    data = json.dumps([lang, shown, statuses, sorted(moving), _shown(view)], sort_keys=True)
     key = "daytona-" + hashlib.blake2b(data.encode(), digest_size=10).hexdigest()
     cars = [
-        Car(shown[s], view["positions"][s], statuses[s], view["scores"][s], s in moving)
+        Car(shown[s], view.positions[s], statuses[s], view.scores[s], s in moving)
         for s in range(len(names))
     ]
-    track = [Card.parse(c) for c in view["track"]]
-    start, pit = Card.parse(view["start"]), Card.parse(view["pit"])
-    drawn = None if last is None else (Card.parse(last["card"]), last["seat"])
+    track = list(view.track)
+    start, pit = view.start, view.pit
+    drawn = None if last is None else (last.card, last.seat)
 
     def draw() -> bytes:
         return draw_track(track, start, pit, drawn, cars, labels)
@@ -112,40 +109,68 @@ def track_picture(lang: str, view: Mapping[str, Any], names: Sequence[str]) -> P
     return Picture(key, draw)
 
 
-class DaytonaScreens:
+def _shown(view: DaytonaPublicView) -> list[JSON]:
+    """What the picture shows besides its labels, as JSON for its key (laid
+    out as the key has always been, so a picture drawn before is not sent
+    again)."""
+    last: JSON = None
+    if view.last is not None:
+        last = {
+            "seat": view.last.seat,
+            "card": view.last.card.code,
+            "as": None if view.last.counted_as is None else view.last.counted_as.value,
+            "move": view.last.move.value,
+            "from": view.last.before,
+        }
+        if view.last.after is not None:
+            last["to"] = view.last.after
+    return [
+        [c.code for c in view.track],
+        view.start.code,
+        view.pit.code,
+        list(view.positions),
+        list(view.scores),
+        view.stock,
+        last,
+        view.round,
+        view.rounds,
+    ]
+
+
+class DaytonaScreens(GameScreens[DaytonaPublicView, DaytonaSeatView]):
     # --- the group's table ----------------------------------------------------
 
     def table(
-        self, lang: str, view: Mapping[str, Any], names: Sequence[str], *, live: bool
+        self, lang: str, view: DaytonaPublicView, names: Sequence[str], *, live: bool
     ) -> Screen:
         lines = [
-            t(lang, "daytona.race", race=view["race"], target=view["target"]),
+            t(lang, "daytona.race", race=view.race, target=view.target),
             t(
                 lang,
                 "daytona.cards",
-                start=face(view["start"]),
-                pit=face(view["pit"]),
-                stock=view["stock"],
+                start=face(view.start.code),
+                pit=face(view.pit.code),
+                stock=view.stock,
             ),
         ]
-        if view["rounds"] and view["phase"] in ("draw", "deuce"):
-            lines.append(t(lang, "daytona.round", n=view["round"], of=view["rounds"]))
+        if view.rounds and view.phase in _RACING:
+            lines.append(t(lang, "daytona.round", n=view.round, of=view.rounds))
         lines.append("")
-        turn = set(view["to_move"]) if live and view["phase"] in ("draw", "deuce") else set()
+        turn = view.to_move if live and view.phase in _RACING else frozenset()
         for seat, name in enumerate(names):
-            line = f"{name} — {_where(lang, view, seat)} · {view['scores'][seat]}"
+            line = f"{name} — {_where(lang, view, seat)} · {view.scores[seat]}"
             lines.append(f"▶️ <b>{line}</b>" if seat in turn else f"• {line}")
         last = _last_line(lang, view, names)
         if last:
             lines += ["", last]
-        if live and view["phase"] == "race_over":
+        if live and view.phase is Phase.RACE_OVER:
             lines += ["", t(lang, "daytona.next_race")]
         return Screen("\n".join(lines), picture=track_picture(lang, view, names))
 
     def hand(
         self,
         lang: str,
-        view: Mapping[str, Any],
+        view: DaytonaSeatView,
         actions: Sequence[Action],
         names: Sequence[str],
         focus: str | None,
@@ -156,12 +181,12 @@ class DaytonaScreens:
         stands (the moves are on the table message)."""
         return Screen(self.table(lang, view, names, live=live).text)
 
-    def turn(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
-        if view["phase"] not in ("draw", "deuce") or not view["to_move"]:
+    def turn(self, lang: str, view: DaytonaPublicView, names: Sequence[str]) -> str | None:
+        if view.phase not in _RACING or not view.to_move:
             return None
-        return t(lang, "daytona.turn", name=names[view["to_move"][0]])
+        return t(lang, "daytona.turn", name=names[min(view.to_move)])
 
-    def table_key(self, lang: str, action: Action, view: Mapping[str, Any]) -> str:
+    def table_key(self, lang: str, action: Action, view: DaytonaPublicView) -> str:
         if isinstance(action, Draw):
             return t(lang, "daytona.btn_draw")
         if isinstance(action, Deuce):
@@ -208,16 +233,24 @@ class DaytonaScreens:
         return None
 
     def announcements(
-        self, lang: str, events: Sequence[Event], view: Mapping[str, Any], names: Sequence[str]
+        self,
+        lang: str,
+        events: Sequence[Event],
+        view: DaytonaPublicView,
+        names: Sequence[str],
     ) -> list[Screen]:
         """The places and points after each race but the last (the result
         has those)."""
-        if view["phase"] != "race_over" or not any(e.kind == "points" for e in events):
+        points = view.race_points
+        if (
+            view.phase is not Phase.RACE_OVER
+            or points is None
+            or not any(e.kind == "points" for e in events)
+        ):
             return []
-        lines = [t(lang, "daytona.race_over", race=view["race"])]
+        lines = [t(lang, "daytona.race_over", race=view.race)]
         if any(e.kind == "time_up" for e in events):
             lines.append(t(lang, "daytona.ev_time_up"))
-        points = view["race_points"]
         order = sorted(range(len(names)), key=lambda s: -points[s])
         for s in order:
             # Cars side by side when the limit ended the race share a place.
@@ -229,17 +262,17 @@ class DaytonaScreens:
         return [Screen("\n".join(lines))]
 
     def result(
-        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
+        self, lang: str, outcome: Outcome, view: DaytonaPublicView, names: Sequence[str]
     ) -> Screen:
         winners = ", ".join(names[s] for s in sorted(outcome.winners))
-        lines = [t(lang, "daytona.result", name=winners, races=view["race"])]
+        lines = [t(lang, "daytona.result", name=winners, races=view.race)]
         lines += ["", *_standings(lang, view, names)]
         return Screen("\n".join(lines))
 
     def own_result(
-        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
+        self, lang: str, outcome: Outcome, view: DaytonaSeatView, names: Sequence[str]
     ) -> str:
-        seat = view["seat"]
+        seat = view.seat
         if seat in outcome.winners:
             return t(lang, "daytona.own_winner")
         place = next(i for i, group in enumerate(outcome.places, 1) if seat in group)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
+from games.cards import Card
 from games.core import Action, Event, Outcome, Rules
 from games.hundred_one.actions import Draw, NextRound, Order, Pass, Play
 from games.hundred_one.rules import HundredOneRules
+from games.hundred_one.state import Phase
+from games.hundred_one.views import HundredOnePublicView, HundredOneSeatView
 from i18n import t, tn
-from screens.base import Key, Screen
+from screens.base import GameScreens, Key, Screen
 from screens.faces import face, faces, suit_symbol
 from screens.rows import fit_rows
 from services import ScoreRow
@@ -17,92 +19,96 @@ from services import ScoreRow
 __all__ = ["HundredOneScreens"]
 
 
-def _top_line(lang: str, view: Mapping[str, Any]) -> str:
-    if view["top"] is None:
+_IN_ROUND = (Phase.PLAY, Phase.ORDER)
+
+
+def _top_line(lang: str, view: HundredOnePublicView) -> str:
+    if view.top is None:
         return t(lang, "101.top_none")
-    line = t(lang, "101.top", card=face(view["top"]))
-    if view["ordered"]:
-        line += " · " + t(lang, "101.ordered", suit=suit_symbol(view["ordered"]))
+    line = t(lang, "101.top", card=face(view.top.code))
+    if view.ordered is not None:
+        line += " · " + t(lang, "101.ordered", suit=suit_symbol(view.ordered.value))
     return line
 
 
 def _pending_line(
-    lang: str, view: Mapping[str, Any], names: Sequence[str], viewer: int | None = None
+    lang: str, view: HundredOnePublicView, names: Sequence[str], viewer: int | None = None
 ) -> str | None:
     """An effect still to come; in the DM of the seat it hits, in the second person."""
-    pending = view.get("pending")
-    if not pending:
+    pending = view.pending
+    if pending is None:
         return None
-    you = pending["seat"] == viewer
-    name = names[pending["seat"]]
-    if pending.get("answer"):
+    you = pending.seat == viewer
+    name = names[pending.seat]
+    if pending.answer:
         return (
             t(lang, "101.you_pending_answer") if you else t(lang, "101.pending_answer", name=name)
         )
     parts = []
-    if pending.get("draw"):
+    if pending.draw:
         key = "101.you_pending_draw" if you else "101.pending_draw"
-        parts.append(tn(lang, key, pending["draw"], name=name))
-    if pending.get("skip"):
+        parts.append(tn(lang, key, pending.draw, name=name))
+    if pending.skip:
         parts.append(t(lang, "101.you_pending_skip" if you else "101.pending_skip", name=name))
     return " ".join(parts) or None
 
 
-class HundredOneScreens:
+class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
     def table(
-        self, lang: str, view: Mapping[str, Any], names: Sequence[str], *, live: bool
+        self, lang: str, view: HundredOnePublicView, names: Sequence[str], *, live: bool
     ) -> Screen:
         lines = [
-            t(lang, "101.round", round=view["round"])
-            + " · "
-            + t(lang, "101.stock", stock=view["stock"]),
+            t(lang, "101.round", round=view.round) + " · " + t(lang, "101.stock", stock=view.stock),
             _top_line(lang, view),
         ]
         pending = _pending_line(lang, view, names) if live else None
         if pending:
             lines.append(f"⚡ {pending}")
         lines.append("")
-        eliminated = set(view["eliminated"])
-        to_move = set(view["to_move"])
-        playing = live and view["phase"] in ("play", "order")
+        eliminated = set(view.eliminated)
+        to_move = view.to_move
+        playing = live and view.phase in _IN_ROUND
         for seat, name in enumerate(names):
-            total = tn(lang, "101.points", view["totals"][seat])
+            total = tn(lang, "101.points", view.totals[seat])
             if seat in eliminated:
                 lines.append(f"✗ <s>{name}</s> — {t(lang, '101.eliminated', total=total)}")
                 continue
-            line = f"{name} — {tn(lang, '101.n_cards', view['hands'][seat])} · {total}"
+            line = f"{name} — {tn(lang, '101.n_cards', view.hands[seat])} · {total}"
             line = f"▶️ <b>{line}</b>" if playing and seat in to_move else f"• {line}"
             lines.append(line)
-        if live and view["phase"] == "round_over":
+        if live and view.phase is Phase.ROUND_OVER:
             lines += ["", t(lang, "101.next_round_hint")]
         return Screen("\n".join(lines))
 
-    def turn(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str | None:
-        if view["phase"] == "round_over":
+    def turn(self, lang: str, view: HundredOnePublicView, names: Sequence[str]) -> str | None:
+        if view.phase is Phase.ROUND_OVER:
             return t(lang, "101.round_over_dm")
-        if view["phase"] not in ("play", "order") or not view["to_move"]:
+        if view.phase not in _IN_ROUND or not view.to_move:
             return None
-        return t(lang, "101.turn", name=names[view["to_move"][0]])
+        return t(lang, "101.turn", name=names[min(view.to_move)])
 
     def hand(
         self,
         lang: str,
-        view: Mapping[str, Any],
+        view: HundredOneSeatView,
         actions: Sequence[Action],
         names: Sequence[str],
         focus: str | None,
         *,
         live: bool,
     ) -> Screen:
-        hand_codes: list[str] = view["hand"]
-        seat = view["seat"]
+        seat = view.seat
         lines = [
-            t(lang, "101.your_cards", cards=faces(hand_codes) or t(lang, "101.no_cards")),
-            t(lang, "101.your_total", total=tn(lang, "101.points", view["totals"][seat])),
+            t(
+                lang,
+                "101.your_cards",
+                cards=faces(c.code for c in view.hand) or t(lang, "101.no_cards"),
+            ),
+            t(lang, "101.your_total", total=tn(lang, "101.points", view.totals[seat])),
         ]
-        keys = self._keys(lang, actions, hand_codes)
+        keys = self._keys(lang, actions, view.hand)
         if not keys:
-            if live and seat in view["eliminated"]:
+            if live and seat in view.eliminated:
                 lines.append(t(lang, "101.you_are_out"))
             return Screen("\n".join(lines))
         if any(isinstance(a, NextRound) for a in actions):
@@ -110,23 +116,23 @@ class HundredOneScreens:
             return Screen("\n".join(lines), keys)
         lines.insert(0, _top_line(lang, view))
         pending = _pending_line(lang, view, names, seat)
-        if pending and view["pending"]["seat"] == seat:
+        if pending and view.pending is not None and view.pending.seat == seat:
             lines.append(f"⚡ {pending}")
         if any(isinstance(a, Order) for a in actions):
             prompt = t(lang, "101.prompt_order")
-        elif view.get("follow"):
-            prompt = t(lang, "101.prompt_follow", suit=suit_symbol(view["follow"]))
+        elif view.follow is not None:
+            prompt = t(lang, "101.prompt_follow", suit=suit_symbol(view.follow.value))
         else:
             prompt = t(lang, "101.prompt_play")
         lines.append(f"<i>{prompt}</i>")
         return Screen("\n".join(lines), keys)
 
     def _keys(
-        self, lang: str, actions: Sequence[Action], hand_codes: Sequence[str]
+        self, lang: str, actions: Sequence[Action], hand: Sequence[Card]
     ) -> tuple[tuple[Key, ...], ...]:
-        order = {code: i for i, code in enumerate(hand_codes)}
+        order = {card: i for i, card in enumerate(hand)}
         plays = sorted(
-            (a for a in actions if isinstance(a, Play)), key=lambda a: order.get(a.card.code, 99)
+            (a for a in actions if isinstance(a, Play)), key=lambda a: order.get(a.card, 99)
         )
         cards = [Key(face(a.card.code), action=a.encode()) for a in plays]
         suits = [
@@ -182,64 +188,69 @@ class HundredOneScreens:
             line += f" ({faces(c.code for c in event.cards)})"
         return line
 
-    def table_key(self, lang: str, action: Action, view: Mapping[str, Any]) -> str:
+    def table_key(self, lang: str, action: Action, view: HundredOnePublicView) -> str:
         if isinstance(action, NextRound):
             return t(lang, "101.btn_next_round")
         raise ValueError(f"not a move made on the table: {action!r}")
 
     def announcements(
-        self, lang: str, events: Sequence[Event], view: Mapping[str, Any], names: Sequence[str]
+        self,
+        lang: str,
+        events: Sequence[Event],
+        view: HundredOnePublicView,
+        names: Sequence[str],
     ) -> list[Screen]:
         """The score sheet after each round (not after the last: the result
         message has the final totals)."""
-        if view["phase"] != "round_over" or not any(e.kind == "round_over" for e in events):
+        if view.phase is not Phase.ROUND_OVER or not any(e.kind == "round_over" for e in events):
             return []
         return [Screen(self._score_sheet(lang, view, names))]
 
-    def _score_sheet(self, lang: str, view: Mapping[str, Any], names: Sequence[str]) -> str:
-        last = view["last_round"]
-        lines = [t(lang, "101.sheet_title", round=view["round"], name=names[last["winner"]])]
-        if last.get("doubled"):
+    def _score_sheet(self, lang: str, view: HundredOnePublicView, names: Sequence[str]) -> str:
+        last = view.last_round
+        if last is None:
+            raise ValueError("no round has been scored")
+        lines = [t(lang, "101.sheet_title", round=view.round, name=names[last.winner])]
+        if last.doubled:
             lines.append(t(lang, "101.sheet_doubled"))
-        if last.get("blocked"):
+        if last.blocked:
             lines.append(t(lang, "101.sheet_blocked"))
-        revealed = view.get("revealed") or {}
         for seat, name in enumerate(names):
-            penalty = last["penalties"][seat]
+            penalty = last.penalties[seat]
             if penalty is None:
                 continue
-            total = view["totals"][seat]
+            total = view.totals[seat]
             line = f"{name}: {penalty:+d} → {total}"
-            shown = revealed.get(str(seat))
+            shown = view.revealed[seat] if view.revealed else ()
             if shown:
-                line += f"  ({faces(shown)})"
-            if seat in last.get("reset", []):
+                line += f"  ({faces(c.code for c in shown)})"
+            if seat in last.reset:
                 line += " · " + t(lang, "101.sheet_reset")
-            if seat in last.get("eliminated", []):
+            if seat in last.eliminated:
                 line += " · " + t(lang, "101.sheet_eliminated")
             lines.append(line)
         return "\n".join(lines)
 
     def result(
-        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
+        self, lang: str, outcome: Outcome, view: HundredOnePublicView, names: Sequence[str]
     ) -> Screen:
         winner = next(iter(outcome.winners), None)
         lines = [t(lang, "101.result", name=names[winner] if winner is not None else "—")]
-        totals = outcome.scores or tuple(view["totals"])
+        totals = outcome.scores or view.totals
         for group in outcome.places:
             for seat in group:
                 lines.append(f"{names[seat]}: {tn(lang, '101.points', totals[seat])}")
         return Screen("\n".join(lines))
 
     def own_result(
-        self, lang: str, outcome: Outcome, view: Mapping[str, Any], names: Sequence[str]
+        self, lang: str, outcome: Outcome, view: HundredOneSeatView, names: Sequence[str]
     ) -> str:
-        seat = view["seat"]
+        seat = view.seat
         if seat in outcome.winners:
             return t(lang, "101.own_winner")
         winner = next(iter(outcome.winners), None)
         place = next(i for i, group in enumerate(outcome.places, 1) if seat in group)
-        totals = outcome.scores or tuple(view["totals"])
+        totals = outcome.scores or view.totals
         return t(
             lang,
             "101.own_place",

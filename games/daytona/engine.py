@@ -45,7 +45,7 @@ from collections.abc import Mapping
 from typing import ClassVar, Self
 
 from games.cards import Card, Rank, shoe
-from games.core import JSON, Event, GamePackage, IllegalAction, Outcome, Wait, Zone
+from games.core import Event, GamePackage, IllegalAction, Outcome, Wait, Zone
 from games.daytona import persistence, views
 from games.daytona.actions import (
     AS_JOKER,
@@ -59,7 +59,7 @@ from games.daytona.actions import (
     decode,
 )
 from games.daytona.rules import DaytonaRules
-from games.daytona.state import DaytonaState, Phase
+from games.daytona.state import DaytonaState, DeuceAs, DrawMove, LastDraw, Phase
 from games.daytona.track import (
     BEFORE_START,
     FINISHED,
@@ -67,6 +67,7 @@ from games.daytona.track import (
     lay_out,
     value,
 )
+from games.daytona.views import DaytonaPublicView, DaytonaSeatView
 
 __all__ = ["PLACE_POINTS", "Daytona", "Phase"]
 
@@ -74,7 +75,11 @@ PLACE_POINTS = (10, 5, 2, 0)
 PIT_TURNS = 2
 
 
-class Daytona(GamePackage[dict[str, JSON], dict[str, JSON]], DaytonaState):
+_MOVES = {1: DrawMove.FORWARD, -1: DrawMove.BACK, 0: DrawMove.STAY}
+"""What a move does, by the sign of the change of position."""
+
+
+class Daytona(GamePackage[DaytonaPublicView, DaytonaSeatView], DaytonaState):
     """A Daytona match.  See the module docstring."""
 
     key: ClassVar[str] = "daytona"
@@ -82,8 +87,8 @@ class Daytona(GamePackage[dict[str, JSON], dict[str, JSON]], DaytonaState):
     __slots__ = ()
     _VIEWS = views
     _PERSISTENCE = persistence
+    # _track and _last are replaced, never changed in place
     _COPIED = (
-        "_track",
         "_stock",
         "_drawn",
         "_positions",
@@ -92,7 +97,6 @@ class Daytona(GamePackage[dict[str, JSON], dict[str, JSON]], DaytonaState):
         "_out",
         "_scores",
         "_points",
-        "_last",
     )
 
     @classmethod
@@ -148,7 +152,7 @@ class Daytona(GamePackage[dict[str, JSON], dict[str, JSON]], DaytonaState):
         for card in [*track, start, pit, *stock]:
             rest.remove(card)
         game._race = 1
-        game._track = list(track)
+        game._track = tuple(track)
         game._start = start
         game._pit = pit
         game._stock = list(reversed(stock))
@@ -215,7 +219,11 @@ class Daytona(GamePackage[dict[str, JSON], dict[str, JSON]], DaytonaState):
             if not isinstance(action, Deuce):
                 raise IllegalAction("illegal.wrong_phase")
             events.append(Event("deuce", seat=seat, value="joker" if action.joker else "2"))
-            self._move(seat, None if action.joker else 2, events)
+            assert self._last is not None  # the draw of the deuce
+            if action.joker:
+                self._move(seat, self._last.card, DeuceAs.JOKER, None, events)
+            else:
+                self._move(seat, self._last.card, DeuceAs.TWO, 2, events)
         return events
 
     def resign(self, seat: int) -> list[Event]:
@@ -259,7 +267,7 @@ class Daytona(GamePackage[dict[str, JSON], dict[str, JSON]], DaytonaState):
             Zone("stock", tuple(self._stock), frozenset()),
             Zone("drawn", tuple(drawn[:-1]), frozenset(), remembered=True),
             Zone("last_drawn", tuple(drawn[-1:]), None),
-            Zone("track", tuple(self._track), None),
+            Zone("track", self._track, None),
             Zone("start", (self._start,), None),
             Zone("pit", (self._pit,), None),
         ]
@@ -286,7 +294,7 @@ class Daytona(GamePackage[dict[str, JSON], dict[str, JSON]], DaytonaState):
             cards = shoe()
             self._rng().shuffle(cards)
             layout = lay_out(cards)
-        self._track = layout.track
+        self._track = tuple(layout.track)
         self._start = layout.start
         self._pit = layout.pit
         self._stock = cards
@@ -313,37 +321,42 @@ class Daytona(GamePackage[dict[str, JSON], dict[str, JSON]], DaytonaState):
         self._drawn.append(card)
         events.append(Event("draw", seat=seat, cards=(card,)))
         at = self._positions[seat]
-        self._last = {"seat": seat, "card": card.code, "as": None, "move": "", "from": at}
         if card.rank is Rank.TWO:
             self._phase = Phase.DEUCE
-            self._last["move"] = "choose"
+            self._last = LastDraw(seat, card, None, DrawMove.CHOOSE, at, None)
             return
         if card.is_joker:
-            self._move(seat, None, events)
+            self._move(seat, card, None, None, events)
         elif value(card) == value(self._pit):
             self._pits[seat] = PIT_TURNS
-            self._last |= {"move": "pit", "to": at}
+            self._last = LastDraw(seat, card, None, DrawMove.PIT, at, at)
             events.append(Event("pit", seat=seat, value=PIT_TURNS))
             self._pass_turn(seat, events)
         else:
-            self._move(seat, value(card), events)
+            self._move(seat, card, None, value(card), events)
 
-    def _move(self, seat: int, drawn: int | None, events: list[Event]) -> None:
-        """Move ``seat``'s car for the value drawn (None: a joker), then finish
-        it, end the race or pass the turn."""
+    def _move(
+        self,
+        seat: int,
+        card: Card,
+        deuce: DeuceAs | None,
+        drawn: int | None,
+        events: list[Event],
+    ) -> None:
+        """Move ``seat``'s car for ``card``, which counts ``drawn`` (None: a
+        joker; ``deuce``: how a deuce was chosen to count), then finish it, end
+        the race or pass the turn."""
         self._phase = Phase.DRAW
         at = self._positions[seat]
         to = self._moved(at, drawn)
         self._positions[seat] = to
-        kind = "forward" if to > at else "back" if to < at else "stay"
-        assert self._last is not None
-        if self._last["move"] == "choose":
-            self._last["as"] = "joker" if drawn is None else "two"
-        self._last |= {"move": kind, "to": to}
-        events.append(Event(kind, seat=seat, value=to))
+        kind = _MOVES[(to > at) - (to < at)]
+        events.append(Event(kind.value, seat=seat, value=to))
+        if to == FINISHED:
+            kind = DrawMove.FINISH
+        self._last = LastDraw(seat, card, deuce, kind, at, to)
         if to == FINISHED:
             self._finished.append(seat)
-            self._last["move"] = "finish"
             events.append(Event("finish", seat=seat, value=len(self._finished)))
             if len(self._racing()) <= 1:
                 self._end_race(events)

@@ -25,8 +25,8 @@ from typing import TypeVar
 from games.cards import shoe
 from games.core import JSON, StateFormatError
 from games.daytona.rules import DaytonaRules, seat_range
-from games.daytona.state import DaytonaState, Phase
-from games.daytona.track import FINISHED, TRACK_CARDS
+from games.daytona.state import DaytonaState, DeuceAs, DrawMove, LastDraw, Phase
+from games.daytona.track import BEFORE_START, FINISHED, TRACK_CARDS
 from games.reader import array, boolean, card, cards, choice, integer, integers, read_state
 
 __all__ = ["dump", "load"]
@@ -62,7 +62,7 @@ def dump(game: DaytonaState) -> dict[str, JSON]:
         "first": game._first,
         "scores": list(game._scores),
         "points": None if game._points is None else list(game._points),
-        "last": None if game._last is None else dict(game._last),
+        "last": None if game._last is None else _last_json(game._last),
     }
 
 
@@ -87,7 +87,7 @@ def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
         raise StateFormatError(f"rounds: {game._rounds} is no share of the draw limit")
     game._round = integer(data["round"], "round", 1, game._rounds or 10**9)
     game._phase = choice(data["phase"], "phase", Phase)
-    game._track = cards(data["track"], "track")
+    game._track = tuple(cards(data["track"], "track"))
     if len(game._track) != TRACK_CARDS:
         raise StateFormatError(f"track: expected {TRACK_CARDS} cards")
     game._start = card(data["start"], "start")
@@ -110,9 +110,37 @@ def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
     game._scores = integers(data["scores"], "scores", 0, 10**6, n)
     points = data["points"]
     game._points = None if points is None else integers(points, "points", 0, 10, n)
-    last = data["last"]
-    if last is not None:
-        if not isinstance(last, dict) or set(last) - _LAST_KEYS:
-            raise StateFormatError("last: expected the last draw")
-        game._last = dict(last)
+    game._last = _last_draw(data["last"], n)
     return game
+
+
+def _last_json(last: LastDraw) -> dict[str, JSON]:
+    """The last draw as it has always been saved ("to" only once the car has
+    moved, or stayed in the pit)."""
+    out: dict[str, JSON] = {
+        "seat": last.seat,
+        "card": last.card.code,
+        "as": None if last.counted_as is None else last.counted_as.value,
+        "move": last.move.value,
+        "from": last.before,
+    }
+    if last.after is not None:
+        out["to"] = last.after
+    return out
+
+
+def _last_draw(data: JSON, seats: int) -> LastDraw | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict) or set(data) - _LAST_KEYS:
+        raise StateFormatError("last: expected the last draw")
+    counted = data["as"]
+    after = data.get("to")
+    return LastDraw(
+        seat=integer(data["seat"], "last", 0, seats - 1),
+        card=card(data["card"], "last"),
+        counted_as=None if counted is None else choice(counted, "last", DeuceAs),
+        move=choice(data["move"], "last", DrawMove),
+        before=integer(data["from"], "last", BEFORE_START, FINISHED),
+        after=None if after is None else integer(after, "last", BEFORE_START, FINISHED),
+    )

@@ -9,14 +9,16 @@ module that imports them.
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
+from typing import Any
 
 from games.cards import Card
-from games.core import JSON, Game, Outcome, RulesError
+from games.core import Game, Outcome, RulesError, View
 from games.daytona.actions import DaytonaAction
 from games.daytona.rules import DaytonaRules, seat_range
 from games.daytona.track import BEFORE_START, FINISHED, LAST_CARD, ON_START, moved, value
 
-__all__ = ["DaytonaState", "Phase"]
+__all__ = ["DaytonaState", "DeuceAs", "DrawMove", "LastDraw", "Phase"]
 
 
 class Phase(enum.Enum):
@@ -28,9 +30,48 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
-class DaytonaState(Game[DaytonaRules, DaytonaAction, dict[str, JSON], dict[str, JSON]]):
+class DrawMove(enum.Enum):
+    """What the last draw did to the car."""
+
+    CHOOSE = "choose"
+    """A deuce: its player is choosing how it counts."""
+    FORWARD = "forward"
+    BACK = "back"
+    STAY = "stay"
+    PIT = "pit"
+    """The pit stop's value: the car stays and misses turns."""
+    FINISH = "finish"
+
+
+class DeuceAs(enum.Enum):
+    """How a deuce counted."""
+
+    TWO = "two"
+    JOKER = "joker"
+
+
+@dataclass(frozen=True, slots=True)
+class LastDraw(View):
+    """The last draw and what it did: kept by the state as it is shown (it is
+    never changed, so views and copies share it)."""
+
+    seat: int
+    """Who drew."""
+    card: Card
+    """What he drew (the drawn pile's top)."""
+    counted_as: DeuceAs | None
+    """A deuce once chosen: how it counted (None: not a deuce, or not yet)."""
+    move: DrawMove
+    before: int
+    """The car's position before the draw."""
+    after: int | None
+    """Its position after (None while the deuce is being chosen)."""
+
+
+class DaytonaState(Game[DaytonaRules, DaytonaAction, Any, Any]):
     """The data half of :class:`~games.daytona.engine.Daytona` (abstract: the
-    engine gives the moves)."""
+    engine gives the moves; the views it shows are in
+    :mod:`games.daytona.views`, which imports this module)."""
 
     __slots__ = (
         "_drawn",
@@ -63,7 +104,7 @@ class DaytonaState(Game[DaytonaRules, DaytonaAction, dict[str, JSON], dict[str, 
     _shuffles: int
     _race: int
     _phase: Phase
-    _track: list[Card]
+    _track: tuple[Card, ...]
     _start: Card
     _pit: Card
     _stock: list[Card]  # the last card is drawn first
@@ -78,7 +119,7 @@ class DaytonaState(Game[DaytonaRules, DaytonaAction, dict[str, JSON], dict[str, 
     _rounds: int  # rounds this race may last under the draw limit (0: no limit)
     _scores: list[int]
     _points: list[int] | None  # the last race's points per seat
-    _last: dict[str, JSON] | None  # the last draw and what it did
+    _last: LastDraw | None
 
     def _init(self, rules: DaytonaRules, seats: int, seed: int) -> None:
         """Every field, for a match with no track laid yet."""
@@ -90,7 +131,7 @@ class DaytonaState(Game[DaytonaRules, DaytonaAction, dict[str, JSON], dict[str, 
         self._shuffles = 0
         self._race = 0
         self._phase = Phase.DRAW
-        self._track = []
+        self._track = ()
         self._stock = []
         self._drawn = []
         self._positions = [BEFORE_START] * seats

@@ -61,7 +61,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 from games.cards import SUITS, Card, Rank, Suit, deck
-from games.core import JSON, Event, GamePackage, IllegalAction, Outcome, Wait, Zone
+from games.core import Event, GamePackage, IllegalAction, Outcome, Wait, Zone
 from games.hundred_one import persistence, positions, views
 from games.hundred_one.actions import (
     DRAW,
@@ -83,7 +83,8 @@ from games.hundred_one.effects import (
     queen_credit,
 )
 from games.hundred_one.rules import DrawMode, HundredOneRules, Scoring
-from games.hundred_one.state import HundredOneState, Phase
+from games.hundred_one.state import HundredOneState, LastRound, Phase
+from games.hundred_one.views import HundredOnePublicView, HundredOneSeatView
 
 __all__ = ["HundredOne", "Phase", "card_points", "effect", "queen_credit"]
 
@@ -98,7 +99,7 @@ _FINGERPRINT_BITS = (1 << 63) - 1
 """Fingerprints are kept positive and within 63 bits (JSON, SQLite)."""
 
 
-class HundredOne(GamePackage[dict[str, JSON], dict[str, JSON]], HundredOneState):
+class HundredOne(GamePackage[HundredOnePublicView, HundredOneSeatView], HundredOneState):
     """A 101 match.  See the module docstring for views, zones and events."""
 
     key: ClassVar[str] = "101"
@@ -657,14 +658,9 @@ class HundredOne(GamePackage[dict[str, JSON], dict[str, JSON]], HundredOneState)
         for s in gone:
             self._out[s] = self._round
             events.append(Event("eliminated", seat=s, value=self._totals[s]))
-        self._last = {
-            "winner": winner,
-            "penalties": penalties,
-            "doubled": doubled,
-            "blocked": blocked,
-            "reset": reset,
-            "eliminated": gone,
-        }
+        self._last = LastRound(
+            winner, tuple(penalties), doubled, blocked, tuple(reset), tuple(gone)
+        )
         if len(players) - len(gone) <= 1:
             self._phase = Phase.OVER
             events.append(Event("match_over", seat=winner))

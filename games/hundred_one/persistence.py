@@ -27,8 +27,7 @@ from typing import Any, TypeVar
 from games.cards import deck
 from games.core import JSON, StateFormatError
 from games.hundred_one.rules import HundredOneRules
-from games.hundred_one.state import HundredOneState, Phase
-from games.hundred_one.views import copy_last
+from games.hundred_one.state import HundredOneState, LastRound, Phase
 from games.reader import array, boolean, cards, choice, integer, integers, read_state, suit
 
 __all__ = ["dump", "load"]
@@ -62,7 +61,7 @@ def dump(game: HundredOneState) -> dict[str, JSON]:
         "totals": list(game._totals),
         "out": list(game._out),
         "resigned": [[s, scored] for s, scored in game._resigned],
-        "last": copy_last(game._last),
+        "last": None if game._last is None else game._last.to_json(),
         "last_winner": game._last_winner,
         "forced": list(game._forced),
     }
@@ -118,13 +117,29 @@ def _load(cls: type[H], data: Mapping[str, JSON]) -> H:
         game._resigned.append((seat, boolean(pair[1], "resigned")))
     if len({s for s, _ in game._resigned}) != len(game._resigned):
         raise StateFormatError("resigned: a seat resigned twice")
-    last = data["last"]
-    if last is not None and not isinstance(last, dict):
-        raise StateFormatError("last: expected an object")
-    game._last = copy_last(last)
+    game._last = _last_round(data["last"], seats)
     game._last_winner = integer(data["last_winner"], "last_winner", 0, seats - 1)
     game._forced = integers(data["forced"], "forced", 0, _FINGERPRINT_MAX)
     return game
+
+
+def _last_round(data: JSON, seats: int) -> LastRound | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise StateFormatError("last: expected an object")
+    top = 10**9
+    return LastRound(
+        winner=integer(data["winner"], "last", 0, seats - 1),
+        penalties=tuple(
+            None if p is None else integer(p, "last", -top, top)
+            for p in array(data["penalties"], "last", seats)
+        ),
+        doubled=boolean(data["doubled"], "last"),
+        blocked=boolean(data["blocked"], "last"),
+        reset=tuple(integers(data["reset"], "last", 0, seats - 1)),
+        eliminated=tuple(integers(data["eliminated"], "last", 0, seats - 1)),
+    )
 
 
 @functools.cache

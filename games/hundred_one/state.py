@@ -10,14 +10,16 @@ The phases are described in :mod:`games.hundred_one.engine`.
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
+from typing import Any
 
 from games.cards import Card, Rank, Suit
-from games.core import JSON, Game, Outcome, RulesError, Zone
+from games.core import Game, Outcome, RulesError, View, Zone
 from games.hundred_one.actions import HundredOneAction
 from games.hundred_one.effects import Effect, effects, master_rank
 from games.hundred_one.rules import AceMode, HundredOneRules, seat_range
 
-__all__ = ["HundredOneState", "Phase"]
+__all__ = ["HundredOneState", "LastRound", "Phase"]
 
 
 class Phase(enum.Enum):
@@ -34,9 +36,28 @@ class Phase(enum.Enum):
     """The match is decided."""
 
 
-class HundredOneState(Game[HundredOneRules, HundredOneAction, dict[str, JSON], dict[str, JSON]]):
+@dataclass(frozen=True, slots=True)
+class LastRound(View):
+    """The last scored round: kept by the state as it is shown (it is never
+    changed, so views and copies share it)."""
+
+    winner: int
+    penalties: tuple[int | None, ...]
+    """Per seat; None: not in that round; the winner's entry is his bonus (<= 0)."""
+    doubled: bool
+    """Jack variant: he finished on a jack."""
+    blocked: bool
+    """The round was blocked (see the docs); the winner is then the lowest hand."""
+    reset: tuple[int, ...]
+    """Seats whose total hit the ceiling exactly (set to 0)."""
+    eliminated: tuple[int, ...]
+    """Seats eliminated by that round."""
+
+
+class HundredOneState(Game[HundredOneRules, HundredOneAction, Any, Any]):
     """The data half of :class:`~games.hundred_one.engine.HundredOne`
-    (abstract: the engine gives the moves)."""
+    (abstract: the engine gives the moves; the views it shows are in
+    :mod:`games.hundred_one.views`, which imports this module)."""
 
     __slots__ = (
         "_after",
@@ -87,7 +108,7 @@ class HundredOneState(Game[HundredOneRules, HundredOneAction, dict[str, JSON], d
     _totals: list[int]
     _out: list[int]  # round of elimination, 0 while in the match
     _resigned: list[tuple[int, bool]]  # (seat, after the round's scoring), in order
-    _last: dict[str, JSON] | None
+    _last: LastRound | None
     _last_winner: int
     _forced: list[int]  # positions since the last free choice (see _note_renewal)
     _turned: int  # during apply(): _TURNED_ONE / _TURNED_MANY bits of stock renewals

@@ -20,9 +20,7 @@ from typing import Any
 from bot.app import build_application
 from bot.catalog import CATALOG, Catalog
 from bot.config import Config
-from games.core import Game, View
-from games.durak import Durak
-from games.durak.views import DurakPublicView
+from games.core import Game
 from handlers.context import KEY, Koloda
 from i18n import t
 from playground.botapi import FakeTelegram, SentMessage
@@ -391,17 +389,11 @@ class Probe:
         ((key, state),) = self.query("SELECT game, state FROM tables WHERE id = ?", (table_id,))
         return None if state is None else self.catalog.specs[key].game.load(json.loads(state))
 
-    def public_view(self, table_id: int = 1) -> dict[str, Any]:
-        """The public view as JSON (typed views give their ``to_json``)."""
+    def public_view(self, table_id: int = 1) -> Any:
+        """The table's public view now, of the game's own view type."""
         game = self.game(table_id)
         assert game is not None, "no game dealt yet"
-        view = game.public_view()
-        return view.to_json() if isinstance(view, View) else dict(view)
-
-    def durak_view(self, table_id: int = 1) -> DurakPublicView:
-        """The public view of the table's game of Durak."""
-        ((state,),) = self.query("SELECT state FROM tables WHERE id = ?", (table_id,))
-        return Durak.load(json.loads(state)).public_view()
+        return game.public_view()
 
     def public_cards(self, table_id: int = 1) -> set[str]:
         """Every card the table has publicly seen: cards in events so far and

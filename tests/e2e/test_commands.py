@@ -116,7 +116,7 @@ async def test_kick_in_a_three_player_durak_game_lets_the_other_two_play_on(
         assert "Anna убирает вас из игры в чате «Friends»" in dm
         assert "ни победой, ни поражением" in dm
         assert probe.table()[0] == "playing"  # Anna and Boris play on
-        view = probe.durak_view()
+        view = probe.public_view()
         assert view.left == (2,)
         assert view.active == {0, 1}
         assert any("🚪 Vera — вне игры" in m.text for m in table.group_messages())

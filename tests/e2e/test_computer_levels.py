@@ -70,7 +70,7 @@ async def test_the_bot_answers_a_person_while_a_computer_thinks(
             # Press and take the answer, without waiting for the computers.
             await server.answered(server.press(anna, hand.chat_id, hand.message_id, data))
             moves = probe.table()[1]
-            if 0 not in probe.durak_view().to_move:  # a computer thinks now
+            if 0 not in probe.public_view().to_move:  # a computer thinks now
                 # The same button again (a doubled press, from a client that still
                 # shows it): refused at once.
                 again = server.press(anna, hand.chat_id, hand.message_id, data, forged=True)

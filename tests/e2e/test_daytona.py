@@ -47,7 +47,7 @@ async def test_three_people_race_a_match_on_the_table_message(
         assert "⏱ Ход 1 из 40" in shown.caption  # 120 draws among three cars
         image = Image.open(io.BytesIO(shown.photo.data if shown.photo else b""))
         assert image.format == "PNG"
-        (mover,) = probe.public_view()["to_move"]
+        (mover,) = probe.public_view().to_move
         draw = shown.callback_data("🎴")
         other = table.players[(mover + 1) % 3]
         answer = await table.press(other, shown, draw)
@@ -58,7 +58,7 @@ async def test_three_people_race_a_match_on_the_table_message(
         while (group := table.group_move()) is not None:
             # Whoever the table waits for presses one of its buttons (Draw, the
             # deuce's two readings, or "next race" for anybody).
-            movers = probe.public_view()["to_move"]
+            movers = sorted(probe.public_view().to_move)
             data = table.rng.choice([d for d in group.callback_datas if d.startswith("m:")])
             answer = await table.press(table.players[movers[0]], group, data)
             assert not answer.get("show_alert"), answer
@@ -69,12 +69,12 @@ async def test_three_people_race_a_match_on_the_table_message(
         assert status == "finished"
         assert logged == moves
         view = probe.public_view()
-        assert max(view["scores"]) >= 30
+        assert max(view.scores) >= 30
         events = [e for (raw,) in probe.query("SELECT events FROM moves") for e in json.loads(raw)]
         kinds = {e["kind"] for e in events}
         assert {"pit", "wait", "forward", "back", "race", "points", "time_up"} <= kinds
         draws = sum(e["kind"] == "draw" for e in events)
-        assert draws <= 120 * view["race"]
+        assert draws <= 120 * view.race
         result = await server.wait_for(
             lambda: next((m for m in table.group_messages() if "🏁 Гонки окончены" in m.body), None)
         )
@@ -114,7 +114,7 @@ async def test_a_race_at_peoples_pace_keeps_the_groups_message_budget(
             await advance(server, app, 3.0)
             group = table.group_move()
             assert group is not None
-            (mover,) = probe.public_view()["to_move"][:1]
+            (mover,) = sorted(probe.public_view().to_move)[:1]
             data = table.rng.choice([d for d in group.callback_datas if d.startswith("m:")])
             answer = await table.press(table.players[mover], group, data)
             refused += bool(answer.get("text"))
@@ -158,14 +158,14 @@ async def test_a_player_whose_draw_waits_is_mentioned_silently_in_the_group(
 
         for _ in range(6):  # quick draws: no notice
             await advance(server, app, 5)
-            (mover,) = probe.public_view()["to_move"][:1]
+            (mover,) = sorted(probe.public_view().to_move)[:1]
             group = table.group_move()
             assert group is not None
             data = table.rng.choice([d for d in group.callback_datas if d.startswith("m:")])
             await table.press(table.players[mover], group, data)
         await advance(server, app, 30)
         assert notices() == []
-        (mover,) = probe.public_view()["to_move"][:1]
+        (mover,) = sorted(probe.public_view().to_move)[:1]
         await advance(server, app, 15)
         (notice,) = notices()
         name = ["Anna", "Boris"][mover]

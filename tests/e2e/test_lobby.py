@@ -74,7 +74,7 @@ async def test_the_creator_changes_options_and_nobody_else_can(
         await table.press_text(anna, table.lobby(), "Начать")
         assert Probe(db_path).table() == ("playing", 0)
         # The game really uses the options: 24 cards, 12 dealt, 12 in the stock.
-        view = Probe(db_path).durak_view()
+        view = Probe(db_path).public_view()
         assert view.stock == 12
         assert view.hands == (6, 6)
 

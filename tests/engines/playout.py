@@ -97,8 +97,9 @@ def cards_in_json(text: str) -> Counter[Card]:
     return Counter(by_quoted[s] for s in _JSON_STRING.findall(text) if s in by_quoted)
 
 
-def view_json(view: Any) -> str:
-    """A view (typed, or still a dict) as JSON text."""
+def view_text(view: Any) -> str:
+    """A view's JSON text, keys sorted: a typed view's ``to_json()``, or the
+    view itself where a game's views are plain JSON."""
     return json.dumps(view.to_json() if isinstance(view, View) else view, sort_keys=True)
 
 
@@ -121,14 +122,14 @@ def check_views(game: Game[Any, Any, Any, Any]) -> None:
     for zone in zones:
         if zone.visible_to is None:
             public.update(zone.cards)
-    leaked = cards_in_json(view_json(game.public_view())) - public
+    leaked = cards_in_json(view_text(game.public_view())) - public
     assert not leaked, f"public view shows hidden cards {sorted(leaked)}"
     for seat in range(game.seats):
         visible = public.copy()
         for zone in zones:
             if zone.visible_to is not None and seat in zone.visible_to:
                 visible.update(zone.cards)
-        leaked = cards_in_json(view_json(game.view(seat))) - visible
+        leaked = cards_in_json(view_text(game.view(seat))) - visible
         assert not leaked, f"seat {seat}'s view shows hidden cards {sorted(leaked)}"
 
 
@@ -302,7 +303,7 @@ def check_variation(
 
 
 def _view_text(game: Game[Any, Any, Any, Any], seat: int) -> str:
-    return view_json(game.view(seat))
+    return view_text(game.view(seat))
 
 
 def check_determinize(

@@ -31,6 +31,7 @@ from games.daytona import (
     lay_out,
     value,
 )
+from games.daytona.views import DeuceAs
 
 RULES = DaytonaRules()
 # A track whose values run 5 9 3 7 11 4 8 12 1 6 10 13 3 9 (hearts, clubs ...).
@@ -69,7 +70,7 @@ def draw(game: Daytona, seat: int = 0) -> list[str]:
 
 
 def where(game: Daytona) -> list[int]:
-    return list(game.public_view()["positions"])
+    return list(game.public_view().positions)
 
 
 # ----------------------------------------------------------------- moving
@@ -136,17 +137,21 @@ def test_a_deuce_counts_as_two_or_as_a_joker_by_the_players_choice() -> None:
     game = race("2h2d", [10, 10])  # on the ace (1), the 6♥ ahead
     assert draw(game) == ["draw"]
     view = game.public_view()
-    assert view["phase"] == "deuce"
+    assert view.phase is Phase.DEUCE
     assert game.legal_actions(0) == [AS_TWO, AS_JOKER]
     assert game.legal_actions(1) == []
     assert game.default_action(0) is AS_JOKER  # as a 2 it would go back
     assert [e.kind for e in game.apply(0, AS_TWO)] == ["deuce", "back"]
     assert where(game)[0] == 9
-    assert game.public_view()["last"]["as"] == "two"
+    last = game.public_view().last
+    assert last is not None
+    assert last.counted_as is DeuceAs.TWO
     draw(game, 1)
     assert [e.kind for e in game.apply(1, AS_JOKER)] == ["deuce", "forward"]
     assert where(game)[1] == 11
-    assert game.public_view()["last"]["as"] == "joker"
+    last = game.public_view().last
+    assert last is not None
+    assert last.counted_as is DeuceAs.JOKER
 
 
 def test_finishing_needs_a_card_within_one_of_the_finish() -> None:
@@ -163,7 +168,7 @@ def test_the_pit_stop_value_misses_the_next_two_turns() -> None:
     game = race("JcAd5d8s3h", [3, 3, 3], pit="Jh")
     assert draw(game) == ["draw", "pit"]
     assert where(game)[0] == 3
-    assert game.public_view()["pits"][0] == 2
+    assert game.public_view().pits[0] == 2
     draw(game, 1)
     kinds = draw(game, 2)
     assert (kinds[0], kinds[-1]) == ("draw", "wait")  # seat 0 misses a turn ...
@@ -171,18 +176,18 @@ def test_the_pit_stop_value_misses_the_next_two_turns() -> None:
     draw(game, 1)
     kinds = draw(game, 2)
     assert kinds[-1] == "wait"  # ... and another
-    assert game.public_view()["pits"][0] == 0
+    assert game.public_view().pits[0] == 0
     assert game.to_move() == {1}
 
 
 def test_drawn_cards_are_shuffled_into_a_new_stock_when_it_runs_out() -> None:
     game = race("", [1, 1])  # the stock is empty: the rest of the shoe is in the drawn pile
-    assert game.public_view()["stock"] == 0
+    assert game.public_view().stock == 0
     kinds = draw(game)
     assert kinds[:2] == ["reshuffle", "draw"]
     view = game.public_view()
-    assert view["drawn"] == 1
-    assert view["stock"] == 108 - TRACK_CARDS - 3
+    assert view.drawn == 1
+    assert view.stock == 108 - TRACK_CARDS - 3
 
 
 # --------------------------------------------------------- races and matches
@@ -192,21 +197,21 @@ def test_a_race_ends_when_one_car_is_left_and_places_score_ten_five_two_zero() -
     game = race("Qd", [15, 3, FINISHED, 7], finished=[2])
     draw(game)
     view = game.public_view()
-    assert view["phase"] == "draw"
-    assert view["finished"] == [2, 0]
+    assert view.phase is Phase.DRAW
+    assert view.finished == (2, 0)
     game = race("Qd", [15, 3, FINISHED, FINISHED], finished=[3, 2])
     draw(game)
     view = game.public_view()
-    assert view["phase"] == "race_over"
-    assert view["race_points"] == [2, 0, 5, 10]
-    assert view["scores"] == [2, 0, 5, 10]
+    assert view.phase is Phase.RACE_OVER
+    assert view.race_points == (2, 0, 5, 10)
+    assert view.scores == (2, 0, 5, 10)
     assert game.to_move() == {0, 1, 2, 3}
     events = game.apply(1, NEXT)
     assert events[0].kind == "race"
     view = game.public_view()
-    assert view["race"] == 2
-    assert view["positions"] == [0, 0, 0, 0]
-    assert view["track"] != [c.code for c in TRACK]
+    assert view.race == 2
+    assert view.positions == (0, 0, 0, 0)
+    assert view.track != tuple(TRACK)
 
 
 def test_the_match_ends_at_the_target_and_a_tie_at_the_top_races_again() -> None:
@@ -220,7 +225,7 @@ def test_the_match_ends_at_the_target_and_a_tie_at_the_top_races_again() -> None
     tie = race("Qd", [15, 3], scores=[25, 30])
     kinds = draw(tie)
     assert kinds[-1] == "tie"
-    assert tie.public_view()["phase"] == "race_over"
+    assert tie.public_view().phase is Phase.RACE_OVER
     assert tie.outcome() is None
 
 
@@ -249,24 +254,24 @@ STAYS = "4s6s6dKd"
 def test_a_limited_race_gives_every_car_its_share_of_the_draws() -> None:
     game = race(STAYS, [5, 9, 9, 3], rules=LIMITED)
     view = game.public_view()
-    assert (view["round"], view["rounds"]) == (1, 30)  # 120 draws among four cars
+    assert (view.round, view.rounds) == (1, 30)  # 120 draws among four cars
     for seat in range(4):
         draw(game, seat)
-    assert game.public_view()["round"] == 2
+    assert game.public_view().round == 2
 
 
 def test_after_the_last_round_the_cars_nearest_the_finish_win_and_a_dead_heat_shares() -> None:
     game = race(STAYS, [5, 9, 9, 3], rules=LIMITED, round=30)
     for seat in range(3):
         assert draw(game, seat) == ["draw", "stay"]
-    assert game.public_view()["phase"] == "draw"  # the round is not over before the last car
+    assert game.public_view().phase is Phase.DRAW  # the round is not over before the last car
     kinds = draw(game, 3)
     assert kinds == ["draw", "stay", "time_up", "points", "points", "points", "points"]
     view = game.public_view()
-    assert view["phase"] == "race_over"
+    assert view.phase is Phase.RACE_OVER
     # Seats 1 and 2 share the lead on card 8: both first, nobody second; seat 0 third.
-    assert view["race_points"] == [2, 10, 10, 0]
-    assert view["round"] == 30
+    assert view.race_points == (2, 10, 10, 0)
+    assert view.round == 30
 
 
 def test_a_car_home_before_the_limit_keeps_its_place_ahead_of_the_rest() -> None:
@@ -275,13 +280,13 @@ def test_a_car_home_before_the_limit_keeps_its_place_ahead_of_the_rest() -> None
     draw(game, 1)
     kinds = draw(game, 3)
     assert "time_up" in kinds
-    assert game.public_view()["race_points"] == [2, 5, 10, 0]
+    assert game.public_view().race_points == (2, 5, 10, 0)
 
 
 def test_a_turn_missed_in_the_pit_counts_towards_the_limit() -> None:
     game = race("4s", [5, 9], rules=LIMITED, round=60, pits=[0, 1])
     assert draw(game, 0) == ["draw", "stay", "wait", "time_up", "points", "points"]
-    assert game.public_view()["race_points"] == [5, 10]
+    assert game.public_view().race_points == (5, 10)
 
 
 def test_without_a_limit_the_rounds_are_counted_but_never_end_the_race() -> None:
@@ -289,7 +294,7 @@ def test_without_a_limit_the_rounds_are_counted_but_never_end_the_race() -> None
     for seat in range(4):
         draw(game, seat)
     view = game.public_view()
-    assert (view["phase"], view["rounds"], view["round"]) == ("draw", 0, 10**6 + 1)
+    assert (view.phase, view.rounds, view.round) == (Phase.DRAW, 0, 10**6 + 1)
 
 
 def _race_draws(rules: DaytonaRules, seats: int, seed: int) -> int:
@@ -297,7 +302,7 @@ def _race_draws(rules: DaytonaRules, seats: int, seed: int) -> int:
     timer would for him."""
     game = Daytona.new(rules, seats, random.Random(seed))
     draws = 0
-    while game.public_view()["phase"] in (Phase.DRAW.value, Phase.DEUCE.value):
+    while game.public_view().phase in (Phase.DRAW, Phase.DEUCE):
         (seat,) = game.to_move()
         draws += sum(e.kind == "draw" for e in game.apply(seat, game.default_action(seat)))
     return draws
@@ -356,9 +361,7 @@ def test_every_track_keeps_the_layout_rules(chunk: int) -> None:
 def test_a_match_always_lays_a_track_with_a_pit_stop() -> None:
     for seed in range(300):
         view = Daytona.new(RULES, 2, random.Random(seed)).public_view()
-        assert value(Card.parse(view["pit"])) not in {
-            value(Card.parse(c)) for c in [*view["track"], view["start"]]
-        }
+        assert value(view.pit) not in {value(c) for c in [*view.track, view.start]}
 
 
 # ------------------------------------------------------------ the contract

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.catalog import CATALOG
-from games.cards import Card, deck
+from games.cards import Card, deck, parse_cards
 from games.core import (
     RESIGN,
     ActionParseError,
@@ -30,8 +30,11 @@ from games.hundred_one import (
     HundredOne,
     HundredOneRules,
     Master,
+    Play,
     Scoring,
 )
+from games.hundred_one.engine import Phase
+from games.hundred_one.views import LastRound, Pending
 from tests.engines.hundred_one_helpers import CLASSIC, act, codes, pos, refused, scores, summary
 from tests.engines.playout import cards_in
 
@@ -47,18 +50,13 @@ def test_a_round_ends_when_a_hand_is_empty_and_cards_left_are_counted() -> None:
     assert shown[1] == tuple(Card.parse(c) for c in ("As", "Kd", "9c", "Jd", "Th"))
     assert all(e.target == 0 for e in events[1:])
     view = game.public_view()
-    assert view["phase"] == "round_over"
-    assert view["totals"] == [0, 27, 13]
-    assert view["last_round"] == {
-        "winner": 0,
-        "penalties": [0, 27, 13],
-        "doubled": False,
-        "blocked": False,
-        "reset": [],
-        "eliminated": [],
-    }
-    assert view["revealed"] == {"1": ["As", "Kd", "9c", "Jd", "Th"], "2": ["7s", "6d"]}
-    assert "1" not in game.view(1)["revealed"]
+    assert view.phase is Phase.ROUND_OVER
+    assert view.totals == (0, 27, 13)
+    assert view.last_round == LastRound(
+        winner=0, penalties=(0, 27, 13), doubled=False, blocked=False, reset=(), eliminated=()
+    )
+    assert view.revealed == ((), tuple(parse_cards("AsKd9cJdTh")), tuple(parse_cards("7s6d")))
+    assert game.view(1).revealed == ((), (), tuple(parse_cards("7s6d")))
     assert game.to_move() == {0, 1, 2}
     assert all(z.visible_to is None for z in game.zones() if z.name.startswith("hand"))
     assert set(game.known_cards(0)) == {1, 2}
@@ -70,7 +68,7 @@ def test_finishing_on_a_queen_takes_points_off(card: str, bonus: int) -> None:
     game = pos([card, "7c"], discard="7s" if card == "Qh" else "7h", totals=[30, 0])
     events = act(game, 0, "p" + card)
     assert scores(events) == {0: bonus, 1: 7}
-    assert game.public_view()["totals"] == [30 + bonus, 7]
+    assert game.public_view().totals == (30 + bonus, 7)
 
 
 def test_a_hand_of_only_queens_scores_twenty_per_queen() -> None:
@@ -85,7 +83,7 @@ def test_queen_discard_takes_each_queen_left_in_hand_off_the_points() -> None:
     rules = CLASSIC.replace(queen_discard=True)
     game = pos(["8h", "QsQd", "QhAs", "Qc"], rules, discard="8d", totals=[0, 50, 0, 0])
     assert scores(act(game, 0, "p8h")) == {0: 0, 1: -60, 2: -20 + 11, 3: -20}
-    assert game.public_view()["totals"] == [0, -10, -9, -20]
+    assert game.public_view().totals == (0, -10, -9, -20)
 
 
 def test_queen_discard_counts_thirty_a_queen_in_pharaoh() -> None:
@@ -130,9 +128,10 @@ def test_exactly_the_ceiling_resets_the_total_to_zero() -> None:
     events = act(game, 0, "p8h")
     assert ("reset", 1, 0) in [(e.kind, e.seat, e.value) for e in events]
     view = game.public_view()
-    assert view["totals"] == [0, 0]
-    assert view["phase"] == "round_over"
-    assert view["last_round"]["reset"] == [1]
+    assert view.totals == (0, 0)
+    assert view.phase is Phase.ROUND_OVER
+    assert view.last_round is not None
+    assert view.last_round.reset == (1,)
 
 
 def test_without_the_reset_reaching_the_ceiling_eliminates() -> None:
@@ -140,7 +139,7 @@ def test_without_the_reset_reaching_the_ceiling_eliminates() -> None:
     game = pos(["8h", "As"], rules, discard="8d", totals=[0, 90])
     events = act(game, 0, "p8h")
     assert [e.kind for e in events][-2:] == ["eliminated", "match_over"]
-    assert game.public_view()["totals"] == [0, 101]
+    assert game.public_view().totals == (0, 101)
     assert game.is_over
 
 
@@ -149,7 +148,7 @@ def test_minus_the_ceiling_resets_only_with_the_option(minus_reset: bool, total:
     rules = CLASSIC.replace(minus_reset=minus_reset)
     game = pos(["Qs", "7c"], rules, discard="7s", totals=[-61, 0])
     act(game, 0, "pQs")
-    assert game.public_view()["totals"] == [total, 7]
+    assert game.public_view().totals == (total, 7)
 
 
 def test_other_ceilings() -> None:
@@ -180,15 +179,15 @@ def test_over_the_ceiling_eliminates_and_the_last_player_left_wins() -> None:
     assert game.to_move() == frozenset()
     assert game.legal_actions(0) == game.legal_actions(1) == []
     refused(game, 0, "n", "illegal.game_over")
-    assert game.public_view()["phase"] == "over"
+    assert game.public_view().phase is Phase.OVER
 
 
 def test_play_goes_on_without_the_eliminated_and_the_winner_leads_next() -> None:
     game = pos(["7s", "As", "8h"], discard="8d", totals=[0, 95, 50], turn=2)
     act(game, 2, "p8h")
     view = game.public_view()
-    assert view["eliminated"] == [1]
-    assert view["totals"] == [7, 106, 50]
+    assert view.eliminated == (1,)
+    assert view.totals == (7, 106, 50)
     assert game.to_move() == {0, 2}
     assert game.legal_actions(1) == []
     refused(game, 1, "n", "illegal.not_your_turn")
@@ -196,14 +195,15 @@ def test_play_goes_on_without_the_eliminated_and_the_winner_leads_next() -> None
     events = act(game, 0, "n")
     assert [(e.kind, e.seat, e.value) for e in events] == [("deal", 2, 2)]
     view = game.public_view()
-    assert view["round"] == 2
-    assert view["leader"] == 2
+    assert view.round == 2
+    assert view.leader == 2
     assert game.to_move() == {2}
-    assert view["hands"] == [5, 0, 5]
-    assert view["stock"] == 26
-    assert view["discard"] == 0
-    assert view["totals"] == [7, 106, 50]
-    assert view["last_round"]["winner"] == 2
+    assert view.hands == (5, 0, 5)
+    assert view.stock == 26
+    assert view.discard == 0
+    assert view.totals == (7, 106, 50)
+    assert view.last_round is not None
+    assert view.last_round.winner == 2
 
 
 def test_places_follow_elimination_order_and_lower_totals_in_one_round() -> None:
@@ -216,7 +216,7 @@ def test_places_follow_elimination_order_and_lower_totals_in_one_round() -> None
     )
     act(game, 0, "p8h")
     assert game.outcome() is None
-    assert game.public_view()["eliminated"] == [1, 2, 3]
+    assert game.public_view().eliminated == (1, 2, 3)
     assert game.to_move() == {0, 4}
     game = pos(
         ["8h", "", "AsAc", "Ah", "Ad"],
@@ -236,7 +236,7 @@ def test_places_follow_elimination_order_and_lower_totals_in_one_round() -> None
 
 def test_the_first_leader_is_drawn_from_the_rng_and_later_the_previous_winner() -> None:
     leaders = {
-        SPEC.game.new(CLASSIC, 3, random.Random(seed)).public_view()["leader"] for seed in range(40)
+        SPEC.game.new(CLASSIC, 3, random.Random(seed)).public_view().leader for seed in range(40)
     }
     assert leaders == {0, 1, 2}
     previous = Outcome(places=((2,), (0,), (1,)), winners=frozenset({2}), losers=frozenset({1}))
@@ -248,10 +248,10 @@ def test_the_first_leader_is_drawn_from_the_rng_and_later_the_previous_winner() 
 def test_the_deal_gives_each_player_his_cards_and_leaves_a_stock() -> None:
     game = HundredOne.new(CLASSIC, 4, random.Random(3))
     view = game.public_view()
-    assert view["hands"] == [5, 5, 5, 5]
-    assert view["stock"] == 16
-    assert view["top"] is None
-    assert view["round"] == 1
+    assert view.hands == (5, 5, 5, 5)
+    assert view.stock == 16
+    assert view.top is None
+    assert view.round == 1
 
 
 def test_the_dealer_may_turn_up_his_last_card_as_his_play() -> None:
@@ -259,17 +259,16 @@ def test_the_dealer_may_turn_up_his_last_card_as_his_play() -> None:
     for seed in range(10):
         game = HundredOne.new(rules, 3, random.Random(seed))
         view = game.public_view()
-        leader = view["leader"]
-        assert isinstance(leader, int)
-        assert view["discard"] == 1
-        assert view["hands"][leader] == 4
-        assert view["top"] not in game.view(leader)["hand"]
+        leader = view.leader
+        assert view.discard == 1
+        assert view.hands[leader] == 4
+        assert view.top not in game.view(leader).hand
     game = pos(["8h", "As", "7c"], rules, discard="8d")
     act(game, 0, "p8h")
     events = act(game, 1, "n")
     assert [e.kind for e in events][:2] == ["deal", "play"]
     assert events[1].seat == 0
-    assert events[1].cards == (Card.parse(str(game.public_view()["top"])),)
+    assert events[1].cards == (game.public_view().top,)
 
 
 def _ace_loop(ace: AceMode) -> HundredOne:
@@ -306,14 +305,14 @@ def test_a_round_someone_could_still_change_goes_on_however_often_it_repeats() -
             events = game.apply(0, actions[0])
         assert "blocked" not in [e.kind for e in events]
         seen[_positions(game)] = seen.get(_positions(game), 0) + 1
-    assert game.public_view()["phase"] == "play"
+    assert game.public_view().phase is Phase.PLAY
     assert max(seen.values()) >= 50
     # Answering with an ace breaks the loop: the choice was real.
     while game.to_move() != {1} or "pAd" not in codes(game, 1):
         (seat,) = game.to_move()
         game.apply(seat, game.legal_actions(seat)[0])
     act(game, 1, "pAd")
-    assert game.public_view()["top"] == "Ad"
+    assert game.public_view().top == Card.parse("Ad")
 
 
 def test_a_round_nobody_can_change_is_blocked_and_the_lowest_hand_wins_it() -> None:
@@ -330,7 +329,7 @@ def test_a_round_nobody_can_change_is_blocked_and_the_lowest_hand_wins_it() -> N
         assert len(game.legal_actions(0)) == 1
         events = game.apply(0, game.legal_actions(0)[0])
         kinds += [e.kind for e in events]
-        if game.public_view()["phase"] != "play":
+        if game.public_view().phase is not Phase.PLAY:
             break
     assert kinds.count("play") == 3  # Ah, As drawn back, Ah: drawing As again closes the loop
     assert "blocked" in kinds
@@ -339,7 +338,9 @@ def test_a_round_nobody_can_change_is_blocked_and_the_lowest_hand_wins_it() -> N
     assert isinstance(ended[1], int)
     assert ended[1] > 100
     assert all(e.target == 0 for e in events if e.kind == "round_over")
-    assert game.public_view()["last_round"]["blocked"] is True
+    last = game.public_view().last_round
+    assert last is not None
+    assert last.blocked is True
     assert start != game.dump()
 
 
@@ -351,7 +352,7 @@ def test_a_forced_loop_through_a_real_shuffle_is_not_blocked() -> None:
     rest = "".join(c.code for c in deck(36) if c.code not in mine)
     game = pos(["Ah7d", rest], CLASSIC.replace(ace=AceMode.SKIP), discard="AdAs", turn=0)
     for _ in range(60):
-        if game.public_view()["phase"] != "play":
+        if game.public_view().phase is not Phase.PLAY:
             break
         (seat,) = game.to_move()
         events = game.apply(seat, game.legal_actions(seat)[0])
@@ -365,35 +366,28 @@ def test_views_show_only_what_the_seat_may_see() -> None:
     game = pos(["8h7s9cQd", "6s6c", "AhAd"], discard="Th7h")
     public = game.public_view()
     assert set(cards_in(public)) == {Card.parse("7h")}
-    assert public["game"] == "101"
-    assert public["phase"] == "play"
-    assert public["to_move"] == [0]
-    assert public["hands"] == [4, 2, 2]
-    assert public["discard"] == 2
-    assert public["stock"] == 36 - 8 - 2
-    assert public["pending"] is None
+    assert public.phase is Phase.PLAY
+    assert public.to_move == {0}
+    assert public.hands == (4, 2, 2)
+    assert public.discard == 2
+    assert public.stock == 36 - 8 - 2
+    assert public.pending is None
     view = game.view(0)
-    assert view["seat"] == 0
-    assert view["hand"] == ["7s", "8h", "9c", "Qd"]
-    playable = view["playable"]
-    assert isinstance(playable, list)
-    assert {view["hand"][i] for i in playable} == {"7s", "8h", "Qd"}
-    assert game.view(1)["playable"] == []
+    assert view.seat == 0
+    assert view.hand == tuple(parse_cards("7s8h9cQd"))
+    assert {view.hand[i] for i in view.playable} == set(parse_cards("7s8hQd"))
+    assert game.view(1).playable == ()
     assert set(cards_in(game.view(1))) == {Card.parse(c) for c in ("7h", "6s", "6c")}
-    json.dumps(game.view(2))
+    json.dumps(game.view(2).to_json())
 
 
 def test_the_order_phase_shows_the_pending_effect() -> None:
     rules = CLASSIC.replace(order_skip=True)
     game = pos(["Qd8s", "7c", "9c"], rules, discard="7h")
     act(game, 0, "pQd")
-    assert game.public_view()["pending"] == {
-        "seat": 1,
-        "draw": 0,
-        "skip": True,
-        "again": False,
-        "answer": False,
-    }
+    assert game.public_view().pending == Pending(
+        seat=1, draw=0, skip=True, again=False, answer=False
+    )
 
 
 # ---------------------------------------------------------------- actions
@@ -433,16 +427,16 @@ def not_in_game(game: HundredOne, seat: int, reason: str = "illegal.not_in_game"
 
 def test_a_player_who_resigns_on_move_is_out_and_the_turn_passes() -> None:
     game = pos(["8h7s", "6s6c", "Th9d"], discard="7h", totals=[30, 0, 0])
-    stock = game.public_view()["stock"]
+    stock = game.public_view().stock
     events = game.resign(0)
     assert summary(events) == [("resign", 0, None), ("eliminated", 0, 30)]
     assert game.to_move() == {1}
     view = game.public_view()
-    assert view["eliminated"] == [0]
-    assert view["resigned"] == [0]
-    assert view["hands"] == [0, 2, 2]
-    assert view["stock"] == stock + 2
-    assert view["totals"] == [30, 0, 0]
+    assert view.eliminated == (0,)
+    assert view.resigned == (0,)
+    assert view.hands == (0, 2, 2)
+    assert view.stock == stock + 2
+    assert view.totals == (30, 0, 0)
     zones = {z.name: z.cards for z in game.zones()}
     assert {c.code for c in zones["stock"][:2]} == {"8h", "7s"}  # face down, under the stock
     assert game.outcome() is None
@@ -467,15 +461,13 @@ def test_an_order_waiting_for_the_resigner_lapses_with_its_skip() -> None:
     rules = CLASSIC.replace(order_skip=True)
     game = pos(["Qd8s", "KdTc", "7c9h", "6h6d"], rules, discard="7h")
     act(game, 0, "pQd")
-    assert game.public_view()["pending"]["seat"] == 1
+    pending = game.public_view().pending
+    assert pending is not None
+    assert pending.seat == 1
     game.resign(1)
-    assert game.public_view()["pending"] == {
-        "seat": 2,
-        "draw": 0,
-        "skip": False,
-        "again": False,
-        "answer": False,
-    }
+    assert game.public_view().pending == Pending(
+        seat=2, draw=0, skip=False, again=False, answer=False
+    )
     assert summary(act(game, 0, "oc")) == [("order", 0, "c")]
     assert game.to_move() == {2}  # not skipped: the skip was meant for the one who left
     assert codes(game, 2) == {"p7c"}
@@ -486,11 +478,13 @@ def test_a_draw_waiting_for_the_resigner_lapses() -> None:
     game = pos(["Ah7h8s", "KdTc", "9c9d"], english, discard="Th")
     act(game, 0, "pAh")
     act(game, 0, "p7h")  # the seven of the ace's suit: the next draws two after the order
-    assert game.public_view()["pending"]["draw"] == 2
+    pending = game.public_view().pending
+    assert pending is not None
+    assert pending.draw == 2
     game.resign(1)
     events = act(game, 0, "oc")
     assert [e.kind for e in events] == ["order"]
-    assert game.public_view()["hands"] == [1, 0, 2]
+    assert game.public_view().hands == (1, 0, 2)
     assert game.to_move() == {2}
 
 
@@ -499,7 +493,7 @@ def test_an_ace_to_answer_lapses_when_its_target_resigns() -> None:
     act(game, 0, "pAh")
     game.resign(1)
     view = game.public_view()
-    assert view["pending"] is None
+    assert view.pending is None
     assert game.to_move() == {2}
     assert codes(game, 2) == {"d"}  # an ordinary turn on the ace: follow it or draw
 
@@ -507,12 +501,12 @@ def test_an_ace_to_answer_lapses_when_its_target_resigns() -> None:
 def test_the_orderer_who_resigns_orders_nothing_and_the_next_plays_on() -> None:
     game = pos(["Qd8s", "KdTcQh", "7c9h"], discard="7h")
     act(game, 0, "pQd")
-    assert game.public_view()["phase"] == "order"
+    assert game.public_view().phase is Phase.ORDER
     game.resign(0)
     view = game.public_view()
-    assert view["phase"] == "play"
-    assert view["ordered"] is None
-    assert view["pending"] is None
+    assert view.phase is Phase.PLAY
+    assert view.ordered is None
+    assert view.pending is None
     assert game.to_move() == {1}
     assert codes(game, 1) == {"pKd", "pQh"}  # on the queen of diamonds, nothing ordered
 
@@ -523,7 +517,7 @@ def test_a_standing_order_is_dropped_when_the_player_on_move_resigns() -> None:
     act(game, 0, "os")
     assert game.to_move() == {1}
     game.resign(1)
-    assert game.public_view()["ordered"] is None
+    assert game.public_view().ordered is None
     assert game.to_move() == {2}
 
 
@@ -538,24 +532,24 @@ def test_the_last_player_left_wins_the_match() -> None:
         scores=(50, 20),
     )
     assert game.to_move() == frozenset()
-    assert game.public_view()["phase"] == "over"
+    assert game.public_view().phase is Phase.OVER
     not_in_game(game, 1, "illegal.game_over")
 
 
 def test_resigning_between_rounds_only_eliminates() -> None:
     game = pos(["8h", "6s6c", "Th9d"], discard="7h")
     act(game, 0, "p8h")
-    assert game.public_view()["phase"] == "round_over"
-    revealed = game.public_view()["revealed"]
+    assert game.public_view().phase is Phase.ROUND_OVER
+    revealed = game.public_view().revealed
     events = game.resign(2)
     assert summary(events) == [("resign", 2, None), ("eliminated", 2, 10)]
     view = game.public_view()
-    assert view["phase"] == "round_over"
-    assert view["revealed"] == revealed  # the hands shown for counting stay shown
+    assert view.phase is Phase.ROUND_OVER
+    assert view.revealed == revealed  # the hands shown for counting stay shown
     assert game.to_move() == {0, 1}
     assert game.waits().keys() == {0, 1}
     act(game, 1, "n")
-    assert game.public_view()["hands"] == [5, 5, 0]
+    assert game.public_view().hands == (5, 5, 0)
     assert game.to_move() == {0}
 
 
@@ -566,18 +560,18 @@ def test_when_the_rounds_winner_resigns_the_next_player_leads() -> None:
     events = act(game, 2, "n")
     assert summary(events)[0] == ("deal", 1, 2)
     assert game.to_move() == {1}
-    assert game.public_view()["hands"] == [0, 5, 5]
+    assert game.public_view().hands == (0, 5, 5)
 
 
 def test_the_resigner_is_placed_where_an_elimination_then_would_be() -> None:
     game = pos(["8h", "As", "Ad", "7c"], discard="8d", totals=[0, 0, 95, 0])
     game.resign(3)  # during round 1: out before anybody its scoring eliminates
     act(game, 0, "p8h")
-    assert game.public_view()["eliminated"] == [3, 2]
+    assert game.public_view().eliminated == (3, 2)
     assert game.outcome() is None
     game.resign(1)  # after round 1's scoring: out after those it eliminated
-    assert game.public_view()["eliminated"] == [3, 2, 1]
-    assert game.public_view()["resigned"] == [3, 1]
+    assert game.public_view().eliminated == (3, 2, 1)
+    assert game.public_view().resigned == (3, 1)
     assert game.outcome() == Outcome(
         places=((0,), (1,), (2,), (3,)),
         winners=frozenset({0}),
@@ -594,7 +588,7 @@ def test_resigned_players_are_kept_across_dump_and_load() -> None:
     assert HundredOne.load(dumped).dump() == dumped
     older = dict(dumped)
     del older["resigned"]  # a state stored before players could resign
-    assert HundredOne.load(older).public_view()["resigned"] == []
+    assert HundredOne.load(older).public_view().resigned == ()
     for bad in ([[0, False]], [[2, "no"]], [[2, False], [2, True]], [[7, False]], "2"):
         with pytest.raises(StateFormatError):
             HundredOne.load(dumped | {"resigned": bad})
@@ -626,12 +620,12 @@ def test_determinize_deals_the_other_hands_and_the_stock_anew() -> None:
         seat = min(game.waits())
         perform(game, seat, game.default_action(seat).encode())
     seat = min(game.to_move())
-    view = json.dumps(game.view(seat), sort_keys=True)
+    view = game.view(seat)
     hands = {s: sorted(c.code for c in z.cards) for s, z in enumerate(game.zones()[3:])}
     others = set()
     for k in range(20):
         world = game.determinize(seat, random.Random(100 + k))
-        assert json.dumps(world.view(seat), sort_keys=True) == view
+        assert world.view(seat) == view
         world_hands = {s: sorted(c.code for c in z.cards) for s, z in enumerate(world.zones()[3:])}
         assert world_hands[seat] == hands[seat]
         assert [len(h) for h in world_hands.values()] == [len(h) for h in hands.values()]
@@ -770,13 +764,13 @@ def check_match(rules: HundredOneRules, seats: int, seed: int) -> list[int]:
             break
         assert not movers & out
         view = game.view(min(movers))
-        if view["phase"] != "round_over":  # eliminated hands are shown until the deal
+        if view.phase is not Phase.ROUND_OVER:  # eliminated hands are shown until the deal
             assert all(game.hand_size(seat) == 0 for seat in out)
-        if view["phase"] == "play":
-            plays = {a.encode()[1:] for a in game.legal_actions(min(movers))}
-            playable = {view["hand"][i] for i in view["playable"]}
-            assert playable == plays - {""}
-        totals_before = list(game.public_view()["totals"])
+        if view.phase is Phase.PLAY:
+            plays = {a.card for a in game.legal_actions(min(movers)) if isinstance(a, Play)}
+            playable = {view.hand[i] for i in view.playable}
+            assert playable == plays
+        totals_before = list(game.public_view().totals)
         seat = chooser.choice(sorted(movers))
         events = game.apply(seat, chooser.choice(game.legal_actions(seat)))
         for event in events:
@@ -815,8 +809,7 @@ def check_match(rules: HundredOneRules, seats: int, seed: int) -> list[int]:
         round_winner = winner
         resets = {e.seat for e in events if e.kind == "reset"}
         gone = {e.seat for e in events if e.kind == "eliminated"}
-        totals = game.public_view()["totals"]
-        assert isinstance(totals, list)
+        totals = game.public_view().totals
         for event in ended:
             s = event.seat
             assert s is not None

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.cards import deck
+from games.cards import Suit, deck
 from games.core import RulesError
 from games.hundred_one import (
     PRESETS,
@@ -20,6 +20,8 @@ from games.hundred_one import (
     SmallDeck,
     card_points,
 )
+from games.hundred_one.engine import Phase
+from games.hundred_one.views import Pending
 from tests.engines.hundred_one_helpers import act, codes, pos, refused, scores, summary
 
 CLASSIC = PRESETS["classic"]
@@ -82,7 +84,7 @@ def test_seat_ranges_leave_a_stock(rules: HundredOneRules, seats: range) -> None
     assert SPEC.seat_range(rules) == seats
     assert rules.hand * seats[-1] < rules.deck
     game = HundredOne.new(rules, seats[-1], random.Random(1))
-    assert game.public_view()["stock"] > 0
+    assert game.public_view().stock > 0
     with pytest.raises(RulesError):
         HundredOne.new(rules, seats[-1] + 1, random.Random(1))
     with pytest.raises(RulesError):
@@ -125,7 +127,7 @@ def test_crocodile_draws_one_card_and_the_king_of_hearts_draws_five() -> None:
 def test_small_deck_has_thirty_two_cards_and_no_sixes() -> None:
     game = HundredOne.new(SMALL, 6, random.Random(2))
     assert sum(len(z.cards) for z in game.zones()) == 32
-    assert game.public_view()["stock"] == 2
+    assert game.public_view().stock == 2
     with pytest.raises(ValueError, match="deck"):
         pos(["6h", "7c"], SMALL)
 
@@ -140,7 +142,7 @@ def test_small_deck_seven_draws_two_and_eight_draws_one_and_keeps_his_turn() -> 
     game = pos(["8h9s", "9c", "Tc"], SMALL, discard="Th", stock="Kc")
     assert summary(act(game, 0, "p8h")) == [("play", 0, None), ("penalty_draw", 1, 1)]
     assert game.to_move() == {1}
-    assert game.public_view()["hands"] == [1, 2, 1]
+    assert game.public_view().hands == (1, 2, 1)
 
 
 def test_small_deck_skip_mode() -> None:
@@ -168,7 +170,7 @@ def test_jack_goes_on_anything_and_orders_a_suit() -> None:
     game = pos(["Js8d", "7c9h", "9c"], JACK, discard="Th")
     assert codes(game, 0) == {"pJs"}
     act(game, 0, "pJs")
-    assert game.public_view()["phase"] == "order"
+    assert game.public_view().phase is Phase.ORDER
     act(game, 0, "oc")
     assert codes(game, 1) == {"p7c"}
 
@@ -178,7 +180,7 @@ def test_with_the_jack_as_master_the_queen_is_plain() -> None:
     assert codes(game, 0) == {"p8h"}
     game = pos(["Qh8s", "7c"], JACK, discard="7h")
     act(game, 0, "pQh")
-    assert game.public_view()["phase"] == "play"
+    assert game.public_view().phase is Phase.PLAY
     assert game.to_move() == {1}
 
 
@@ -194,8 +196,8 @@ def test_a_player_left_holding_a_jack_is_out_at_once() -> None:
     events = act(game, 0, "p8h")
     assert ("eliminated", 1, 2) in summary(events)
     view = game.public_view()
-    assert view["eliminated"] == [1]
-    assert view["totals"] == [0, 2, 7]
+    assert view.eliminated == (1,)
+    assert view.totals == (0, 2, 7)
     assert game.to_move() == {0, 2}
 
 
@@ -203,7 +205,9 @@ def test_finishing_on_a_jack_doubles_the_points() -> None:
     game = pos(["Jh", "As", "7s8s"], JACK, discard="7h")
     events = act(game, 0, "pJh")
     assert scores(events) == {0: 0, 1: 22, 2: 30}
-    assert game.public_view()["last_round"]["doubled"] is True
+    last = game.public_view().last_round
+    assert last is not None
+    assert last.doubled is True
 
 
 def test_with_the_jack_as_master_queens_bring_no_bonus() -> None:
@@ -218,14 +222,14 @@ def test_english_ace_is_followed_by_its_suit_and_an_order_of_another_suit() -> N
     game = pos(["AhKh7s", "9h8c", "Jc"], ENGLISH, discard="Th")
     assert summary(act(game, 0, "pAh")) == [("play", 0, None)]
     view = game.public_view()
-    assert view["follow"] == "h"
+    assert view.follow is Suit.HEARTS
     assert game.to_move() == {0}
     assert codes(game, 0) == {"pKh"}
     refused(game, 0, "p7s", "illegal.card_does_not_fit")
     refused(game, 0, "x", "illegal.cannot_pass")
     refused(game, 0, "d", "illegal.must_play")
     act(game, 0, "pKh")
-    assert game.public_view()["phase"] == "order"
+    assert game.public_view().phase is Phase.ORDER
     assert codes(game, 0) == {"os", "oc", "od"}
     refused(game, 0, "oh", "illegal.suit_not_allowed")
     act(game, 0, "oc")
@@ -247,12 +251,12 @@ def test_english_ace_right_passes_to_the_next_player() -> None:
     act(game, 0, "pAh")
     assert summary(act(game, 0, "d")) == [("draw", 0, 1), ("pass", 0, None)]
     view = game.public_view()
-    assert view["follow"] is None
+    assert view.follow is None
     assert game.to_move() == {1}
     # a card of the ace's suit on the ace wins the right to order
     assert codes(game, 1) == {"p8h"}
     act(game, 1, "p8h")
-    assert game.public_view()["phase"] == "order"
+    assert game.public_view().phase is Phase.ORDER
     assert codes(game, 1) == {"os", "oc", "od"}
     act(game, 1, "os")
     assert game.to_move() == {2}
@@ -263,7 +267,7 @@ def test_english_ace_on_an_ace_gives_the_new_player_the_follow() -> None:
     act(game, 0, "pAh")
     act(game, 0, "d")
     act(game, 1, "pAs")
-    assert game.public_view()["follow"] == "s"
+    assert game.public_view().follow is Suit.SPADES
     assert game.to_move() == {1}
 
 
@@ -271,13 +275,9 @@ def test_english_follow_card_keeps_its_own_effect_after_the_order() -> None:
     game = pos(["Ah7h8s", "9c", "Tc"], ENGLISH, discard="Th", stock="KcJd")
     act(game, 0, "pAh")
     act(game, 0, "p7h")
-    assert game.public_view()["pending"] == {
-        "seat": 1,
-        "draw": 2,
-        "skip": False,
-        "again": False,
-        "answer": False,
-    }
+    assert game.public_view().pending == Pending(
+        seat=1, draw=2, skip=False, again=False, answer=False
+    )
     assert summary(act(game, 0, "oc")) == [("order", 0, "c"), ("penalty_draw", 1, 2)]
     assert game.to_move() == {1}
 
@@ -287,7 +287,7 @@ def test_english_follow_card_keeps_its_own_effect_after_the_order() -> None:
 
 def test_pharaoh_deals_four_cards() -> None:
     game = HundredOne.new(PHARAOH, 3, random.Random(4))
-    assert game.public_view()["hands"] == [4, 4, 4]
+    assert game.public_view().hands == (4, 4, 4)
 
 
 def test_pharaoh_queen_finish_and_a_lone_queen_left_count_thirty() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.cards import Card, deck, parse_cards
+from games.cards import Card, Suit, deck, parse_cards
 from games.core import IllegalAction, Place, Wait
 from games.hundred_one import (
     AceMode,
@@ -13,11 +13,13 @@ from games.hundred_one import (
     HundredOne,
     NineMode,
 )
+from games.hundred_one.engine import Phase
+from games.hundred_one.views import Pending
 from tests.engines.hundred_one_helpers import CLASSIC, act, codes, pos, refused, summary
 
 
 def hand(game: HundredOne, seat: int) -> list[str]:
-    return [str(code) for code in game.view(seat)["hand"]]
+    return [card.code for card in game.view(seat).hand]
 
 
 # --------------------------------------------------------------- following
@@ -44,7 +46,7 @@ def test_a_plain_card_passes_the_turn_to_the_next_seat_clockwise() -> None:
     game = pos(["8h7s", "6s6c", "Th"], discard="7h")
     assert summary(act(game, 0, "p8h")) == [("play", 0, None)]
     assert game.to_move() == {1}
-    assert game.public_view()["top"] == "8h"
+    assert game.public_view().top == Card.parse("8h")
 
 
 # ------------------------------------------------------------------ queen
@@ -56,19 +58,19 @@ def test_the_queen_orders_a_suit_that_the_next_player_must_follow() -> None:
     assert summary(events) == [("play", 0, None)]
     assert events[0].cards == (Card.parse("Qd"),)
     view = game.public_view()
-    assert view["phase"] == "order"
+    assert view.phase is Phase.ORDER
     assert game.to_move() == {0}
     assert codes(game, 0) == {"os", "oc", "od", "oh"}
     assert game.legal_actions(1) == []
     refused(game, 0, "p8s", "illegal.wrong_phase")
     assert summary(act(game, 0, "oc")) == [("order", 0, "c")]
-    assert game.public_view()["ordered"] == "c"
+    assert game.public_view().ordered is Suit.CLUBS
     assert game.to_move() == {1}
     # the king of diamonds follows the queen's suit, but clubs were ordered
     refused(game, 1, "pKd", "illegal.card_does_not_fit")
     assert codes(game, 1) == {"pTc", "pQh"}
     act(game, 1, "pTc")
-    assert game.public_view()["ordered"] is None
+    assert game.public_view().ordered is None
     assert codes(game, 2) == {"p7c"}
 
 
@@ -79,7 +81,7 @@ def test_a_queen_may_order_its_own_suit_and_may_go_on_an_ordered_queen() -> None
     assert codes(game, 1) == {"pQh"}
     act(game, 1, "pQh")
     act(game, 1, "os")
-    assert game.public_view()["ordered"] == "s"
+    assert game.public_view().ordered is Suit.SPADES
 
 
 def test_the_order_holds_while_players_draw_and_pass() -> None:
@@ -88,7 +90,7 @@ def test_the_order_holds_while_players_draw_and_pass() -> None:
     act(game, 0, "pQd")
     act(game, 0, "oc")
     assert summary(act(game, 1, "d")) == [("draw", 1, 1), ("pass", 1, None)]
-    assert game.public_view()["ordered"] == "c"
+    assert game.public_view().ordered is Suit.CLUBS
     assert codes(game, 2) == {"p7c", "p9c"}
 
 
@@ -104,7 +106,7 @@ def test_draw_until_a_playable_card_comes_then_play_it() -> None:
     refused(game, 0, "d", "illegal.must_play")
     refused(game, 0, "x", "illegal.cannot_pass")
     assert sorted(hand(game, 0)) == sorted(["6s", "7c", "8c", "9d", "Ts", "Jh"])
-    assert game.public_view()["stock"] == 36 - 2 - 1 - 1 - 4
+    assert game.public_view().stock == 36 - 2 - 1 - 1 - 4
 
 
 def test_draw_until_the_stock_is_exhausted_then_the_turn_passes() -> None:
@@ -112,7 +114,7 @@ def test_draw_until_the_stock_is_exhausted_then_the_turn_passes() -> None:
     game = pos(["6s7c", "".join(rest)], discard="Kh", stock="8c9d")
     assert summary(act(game, 0, "d")) == [("draw", 0, 2), ("pass", 0, None)]
     assert game.to_move() == {1}
-    assert game.public_view()["stock"] == 0
+    assert game.public_view().stock == 0
 
 
 def test_pass_when_nothing_fits_and_nothing_can_be_drawn() -> None:
@@ -151,18 +153,18 @@ def test_the_six_still_makes_draw_one_in_draw_one_mode() -> None:
 
 def test_an_empty_stock_is_renewed_from_the_discard_pile_but_its_top_card() -> None:
     game = pos(["6s7c", "8s"], discard="Kh", stock="", rest="discard")
-    pile = game.public_view()["discard"]
-    assert game.public_view()["stock"] == 0
+    pile = game.public_view().discard
+    assert game.public_view().stock == 0
     events = act(game, 0, "d")
     assert events[0].kind == "reshuffle"
     assert events[0].value == pile - 1
     assert events[-1].kind == "draw"
     view = game.public_view()
-    assert view["top"] == "Kh"
-    assert view["discard"] == 1
+    assert view.top == Card.parse("Kh")
+    assert view.discard == 1
     drawn = events[-1].value
     assert isinstance(drawn, int)
-    assert view["stock"] == pile - 1 - drawn
+    assert view.stock == pile - 1 - drawn
     assert len(hand(game, 0)) == 2 + drawn
     # the last drawn card is the one that fits, and only it
     assert len(codes(game, 0)) == 1
@@ -189,7 +191,7 @@ def test_the_pile_is_turned_for_a_player_whose_own_card_is_on_top() -> None:
     rest = "".join(c.code for c in deck(36) if c.code not in used)
     game = pos([mine, rest], discard="9c")
     assert summary(act(game, 0, "p9h")) == [("play", 0, None), ("again", 0, None)]
-    assert game.public_view()["discard"] == 2
+    assert game.public_view().discard == 2
     assert codes(game, 0) == {"d"}
     assert summary(act(game, 0, "d")) == [("reshuffle", None, 1), ("draw", 0, 1)]
     assert codes(game, 0) == {"p9c"}
@@ -198,7 +200,7 @@ def test_the_pile_is_turned_for_a_player_whose_own_card_is_on_top() -> None:
     act(game, 0, "p9h")
     events = act(game, 0, "d")  # the same position, met when the pile is turned again
     assert [e.kind for e in events][:3] == ["reshuffle", "draw", "blocked"]
-    assert game.public_view()["phase"] == "over"  # seat 1's cards put him over 101
+    assert game.public_view().phase is Phase.OVER  # seat 1's cards put him over 101
 
 
 def test_penalty_draws_renew_the_stock_too() -> None:
@@ -281,20 +283,16 @@ def test_ace_skips_unless_answered_with_an_ace() -> None:
     game = pos(["AhKs", "AsKh", "7c8c"], discard="Th")
     act(game, 0, "pAh")
     assert game.to_move() == {1}
-    assert game.public_view()["pending"] == {
-        "seat": 1,
-        "draw": 0,
-        "skip": True,
-        "again": False,
-        "answer": True,
-    }
+    assert game.public_view().pending == Pending(
+        seat=1, draw=0, skip=True, again=False, answer=True
+    )
     assert codes(game, 1) == {"pAs", "x"}
     refused(game, 1, "pKh", "illegal.card_does_not_fit")
     refused(game, 1, "d", "illegal.must_play")
     skipped = game.clone()
     assert summary(act(skipped, 1, "x")) == [("skip", 1, None)]
     assert skipped.to_move() == {2}
-    assert skipped.public_view()["pending"] is None
+    assert skipped.public_view().pending is None
     # answered: the new ace hits the next player, who has no ace
     act(game, 1, "pAs")
     assert game.to_move() == {2}
@@ -379,7 +377,7 @@ def test_the_seat_on_move_decides_and_between_rounds_everybody_consents() -> Non
     assert ordering.waits() == {0: Wait.DECIDE}
     ended = pos(["8h", "6s6c", "Th"], discard="7h")
     act(ended, 0, "p8h")
-    assert ended.public_view()["phase"] == "round_over"
+    assert ended.public_view().phase is Phase.ROUND_OVER
     assert ended.waits() == dict.fromkeys((0, 1, 2), Wait.CONSENT)
     assert all(ended.default_action(s).encode() == "n" for s in range(3))
 

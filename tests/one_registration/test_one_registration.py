@@ -125,7 +125,7 @@ async def test_people_open_the_table_from_the_lobby_play_it_out_and_verify_the_d
         assert probe.table() == ("playing", 0)
         group = table.group_messages()[0].text
         assert "В колоде: 27" in group
-        (mover,) = probe.public_view()["to_move"]
+        (mover,) = probe.public_view().to_move
         hand = table.hand(table.players[mover])
         assert hand is not None
         assert "Ваши карты:" in hand.text

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import random
+from dataclasses import replace
 
 import pytest
 from PIL import Image
@@ -61,7 +62,8 @@ def test_the_track_picture_shows_every_car_in_its_colour() -> None:
 def test_the_drawn_card_is_ringed_in_its_drawers_colour_and_the_start_in_gold() -> None:
     game = _race(25)
     view = game.public_view()
-    drawer = view["last"]["seat"]
+    assert view.last is not None
+    drawer = view.last.seat
     image = Image.open(io.BytesIO(track_picture("en", view, NAMES).draw())).convert("RGB")
     corners = card_corners()
 
@@ -75,7 +77,7 @@ def test_the_drawn_card_is_ringed_in_its_drawers_colour_and_the_start_in_gold() 
     assert left_edge("start") == START_RING
     assert left_edge("drawn") != left_edge("start")
     # Another drawer, another ring.
-    other = dict(view) | {"last": dict(view["last"]) | {"seat": (drawer + 1) % 4}}
+    other = replace(view, last=replace(view.last, seat=(drawer + 1) % 4))
     image = Image.open(io.BytesIO(track_picture("en", other, NAMES).draw())).convert("RGB")
     assert left_edge("drawn") == CAR_COLOURS[(drawer + 1) % 4]
 
@@ -86,11 +88,11 @@ def test_the_caption_fits_and_names_the_deuce_choice(lang: str) -> None:
     game = _race(0)
     for _ in range(5000):
         seat = min(game.to_move())
-        if game.public_view()["phase"] == "deuce":
+        if game.public_view().phase is Phase.DEUCE:
             break
         game.apply(seat, game.default_action(seat))
     view = game.public_view()
-    assert view["phase"] == "deuce"
+    assert view.phase is Phase.DEUCE
     screen = screens.table(lang, view, NAMES, live=True)
     assert screen.picture is not None
     assert len(screen.text) <= 1024
@@ -114,7 +116,7 @@ def test_the_caption_counts_the_turns_and_says_when_the_limit_ended_the_race(lan
     assert " 1 " in text
     assert " 30" in text  # turn 1 of 30: 120 draws among 4 cars
     events = []
-    while game.public_view()["phase"] in (Phase.DRAW.value, Phase.DEUCE.value):
+    while game.public_view().phase in (Phase.DRAW, Phase.DEUCE):
         (seat,) = game.to_move()
         events = game.apply(seat, game.default_action(seat))
     view = game.public_view()

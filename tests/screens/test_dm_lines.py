@@ -18,6 +18,7 @@ from games.durak import PRESETS as DURAK
 from games.durak import Durak
 from games.hundred_one import PRESETS as HUNDRED_ONE
 from games.hundred_one import HundredOne
+from games.hundred_one.engine import Phase as HundredOnePhase
 from i18n import t
 from screens.durak import DurakScreens
 from screens.faces import face
@@ -405,7 +406,7 @@ def round_over() -> tuple[HundredOne, Snapshot]:
     rng = random.Random(2)
     recent: list[LoggedEvent] = []
     n = 0
-    while game.public_view()["phase"] != "round_over":
+    while game.public_view().phase is not HundredOnePhase.ROUND_OVER:
         (mover,) = game.to_move()
         n += 1
         events = game.apply(mover, rng.choice(game.legal_actions(mover)))
@@ -424,14 +425,16 @@ def test_101s_round_result_is_in_each_players_dm_with_the_next_round_button(
     lang: str, won: str, lost: str
 ) -> None:
     game, snap = round_over()
-    winner = game.view(0)["last_round"]["winner"]
+    last = game.view(0).last_round
+    assert last is not None
+    winner = last.winner
     loser = 1 - winner
     text, labels = dm(snap, winner, lang)
     assert won in text
     assert labels == [("▶️ Следующий кон" if lang == "ru" else "▶️ Next round")]
     text, labels = dm(snap, loser, lang)
     assert lost.format(name=NAMES[winner]) in text
-    assert all(face(code) in text for code in game.view(loser)["hand"])  # what counted
+    assert all(face(card.code) in text for card in game.view(loser).hand)  # what counted
     assert len(labels) == 1
 
 

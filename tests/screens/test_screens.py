@@ -15,6 +15,7 @@ from games.durak import PRESETS as DURAK_PRESETS
 from games.durak import Durak, DurakRules
 from games.durak.actions import Take
 from games.hundred_one import PRESETS, HundredOne
+from games.hundred_one.engine import Phase as HundredOnePhase
 from screens import common
 from screens.base import GameScreens, Key
 from screens.durak import DurakScreens
@@ -115,7 +116,7 @@ def test_an_absent_players_hand_says_a_computer_stands_in_and_offers_a_way_back(
 def test_101s_next_round_is_a_group_button_and_a_button_in_each_players_dm() -> None:
     game = HundredOne.new(PRESETS["classic"], 2, random.Random(4))
     rng = random.Random(2)
-    while game.public_view()["phase"] != "round_over":
+    while game.public_view().phase is not HundredOnePhase.ROUND_OVER:
         (mover,) = game.to_move()
         game.apply(mover, rng.choice(game.legal_actions(mover)))
     snap = snapshot(game, (seat(0, "Anna"), seat(1, "Boris")))

@@ -113,7 +113,7 @@ async def test_kick_unseats_in_the_lobby_and_removes_from_a_game(world: World) -
     after = await moderation.kick(game.table.id, VERA.id, ANNA, is_admin=False)
     vera = after.table.seat_of(VERA.id)
     assert vera is not None
-    assert vera in after.public["eliminated"]
+    assert vera in after.public.eliminated
     assert after.table.status is Status.PLAYING  # 101 goes on without her
 
 
