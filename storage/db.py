@@ -128,13 +128,27 @@ class Database:
     async def transaction(self) -> AsyncIterator[Tx]:
         """One atomic unit of work; rolled back if the block raises."""
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
+            await self._begin()
             try:
                 yield Tx(self._conn, self._now)
             except BaseException:
                 await self._conn.execute("ROLLBACK")
                 raise
             await self._conn.execute("COMMIT")
+
+    async def _begin(self) -> None:
+        """BEGIN, even for a caller cancelled meanwhile (a stop ending its
+        tasks): aiosqlite's thread runs a statement once handed it, so a BEGIN
+        given up on would leave the connection inside a transaction for
+        whoever comes next.  Such a BEGIN is waited for and rolled back."""
+        begun = asyncio.ensure_future(self._conn.execute("BEGIN IMMEDIATE"))
+        try:
+            await asyncio.shield(begun)
+        except asyncio.CancelledError:
+            await asyncio.wait([begun])
+            if not begun.cancelled() and begun.exception() is None:
+                await self._conn.execute("ROLLBACK")
+            raise
 
 
 def _statements(sql: str) -> list[str]:

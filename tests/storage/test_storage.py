@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -104,6 +105,32 @@ async def test_version_check_refuses_a_stale_writer_and_rolls_back(tmp_path: Pat
         assert table.state == {"x": 1}
         assert table.version == 1
         assert await tx.tables.last_moves(table_id, 5) == []  # all of it rolled back
+    await db.close()
+
+
+async def test_a_writer_cancelled_while_its_transaction_begins_leaves_none_open(
+    tmp_path: Path,
+) -> None:
+    """A stop cancels tasks wherever they are; one cancelled while its BEGIN
+    is under way must not leave the connection inside a transaction (the next
+    writer would fail with "cannot start a transaction within a transaction")."""
+    db = await open_db(tmp_path)
+    table_id = await seed(db)
+
+    async def writer() -> None:
+        async with db.transaction() as tx:
+            await tx.tables.update(table_id, 0, state={"x": 1})
+
+    for _ in range(20):  # the cancel lands at a different point now and then
+        task = asyncio.create_task(writer())
+        await asyncio.sleep(0)  # the writer has handed its BEGIN to the thread
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        async with db.transaction() as tx:
+            table = await tx.tables.get(table_id)
+            assert table is not None
+            assert table.version == 0  # nothing of the cancelled writer stayed
     await db.close()
 
 
