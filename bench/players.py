@@ -34,7 +34,7 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,7 +113,7 @@ class Timed:
         self.worst_ns = 0
 
     def choose(
-        self, rules: Rules, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+        self, rules: Rules, view: Any, legal: Sequence[Action], rng: random.Random
     ) -> Action:
         start = time.perf_counter_ns()
         action = self.player.choose(rules, view, legal, rng)

@@ -352,20 +352,36 @@ class View:
     __slots__ = ()
 
     def to_json(self) -> dict[str, JSON]:
-        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:
+            names = _FIELD_NAMES[type(self)] = tuple(
+                f.name
+                for f in dataclasses.fields(self)  # type: ignore[arg-type]
+            )
+        return {name: _plain(getattr(self, name)) for name in names}
+
+
+_FIELD_NAMES: dict[type[View], tuple[str, ...]] = {}
+_AS_IS = frozenset({int, str, bool, float, type(None)})
 
 
 def _plain(value: Any) -> JSON:
+    """A view's value as JSON.  Games save their states through here (Joker's
+    score sheet), so the common kinds are told apart by exact type first: an
+    ``isinstance`` chain, ABCs above all, cost more than the rest of a dump."""
+    kind = type(value)
+    if kind in _AS_IS:
+        return value
+    if kind is tuple or kind is list:
+        return [_plain(v) for v in value]
+    if kind is Card:
+        return value.code
     if isinstance(value, View):
         return value.to_json()
-    if isinstance(value, Card):
-        return value.code
     if isinstance(value, enum.Enum):
         return value.value
-    if isinstance(value, frozenset):
+    if kind is frozenset or kind is set:
         return sorted(_plain(v) for v in value)
-    if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     return value

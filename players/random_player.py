@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from games.core import Action, Rules
 
@@ -12,12 +11,13 @@ __all__ = ["RandomPlayer"]
 
 
 class RandomPlayer:
-    """Picks uniformly among the legal actions (the benchmark to beat)."""
+    """Picks uniformly among the legal actions (the benchmark to beat); it
+    reads no view, so it plays every game (a ``Player[object]``)."""
 
     def choose(
         self,
         rules: Rules,
-        view: Mapping[str, Any],
+        view: object,
         legal: Sequence[Action],
         rng: random.Random,
     ) -> Action:

@@ -46,9 +46,18 @@ def _codes(mask: int) -> list[str]:
 
 
 def _row_json(row: SheetRow) -> dict[str, JSON]:
-    data = row.to_json()
-    data["trump"] = "none" if row.trump is None else row.trump.value
-    return data
+    # Written out, not row.to_json(): a game is saved after every move, and
+    # its sheet grows to 24 rows.
+    return {
+        "deal": row.deal,
+        "cards": row.cards,
+        "pulka": row.pulka,
+        "dealer": row.dealer,
+        "trump": "none" if row.trump is None else row.trump.value,
+        "bids": list(row.bids),
+        "tricks": list(row.tricks),
+        "points": list(row.points),
+    }
 
 
 def dump(game: JokerState) -> dict[str, JSON]:

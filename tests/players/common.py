@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from bench.arena import wilson as bench_wilson
@@ -31,7 +31,7 @@ class Checked:
         self.calls = 0
 
     def choose(
-        self, rules: Rules, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+        self, rules: Rules, view: Any, legal: Sequence[Action], rng: random.Random
     ) -> Action:
         assert legal, "a player is asked only when it has legal actions"
         shown = copy.deepcopy(view)
