@@ -155,8 +155,11 @@ def check_round_trip(game: Game[Any, Any, Any, Any]) -> dict[str, Any]:
     assert dumped["game"] == type(game).key
     loaded = type(game).load(json.loads(text))
     assert loaded.dump() == dumped
-    assert game.clone().dump() == dumped
-    assert loaded.position_key() == game.position_key() == game.clone().position_key()
+    twin = game.clone()
+    assert twin.dump() == dumped
+    if type(game).position_key is not Game.position_key:
+        # An engine's own key (the default is the dump, equal by the above).
+        assert loaded.position_key() == game.position_key() == twin.position_key()
     assert loaded.to_move() == game.to_move()
     return dumped
 
@@ -577,7 +580,8 @@ def playout(
             twin = game.clone()
             twin.apply(seat, action)
             assert game.dump() == state, "applying on a clone changed the original"
-            assert (twin.position_key() == game.position_key()) == (twin.dump() == state)
+            if type(game).position_key is not Game.position_key:
+                assert (twin.position_key() == game.position_key()) == (twin.dump() == state)
         public_before = visible_cards(game, None)
         events = game.apply(seat, action)
         check_events(events, public_before, visible_cards(game, None))
