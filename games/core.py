@@ -351,14 +351,19 @@ class View:
 
     __slots__ = ()
 
-    def to_json(self) -> dict[str, JSON]:
-        names = _FIELD_NAMES.get(type(self))
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        """The view's fields, in order (worked out once per class)."""
+        names = _FIELD_NAMES.get(cls)
         if names is None:
-            names = _FIELD_NAMES[type(self)] = tuple(
+            names = _FIELD_NAMES[cls] = tuple(
                 f.name
-                for f in dataclasses.fields(self)  # type: ignore[arg-type]
+                for f in dataclasses.fields(cls)  # type: ignore[arg-type]
             )
-        return {name: _plain(getattr(self, name)) for name in names}
+        return names
+
+    def to_json(self) -> dict[str, JSON]:
+        return {name: _plain(getattr(self, name)) for name in self.field_names()}
 
 
 _FIELD_NAMES: dict[type[View], tuple[str, ...]] = {}

@@ -86,20 +86,10 @@ def cards_in(value: Any) -> Counter[Card]:
             stack.extend(item.keys())
             stack.extend(item.values())
         elif isinstance(item, View):
-            stack.extend(getattr(item, name) for name in _field_names(kind))
+            stack.extend(getattr(item, name) for name in item.field_names())
         elif isinstance(item, enum.Enum):
             stack.append(item.value)
     return found
-
-
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _field_names(kind: type) -> tuple[str, ...]:
-    names = _FIELDS.get(kind)
-    if names is None:
-        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind))
-    return names
 
 
 def view_text(view: Any) -> str:
