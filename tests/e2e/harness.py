@@ -98,10 +98,12 @@ async def settle(
     application: Any | None,
     *,
     patience: float = 10.0,
+    until: float | None = None,
 ) -> None:
     """Wait until the bot has fetched and fully handled every update, and has
-    delivered everything it owes; on the fake clock, short waits pass meanwhile.
-    ``patience``: the seconds of real time the bot may take to get there.
+    delivered everything it owes; on the fake clock, short waits pass meanwhile
+    (none past ``until``).  ``patience``: the seconds of real time the bot may
+    take to get there.
 
     In-process (a polling bot, as :func:`running_bot` starts it), the
     application itself tells whether an update is still being handled and
@@ -137,23 +139,26 @@ async def settle(
         if not idle():
             continue
         wake = clock.next_wake()
-        if wake is None or wake > clock.now() + HORIZON:
+        if wake is None or wake > clock.now() + HORIZON or (until is not None and wake > until):
             return
         clock.wake_next()
 
 
 async def advance(server: FakeTelegram, application: Any, seconds: float) -> None:
-    """Let ``seconds`` of the bot's time pass, everything due meanwhile done."""
+    """Let ``seconds`` of the bot's time pass, everything due meanwhile done;
+    the clock ends at most :data:`HORIZON` past them."""
     clock: FakeClock = application.bot_data["test_clock"]
     target = clock.now() + seconds
     while True:
-        await settle(server, application)
+        await settle(server, application, until=target)
         wake = clock.next_wake()
         if wake is None or wake > target:
             break
         clock.wake_next()
     clock.set(target)
-    await settle(server, application)
+    # Short waits the bot begins by then pass too, but the clock stops short of
+    # chaining them on (a countdown's edits would carry it to any deadline).
+    await settle(server, application, until=target + HORIZON)
 
 
 STALE_BUTTON = t("ru", "error.stale_button")

@@ -14,7 +14,7 @@ from PIL import Image
 
 from playground.botapi import FakeTelegram, SentMessage
 from tests.clock import FakeClock
-from tests.e2e.harness import Probe, advance, bot_config, running_bot, seat_players
+from tests.e2e.harness import HORIZON, Probe, advance, bot_config, running_bot, seat_players
 
 
 @pytest.mark.slow
@@ -149,7 +149,8 @@ async def test_a_player_whose_draw_waits_is_mentioned_silently_in_the_group(
     notifies him (an edit of the table would not); nobody is mentioned while
     people keep drawing."""
     probe = Probe(db_path)
-    async with running_bot(bot_config(server, db_path), FakeClock()) as app:
+    clock = FakeClock()
+    async with running_bot(bot_config(server, db_path), clock) as app:
         table = seat_players(server, ["Anna", "Boris"], app)
         await table.open_and_start("daytona", timer=True)
 
@@ -163,10 +164,16 @@ async def test_a_player_whose_draw_waits_is_mentioned_silently_in_the_group(
             assert group is not None
             data = table.rng.choice([d for d in group.callback_datas if d.startswith("m:")])
             await table.press(table.players[mover], group, data)
-        await advance(server, app, 30)
-        assert notices() == []
+            assert notices() == []
+        # A draw may leave the turn with him (a deuce to count, an extra draw):
+        # his turn's time runs from its start, so the warning is due a third of
+        # the turn time before the deadline.
         (mover,) = sorted(probe.public_view().to_move)[:1]
-        await advance(server, app, 15)
+        due = dict(probe.deadlines())[mover]
+        warn_at = due - 60 / 3
+        await advance(server, app, warn_at - clock.now() - 2 * HORIZON)
+        assert notices() == []
+        await advance(server, app, 3 * HORIZON)
         (notice,) = notices()
         name = ["Anna", "Boris"][mover]
         assert notice.text.startswith(f"⏳ {name}, ваш ход: осталось")
