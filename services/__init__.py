@@ -15,6 +15,7 @@ from services.computers import PAUSE, Computers
 from services.directory import ChatInfo, Directory, Person
 from services.errors import ServiceError
 from services.fairness import Fairness, Verdict
+from services.history import Histories, History, HistoryError, Step
 from services.lobby import JoinResult, Lobby, Setting
 from services.moderation import Moderation
 from services.scores import MIN_GAMES, Scores, Standings, win_share
@@ -42,6 +43,9 @@ __all__ = [
     "Clock",
     "DeadlineRow",
     "EndReason",
+    "Histories",
+    "History",
+    "HistoryError",
     "JoinResult",
     "Lobby",
     "LoggedEvent",
@@ -56,6 +60,7 @@ __all__ = [
     "Snapshots",
     "Standings",
     "Status",
+    "Step",
     "SystemClock",
     "TableObserver",
     "TableRow",
@@ -81,6 +86,7 @@ class Services:
     computers: Computers
     scores: Scores
     fairness: Fairness
+    histories: Histories
 
     @classmethod
     def create(
@@ -126,6 +132,7 @@ class Services:
             computers=seats,
             scores=Scores(db),
             fairness=Fairness(db, snapshots),
+            histories=Histories(db, snapshots),
         )
 
     async def start(self) -> None:
