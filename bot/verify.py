@@ -3,8 +3,9 @@ offline that a finished game's deal was fair, as ``/verify`` does in the group.
 
 Reads the bot's SQLite file (``DATABASE_PATH``, or ``--database``; a file of an
 older version is upgraded in place first, as the bot would), deals the game
-again from its seed, checks the commitment shown in the table message, and
-replays every move (see :mod:`services.fairness`).
+again from its seed, checks the commitments shown in the lobby (the bot's own
+seed, before the players' contributions were mixed in) and in the table
+message (the deal), and replays every move (see :mod:`services.fairness`).
 Exit code 0: proven; 1: something disagreed; 2: nothing to check.
 """
 
@@ -20,7 +21,8 @@ from bot.catalog import CATALOG
 from i18n import LANGUAGES, t
 from screens.common import verdict_text
 from services import ServiceError, Verdict
-from services.fairness import Fairness
+from services.fairness import SCHEME_V2, Fairness
+from services.history import Histories
 from services.snapshots import Snapshots
 from storage import Database
 
@@ -47,6 +49,12 @@ def main(argv: list[str] | None = None) -> int:
         print(t(args.language, exc.key, **exc.params), file=sys.stderr)
         return 2
     print(verdict_text(args.language, verdict))
+    print(f"scheme: {verdict.scheme}")
+    if verdict.scheme == SCHEME_V2:
+        print(f"bot's seed commitment: {verdict.seed_commitment}")
+        print(f"bot's seed: {verdict.server_seed}")
+        for contribution in sorted(verdict.contributions):
+            print(f"contribution: {contribution}")
     print(f"commitment: {verdict.commitment}\nseed: {verdict.seed}")
     return 0 if verdict.ok else 1
 
@@ -54,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
 async def _verify(path: Path, table_id: int) -> Verdict:
     db = await Database.open(path)
     try:
-        return await Fairness(db, Snapshots(db, CATALOG.specs)).verify(None, table_id)
+        snapshots = Snapshots(db, CATALOG.specs)
+        return await Fairness(db, snapshots, Histories(db, snapshots)).verify(None, table_id)
     finally:
         await db.close()
 

@@ -7,6 +7,8 @@ Forms (integers in base 36)::
     l:<table>:<command>[:<arg>]    a lobby button (see LobbyCommand)
     n:<owner>:<game>[:<preset>]    choosing a game for /newgame (only its owner may)
     r:<table>                      rematch
+    p:<table>:<at>:<owner>         a replay's step to the frame after move ``at``
+                                   (only its owner, who asked for it, steps it)
     i:<language>                   choosing the chat's language
 
 ``at_move`` is the table's move count when the buttons were drawn: a button
@@ -30,6 +32,7 @@ __all__ = [
     "MoveButton",
     "NewGameButton",
     "RematchButton",
+    "ReplayButton",
     "pack",
     "parse",
 ]
@@ -110,11 +113,28 @@ class RematchButton:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayButton:
+    table_id: int
+    at: int
+    """The frame to show: after this many moves (0: the deal)."""
+    owner: int
+    """The user who asked for the replay: only he steps this message."""
+
+
+@dataclass(frozen=True, slots=True)
 class LanguageButton:
     language: str
 
 
-Button = MoveButton | MenuButton | LobbyButton | NewGameButton | RematchButton | LanguageButton
+Button = (
+    MoveButton
+    | MenuButton
+    | LobbyButton
+    | NewGameButton
+    | RematchButton
+    | ReplayButton
+    | LanguageButton
+)
 
 
 def _b36(n: int) -> str:
@@ -159,6 +179,8 @@ def pack(button: Button) -> str:
             )
         case RematchButton(table_id):
             text = f"r:{_b36(table_id)}"
+        case ReplayButton(table_id, at, owner):
+            text = f"p:{_b36(table_id)}:{_b36(at)}:{_b36(owner)}"
         case LanguageButton(language):
             text = f"i:{_token(language)}"
     if len(text.encode()) > MAX_BYTES:
@@ -188,6 +210,8 @@ def parse(data: str | None) -> Button:
         return NewGameButton(_int(args[0]), _token(args[1]), preset)
     if kind == "r" and len(args) == 1:
         return RematchButton(_int(args[0]))
+    if kind == "p" and len(args) == 3:
+        return ReplayButton(_int(args[0]), _int(args[1]), _int(args[2]))
     if kind == "i" and len(args) == 1:
         return LanguageButton(_token(args[0]))
     raise CallbackDataError("unknown form")

@@ -80,6 +80,9 @@ class Publisher:
         self.tables = TableMessages(io, services, screens, ledger, pacer, self.deep_link)
         self._deliveries: dict[int, TableDelivery] = {}
         self._outboxes: dict[int, GroupOutbox] = {}
+        self._replay_edits: dict[tuple[int, int], object] = {}
+        """Per replay message, the latest edit asked for: an edit that waited
+        for the group's slot while a newer one was asked for is dropped."""
 
     def deep_link(self, payload: str) -> str:
         return f"https://t.me/{self.bot_username}?start={payload}"
@@ -120,6 +123,24 @@ class Publisher:
             self._background.spawn(self._warn(snapshot, seat), f"warn-{snapshot.table.id}")
 
     # --- asked for by the handlers -------------------------------------------------
+
+    async def edit_replay(
+        self, chat_id: int, message_id: int, text: str, markup: Keyboard | None
+    ) -> None:
+        """Show a replay's next frame: its one message edited, in a group within
+        the group's budget (an edit that waits, spread as a table's are), the
+        presses made while it waited coalescing into the latest."""
+        key, mine = (chat_id, message_id), object()
+        self._replay_edits[key] = mine
+        try:
+            while chat_id < 0 and (wait := self.pacer.delay(chat_id, spread=True)) > 0:
+                await self._background.wait(self._clock.sleep(wait))
+            if self._replay_edits.get(key) is mine:
+                await self.pacer.turn(chat_id, spread=True)
+                await self.io.edit_text(chat_id, message_id, text, markup)
+        finally:
+            if self._replay_edits.get(key) is mine:
+                del self._replay_edits[key]
 
     def say(
         self,

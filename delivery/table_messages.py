@@ -376,8 +376,9 @@ class TableMessages:
             ]
             if move == table.moves and table.status is Status.FINISHED and outcome is not None:
                 rematch = button(t(lang, "result.rematch"), cd.RematchButton(table.id))
+                replay = url_button(t(lang, "result.replay"), self._deep_link(f"p{table.id}"))
                 result = screens.result(lang, outcome, snapshot.public, names)
-                posts.append((result, markup([[rematch]]), True))
+                posts.append((result, markup([[rematch, replay]]), True))
             posted_move, done = delivery.announcing or (move, 0)
             if posted_move != move:
                 done = 0

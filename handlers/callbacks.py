@@ -18,6 +18,7 @@ from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 from delivery import callback_data as cd
 from delivery.hand_messages import BACK
 from delivery.keyboards import button, markup
+from delivery.replay_messages import replay_message
 from handlers.commands import admin_unless_creator, set_language
 from handlers.context import (
     Koloda,
@@ -108,6 +109,8 @@ async def on_callback(update: Update, context: KolodaContext) -> None:
             case cd.RematchButton():
                 await app.services.lobby.rematch(pressed.table_id, person(query.from_user))
                 await _answer(query)
+            case cd.ReplayButton():
+                await _replay(app, update, query, pressed)
     except ServiceError as exc:
         await _answer(query, t(lang, exc.key, **exc.params), alert=True)
         if on_hand is not None:
@@ -152,6 +155,28 @@ async def _menu(app: Koloda, query: CallbackQuery, pressed: cd.MenuButton) -> No
     )
     await _answer(query)
     app.publisher.menu(snapshot, seat, None if back else pressed.focus)
+
+
+async def _replay(
+    app: Koloda, update: Update, query: CallbackQuery, pressed: cd.ReplayButton
+) -> None:
+    """A step of a replay: its message shows the frame asked for.  Only the
+    person who asked for it steps it; anybody else is sent to his own, in
+    his DM (a finished game is anybody's to replay)."""
+    message = query.message
+    if message is None:
+        raise ServiceError("error.bad_button")
+    if pressed.owner != query.from_user.id:
+        await _answer(query, url=app.publisher.deep_link(f"p{pressed.table_id}"))
+        return
+    history = await app.services.replays.of(pressed.table_id)
+    if pressed.at > len(history.moves):
+        raise ServiceError("error.bad_button")
+    lang = await language_for(app, update)
+    screens = app.screens[history.table.game]
+    text, keys = replay_message(lang, history, screens, pressed.at, pressed.owner)
+    await _answer(query)
+    await app.publisher.edit_replay(message.chat.id, message.message_id, text, keys)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +224,8 @@ async def _lobby(
 
 
 async def _join(press: _LobbyPress) -> None:
-    joined = await press.lobby.join(press.table_id, press.who)
+    # Telegram's id of this press is mixed into the deal's seed (services.fairness).
+    joined = await press.lobby.join(press.table_id, press.who, press.query.id)
     if joined.needs_dm:
         # Telegram opens t.me links given as the answer's url.
         await _answer(press.query, url=press.app.publisher.deep_link(f"j{press.table_id}"))
@@ -214,7 +240,7 @@ async def _leave(press: _LobbyPress) -> None:
 
 async def _start(press: _LobbyPress) -> None:
     admin = await admin_unless_creator(press.update, press.context, press.snapshot)
-    await press.lobby.start(press.table_id, press.who, is_admin=admin)
+    await press.lobby.start(press.table_id, press.who, is_admin=admin, press_id=press.query.id)
     # Only a game with private hands has cards waiting in a DM.
     private = press.snapshot.spec.private_hands
     await press.answer("lobby.started" if private else "lobby.started_on_table")

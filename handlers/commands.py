@@ -18,6 +18,7 @@ from telegram.error import TelegramError
 
 from delivery import callback_data as cd
 from delivery.keyboards import Keyboard, button, markup, url_button
+from delivery.replay_messages import replay_message
 from handlers.context import (
     Koloda,
     KolodaContext,
@@ -30,7 +31,7 @@ from handlers.context import (
 from i18n import LANGUAGES, normalize, t
 from screens import common
 from screens.base import SheetScreens
-from services import ServiceError, Snapshot, Status
+from services import History, ServiceError, Snapshot, Status
 
 __all__ = [
     "COMMANDS",
@@ -132,6 +133,9 @@ async def start(update: Update, context: KolodaContext) -> None:
         await _join_by_link(app, update, int(payload[1:]), lang)
     elif payload.startswith("h") and payload[1:].isdigit():
         await _resend_hand(app, update, int(payload[1:]), lang)
+    elif payload.startswith("p") and payload[1:].isdigit():
+        # "▶️ Replay" under a game's result in the group: the replay in his DM.
+        await _send_replay(app, update, await app.services.replays.of(int(payload[1:])), lang)
     elif payload:
         await reply(app, update, _hello(lang, user) + "\n\n" + t(lang, "error.bad_link"))
     else:
@@ -271,6 +275,15 @@ async def startgame(update: Update, context: KolodaContext) -> None:
     await app.services.lobby.start(snapshot.table.id, person(user), is_admin=admin)
 
 
+async def salt(update: Update, context: KolodaContext) -> None:
+    """``/salt word``: a seated player's word, mixed into the deal's seed; the
+    lobby's count of contributions answers."""
+    app = context.koloda
+    user, _ = sender(update)
+    snapshot = await _open_table(app, update)
+    await app.services.lobby.salt(snapshot.table.id, person(user), " ".join(context.args or []))
+
+
 async def cancel(update: Update, context: KolodaContext) -> None:
     app = context.koloda
     user, _ = sender(update)
@@ -344,14 +357,36 @@ async def verify(update: Update, context: KolodaContext) -> None:
     await reply(app, update, common.verdict_text(lang, verdict))
 
 
-def _table_number(args: list[str] | None) -> int | None:
-    """The table a command names (``12`` or ``#12``), None when it names none."""
+def _table_number(args: list[str] | None, usage: str = "fair.usage") -> int | None:
+    """The table a command names (``12`` or ``#12``), None when it names none;
+    ``usage`` is the refusal of anything else."""
     if not args:
         return None
     text = args[0].removeprefix("#").removeprefix("№")
     if len(args) > 1 or not text.isdecimal() or not text.isascii() or len(text) > 18:
-        raise ServiceError("fair.usage")
+        raise ServiceError(usage)
     return int(text)
+
+
+async def replay(update: Update, context: KolodaContext) -> None:
+    """``/replay [table]``: a finished game move by move, every hand face up;
+    in a group the chat's last game (or its table), in a DM the person's last
+    game (or any finished table)."""
+    app = context.koloda
+    user, chat = sender(update)
+    lang = await language_for(app, update)
+    table_id = _table_number(context.args, "replay.usage")
+    in_chat = None if chat.type == Chat.PRIVATE else chat.id
+    await _send_replay(
+        app, update, await app.services.replays.find(in_chat, user.id, table_id), lang
+    )
+
+
+async def _send_replay(app: Koloda, update: Update, history: History, lang: str) -> None:
+    """A replay's first frame (the deal), to be stepped by its asker."""
+    user, _ = sender(update)
+    text, keys = replay_message(lang, history, app.screens[history.table.game], 0, user.id)
+    await reply(app, update, text, keys)
 
 
 # --- scores, rules, language ---------------------------------------------------------
@@ -473,11 +508,13 @@ COMMANDS: dict[str, Handler] = {
     "join": _recorded(_group_only(join)),
     "leave": _recorded(_group_only(leave)),
     "startgame": _recorded(_group_only(startgame)),
+    "salt": _recorded(_group_only(salt)),
     "cancel": _recorded(_group_only(cancel)),
     "kick": _recorded(_group_only(kick)),
     "table": _recorded(_group_only(table_command)),
     "sheet": _recorded(_group_only(sheet)),
     "verify": _recorded(_group_only(verify)),
+    "replay": _recorded(replay),
     "scores": _recorded(_group_only(scores)),
     "stats": _recorded(stats),
     "rules": _recorded(rules),
@@ -487,5 +524,5 @@ COMMANDS: dict[str, Handler] = {
 """Every command, in the order ``setMyCommands`` lists them (all but /start
 in groups)."""
 
-PRIVATE_COMMANDS = ("start", "help", "stats", "rules", "language")
+PRIVATE_COMMANDS = ("start", "help", "replay", "stats", "rules", "language")
 """The commands a private chat lists."""

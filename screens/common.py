@@ -12,6 +12,7 @@ from i18n import LANGUAGES, t, tn
 from screens.base import GameScreens
 from services import (
     MIN_GAMES,
+    SCHEME_V2,
     EndReason,
     OnAbsence,
     ScoreRow,
@@ -191,6 +192,10 @@ def lobby_text(lang: str, snapshot: Snapshot, screens: GameScreens[Any, Any]) ->
         lines.append(tn(lang, "lobby.need_more", seats.start - len(table.seats)))
     else:
         lines.append(t(lang, "lobby.can_start"))
+    if table.seed_commitment is not None:
+        shown = table.seed_commitment[:COMMITMENT_SHOWN]
+        lines.append("")
+        lines.append(tn(lang, "lobby.seed_commitment", len(table.contributions), commitment=shown))
     return "\n".join(lines)
 
 
@@ -214,8 +219,12 @@ def verdict_text(lang: str, verdict: Verdict) -> str:
     }
     if verdict.problem is not None:
         return t(lang, f"fair.bad_{verdict.problem}", **params)
-    moves = tn(lang, "fair.ok_moves", verdict.moves)
-    return f"{t(lang, 'fair.ok', **params)}\n{moves}"
+    lines = [t(lang, "fair.ok", **params)]
+    if verdict.scheme == SCHEME_V2 and verdict.seed_commitment is not None:
+        shown = verdict.seed_commitment[:COMMITMENT_SHOWN]
+        lines.append(tn(lang, "fair.ok_mixed", len(verdict.contributions), commitment=shown))
+    lines.append(tn(lang, "fair.ok_moves", verdict.moves))
+    return "\n".join(lines)
 
 
 def deal_line(lang: str, table: TableRow) -> str | None:

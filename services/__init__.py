@@ -14,10 +14,11 @@ from services.clock import Clock, SystemClock
 from services.computers import PAUSE, Computers
 from services.directory import ChatInfo, Directory, Person
 from services.errors import ServiceError
-from services.fairness import Fairness, Verdict
+from services.fairness import SCHEME_V2, Fairness, Verdict
 from services.history import Histories, History, HistoryError, Step
 from services.lobby import JoinResult, Lobby, Setting
 from services.moderation import Moderation
+from services.replays import Replays
 from services.scores import MIN_GAMES, Scores, Standings, win_share
 from services.snapshots import LoggedEvent, Snapshot, Snapshots
 from services.tables import TableObserver, Tables
@@ -37,6 +38,7 @@ from storage import (
 
 __all__ = [
     "MIN_GAMES",
+    "SCHEME_V2",
     "Actor",
     "Background",
     "ChatInfo",
@@ -51,6 +53,7 @@ __all__ = [
     "LoggedEvent",
     "OnAbsence",
     "Person",
+    "Replays",
     "ScoreRow",
     "SeatRow",
     "ServiceError",
@@ -87,6 +90,7 @@ class Services:
     scores: Scores
     fairness: Fairness
     histories: Histories
+    replays: Replays
 
     @classmethod
     def create(
@@ -115,6 +119,7 @@ class Services:
         tables.observe(timers)
         tables.observe(seats)
         directory = Directory(db, default_language)
+        histories = Histories(db, snapshots)
         return cls(
             db=db,
             clock=clock,
@@ -122,17 +127,14 @@ class Services:
             directory=directory,
             snapshots=snapshots,
             tables=tables,
-            lobby=(
-                Lobby(tables, snapshots, directory)
-                if seeds is None
-                else Lobby(tables, snapshots, directory, seeds)
-            ),
+            lobby=Lobby(tables, snapshots, directory, seeds),
             moderation=Moderation(tables, snapshots),
             timers=timers,
             computers=seats,
             scores=Scores(db),
-            fairness=Fairness(db, snapshots),
-            histories=Histories(db, snapshots),
+            fairness=Fairness(db, snapshots, histories),
+            histories=histories,
+            replays=Replays(db, histories),
         )
 
     async def start(self) -> None:

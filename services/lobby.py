@@ -21,6 +21,7 @@ from games.spec import GameSpec, UnknownPreset
 from players.levels import Level
 from services.directory import Directory, Person
 from services.errors import ServiceError
+from services.fairness import SCHEME_V2, mixed_seed, new_server_seed, press, word
 from services.snapshots import Snapshot, Snapshots
 from services.table_change import TableChange
 from services.tables import Tables
@@ -62,26 +63,25 @@ def _next(choices: tuple[Any, ...], current: Any) -> Any:
     return choices[(position + 1) % len(choices)]
 
 
-def _secure_seed() -> int:
-    return secrets.randbits(63)
-
-
 class Lobby:
     def __init__(
         self,
         tables: Tables,
         snapshots: Snapshots,
         directory: Directory,
-        seeds: Callable[[], int] = _secure_seed,
+        seeds: Callable[[], int] | None = None,
     ) -> None:
         """``directory`` tells whether the bot can message a person (a game with
-        private hands seats only those); ``seeds`` gives each game's shuffle
-        seed: the operating system's secure random source, unless a test needs
-        its deals to repeat."""
+        private hands seats only those).  Deals are nobody's choice
+        (:mod:`services.fairness`, scheme v2): the bot's seed is committed when
+        a table opens and mixed with the players' contributions at the start.
+        ``seeds`` is for tests whose deals must repeat: each game is then
+        dealt from the seed it gives, the first scheme's way (a seed drawn
+        at the start, the deal committed)."""
         self._tables = tables
         self._snapshots = snapshots
         self._directory = directory
-        self._seeds = seeds
+        self._fixed_seeds = seeds
         self._shuffler = random.SystemRandom()
 
     # --- creating ---------------------------------------------------------------
@@ -111,6 +111,7 @@ class Lobby:
             on_absence=OnAbsence.COMPUTER,
             computer_level=LEVELS[0],
         ) as change:
+            await self._commit_seed(change)
             if creator_dm_ok or not spec.private_hands:
                 await change.seat_person(creator.id)
         return change.snapshot
@@ -141,6 +142,7 @@ class Lobby:
             computer_level=old.computer_level,
             previous_id=old.id,
         ) as change:
+            await self._commit_seed(change)
             for seat in old.seats:
                 if seat.user_id is None:
                     assert seat.computer is not None
@@ -151,7 +153,9 @@ class Lobby:
 
     # --- seating ----------------------------------------------------------------
 
-    async def join(self, table_id: int, person: Person) -> JoinResult:
+    async def join(self, table_id: int, person: Person, press_id: str | None = None) -> JoinResult:
+        """Seat ``person``; ``press_id``, Telegram's id of the press that
+        seated him (a button), is mixed into the deal's seed."""
         dm_ok = await self._directory.dm_ok(person.id)
         async with self._tables.change(table_id) as change:
             table = change.table
@@ -162,6 +166,8 @@ class Lobby:
             if not needs_dm:
                 self._room_for_one_more(table)
                 await change.seat_person(person.id)
+                if press_id is not None:
+                    await change.contribute(press(press_id))
                 await change.update()
         return JoinResult(change.snapshot, needs_dm)
 
@@ -313,7 +319,26 @@ class Lobby:
 
     # --- starting ---------------------------------------------------------------
 
-    async def start(self, table_id: int, person: Person, *, is_admin: bool) -> Snapshot:
+    async def salt(self, table_id: int, person: Person, text: str) -> Snapshot:
+        """A seated player's word, mixed into the deal's seed."""
+        text = " ".join(text.split())
+        if not text:
+            raise ServiceError("salt.usage")
+        async with self._tables.change(table_id) as change:
+            table = change.table
+            self._in_lobby(table)
+            if table.seat_of(person.id) is None:
+                raise ServiceError("error.not_seated")
+            if not await change.contribute(word(person.id, text)):
+                raise ServiceError("salt.not_kept")
+            await change.update()
+        return change.snapshot
+
+    async def start(
+        self, table_id: int, person: Person, *, is_admin: bool, press_id: str | None = None
+    ) -> Snapshot:
+        """Deal and start; ``press_id``, Telegram's id of the press that started
+        it (a button), is the last contribution mixed into the seed."""
         async with self._tables.change(table_id) as change:
             table = change.table
             if table.status is not Status.LOBBY:
@@ -332,8 +357,26 @@ class Lobby:
                 raise ServiceError("error.seat_counts", counts=counts)
             if not any(s.user_id is not None for s in table.seats):
                 raise ServiceError("error.no_people")
-            await change.deal(self._seeds())
+            await self._deal(change, press_id)
         return change.snapshot
+
+    # --- the seed (services.fairness) ------------------------------------------
+
+    async def _commit_seed(self, change: TableChange) -> None:
+        if self._fixed_seeds is None:
+            await change.commit_server_seed(new_server_seed())
+
+    async def _deal(self, change: TableChange, press_id: str | None) -> None:
+        table = change.table
+        if self._fixed_seeds is not None:
+            await change.deal(self._fixed_seeds())
+        elif table.scheme == SCHEME_V2 and table.server_seed is not None:
+            contributions = table.contributions
+            if press_id is not None and await change.contribute(press(press_id)):
+                contributions = (*contributions, press(press_id))
+            await change.deal(mixed_seed(table.server_seed, contributions), SCHEME_V2)
+        else:  # a lobby opened before the bot committed to its seeds
+            await change.deal(secrets.randbits(63))
 
     # --- helpers ----------------------------------------------------------------
 

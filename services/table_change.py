@@ -18,7 +18,14 @@ from typing import Any
 from games.core import Game
 from services import turns
 from services.clock import Clock
-from services.fairness import commitment, deal
+from services.fairness import (
+    MAX_CONTRIBUTIONS,
+    SCHEME_V1,
+    SCHEME_V2,
+    commitment,
+    deal,
+    seed_commitment,
+)
 from services.moves import Moves, WrittenMove
 from services.snapshots import Snapshot, Snapshots
 from storage import Actor, EndReason, OnAbsence, Status, TableRow, Tx
@@ -75,17 +82,38 @@ class TableChange:
         """End the open table without a result (cancelled, expired, the bot removed)."""
         await self._update(status=Status.CANCELLED, end_reason=reason)
 
-    async def deal(self, seed: int) -> None:
+    async def commit_server_seed(self, server_seed: str) -> None:
+        """Keep the bot's secret seed of a new lobby and the commitment to it
+        that the lobby shows (scheme v2 of :mod:`services.fairness`)."""
+        await self._update(
+            scheme=SCHEME_V2, server_seed=server_seed, seed_commitment=seed_commitment(server_seed)
+        )
+
+    async def contribute(self, contribution: str) -> bool:
+        """Add a player's contribution to the seed of a lobby whose bot seed is
+        committed; False when it is not kept (another scheme, or
+        :data:`MAX_CONTRIBUTIONS` kept already)."""
+        table = self.table
+        if table.scheme != SCHEME_V2 or table.status is not Status.LOBBY:
+            return False
+        if len(table.contributions) >= MAX_CONTRIBUTIONS:
+            return False
+        await self._tx.tables.add_contribution(table.id, contribution)
+        self._wrote = True
+        return True
+
+    async def deal(self, seed: int, scheme: str = SCHEME_V1) -> None:
         """Deal the lobby's game from ``seed`` and start it, committed to the deal
         (:mod:`services.fairness`); nobody has pressed anything in it yet."""
         game = await deal(self._tx, self._snapshots.spec(self.table.game), self.table, seed)
         dealt = game.dump()
         await self._update(
             status=Status.PLAYING,
+            scheme=scheme,
             seed=seed,
             state=dealt,
             deal=dealt,
-            commitment=commitment(self.table.game, seed, dealt),
+            commitment=commitment(self.table.game, seed, dealt, scheme),
             moves=0,
         )
         for row in self.table.seats:

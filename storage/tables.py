@@ -130,6 +130,16 @@ class TableRow:
     None for games dealt before deals were committed."""
     computer_level: str = "easy"
     """How strong its computer seats play (``players.levels.Level``)."""
+    scheme: str | None = None
+    """How its game was dealt (``services.fairness``); None: before schemes
+    were named (the first scheme's way)."""
+    server_seed: str | None = None
+    """The bot's secret seed, drawn when the table opened (None: a table dealt
+    the first scheme's way), revealed when the game is over."""
+    seed_commitment: str | None = None
+    """SHA-256 (hex) of ``server_seed``, shown in the lobby."""
+    contributions: tuple[str, ...] = ()
+    """The players' contributions mixed into ``server_seed`` at the deal."""
 
     @property
     def is_open(self) -> bool:
@@ -171,6 +181,10 @@ _COLUMNS = (
     "end_reason",
     "commitment",
     "computer_level",
+    "scheme",
+    "server_seed",
+    "seed_commitment",
+    "contributions",
 )
 _SELECT = (
     "SELECT "
@@ -250,10 +264,14 @@ class Tables(Queries):
                 turn_seconds=r[12],
                 on_absence=OnAbsence(r[13]),
                 end_reason=None if r[14] is None else EndReason(r[14]),
-                seats=_seats(r[18]),
+                seats=_seats(r[22]),
                 commitment=r[15],
                 computer_level=r[16],
-                chat_title=r[17],
+                scheme=r[17],
+                server_seed=r[18],
+                seed_commitment=r[19],
+                contributions=() if r[20] is None else tuple(json.loads(r[20])),
+                chat_title=r[21],
             )
             for r in rows
         ]
@@ -318,6 +336,9 @@ class Tables(Queries):
         computer_level: str | None = None,
         end_reason: EndReason | None = None,
         creator_id: int | None = None,
+        scheme: str | None = None,
+        server_seed: str | None = None,
+        seed_commitment: str | None = None,
     ) -> int:
         """Change a table if nobody changed it since ``expected_version``;
         returns the new version or raises :class:`StaleVersionError`."""
@@ -336,6 +357,9 @@ class Tables(Queries):
             ("computer_level", computer_level),
             ("end_reason", end_reason),
             ("creator_id", creator_id),
+            ("scheme", scheme),
+            ("server_seed", server_seed),
+            ("seed_commitment", seed_commitment),
         ):
             if value is not None:
                 sets.append(f"{column} = ?")
@@ -347,6 +371,15 @@ class Tables(Queries):
         if changed != 1:
             raise StaleVersionError(table_id)
         return expected_version + 1
+
+    async def add_contribution(self, table_id: int, contribution: str) -> None:
+        """Append a player's contribution to the table's list (see
+        :mod:`services.fairness`)."""
+        await self._run(
+            "UPDATE tables SET contributions = json_insert(COALESCE(contributions, '[]'),"
+            " '$[#]', ?) WHERE id = ?",
+            (contribution, table_id),
+        )
 
     async def add_seat(
         self, table_id: int, *, user_id: int | None = None, computer: int | None = None
@@ -431,6 +464,25 @@ class Tables(Queries):
         rows = await self._all(
             "SELECT id FROM tables WHERE chat_id = ? AND seed IS NOT NULL ORDER BY id DESC LIMIT 1",
             (chat_id,),
+        )
+        return rows[0][0] if rows else None
+
+    async def last_over(self, chat_id: int) -> int | None:
+        """The last table in the chat whose dealt game is over (finished, or
+        cancelled after the deal)."""
+        rows = await self._all(
+            "SELECT id FROM tables WHERE chat_id = ? AND deal IS NOT NULL"
+            " AND status != 'playing' ORDER BY id DESC LIMIT 1",
+            (chat_id,),
+        )
+        return rows[0][0] if rows else None
+
+    async def last_over_of_user(self, user_id: int) -> int | None:
+        """The last table whose dealt game is over that ``user_id`` sat at."""
+        rows = await self._all(
+            "SELECT t.id FROM tables t JOIN seats s ON s.table_id = t.id WHERE s.user_id = ?"
+            " AND t.deal IS NOT NULL AND t.status != 'playing' ORDER BY t.id DESC LIMIT 1",
+            (user_id,),
         )
         return rows[0][0] if rows else None
 
