@@ -50,9 +50,13 @@ class World:
         catalog: Catalog = CATALOG,
         *,
         seed: int = 1,
+        fixed_deals: bool = True,
     ) -> AsyncIterator[World]:
         """The services on the database at ``path`` hosting the games of
-        ``catalog``; deals are seeded by ``seed``."""
+        ``catalog``; deals are seeded by ``seed`` (dealt the first scheme's
+        way), or with ``fixed_deals`` False nobody's choice, as the bot deals
+        them (services.fairness: the bot's committed seed and the players'
+        contributions)."""
         db = await Database.open(path, now=clock.now)
         deals = random.Random(seed)
         services = Services.create(
@@ -63,7 +67,7 @@ class World:
             default_language="ru",
             heartbeat=3600.0,
             thinking=Thinking(workers=1, scale=THINKING_SCALE),
-            seeds=lambda: deals.getrandbits(63),
+            seeds=(lambda: deals.getrandbits(63)) if fixed_deals else None,
         )
         seen = Recorder()
         services.tables.observe(seen)
