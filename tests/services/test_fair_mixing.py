@@ -73,7 +73,8 @@ async def test_fair_the_bots_seed_is_committed_when_the_table_opens_before_any_j
     opened = await lobby.create(GROUP, 0, PEOPLE[0], "durak")
     table = opened.table
     assert table.scheme == SCHEME_V2
-    assert table.server_seed is not None and len(table.server_seed) == 64
+    assert table.server_seed is not None
+    assert len(table.server_seed) == 64
     assert table.seed_commitment == seed_commitment(table.server_seed)
     assert table.contributions == ()
     assert table.seed is None  # nothing is dealt yet
@@ -197,7 +198,8 @@ async def test_fair_a_tampered_bot_seed_contribution_or_deal_is_refused(fair: Wo
     third = (await _play_out(fair, await _mixed_table(fair), seed=9)).table
     async with fair.services.db.read() as tx:
         foreign = await tx.tables.deal(other.id)
-    assert foreign is not None and third.seed is not None
+    assert foreign is not None
+    assert third.seed is not None
     forged_commitment = commitment("durak", third.seed, foreign, SCHEME_V2)
     _sql(
         fair,
@@ -225,8 +227,7 @@ async def test_fair_games_dealt_the_old_way_still_verify(world: World, fair: Wor
     opened = (await lobby.create(GROUP, 0, PEOPLE[0], "durak")).table
     _sql(
         fair,
-        "UPDATE tables SET scheme = NULL, server_seed = NULL, seed_commitment = NULL"
-        " WHERE id = ?",
+        "UPDATE tables SET scheme = NULL, server_seed = NULL, seed_commitment = NULL WHERE id = ?",
         opened.id,
     )
     await lobby.join(opened.id, PEOPLE[1], "press")
