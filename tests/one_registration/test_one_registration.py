@@ -18,6 +18,9 @@ import pytest
 from bot.catalog import CATALOG, Catalog
 from i18n import Domain, add_domain, catalog_keys, t, tn
 from playground.botapi import FakeTelegram
+from screens.common import names_of
+from screens.replay import replay_frames
+from services import ServiceError
 from tests.clock import FakeClock
 from tests.e2e.harness import Probe, Table, advance, bot_config, running_bot, seat_players
 from tests.e2e.test_seats import add_computers
@@ -26,6 +29,8 @@ from tests.engines.test_conformance import suite
 from tests.i18n.test_catalogs import fields
 from tests.one_registration import LISTING, SPEC, TEXTS
 from tests.one_registration.actions import Play
+from tests.services.test_replays import play_out_randomly
+from tests.services.world import GROUP, PEOPLE, World
 
 LISTED = CATALOG.adding(LISTING)
 """The one registration."""
@@ -218,3 +223,26 @@ def test_the_heuristic_takes_the_trick_cheaply_when_it_plays_last() -> None:
     chosen = heuristic.choose(game.rules, view, game.legal_actions(last), rng)
     taking = [card for card in view.hand if card.rank > view.trick[0].card.rank]
     assert chosen == Play(min(taking) if taking else min(view.hand))
+
+
+async def test_it_gets_replays_without_a_line_of_replay_code(tmp_path: Path) -> None:
+    """Replays are painted from the registration alone (its screens), so a
+    game that exists only here replays every move, and none while it runs."""
+    screens = LISTED.screens["highcard"]
+    async with World.open(tmp_path / "koloda.sqlite3", FakeClock(), LISTED) as world:
+        people = SPEC.seat_range(SPEC.preset()).start
+        snapshot = await world.table("highcard", people=people)
+        with pytest.raises(ServiceError) as early:
+            await world.services.replays.of(snapshot.table.id)
+        assert early.value.key == "replay.in_play"
+        over = (await play_out_randomly(world, snapshot)).table
+        history = await world.services.replays.find(GROUP, PEOPLE[0].id, None)
+        frames = list(replay_frames("ru", history, screens))
+    assert len(frames) == over.moves + 1
+    assert all(f"Ход {n} из {over.moves}: " in frame for n, frame in enumerate(frames) if n)
+    final = SPEC.game.load(over.state or {})
+    names = names_of("ru", over)
+    assert screens.table("ru", final.public_view(), names, live=False).text in frames[-1]
+    for seat in range(people):
+        assert screens.hand("ru", final.view(seat), (), names, None, live=False).text in frames[-1]
+    assert "Старшая карта" in frames[0]

@@ -1,0 +1,124 @@
+"""Replays of every game and variant: refused while the game is played, then
+every frame from the deal to the last move, each painted by the game's own
+screens, the last one the game as it ended; the buttons step through them all."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from bot.catalog import CATALOG
+from delivery import callback_data as cd
+from delivery.replay_messages import replay_message
+from screens.common import names_of
+from screens.replay import replay_frames, replay_text
+from services import Actor, ServiceError, Snapshot, Status
+from tests.services.world import GROUP, PEOPLE, World
+
+VARIANTS = [(game, preset) for game, spec in CATALOG.specs.items() for preset in spec.presets]
+TELEGRAM_TEXT = 4096
+"""Characters a message's text may have (once its HTML tags are parsed)."""
+
+
+async def play_out_randomly(world: World, snapshot: Snapshot, seed: int = 5) -> Snapshot:
+    """Random legal moves by whoever may move, until the game is over."""
+    rng = random.Random(seed)
+    table_id = snapshot.table.id
+    for _ in range(50_000):
+        snapshot = await world.snapshot(table_id)
+        if snapshot.table.status is not Status.PLAYING:
+            return snapshot
+        seat = rng.choice(sorted(s for s in snapshot.waits() if snapshot.legal(s)))
+        code = rng.choice(snapshot.legal(seat)).encode()
+        await world.services.tables.act(table_id, seat, code, actor=Actor.PLAYER)
+    raise AssertionError("the game did not end")
+
+
+def _visible(html: str) -> str:
+    return re.sub(r"<[^>]+>", "", html)
+
+
+@pytest.mark.parametrize(("game", "preset"), VARIANTS)
+async def test_every_variant_replays_every_move_from_the_deal_to_its_end(
+    world: World, game: str, preset: str
+) -> None:
+    spec, screens = CATALOG.specs[game], CATALOG.screens[game]
+    people = max(2, spec.seat_range(spec.presets[preset]).start)
+    snapshot = await world.table(game, preset, people=people)
+    replays = world.services.replays
+    # Nothing hidden while the game is played: no replay of it at all.
+    with pytest.raises(ServiceError) as early:
+        await replays.of(snapshot.table.id)
+    assert early.value.key == "replay.in_play"
+    with pytest.raises(ServiceError) as none:
+        await replays.find(GROUP, PEOPLE[0].id, None)
+    assert none.value.key == "replay.none"
+
+    over = await play_out_randomly(world, snapshot)
+    table = over.table
+    history = await replays.find(GROUP, PEOPLE[0].id, None)
+    assert history.table.id == table.id
+    assert (await replays.find(None, PEOPLE[1].id, None)).table.id == table.id  # his DM
+    frames = list(replay_frames("ru", history, screens))
+    assert len(frames) == table.moves + 1
+    assert "Раздача" in frames[0]
+    for at, frame in enumerate(frames[1:], 1):
+        assert f"Ход {at} из {table.moves}: " in frame
+        assert len(_visible(frame)) <= TELEGRAM_TEXT, (at, len(_visible(frame)))
+
+    # The last frame is the game as it ended: the table and every hand painted
+    # from the final state's own views.
+    final = spec.game.load(table.state or {})
+    names = names_of("ru", table)
+    ended = screens.table("ru", final.public_view(), names, live=False).text
+    assert ended in frames[-1]
+    if spec.private_hands:
+        for seat in range(people):
+            hand = screens.hand("ru", final.view(seat), (), names, None, live=False).text
+            assert hand in frames[-1]
+    middle = table.moves // 2
+    for at in (0, middle, table.moves):
+        assert replay_text("ru", history, screens, at) == frames[at]
+
+    # ▶ from the deal reaches every move, ⏭ the end, ⏮ the deal again.
+    at, seen = 0, [0]
+    while True:
+        _, keys = replay_message("ru", history, screens, at, PEOPLE[0].id)
+        assert keys is not None
+        pressed = {b.label: cd.parse(b.data) for row in keys for b in row}
+        if at == table.moves:
+            assert set(pressed) == {"⏮", "◀"}
+            assert pressed["⏮"] == cd.ReplayButton(table.id, 0, PEOPLE[0].id)
+            break
+        step = pressed["▶"]
+        assert isinstance(step, cd.ReplayButton)
+        assert pressed["⏭"] == cd.ReplayButton(table.id, table.moves, PEOPLE[0].id)
+        at = step.at
+        seen.append(at)
+        if at > 3 and at < table.moves - 3:
+            at = table.moves - 3  # the rest of the way was checked frame by frame above
+            seen.append(at)
+    assert seen[:4] == [0, 1, 2, 3]
+
+
+async def test_a_replay_is_refused_for_a_table_elsewhere_never_dealt_or_unknown(
+    world: World,
+) -> None:
+    replays = world.services.replays
+    over = await play_out_randomly(world, await world.table("durak"))
+    for chat, table_id in ((GROUP, 10_000), (GROUP - 1, over.table.id)):
+        with pytest.raises(ServiceError) as unknown:
+            await replays.find(chat, PEOPLE[0].id, table_id)
+        assert unknown.value.key == "replay.unknown"
+    # In a DM any finished table by its number: its cards are public once over.
+    assert (await replays.find(None, PEOPLE[3].id, over.table.id)).table.id == over.table.id
+    with pytest.raises(ServiceError) as never:
+        await replays.find(None, PEOPLE[3].id, None)  # Gleb played no game
+    assert never.value.key == "replay.none"
+    lobby = await world.table("durak", start=False)
+    await world.services.moderation.cancel(lobby.table.id, PEOPLE[0], is_admin=False)
+    with pytest.raises(ServiceError) as undealt:
+        await replays.of(lobby.table.id)
+    assert undealt.value.key == "replay.unknown"
