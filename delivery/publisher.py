@@ -124,7 +124,7 @@ class Publisher:
 
     # --- asked for by the handlers -------------------------------------------------
 
-    async def edit_replay(
+    def edit_replay(
         self, chat_id: int, message_id: int, text: str, markup: Keyboard | None
     ) -> None:
         """Show a replay's next frame: its one message edited, in a group within
@@ -132,6 +132,14 @@ class Publisher:
         presses made while it waited coalescing into the latest."""
         key, mine = (chat_id, message_id), object()
         self._replay_edits[key] = mine
+        self._background.spawn(
+            self._edit_replay(key, mine, text, markup), f"replay-{chat_id}-{message_id}"
+        )
+
+    async def _edit_replay(
+        self, key: tuple[int, int], mine: object, text: str, markup: Keyboard | None
+    ) -> None:
+        chat_id, message_id = key
         try:
             while chat_id < 0 and (wait := self.pacer.delay(chat_id, spread=True)) > 0:
                 await self._background.wait(self._clock.sleep(wait))

@@ -176,7 +176,7 @@ async def _replay(
     screens = app.screens[history.table.game]
     text, keys = replay_message(lang, history, screens, pressed.at, pressed.owner)
     await _answer(query)
-    await app.publisher.edit_replay(message.chat.id, message.message_id, text, keys)
+    app.publisher.edit_replay(message.chat.id, message.message_id, text, keys)
 
 
 @dataclass(frozen=True, slots=True)
