@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 import socket
 import subprocess
@@ -200,6 +201,13 @@ def test_a_whole_game_against_a_computer_by_clicking(
     result = next(t for t in texts(browser, GROUP) if "🏁" in t)
     assert "Дурак" in result
     assert any("Партия окончена" in t for t in texts(browser, ANNA))
+
+    # The result's "▶️ Повтор" opens the replay in Anna's chat; ⏭ shows the end.
+    click(browser, GROUP, "Повтор")
+    wait(browser, lambda: any("🎬" in t and "Раздача" in t for t in texts(browser, ANNA)))
+    click(browser, ANNA, "⏭")
+    wait(browser, lambda: any(re.search(r"Ход (\d+) из \1:", t) for t in texts(browser, ANNA)))
+    browser.save_screenshot(str(tmp_path / "5-replay.png"))
 
     write(browser, GROUP, "/stats")
     wait(browser, lambda: any("с компьютерами: игр 1" in t for t in texts(browser, GROUP)))
