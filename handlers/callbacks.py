@@ -107,7 +107,8 @@ async def on_callback(update: Update, context: KolodaContext) -> None:
             case cd.LanguageButton():
                 await _language(app, update, context, query, pressed)
             case cd.RematchButton():
-                await app.services.lobby.rematch(pressed.table_id, person(query.from_user))
+                who = person(query.from_user)
+                await app.services.lobby.rematch(pressed.table_id, who, query.id)
                 await _answer(query)
             case cd.ReplayButton():
                 await _replay(app, update, query, pressed)

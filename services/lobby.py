@@ -116,10 +116,11 @@ class Lobby:
                 await change.seat_person(creator.id)
         return change.snapshot
 
-    async def rematch(self, table_id: int, person: Person) -> Snapshot:
+    async def rematch(self, table_id: int, person: Person, press_id: str | None = None) -> Snapshot:
         """A new lobby with the same game, options, settings and players; once
         somebody has opened it, a player of the old game pressing "rematch"
-        again sits down at it."""
+        again sits down at it (``press_id``: his press, mixed into the seed
+        as a join's is)."""
         old = await self._snapshots.table(table_id)
         if old.status is not Status.FINISHED:
             raise ServiceError("error.not_finished")
@@ -129,7 +130,7 @@ class Lobby:
         if opened is not None and opened.table.previous_id == old.id:
             if opened.table.seat_of(person.id) is not None:
                 raise ServiceError("error.already_in_rematch")
-            return (await self.join(opened.table.id, person)).snapshot
+            return (await self.join(opened.table.id, person, press_id)).snapshot
         private = self._snapshots.spec(old.game).private_hands
         async with self._tables.open(
             old.chat_id,

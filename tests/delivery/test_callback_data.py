@@ -19,6 +19,22 @@ def test_move_buttons_round_trip_within_64_bytes(table: int, at_move: int, actio
     assert cd.parse(data) == button
 
 
+@given(ids, ids, ids)
+def test_replay_buttons_round_trip_within_64_bytes(table: int, at: int, owner: int) -> None:
+    button = cd.ReplayButton(table, at, owner)
+    data = cd.pack(button)
+    assert len(data.encode()) <= 64
+    assert cd.parse(data) == button
+
+
+@pytest.mark.parametrize(
+    "data", ["p:1:2", "p:1:2:3:4", "p:-1:2:3", "p:1:2:X", "p:1::3", "p:" + "z" * 11 + ":0:1"]
+)
+def test_forged_replay_data_is_refused(data: str) -> None:
+    with pytest.raises(cd.CallbackDataError):
+        cd.parse(data)
+
+
 @pytest.mark.parametrize(
     "button",
     [
