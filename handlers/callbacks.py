@@ -165,8 +165,11 @@ async def _replay(
     person who asked for it steps it; anybody else is sent to his own, in
     his DM (a finished game is anybody's to replay)."""
     message = query.message
-    if message is None:
+    keyboard = message.reply_markup if isinstance(message, Message) else None
+    if message is None or keyboard is None:
         raise ServiceError("error.bad_button")
+    if all(b.callback_data != query.data for row in keyboard.inline_keyboard for b in row):
+        raise ServiceError("error.bad_button")  # data the message has no button with
     if pressed.owner != query.from_user.id:
         await _answer(query, url=app.publisher.deep_link(f"p{pressed.table_id}"))
         return

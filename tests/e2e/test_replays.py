@@ -85,6 +85,7 @@ async def test_a_finished_game_replays_move_by_move_in_the_dm_and_in_the_group(
         for forged in (
             cd.pack(cd.ReplayButton(1, moves + 1, boris)),  # past the end
             cd.pack(cd.ReplayButton(9, 0, boris)),  # no such table
+            cd.pack(cd.ReplayButton(1, 3, boris)),  # a frame the message has no button for
             "p:1:1",
             "p:1:1:1:1",
             "p:-1:1:1",
@@ -100,8 +101,12 @@ async def test_a_finished_game_replays_move_by_move_in_the_dm_and_in_the_group(
         assert "🎬 Повтор, стол 1" in shared.text
         stepped = await _step(table, anna, shared, "⏭")
         assert f"Ход {moves} из {moves}: " in stepped.text
-        # Boris pressing it is sent to a replay of his own, in his DM.
+        # Boris pressing it is sent to a replay of his own, in his DM; the same
+        # button with his own id forged in is refused.
         answer = await table.press(boris, stepped, stepped.callback_data("◀"))
         assert answer["url"] == "https://t.me/koloda_test_bot?start=p1"
+        mine = cd.pack(cd.ReplayButton(1, 0, boris))
+        query = server.press(boris, table.group_id, shared.message_id, mine, forged=True)
+        assert (await server.answered(query)).get("show_alert")
         (unchanged,) = [m for m in table.group_messages() if m.message_id == shared.message_id]
         assert unchanged.text == stepped.text
