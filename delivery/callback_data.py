@@ -7,6 +7,8 @@ Forms (integers in base 36)::
     l:<table>:<command>[:<arg>]    a lobby button (see LobbyCommand)
     n:<owner>:<game>[:<preset>]    choosing a game for /newgame (only its owner may)
     r:<table>                      rematch
+    d:<table>                      the same deal, seats turned (a duplicate)
+    a:<table>                      an analysis of the presser's play, in his DM
     i:<language>                   choosing the chat's language
 
 ``at_move`` is the table's move count when the buttons were drawn: a button
@@ -21,8 +23,10 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
+    "AnalysisButton",
     "Button",
     "CallbackDataError",
+    "DuplicateButton",
     "LanguageButton",
     "LobbyButton",
     "LobbyCommand",
@@ -110,11 +114,31 @@ class RematchButton:
 
 
 @dataclass(frozen=True, slots=True)
+class DuplicateButton:
+    table_id: int
+    """The finished table whose deal is played again, seats turned."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisButton:
+    table_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class LanguageButton:
     language: str
 
 
-Button = MoveButton | MenuButton | LobbyButton | NewGameButton | RematchButton | LanguageButton
+Button = (
+    MoveButton
+    | MenuButton
+    | LobbyButton
+    | NewGameButton
+    | RematchButton
+    | DuplicateButton
+    | AnalysisButton
+    | LanguageButton
+)
 
 
 def _b36(n: int) -> str:
@@ -159,6 +183,10 @@ def pack(button: Button) -> str:
             )
         case RematchButton(table_id):
             text = f"r:{_b36(table_id)}"
+        case DuplicateButton(table_id):
+            text = f"d:{_b36(table_id)}"
+        case AnalysisButton(table_id):
+            text = f"a:{_b36(table_id)}"
         case LanguageButton(language):
             text = f"i:{_token(language)}"
     if len(text.encode()) > MAX_BYTES:
@@ -188,6 +216,10 @@ def parse(data: str | None) -> Button:
         return NewGameButton(_int(args[0]), _token(args[1]), preset)
     if kind == "r" and len(args) == 1:
         return RematchButton(_int(args[0]))
+    if kind == "d" and len(args) == 1:
+        return DuplicateButton(_int(args[0]))
+    if kind == "a" and len(args) == 1:
+        return AnalysisButton(_int(args[0]))
     if kind == "i" and len(args) == 1:
         return LanguageButton(_token(args[0]))
     raise CallbackDataError("unknown form")

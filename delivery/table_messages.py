@@ -22,7 +22,16 @@ from games.core import Action, Event, Place, Wait
 from i18n import t
 from screens import common
 from screens.base import GameScreens, Key, Screen
-from services import Actor, LoggedEvent, Services, Setting, Snapshot, Status
+from services import (
+    Actor,
+    Duplicates,
+    LoggedEvent,
+    Services,
+    Setting,
+    Snapshot,
+    Status,
+    TableRow,
+)
 
 __all__ = ["RECENT_LINES", "TableMessages", "compose_group"]
 
@@ -345,6 +354,22 @@ class TableMessages:
             )
         return sent
 
+    @staticmethod
+    def _after_game(lang: str, table: TableRow, first: list[Button]) -> Rows:
+        """The result post's buttons: ``first`` (the rematch), then the same
+        deal with the seats turned (when offered) and the analysis."""
+        more = [button(t(lang, "result.analysis"), cd.AnalysisButton(table.id))]
+        if Duplicates.offered(table):
+            more.insert(0, button(t(lang, "result.duplicate"), cd.DuplicateButton(table.id)))
+        return [first, more]
+
+    async def _compared(self, lang: str, table: TableRow) -> str | None:
+        """The comparison of the duplicate set ``table`` completes, if it does."""
+        if not Duplicates.completes(table):
+            return None
+        comparison = await self._services.duplicates.comparison(table.id)
+        return None if comparison is None else common.comparison_text(lang, comparison)
+
     async def _announce(
         self,
         delivery: TableDelivery,
@@ -377,7 +402,10 @@ class TableMessages:
             if move == table.moves and table.status is Status.FINISHED and outcome is not None:
                 rematch = button(t(lang, "result.rematch"), cd.RematchButton(table.id))
                 result = screens.result(lang, outcome, snapshot.public, names)
-                posts.append((result, markup([[rematch]]), True))
+                posts.append((result, markup(self._after_game(lang, table, [rematch])), True))
+                compared = await self._compared(lang, table)
+                if compared is not None:
+                    posts.append((Screen(compared), None, True))
             posted_move, done = delivery.announcing or (move, 0)
             if posted_move != move:
                 done = 0

@@ -24,6 +24,7 @@ from handlers.context import (
     chat_info,
     language_for,
     person,
+    presser_language,
     sender,
     thread_of,
 )
@@ -36,6 +37,8 @@ __all__ = [
     "COMMANDS",
     "PRIVATE_COMMANDS",
     "admin_unless_creator",
+    "analysis",
+    "ask_for_analysis",
     "plain_text",
     "reply",
     "set_language",
@@ -344,14 +347,35 @@ async def verify(update: Update, context: KolodaContext) -> None:
     await reply(app, update, common.verdict_text(lang, verdict))
 
 
-def _table_number(args: list[str] | None) -> int | None:
-    """The table a command names (``12`` or ``#12``), None when it names none."""
+def _table_number(args: list[str] | None, usage: str = "fair.usage") -> int | None:
+    """The table a command names (``12`` or ``#12``), None when it names none;
+    else the command's ``usage`` as the refusal."""
     if not args:
         return None
     text = args[0].removeprefix("#").removeprefix("№")
     if len(args) > 1 or not text.isdecimal() or not text.isascii() or len(text) > 18:
-        raise ServiceError("fair.usage")
+        raise ServiceError(usage)
     return int(text)
+
+
+async def analysis(update: Update, context: KolodaContext) -> None:
+    """``/analysis [table]``: an analysis of one's play in a finished game (by
+    default one's last), sent to one's DM."""
+    app = context.koloda
+    user, _ = sender(update)
+    wanted = _table_number(context.args, "analysis.usage")
+    asked = await ask_for_analysis(app, user, wanted)
+    await reply(app, update, t(await language_for(app, update), "analysis.queued", id=asked))
+
+
+async def ask_for_analysis(app: Koloda, user: User, table_id: int | None) -> int:
+    """Have ``user``'s play at ``table_id`` (None: his last finished game)
+    analysed for his DM, once the request is found in order; the table's id."""
+    table = await app.services.analyses.table_for(user.id, table_id)
+    if not await app.services.directory.dm_ok(user.id):
+        raise ServiceError("analysis.open_dm")
+    app.publisher.analyse(table.id, user.id, await presser_language(app, user))
+    return table.id
 
 
 # --- scores, rules, language ---------------------------------------------------------
@@ -478,6 +502,7 @@ COMMANDS: dict[str, Handler] = {
     "table": _recorded(_group_only(table_command)),
     "sheet": _recorded(_group_only(sheet)),
     "verify": _recorded(_group_only(verify)),
+    "analysis": _recorded(analysis),
     "scores": _recorded(_group_only(scores)),
     "stats": _recorded(stats),
     "rules": _recorded(rules),
@@ -487,5 +512,5 @@ COMMANDS: dict[str, Handler] = {
 """Every command, in the order ``setMyCommands`` lists them (all but /start
 in groups)."""
 
-PRIVATE_COMMANDS = ("start", "help", "stats", "rules", "language")
+PRIVATE_COMMANDS = ("start", "help", "stats", "analysis", "rules", "language")
 """The commands a private chat lists."""

@@ -88,6 +88,10 @@ class Verdict:
     ``state`` (the replay does not end where the game ended)."""
     move: int | None = None
     """The move that did not come out as logged."""
+    duplicate_of: int | None = None
+    """The table whose deal this one played again (a duplicate), if any."""
+    rotation: int = 0
+    """Seats each person moved on from that table."""
 
     @property
     def ok(self) -> bool:
@@ -119,9 +123,22 @@ class Fairness:
             if table.commitment is None:
                 raise ServiceError("fair.before_commitments", id=table_id)
             dealt = await tx.tables.deal(table_id)
-            game = await deal(tx, self._snapshots.spec(table.game), table, table.seed)
+            # A duplicate plays the deal of its set's first table: it is proven
+            # by dealing that table's game again (services/duplicates.py).
+            origin = table
+            if table.duplicate_of is not None:
+                origin = await tx.tables.get(table.duplicate_of) or table
+            game = await deal(tx, self._snapshots.spec(table.game), origin, table.seed)
             moves = await tx.tables.moves_after(table_id, 0, _ALL_MOVES)
-        verdict = Verdict(table_id, table.game, table.seed, table.commitment, 0)
+        verdict = Verdict(
+            table_id,
+            table.game,
+            table.seed,
+            table.commitment,
+            0,
+            duplicate_of=table.duplicate_of,
+            rotation=table.rotation,
+        )
         if dealt is None or commitment(table.game, table.seed, dealt) != table.commitment:
             return replace(verdict, problem="commitment")
         if game.dump() != dealt:
