@@ -357,11 +357,11 @@ class TableMessages:
     @staticmethod
     def _after_game(lang: str, table: TableRow, first: list[Button]) -> Rows:
         """The result post's buttons: ``first`` (the rematch), then the same
-        deal with the seats turned (when offered) and the analysis."""
-        more = [button(t(lang, "result.analysis"), cd.AnalysisButton(table.id))]
+        deal with the seats turned (when offered) and the analysis, a row each."""
+        rows = [first, [button(t(lang, "result.analysis"), cd.AnalysisButton(table.id))]]
         if Duplicates.offered(table):
-            more.insert(0, button(t(lang, "result.duplicate"), cd.DuplicateButton(table.id)))
-        return [first, more]
+            rows.insert(1, [button(t(lang, "result.duplicate"), cd.DuplicateButton(table.id))])
+        return rows
 
     async def _compared(self, lang: str, table: TableRow) -> str | None:
         """The comparison of the duplicate set ``table`` completes, if it does."""

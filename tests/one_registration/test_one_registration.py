@@ -26,6 +26,8 @@ from tests.engines.test_conformance import suite
 from tests.i18n.test_catalogs import fields
 from tests.one_registration import LISTING, SPEC, TEXTS
 from tests.one_registration.actions import Play
+from tests.services.test_duplicate import check_duplicate_of_every_game
+from tests.services.world import World
 
 LISTED = CATALOG.adding(LISTING)
 """The one registration."""
@@ -218,3 +220,10 @@ def test_the_heuristic_takes_the_trick_cheaply_when_it_plays_last() -> None:
     chosen = heuristic.choose(game.rules, view, game.legal_actions(last), rng)
     taking = [card for card in view.hand if card.rank > view.trick[0].card.rank]
     assert chosen == Play(min(taking) if taking else min(view.hand))
+
+
+async def test_it_gets_duplicates_without_a_line_of_duplicate_code(tmp_path: Path) -> None:
+    """The same deal with the seats turned, its replay by place and its proof,
+    for a game the duplicate service has never heard of."""
+    async with World.open(tmp_path / "koloda.sqlite3", FakeClock(), LISTED) as world:
+        await check_duplicate_of_every_game(world, LISTED, "highcard")
