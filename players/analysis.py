@@ -54,6 +54,8 @@ NICENESS = 10
 SIGNIFICANCE = 2.0
 """A move costs something only when the better move leads it by this many
 standard errors (an even pair of moves is not a mistake)."""
+LEAST_WORLDS = 4
+"""Worlds both moves must have been tried in before one is called better."""
 LEAST_COST = {False: 0.02, True: 1.0}
 """The smallest cost worth showing: 2 points of chance, or one point of score."""
 
@@ -81,17 +83,14 @@ def assessment(valued: Sequence[Valued], played: str, in_points: bool) -> Assess
     mine = next(v for v in valued if v.action.encode() == played)
     best = max((v for v in valued if v.live), key=lambda v: v.mean)
     lead = best.mean - mine.mean
-    noise = math.hypot(_finite(best.error), _finite(mine.error))
+    noise = math.hypot(best.error, mine.error)
     significant = (
         best.action.encode() != played
+        and min(best.worlds, mine.worlds) >= LEAST_WORLDS
         and lead > SIGNIFICANCE * noise
         and lead >= LEAST_COST[in_points]
     )
     return Assessment(played, best.action.encode(), mine.mean, best.mean, in_points, significant)
-
-
-def _finite(error: float) -> float:
-    return 0.0 if math.isinf(error) else error
 
 
 def assess_request(
