@@ -49,8 +49,10 @@ __all__ = [
     "luck_request",
 ]
 
-NICENESS = 10
-"""How much lower than the bot's the analysis worker's CPU priority is."""
+NICENESS = 19
+"""How much lower than the bot's the analysis worker's CPU priority is: the
+lowest there is, so that on a busy core it gets about 1.5% of the time a
+search worker gets (Linux's CFS weights 15 against 1024)."""
 SIGNIFICANCE = 2.0
 """A move costs something only when the better move leads it by this many
 standard errors (an even pair of moves is not a mistake)."""

@@ -235,7 +235,7 @@ class SearchPlayer:
         """``duel`` says whether only two sides are left in a game; there,
         once nothing is hidden from the seat any more, the search is exact."""
         self._rollout = rollout
-        self._budget = budget
+        self.budget = budget
         self._horizon = horizon or Horizon()
         self._duel = duel
         self._clock = clock
@@ -252,10 +252,10 @@ class SearchPlayer:
             raise ValueError(f"seat {seat} has no move")
         if len(legal) == 1:
             return Searched(legal[0], 0, 0)
-        deadline = None if self._budget.seconds is None else self._clock() + self._budget.seconds
+        deadline = None if self.budget.seconds is None else self._clock() + self.budget.seconds
         spent = 0
         if self._duel is not None and self._duel(root) and _nothing_hidden(root, seat):
-            nodes = int(self._budget.moves * SOLVER_SHARE * NODES_PER_MOVE)
+            nodes = int(self.budget.moves * SOLVER_SHARE * NODES_PER_MOVE)
             solver = _Solver(seat, nodes, deadline, self._clock)
             solved = solver.best(root, legal)
             if solved is not None:
@@ -281,7 +281,7 @@ class SearchPlayer:
         The moves still in the running come first, best first."""
         seat = situation.seat
         root = situation.world
-        deadline = None if self._budget.seconds is None else self._clock() + self._budget.seconds
+        deadline = None if self.budget.seconds is None else self._clock() + self.budget.seconds
         tallies = [_Tally(a) for a in root.legal_actions(seat)]
         live, _, _ = self._roll(root, seat, tallies, rng, 0, deadline, keep, measure)
         return [
@@ -308,7 +308,7 @@ class SearchPlayer:
         horizon = self._horizon
         value = measure or horizon.value
         worlds = 0
-        while spent < self._budget.moves and len(live) > 1:
+        while spent < self.budget.moves and len(live) > 1:
             if deadline is not None and self._clock() >= deadline:
                 break
             world = root.determinize(seat, rng)

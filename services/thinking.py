@@ -77,13 +77,19 @@ class Thinking:
         self, situation: Situation, computer: Computer, level: Level, seed: int
     ) -> str:
         """The code of the move ``computer``'s search at ``level`` chooses."""
-        request = request_for(situation, computer, level, seed, self._scale)
+        return await self.search(think, request_for(situation, computer, level, seed, self._scale))
+
+    async def search(
+        self, job: Callable[[Mapping[str, JSON]], T], request: Mapping[str, JSON]
+    ) -> T:
+        """Run ``job(request)`` in a search worker with a computer's move's
+        priority: analyses wait while it waits or runs."""
         pool = self._started()
         self._searches += 1
         self._quiet.clear()
         try:
             with _interrupts_blocked():  # a worker may be spawned here
-                work = asyncio.get_running_loop().run_in_executor(pool, think, request)
+                work = asyncio.get_running_loop().run_in_executor(pool, job, request)
             return await work
         except BrokenProcessPool as exc:
             if self._pool is pool:

@@ -49,15 +49,15 @@ async def check_duplicate_of_every_game(world: World, catalog: Catalog, game: st
     dup = (await world.services.duplicates.deal_next(first.id, PEOPLE[1])).table
     assert (dup.duplicate_of, dup.rotation, dup.status) == (first.id, 1, Status.PLAYING)
     assert (dup.seed, dup.commitment, dup.rules) == (first.seed, first.commitment, first.rules)
-    for seat in range(n):  # seat j takes the person who sat at j - 1
-        assert dup.seats[seat].user_id == first.seats[(seat - 1) % n].user_id
+    for place in range(n):  # seat j takes the person who sat at j - 1
+        assert dup.seats[place].user_id == first.seats[(place - 1) % n].user_id
     before, again = await _dealt(world, first.id), await _dealt(world, dup.id)
     assert again.dump() == before.dump()
-    for seat in first.seats:
-        assert seat.user_id is not None
-        turned = dup.seat_of(seat.user_id)
-        assert turned == (seat.seat + 1) % n  # his left neighbour's place and hand
-        assert again.view(turned) == before.view((seat.seat + 1) % n)
+    for row in first.seats:
+        assert row.user_id is not None
+        neighbour = (row.seat + 1) % n
+        assert dup.seat_of(row.user_id) == neighbour  # his left neighbour's place
+        assert again.view(neighbour) == before.view(neighbour)  # and hand
 
     # The same moves by the same places play the same match to the same end.
     history = await world.services.histories.of(first.id)
@@ -99,21 +99,21 @@ async def test_duplicate_set_of_two_ends_in_its_comparison(world: World) -> None
             assert outcome is not None
             assert comparison.results[hand][person].points == matchpoints(outcome, hand, 2)
     assert sum(comparison.totals) == 2 * 2  # two games, 2 points each
-    with pytest.raises(ServiceError, match="duplicate.not_offered"):
+    with pytest.raises(ServiceError, match=r"duplicate\.not_offered"):
         await world.services.duplicates.deal_next(dup.id, PEOPLE[0])
 
 
 async def test_duplicate_presses_out_of_order_are_refused(world: World) -> None:
     first = (await world.table("durak", people=2)).table
-    with pytest.raises(ServiceError, match="error.not_finished"):
+    with pytest.raises(ServiceError, match=r"error\.not_finished"):
         await world.services.duplicates.deal_next(first.id, PEOPLE[0])
     await _play_out(world, first.id)
-    with pytest.raises(ServiceError, match="error.not_seated"):
+    with pytest.raises(ServiceError, match=r"error\.not_seated"):
         await world.services.duplicates.deal_next(first.id, PEOPLE[2])
-    with pytest.raises(ServiceError, match="error.no_table"):
+    with pytest.raises(ServiceError, match=r"error\.no_table"):
         await world.services.duplicates.deal_next(first.id + 100, PEOPLE[0])
     dup = (await world.services.duplicates.deal_next(first.id, PEOPLE[0])).table
-    with pytest.raises(ServiceError, match="duplicate.already"):  # the second press
+    with pytest.raises(ServiceError, match=r"duplicate\.already"):  # the second press
         await world.services.duplicates.deal_next(first.id, PEOPLE[1])
     await world.services.moderation.cancel(dup.id, PEOPLE[0], is_admin=False)
     again = (await world.services.duplicates.deal_next(first.id, PEOPLE[1])).table
@@ -127,5 +127,5 @@ async def test_duplicate_is_not_offered_for_five_players(world: World) -> None:
     finished = await world.services.snapshots.table(first.id)
     assert finished.status is Status.FINISHED
     assert not Duplicates.offered(finished)
-    with pytest.raises(ServiceError, match="duplicate.not_offered"):
+    with pytest.raises(ServiceError, match=r"duplicate\.not_offered"):
         await world.services.duplicates.deal_next(first.id, PEOPLE[0])
