@@ -149,6 +149,8 @@ def _table(
     names = common.names_of(lang, table)
     body = screens.table(lang, snapshot.public, names, live=table.status is Status.PLAYING)
     lines = [f"🃏 {common.game_title(lang, snapshot.spec, snapshot.rules)}", "", body.text]
+    if table.duplicate_of is not None:
+        lines[1:1] = [common.duplicate_line(lang, table)]
     shown = []
     marked: set[int] = set()
     for logged in snapshot.recent:

@@ -36,6 +36,7 @@ __all__ = [
     "comparison_text",
     "computers_play",
     "deal_line",
+    "duplicate_line",
     "duration",
     "game_and_preset",
     "game_title",
@@ -294,6 +295,18 @@ def _move_text(
     event worth a line (what followed from it is not the move)."""
     told = (line for e in events if (line := screens.event(lang, e, names, seat)) is not None)
     return next(told, None) or t(lang, "analysis.move_unnamed")
+
+
+def duplicate_line(lang: str, table: TableRow) -> str:
+    """What a duplicate's table message says it is: whose deal, and which game
+    of its set."""
+    return t(
+        lang,
+        "duplicate.line",
+        origin=table.duplicate_of or table.id,
+        game=table.rotation + 1,
+        games=len(table.seats),
+    )
 
 
 def comparison_text(lang: str, comparison: Comparison) -> str:

@@ -56,6 +56,8 @@ async def test_a_duplicate_pair_through_the_bot_ends_in_its_comparison(
         assert dup == (1, 1, orig[1], orig[2])
         seats = probe.query("SELECT table_id, seat, user_id FROM seats ORDER BY table_id, seat")
         assert [s[2] for s in seats if s[0] == 2] == [s[2] for s in seats if s[0] == 1][::-1]
+        said = "Те же карты, что у стола 1, места сдвинуты по кругу: игра 2 из 2"
+        assert any(said in m.text for m in table.group_messages())  # the new table message
         again = await table.press_text(table.players[0], first, SAME_DEAL)  # a second press
         assert again.get("show_alert")
         assert probe.query("SELECT COUNT(*) FROM tables") == [(2,)]
