@@ -48,7 +48,7 @@ from delivery.telegram_io import Delivery, TelegramIO
 from i18n import t
 from screens import common
 from screens.base import GameScreens, Picture
-from services import ServiceError, Services, Snapshot, Status, ThinkingFailed
+from services import HistoryError, ServiceError, Services, Snapshot, Status, ThinkingFailed
 
 __all__ = ["Publisher"]
 
@@ -210,7 +210,7 @@ class Publisher:
             analysis = await self.services.analyses.of(table_id, user_id)
         except ServiceError as exc:
             text = t(lang, exc.key, **exc.params)
-        except ThinkingFailed:
+        except (ThinkingFailed, HistoryError):
             log.exception("the analysis of table %s failed", table_id)
             text = t(lang, "analysis.failed")
         else:

@@ -14,9 +14,10 @@ An analysis of a finished game (:mod:`services.analysis`) runs beside them at
 a lower priority, so that it never slows a game under way: in a worker of its
 own whose CPU priority is lowered (``nice``), in slices of one decision each,
 bounded in time, and a slice is only handed to it while no computer's search
-is waiting or thinking (:meth:`Thinking.analyse`).  So a computer's search
-waits at most for the CPU the operating system gives a lower-priority process,
-never for an analysis to finish.
+is waiting or thinking, or after :data:`QUIET_WAIT` seconds without such a
+pause (:meth:`Thinking.analyse`).  So a computer's search never waits for an
+analysis: it only shares the CPU with a process the operating system runs
+after it.
 
 Ctrl-C in a terminal signals the whole process group, the workers too; only the
 bot stops (it shuts the pool down on its way out), so workers ignore SIGINT.
@@ -46,6 +47,11 @@ from players.search import Situation
 __all__ = ["Thinking", "ThinkingFailed"]
 
 T = TypeVar("T")
+
+QUIET_WAIT = 5.0
+"""The longest an analysis slice waits for the computers' searches to pause:
+on a bot whose computers are always thinking somewhere it then runs beside
+them, in its low-priority worker, rather than never."""
 
 
 class ThinkingFailed(Exception):
@@ -108,7 +114,8 @@ class Thinking:
         :mod:`players.analysis`) in the low-priority worker, once no computer's
         search waits or thinks."""
         async with self._slice:
-            await self._quiet.wait()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._quiet.wait(), QUIET_WAIT)
             pool = self._analysis_started()
             try:
                 with _interrupts_blocked():
