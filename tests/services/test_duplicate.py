@@ -8,7 +8,10 @@ in order are refused; five seats are not offered one."""
 
 from __future__ import annotations
 
+import json
 import random
+import sqlite3
+from contextlib import closing
 from typing import Any
 
 import pytest
@@ -17,6 +20,7 @@ from bot.catalog import CATALOG, Catalog
 from games.core import Game
 from services import Actor, Duplicates, ServiceError, Snapshot, Status
 from services.duplicates import matchpoints
+from services.fairness import commitment
 from tests.services.world import PEOPLE, World
 
 
@@ -129,3 +133,24 @@ async def test_duplicate_is_not_offered_for_five_players(world: World) -> None:
     assert not Duplicates.offered(finished)
     with pytest.raises(ServiceError, match=r"duplicate\.not_offered"):
         await world.services.duplicates.deal_next(first.id, PEOPLE[0])
+
+
+async def test_a_duplicate_whose_deal_is_not_its_first_tables_is_refused(world: World) -> None:
+    """The duplicate's stored deal and commitment rewritten together (a bot that
+    dealt other cards under the first table's seed): /verify deals the first
+    table's game again and finds it is not these cards."""
+    first = (await world.table("durak", people=2)).table
+    await _play_out(world, first.id)
+    dup = (await world.services.duplicates.deal_next(first.id, PEOPLE[0])).table
+    assert dup.seed is not None
+    await _play_out(world, dup.id)
+    dealt = (await _dealt(world, dup.id)).dump()
+    hands = dealt["hands"]
+    hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
+    with closing(sqlite3.connect(world.path)) as conn, conn:
+        conn.execute(
+            "UPDATE tables SET deal = ?, commitment = ? WHERE id = ?",
+            (json.dumps(dealt), commitment("durak", dup.seed, dealt), dup.id),
+        )
+    verdict = await world.services.fairness.verify(None, dup.id)
+    assert verdict.problem == "deal"
