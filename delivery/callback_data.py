@@ -9,6 +9,8 @@ Forms (integers in base 36)::
     r:<table>                      rematch
     p:<table>:<at>:<owner>         a replay's step to the frame after move ``at``
                                    (only its owner, who asked for it, steps it)
+    d:<table>                      the same deal, seats turned (a duplicate)
+    a:<table>                      an analysis of the presser's play, in his DM
     i:<language>                   choosing the chat's language
 
 ``at_move`` is the table's move count when the buttons were drawn: a button
@@ -23,8 +25,10 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
+    "AnalysisButton",
     "Button",
     "CallbackDataError",
+    "DuplicateButton",
     "LanguageButton",
     "LobbyButton",
     "LobbyCommand",
@@ -122,6 +126,17 @@ class ReplayButton:
 
 
 @dataclass(frozen=True, slots=True)
+class DuplicateButton:
+    table_id: int
+    """The finished table whose deal is played again, seats turned."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisButton:
+    table_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class LanguageButton:
     language: str
 
@@ -133,6 +148,8 @@ Button = (
     | NewGameButton
     | RematchButton
     | ReplayButton
+    | DuplicateButton
+    | AnalysisButton
     | LanguageButton
 )
 
@@ -181,6 +198,10 @@ def pack(button: Button) -> str:
             text = f"r:{_b36(table_id)}"
         case ReplayButton(table_id, at, owner):
             text = f"p:{_b36(table_id)}:{_b36(at)}:{_b36(owner)}"
+        case DuplicateButton(table_id):
+            text = f"d:{_b36(table_id)}"
+        case AnalysisButton(table_id):
+            text = f"a:{_b36(table_id)}"
         case LanguageButton(language):
             text = f"i:{_token(language)}"
     if len(text.encode()) > MAX_BYTES:
@@ -212,6 +233,10 @@ def parse(data: str | None) -> Button:
         return RematchButton(_int(args[0]))
     if kind == "p" and len(args) == 3:
         return ReplayButton(_int(args[0]), _int(args[1]), _int(args[2]))
+    if kind == "d" and len(args) == 1:
+        return DuplicateButton(_int(args[0]))
+    if kind == "a" and len(args) == 1:
+        return AnalysisButton(_int(args[0]))
     if kind == "i" and len(args) == 1:
         return LanguageButton(_token(args[0]))
     raise CallbackDataError("unknown form")

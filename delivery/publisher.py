@@ -48,7 +48,7 @@ from delivery.telegram_io import Delivery, TelegramIO
 from i18n import t
 from screens import common
 from screens.base import GameScreens, Picture
-from services import ServiceError, Services, Snapshot, Status
+from services import HistoryError, ServiceError, Services, Snapshot, Status, ThinkingFailed
 
 __all__ = ["Publisher"]
 
@@ -227,6 +227,26 @@ class Publisher:
                 del self._deliveries[table_id]
             return
         self.table_changed(snapshot)
+
+    def analyse(self, table_id: int, user_id: int, lang: str) -> None:
+        """Analyse the user's play at a finished table and send it to his DM,
+        in the background: it takes a while, at a lower priority than any
+        game (:mod:`services.analysis`)."""
+        self._background.spawn(self._analyse(table_id, user_id, lang), f"analysis-{table_id}")
+
+    async def _analyse(self, table_id: int, user_id: int, lang: str) -> None:
+        try:
+            analysis = await self.services.analyses.of(table_id, user_id)
+        except ServiceError as exc:
+            text = t(lang, exc.key, **exc.params)
+        except (ThinkingFailed, HistoryError):
+            log.exception("the analysis of table %s failed", table_id)
+            text = t(lang, "analysis.failed")
+        else:
+            screens = self.screens[analysis.table.game]
+            spec = self.services.snapshots.spec(analysis.table.game)
+            text = common.analysis_text(lang, analysis, spec, screens)
+        await self.io.send(user_id, text)
 
     def resend_hand(self, snapshot: Snapshot, user_id: int) -> None:
         """A new hand message for the user (asked for by a link): it notifies."""

@@ -22,7 +22,16 @@ from games.core import Action, Event, Place, Wait
 from i18n import t
 from screens import common
 from screens.base import GameScreens, Key, Screen
-from services import Actor, LoggedEvent, Services, Setting, Snapshot, Status
+from services import (
+    Actor,
+    Duplicates,
+    LoggedEvent,
+    Services,
+    Setting,
+    Snapshot,
+    Status,
+    TableRow,
+)
 
 __all__ = ["RECENT_LINES", "TableMessages", "compose_group"]
 
@@ -140,6 +149,8 @@ def _table(
     names = common.names_of(lang, table)
     body = screens.table(lang, snapshot.public, names, live=table.status is Status.PLAYING)
     lines = [f"🃏 {common.game_title(lang, snapshot.spec, snapshot.rules)}", "", body.text]
+    if table.duplicate_of is not None:
+        lines[1:1] = [common.duplicate_line(lang, table)]
     shown = []
     marked: set[int] = set()
     for logged in snapshot.recent:
@@ -345,6 +356,22 @@ class TableMessages:
             )
         return sent
 
+    @staticmethod
+    def _after_game(lang: str, table: TableRow, first: list[Button]) -> Rows:
+        """The result post's buttons: ``first`` (the rematch, the replay), then the same
+        deal with the seats turned (when offered) and the analysis, a row each."""
+        rows = [first, [button(t(lang, "result.analysis"), cd.AnalysisButton(table.id))]]
+        if Duplicates.offered(table):
+            rows.insert(1, [button(t(lang, "result.duplicate"), cd.DuplicateButton(table.id))])
+        return rows
+
+    async def _compared(self, lang: str, table: TableRow) -> str | None:
+        """The comparison of the duplicate set ``table`` completes, if it does."""
+        if not Duplicates.completes(table):
+            return None
+        comparison = await self._services.duplicates.comparison(table.id)
+        return None if comparison is None else common.comparison_text(lang, comparison)
+
     async def _announce(
         self,
         delivery: TableDelivery,
@@ -378,7 +405,11 @@ class TableMessages:
                 rematch = button(t(lang, "result.rematch"), cd.RematchButton(table.id))
                 replay = url_button(t(lang, "result.replay"), self._deep_link(f"p{table.id}"))
                 result = screens.result(lang, outcome, snapshot.public, names)
-                posts.append((result, markup([[rematch, replay]]), True))
+                keys = markup(self._after_game(lang, table, [rematch, replay]))
+                posts.append((result, keys, True))
+                compared = await self._compared(lang, table)
+                if compared is not None:
+                    posts.append((Screen(compared), None, True))
             posted_move, done = delivery.announcing or (move, 0)
             if posted_move != move:
                 done = 0

@@ -19,7 +19,7 @@ from delivery import callback_data as cd
 from delivery.hand_messages import BACK
 from delivery.keyboards import button, markup
 from delivery.replay_messages import replay_message
-from handlers.commands import admin_unless_creator, set_language
+from handlers.commands import admin_unless_creator, ask_for_analysis, set_language
 from handlers.context import (
     Koloda,
     KolodaContext,
@@ -112,6 +112,12 @@ async def on_callback(update: Update, context: KolodaContext) -> None:
                 await _answer(query)
             case cd.ReplayButton():
                 await _replay(app, update, query, pressed)
+            case cd.DuplicateButton():
+                await app.services.duplicates.deal_next(pressed.table_id, person(query.from_user))
+                await _answer(query)
+            case cd.AnalysisButton():
+                await ask_for_analysis(app, query.from_user, pressed.table_id)
+                await _answer(query, t(lang, "analysis.queued", id=pressed.table_id))
     except ServiceError as exc:
         await _answer(query, t(lang, exc.key, **exc.params), alert=True)
         if on_hand is not None:

@@ -25,6 +25,7 @@ from handlers.context import (
     chat_info,
     language_for,
     person,
+    presser_language,
     sender,
     thread_of,
 )
@@ -37,6 +38,8 @@ __all__ = [
     "COMMANDS",
     "PRIVATE_COMMANDS",
     "admin_unless_creator",
+    "analysis",
+    "ask_for_analysis",
     "plain_text",
     "reply",
     "set_language",
@@ -389,6 +392,26 @@ async def _send_replay(app: Koloda, update: Update, history: History, lang: str)
     await reply(app, update, text, keys)
 
 
+async def analysis(update: Update, context: KolodaContext) -> None:
+    """``/analysis [table]``: an analysis of one's play in a finished game (by
+    default one's last), sent to one's DM."""
+    app = context.koloda
+    user, _ = sender(update)
+    wanted = _table_number(context.args, "analysis.usage")
+    asked = await ask_for_analysis(app, user, wanted)
+    await reply(app, update, t(await language_for(app, update), "analysis.queued", id=asked))
+
+
+async def ask_for_analysis(app: Koloda, user: User, table_id: int | None) -> int:
+    """Have ``user``'s play at ``table_id`` (None: his last finished game)
+    analysed for his DM, once the request is found in order; the table's id."""
+    table = await app.services.analyses.table_for(user.id, table_id)
+    if not await app.services.directory.dm_ok(user.id):
+        raise ServiceError("analysis.open_dm")
+    app.publisher.analyse(table.id, user.id, await presser_language(app, user))
+    return table.id
+
+
 # --- scores, rules, language ---------------------------------------------------------
 
 
@@ -515,6 +538,7 @@ COMMANDS: dict[str, Handler] = {
     "sheet": _recorded(_group_only(sheet)),
     "verify": _recorded(_group_only(verify)),
     "replay": _recorded(replay),
+    "analysis": _recorded(analysis),
     "scores": _recorded(_group_only(scores)),
     "stats": _recorded(stats),
     "rules": _recorded(rules),
@@ -524,5 +548,5 @@ COMMANDS: dict[str, Handler] = {
 """Every command, in the order ``setMyCommands`` lists them (all but /start
 in groups)."""
 
-PRIVATE_COMMANDS = ("start", "help", "replay", "stats", "rules", "language")
+PRIVATE_COMMANDS = ("start", "help", "replay", "stats", "analysis", "rules", "language")
 """The commands a private chat lists."""

@@ -35,7 +35,15 @@ from players.arena import next_seat
 from players.base import Player
 from players.imports import address, resolve
 
-__all__ = ["Budget", "Horizon", "SearchPlayer", "Searched", "Situation", "place_value"]
+__all__ = [
+    "Budget",
+    "Horizon",
+    "SearchPlayer",
+    "Searched",
+    "Situation",
+    "Valued",
+    "place_value",
+]
 
 CANONICAL_SEED = 0
 """The rng a situation's world is dealt with: a fixed one, so that the world is
@@ -127,17 +135,26 @@ class Horizon:
             return None
         return _totals(game)
 
+    @property
+    def in_points(self) -> bool:
+        """A rollout is valued by points made (it stops short of the end)."""
+        return bool(self.stop_at)
+
     def value(self, game: Game[Any, Any, Any, Any], start: Any, seat: int) -> float:
         outcome = game.outcome()
         if outcome is not None:
             return place_value(outcome, seat)
+        return 0.5 + 0.5 * math.tanh(self.lead(game, start, seat) / self.scale)
+
+    def lead(self, game: Game[Any, Any, Any, Any], start: Any, seat: int) -> float:
+        """The points ``seat`` made since ``start`` ahead of the others' mean
+        (fewer points made counting as ahead where lower is better)."""
         now = _totals(game)
-        gains = [b - a for a, b in zip(start, now, strict=True)]
+        gains = [float(b - a) for a, b in zip(start, now, strict=True)]
         if self.lower_is_better:
             gains = [-g for g in gains]
         others = [g for s, g in enumerate(gains) if s != seat]
-        lead = gains[seat] - sum(others) / len(others)
-        return 0.5 + 0.5 * math.tanh(lead / self.scale)
+        return gains[seat] - sum(others) / len(others)
 
 
 def place_value(outcome: Outcome, seat: int) -> float:
@@ -163,6 +180,19 @@ class Searched:
     """Worlds dealt (0: there was nothing to search, or no time)."""
     exact: bool = False
     """Chosen by the exact search: it forces a win."""
+
+
+@dataclass(frozen=True, slots=True)
+class Valued:
+    """A move valued by :meth:`SearchPlayer.values`."""
+
+    action: Action
+    mean: float
+    error: float
+    """The standard error of the mean (inf after fewer than two worlds)."""
+    worlds: int
+    live: bool
+    """Still in the running when the budget ran out (not dropped as far behind)."""
 
 
 @dataclass(slots=True)
@@ -205,7 +235,7 @@ class SearchPlayer:
         """``duel`` says whether only two sides are left in a game; there,
         once nothing is hidden from the seat any more, the search is exact."""
         self._rollout = rollout
-        self._budget = budget
+        self.budget = budget
         self._horizon = horizon or Horizon()
         self._duel = duel
         self._clock = clock
@@ -222,20 +252,63 @@ class SearchPlayer:
             raise ValueError(f"seat {seat} has no move")
         if len(legal) == 1:
             return Searched(legal[0], 0, 0)
-        deadline = None if self._budget.seconds is None else self._clock() + self._budget.seconds
+        deadline = None if self.budget.seconds is None else self._clock() + self.budget.seconds
         spent = 0
         if self._duel is not None and self._duel(root) and _nothing_hidden(root, seat):
-            nodes = int(self._budget.moves * SOLVER_SHARE * NODES_PER_MOVE)
+            nodes = int(self.budget.moves * SOLVER_SHARE * NODES_PER_MOVE)
             solver = _Solver(seat, nodes, deadline, self._clock)
             solved = solver.best(root, legal)
             if solved is not None:
                 return Searched(solved, 0, 0, exact=True)
             spent = solver.visited // NODES_PER_MOVE
         tallies = [_Tally(a) for a in legal]
+        live, spent, worlds = self._roll(root, seat, tallies, rng, spent, deadline)
+        if not worlds:  # out of time at once: the rollout player's own choice
+            return Searched(self._rollout.choose(root.rules, root.view(seat), legal, rng), 0, 0)
+        return Searched(max(live, key=lambda t: t.mean).action, spent, worlds)
+
+    def values(
+        self,
+        situation: Situation,
+        rng: random.Random,
+        keep: Action,
+        measure: Callable[[Game[Any, Any, Any, Any], Any, int], float] | None = None,
+    ) -> list[Valued]:
+        """Every legal move valued as :meth:`search` values them (the same
+        worlds, rollouts and pruning), ``keep`` never dropped, each by
+        ``measure(game, start, seat)`` at the rollout's end (by default the
+        horizon's value): what an analysis compares a move played with.
+        The moves still in the running come first, best first."""
+        seat = situation.seat
+        root = situation.world
+        deadline = None if self.budget.seconds is None else self._clock() + self.budget.seconds
+        tallies = [_Tally(a) for a in root.legal_actions(seat)]
+        live, _, _ = self._roll(root, seat, tallies, rng, 0, deadline, keep, measure)
+        return [
+            Valued(t.action, t.mean, t.error, t.count, t in live)
+            for t in sorted(tallies, key=lambda t: (t not in live, -t.mean if t.count else 0.0))
+            if t.count
+        ]
+
+    def _roll(
+        self,
+        root: Game[Any, Any, Any, Any],
+        seat: int,
+        tallies: list[_Tally],
+        rng: random.Random,
+        spent: int,
+        deadline: float | None,
+        keep: Action | None = None,
+        measure: Callable[[Game[Any, Any, Any, Any], Any, int], float] | None = None,
+    ) -> tuple[list[_Tally], int, int]:
+        """Deal worlds and roll every live move out in each until the budget
+        is spent; the moves left in the running, the moves simulated and the
+        worlds dealt."""
         live = tallies
         horizon = self._horizon
+        value = measure or horizon.value
         worlds = 0
-        while spent < self._budget.moves and len(live) > 1:
+        while spent < self.budget.moves and len(live) > 1:
             if deadline is not None and self._clock() >= deadline:
                 break
             world = root.determinize(seat, rng)
@@ -248,14 +321,12 @@ class SearchPlayer:
                 if not _stops(horizon, events):
                     moves = self._play_out(game, random.Random(seed))
                 ended = moves < MAX_ROLLOUT or not game.to_move()
-                tally.add(horizon.value(game, start, seat) if ended else 0.5)
+                tally.add(value(game, start, seat) if ended else 0.5)
                 spent += moves + 1
             worlds += 1
             if worlds >= WORLDS_BEFORE_PRUNING:
-                live = _pruned(live)
-        if not worlds:  # out of time at once: the rollout player's own choice
-            return Searched(self._rollout.choose(root.rules, root.view(seat), legal, rng), 0, 0)
-        return Searched(max(live, key=lambda t: t.mean).action, spent, worlds)
+                live = _pruned(live, keep)
+        return live, spent, worlds
 
     def _play_out(self, game: Game[Any, Any, Any, Any], rng: random.Random) -> int:
         """Play on with the rollout player in every seat up to the horizon (or
@@ -369,12 +440,14 @@ def _stops(horizon: Horizon, events: Sequence[Event]) -> bool:
     return bool(stop_at) and any(e.kind in stop_at for e in events)
 
 
-def _pruned(live: Sequence[_Tally]) -> list[_Tally]:
+def _pruned(live: Sequence[_Tally], keep: Action | None = None) -> list[_Tally]:
     """The moves still worth trying: within :data:`PRUNE_MARGIN` standard
-    errors of the best."""
+    errors of the best (and ``keep``, whatever it is worth)."""
     best = max(live, key=lambda t: t.mean)
     return [
         t
         for t in live
-        if t is best or t.mean + PRUNE_MARGIN * math.hypot(t.error, best.error) >= best.mean
+        if t is best
+        or t.action == keep
+        or t.mean + PRUNE_MARGIN * math.hypot(t.error, best.error) >= best.mean
     ]

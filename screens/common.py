@@ -13,6 +13,8 @@ from screens.base import GameScreens
 from services import (
     MIN_GAMES,
     SCHEME_V2,
+    Analysis,
+    Comparison,
     EndReason,
     OnAbsence,
     ScoreRow,
@@ -30,9 +32,12 @@ from services import (
 __all__ = [
     "COMMITMENT_SHOWN",
     "absence_label",
+    "analysis_text",
     "closed_text",
+    "comparison_text",
     "computers_play",
     "deal_line",
+    "duplicate_line",
     "duration",
     "game_and_preset",
     "game_title",
@@ -224,6 +229,125 @@ def verdict_text(lang: str, verdict: Verdict) -> str:
         shown = verdict.seed_commitment[:COMMITMENT_SHOWN]
         lines.append(tn(lang, "fair.ok_mixed", len(verdict.contributions), commitment=shown))
     lines.append(tn(lang, "fair.ok_moves", verdict.moves))
+    if verdict.duplicate_of is not None:
+        lines.append(
+            t(
+                lang,
+                "fair.duplicate",
+                id=verdict.table_id,
+                origin=verdict.duplicate_of,
+                rotation=verdict.rotation,
+            )
+        )
+    return "\n".join(lines)
+
+
+def analysis_text(
+    lang: str, analysis: Analysis, spec: GameSpec, screens: GameScreens[Any, Any]
+) -> str:
+    """A person's analysis of his play (his DM): his costliest moves with the
+    better ones and what they would have changed, and the luck of his cards."""
+    table = analysis.table
+    names = names_of(lang, table)
+    seat = analysis.seat
+    rules = spec.rules.from_json(table.rules)
+    lines = [t(lang, "analysis.title", id=table.id, game=game_title(lang, spec, rules))]
+    lines.append(tn(lang, "analysis.decisions", analysis.decisions))
+    if analysis.mistakes:
+        lines.append(t(lang, "analysis.costly"))
+    else:
+        lines.append(t(lang, "analysis.clean"))
+    for number, mistake in enumerate(analysis.mistakes, 1):
+        found = mistake.assessment
+        played = _move_text(lang, screens, mistake.played, names, seat)
+        better = _move_text(lang, screens, mistake.better, names, seat)
+        if found.in_points:
+            gain = tn(lang, "analysis.points", max(1, round(found.best_value - found.played_value)))
+            change = t(lang, "analysis.change_points", points=gain)
+        else:
+            change = t(
+                lang,
+                "analysis.change_chance",
+                played=round(100 * found.played_value),
+                better=round(100 * found.best_value),
+            )
+        lines.append(
+            t(
+                lang,
+                "analysis.mistake",
+                n=number,
+                move=mistake.move,
+                played=played,
+                better=better,
+                change=change,
+            )
+        )
+    lines.append(
+        t(
+            lang,
+            "analysis.luck",
+            luck=round(100 * analysis.luck),
+            average=round(100 * analysis.average),
+        )
+    )
+    return "\n".join(lines)
+
+
+def _move_text(
+    lang: str,
+    screens: GameScreens[Any, Any],
+    events: Sequence[Any],
+    names: Sequence[str],
+    seat: int,
+) -> str:
+    """A move as the seat's DM tells it ("you attack with 7♠"): its first
+    event worth a line (what followed from it is not the move)."""
+    told = (line for e in events if (line := screens.event(lang, e, names, seat)) is not None)
+    return next(told, None) or t(lang, "analysis.move_unnamed")
+
+
+def duplicate_line(lang: str, table: TableRow) -> str:
+    """What a duplicate's table message says it is: whose deal, and which game
+    of its set."""
+    return t(
+        lang,
+        "duplicate.line",
+        origin=table.duplicate_of or table.id,
+        game=table.rotation + 1,
+        games=len(table.seats),
+    )
+
+
+def comparison_text(lang: str, comparison: Comparison) -> str:
+    """A finished duplicate set: per hand what each person made of it, the
+    totals and who did best with the same cards."""
+    names = names_of(lang, comparison.first)
+    lines = [t(lang, "duplicate.title", first=comparison.first.id)]
+    for hand, results in enumerate(comparison.results):
+        lines.append(t(lang, "duplicate.hand", seat=hand + 1, name=names[hand]))
+        for person, result in enumerate(results):
+            points = tn(lang, "duplicate.points", result.points)
+            if result.score is None:
+                line = t(lang, "duplicate.result", name=names[person], place=result.place)
+            else:
+                line = t(
+                    lang,
+                    "duplicate.result_score",
+                    name=names[person],
+                    place=result.place,
+                    score=result.score,
+                )
+            lines.append(f"  {line}: {points}")
+    totals = comparison.totals
+    order = sorted(range(len(totals)), key=lambda p: -totals[p])
+    summed = ", ".join(f"{names[p]} {tn(lang, 'duplicate.points', totals[p])}" for p in order)
+    lines.append(t(lang, "duplicate.total", totals=summed))
+    best = [names[p] for p in order if totals[p] == totals[order[0]]]
+    if len(best) == len(totals):
+        lines.append(t(lang, "duplicate.all_even"))
+    else:
+        lines.append(t(lang, "duplicate.best", names=", ".join(best)))
+    lines.append(t(lang, "duplicate.points_rule"))
     return "\n".join(lines)
 
 

@@ -1,5 +1,6 @@
 """Use cases: tables (their moves and changes) and their snapshots, lobby,
-moderation, timers, computers, scores, people, fair deals.
+moderation, timers, computers, scores, people, fair deals, duplicates, the
+analysis of a player's game.
 No Telegram types in here."""
 
 from __future__ import annotations
@@ -9,10 +10,12 @@ from dataclasses import dataclass
 
 from games.spec import GameSpec
 from players.computer import Computer
+from services.analysis import Analyses, Analysis, Mistake
 from services.background import Background
 from services.clock import Clock, SystemClock
 from services.computers import PAUSE, Computers
 from services.directory import ChatInfo, Directory, Person
+from services.duplicates import Comparison, Duplicates, HandResult
 from services.errors import ServiceError
 from services.fairness import SCHEME_V2, Fairness, Verdict
 from services.history import Histories, History, HistoryError, Step
@@ -22,7 +25,7 @@ from services.replays import Replays
 from services.scores import MIN_GAMES, Scores, Standings, win_share
 from services.snapshots import LoggedEvent, Snapshot, Snapshots
 from services.tables import TableObserver, Tables
-from services.thinking import Thinking
+from services.thinking import Thinking, ThinkingFailed
 from services.timers import Timers
 from storage import (
     Actor,
@@ -40,17 +43,23 @@ __all__ = [
     "MIN_GAMES",
     "SCHEME_V2",
     "Actor",
+    "Analyses",
+    "Analysis",
     "Background",
     "ChatInfo",
     "Clock",
+    "Comparison",
     "DeadlineRow",
+    "Duplicates",
     "EndReason",
+    "HandResult",
     "Histories",
     "History",
     "HistoryError",
     "JoinResult",
     "Lobby",
     "LoggedEvent",
+    "Mistake",
     "OnAbsence",
     "Person",
     "Replays",
@@ -68,6 +77,7 @@ __all__ = [
     "TableObserver",
     "TableRow",
     "Thinking",
+    "ThinkingFailed",
     "Verdict",
     "win_share",
 ]
@@ -91,6 +101,8 @@ class Services:
     fairness: Fairness
     histories: Histories
     replays: Replays
+    duplicates: Duplicates
+    analyses: Analyses
 
     @classmethod
     def create(
@@ -113,9 +125,9 @@ class Services:
         snapshots = Snapshots(db, games)
         tables = Tables(db, snapshots, clock)
         timers = Timers(db, tables, clock, background, heartbeat=heartbeat)
-        seats = Computers(
-            tables, snapshots, computers, clock, background, thinking or Thinking(), pause=pause
-        )
+        thinking = thinking or Thinking()
+        seats = Computers(tables, snapshots, computers, clock, background, thinking, pause=pause)
+        histories = Histories(db, snapshots)
         tables.observe(timers)
         tables.observe(seats)
         directory = Directory(db, default_language)
@@ -135,6 +147,8 @@ class Services:
             fairness=Fairness(db, snapshots, histories),
             histories=histories,
             replays=Replays(db, histories),
+            duplicates=Duplicates(db, tables, snapshots),
+            analyses=Analyses(db, histories, computers, thinking),
         )
 
     async def start(self) -> None:

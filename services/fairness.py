@@ -170,6 +170,10 @@ class Verdict:
     """The commitment to it shown in the lobby (v2)."""
     contributions: tuple[str, ...] = ()
     """The players' contributions mixed in (v2)."""
+    duplicate_of: int | None = None
+    """The table whose deal this one played again (a duplicate), if any."""
+    rotation: int = 0
+    """Seats each person moved on from that table."""
 
     @property
     def ok(self) -> bool:
@@ -201,9 +205,15 @@ class Fairness:
                 raise ServiceError("fair.in_play", id=table_id)
             if table.commitment is None:
                 raise ServiceError("fair.before_commitments", id=table_id)
-            game = await deal(tx, self._snapshots.spec(table.game), table, table.seed)
+            # A duplicate plays the deal of its set's first table: it is proven
+            # by dealing that table's game again (services/duplicates.py), by
+            # the scheme and seeds that table was dealt with.
+            origin = table
+            if table.duplicate_of is not None:
+                origin = await tx.tables.get(table.duplicate_of) or table
+            game = await deal(tx, self._snapshots.spec(table.game), origin, table.seed)
         history = await self._histories.of(table_id)
-        scheme = table.scheme or SCHEME_V1
+        scheme = origin.scheme or SCHEME_V1
         verdict = Verdict(
             table_id,
             table.game,
@@ -211,18 +221,20 @@ class Fairness:
             table.commitment,
             0,
             scheme=scheme,
-            server_seed=table.server_seed,
-            seed_commitment=table.seed_commitment,
-            contributions=table.contributions,
+            server_seed=origin.server_seed,
+            seed_commitment=origin.seed_commitment,
+            contributions=origin.contributions,
+            duplicate_of=table.duplicate_of,
+            rotation=table.rotation,
         )
         if scheme == SCHEME_V2:
             if (
-                table.server_seed is None
-                or table.seed_commitment is None
-                or seed_commitment(table.server_seed) != table.seed_commitment
+                origin.server_seed is None
+                or origin.seed_commitment is None
+                or seed_commitment(origin.server_seed) != origin.seed_commitment
             ):
                 return replace(verdict, problem="seed_commitment")
-            if mixed_seed(table.server_seed, table.contributions) != table.seed:
+            if mixed_seed(origin.server_seed, origin.contributions) != table.seed:
                 return replace(verdict, problem="mix")
         elif scheme != SCHEME_V1:
             return replace(verdict, problem="commitment")

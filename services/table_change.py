@@ -124,6 +124,30 @@ class TableChange:
                 )
         self._dealt = game
 
+    async def deal_again(self, first: TableRow, dealt: dict[str, Any]) -> None:
+        """Start the table with the game ``first`` was dealt (``dealt``), its
+        seed and commitment: a duplicate of it (:mod:`services.duplicates`),
+        the people seated already, turned round."""
+        if first.seed is None or first.commitment is None:
+            raise RuntimeError(f"table {first.id} was not dealt with a commitment")
+        game = self._snapshots.spec(first.game).game.load(dealt)
+        await self._update(
+            status=Status.PLAYING,
+            seed=first.seed,
+            state=dealt,
+            deal=dealt,
+            commitment=first.commitment,
+            moves=0,
+        )
+        seated = await self._snapshots.row(self._tx, self.table.id)
+        for row in seated.seats:
+            presence = turns.dealt(row)
+            if presence is not None:
+                await self._tx.tables.set_presence(
+                    self.table.id, row.seat, timeouts=presence.timeouts, absent=presence.absent
+                )
+        self._dealt = game
+
     # --- seats (in a lobby) ------------------------------------------------------
 
     async def seat_person(self, user_id: int) -> None:

@@ -110,6 +110,8 @@ class Tables:
         on_absence: OnAbsence,
         computer_level: str,
         previous_id: int | None = None,
+        duplicate_of: int | None = None,
+        rotation: int = 0,
     ) -> AsyncIterator[TableChange]:
         """Open a lobby in a chat (or forum topic) and change it as
         :meth:`change` does (nobody else knows it before the commit: no lock)."""
@@ -125,6 +127,8 @@ class Tables:
                     on_absence=on_absence,
                     computer_level=computer_level,
                     previous_id=previous_id,
+                    duplicate_of=duplicate_of,
+                    rotation=rotation,
                 )
             except TableExistsError:
                 raise ServiceError("error.table_exists") from None

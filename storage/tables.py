@@ -140,6 +140,12 @@ class TableRow:
     """SHA-256 (hex) of ``server_seed``, shown in the lobby."""
     contributions: tuple[str, ...] = ()
     """The players' contributions mixed into ``server_seed`` at the deal."""
+    duplicate_of: int | None = None
+    """The first table of the duplicate set this table belongs to (whose deal
+    it plays again with the people turned round the seats); None: an
+    ordinary table, or the set's first."""
+    rotation: int = 0
+    """Seats each person of the set's first table moved on (0 there)."""
 
     @property
     def is_open(self) -> bool:
@@ -185,6 +191,8 @@ _COLUMNS = (
     "server_seed",
     "seed_commitment",
     "contributions",
+    "duplicate_of",
+    "rotation",
 )
 _SELECT = (
     "SELECT "
@@ -245,6 +253,15 @@ class Tables(Queries):
             (user_id,),
         )
 
+    async def last_finished_of(self, user_id: int) -> TableRow | None:
+        """The last finished game ``user_id`` played, in any chat."""
+        rows = await self._tables(
+            f"{_SELECT} JOIN seats s ON s.table_id = t.id"
+            " WHERE s.user_id = ? AND t.status = 'finished' ORDER BY t.id DESC LIMIT 1",
+            (user_id,),
+        )
+        return rows[0] if rows else None
+
     async def _tables(self, sql: str, params: Sequence[Any] = ()) -> list[TableRow]:
         rows = await self._all(sql, params)
         return [
@@ -264,14 +281,16 @@ class Tables(Queries):
                 turn_seconds=r[12],
                 on_absence=OnAbsence(r[13]),
                 end_reason=None if r[14] is None else EndReason(r[14]),
-                seats=_seats(r[22]),
+                seats=_seats(r[24]),
                 commitment=r[15],
                 computer_level=r[16],
                 scheme=r[17],
                 server_seed=r[18],
                 seed_commitment=r[19],
                 contributions=() if r[20] is None else tuple(json.loads(r[20])),
-                chat_title=r[21],
+                duplicate_of=r[21],
+                rotation=r[22],
+                chat_title=r[23],
             )
             for r in rows
         ]
@@ -290,13 +309,16 @@ class Tables(Queries):
         on_absence: OnAbsence,
         computer_level: str,
         previous_id: int | None = None,
+        duplicate_of: int | None = None,
+        rotation: int = 0,
     ) -> int:
         now = self._now()
         try:
             async with self._conn.execute(
                 "INSERT INTO tables (chat_id, thread_id, game, rules, status, creator_id,"
-                " previous_id, turn_seconds, on_absence, computer_level, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                " previous_id, turn_seconds, on_absence, computer_level, duplicate_of, rotation,"
+                " created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     chat_id,
                     thread_id,
@@ -307,6 +329,8 @@ class Tables(Queries):
                     turn_seconds,
                     on_absence.value,
                     computer_level,
+                    duplicate_of,
+                    rotation,
                     now,
                     now,
                 ),
@@ -485,6 +509,14 @@ class Tables(Queries):
             (user_id,),
         )
         return rows[0][0] if rows else None
+
+    async def duplicates(self, first_id: int) -> list[TableRow]:
+        """The tables of the duplicate set that began with ``first_id``: that
+        table, then its duplicates by rotation (the latest opened of each)."""
+        return await self._tables(
+            f"{_SELECT} WHERE t.id = ? OR t.duplicate_of = ? ORDER BY t.rotation, t.id",
+            (first_id, first_id),
+        )
 
     async def deal(self, table_id: int) -> dict[str, Any] | None:
         """The game as it was dealt (see :mod:`services.fairness`)."""

@@ -6,7 +6,7 @@ lobby (closed and with its settings open, every option at every value), then
 each game and preset played by random legal moves, the group's message and every
 seat's DM with each of its sub-menus at every step - and the buttons that are
 sent from commands and callbacks (game and variant choosers, the language
-chooser, rematch, open-the-bot links).
+chooser, rematch, the same deal, analysis, open-the-bot links).
 
 Each label is measured as a narrow phone shows it (``screens.rows``:
 32 letter-widths for a button alone in its row, ``(32 - 3 (n - 1)) / n`` in a
@@ -114,7 +114,16 @@ def single_rows(lang: str) -> set[tuple[str, ...]]:
     """Buttons alone in their rows: sent from commands and callbacks, or a
     lobby setting at a value the presets do not start with."""
     labels = [t(code, "language.name") for code in LANGUAGES]
-    labels += [t(lang, key) for key in ("result.rematch", "common.open_bot", "table.my_cards")]
+    labels += [
+        t(lang, key)
+        for key in (
+            "result.rematch",
+            "result.duplicate",
+            "result.analysis",
+            "common.open_bot",
+            "table.my_cards",
+        )
+    ]
     labels += [t(lang, "hand.back_button")]
     for spec in CATALOG.specs.values():
         labels.append(t(lang, spec.name_key))

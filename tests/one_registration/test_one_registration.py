@@ -29,6 +29,7 @@ from tests.engines.test_conformance import suite
 from tests.i18n.test_catalogs import fields
 from tests.one_registration import LISTING, SPEC, TEXTS
 from tests.one_registration.actions import Play
+from tests.services.test_duplicate import check_duplicate_of_every_game
 from tests.services.test_replays import play_out_randomly
 from tests.services.world import GROUP, PEOPLE, World
 
@@ -246,3 +247,10 @@ async def test_it_gets_replays_without_a_line_of_replay_code(tmp_path: Path) -> 
     for seat in range(people):
         assert screens.hand("ru", final.view(seat), (), names, None, live=False).text in frames[-1]
     assert "Старшая карта" in frames[0]
+
+
+async def test_it_gets_duplicates_without_a_line_of_duplicate_code(tmp_path: Path) -> None:
+    """The same deal with the seats turned, its replay by place and its proof,
+    for a game the duplicate service has never heard of."""
+    async with World.open(tmp_path / "koloda.sqlite3", FakeClock(), LISTED) as world:
+        await check_duplicate_of_every_game(world, LISTED, "highcard")

@@ -1,0 +1,162 @@
+"""The analysis of a person's play in a finished game, for his DM.
+
+The game's history (:mod:`services.history`) gives every position; each
+decision of his (a move he made himself, with more than one legal move) is
+valued by the search from what his seat knew at the time
+(:mod:`players.analysis`: never a card he could not see), in the worker pool's
+low-priority worker, one decision per slice (:meth:`Thinking.analyse`), the
+time an analysis takes bounded (:data:`SECONDS` in all, shared among the
+decisions).  The three costliest moves are kept, with the better move, and
+the luck of his deal is measured by self-play from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.core import Event, Game, perform
+from players.analysis import Assessment, assess, assess_request, assessed, luck, luck_request
+from players.computer import Computer
+from services.errors import ServiceError
+from services.history import Histories
+from services.thinking import Thinking
+from storage import Actor, Database, Status, TableRow
+
+__all__ = ["Analyses", "Analysis", "Mistake"]
+
+SECONDS = 30.0
+"""The search time of one analysis, shared among its decisions (at the
+thinking scale of 1; tests shrink it)."""
+LEAST_SECONDS = 0.05
+"""The least search time a decision gets however many there are."""
+MOST_SECONDS = 2.0
+"""The most a decision gets: twice the hard level's time."""
+SHOWN = 3
+"""The costliest moves shown."""
+PLAYOUTS = 24
+"""Self-played games from the deal that measure its luck."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    """One of the costliest moves."""
+
+    move: int
+    """Its number in the game's move log."""
+    assessment: Assessment
+    played: list[Event]
+    """What the move played did (for painting it as the game's screens do)."""
+    better: list[Event]
+    """What the better move would have done."""
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    table: TableRow
+    seat: int
+    decisions: int
+    """His decisions valued (moves with a choice that he made himself)."""
+    mistakes: tuple[Mistake, ...]
+    """The costliest, costliest first (none: no move clearly cost anything)."""
+    luck: float
+    """His seat's mean value in self-play from the deal (0..1)."""
+    average: float
+    """The mean over every seat."""
+    in_points: bool
+    """Costs are points ahead of the others (else chances)."""
+
+
+class Analyses:
+    def __init__(
+        self,
+        db: Database,
+        histories: Histories,
+        computers: Mapping[str, Computer],
+        thinking: Thinking,
+    ) -> None:
+        self._db = db
+        self._histories = histories
+        self._computers = computers
+        self._thinking = thinking
+        self._running: set[tuple[int, int]] = set()
+
+    async def table_for(self, user_id: int, table_id: int | None) -> TableRow:
+        """The finished game of ``user_id`` to analyse: ``table_id``, or his
+        last finished game; refused (:class:`ServiceError`) when he did not
+        play it or it is not over, or an analysis of it for him is under way."""
+        async with self._db.read() as tx:
+            if table_id is None:
+                table = await tx.tables.last_finished_of(user_id)
+                if table is None:
+                    raise ServiceError("analysis.none")
+            else:
+                table = await tx.tables.get(table_id)
+        if table is None or table.seat_of(user_id) is None:
+            raise ServiceError("analysis.not_yours", id=table_id or 0)
+        if table.status is not Status.FINISHED:
+            raise ServiceError("analysis.not_finished", id=table.id)
+        if (table.id, user_id) in self._running:
+            raise ServiceError("analysis.running", id=table.id)
+        return table
+
+    async def of(self, table_id: int, user_id: int) -> Analysis:
+        """Analyse ``user_id``'s play at the finished ``table_id``."""
+        table = await self.table_for(user_id, table_id)
+        if (table.id, user_id) in self._running:  # asked twice at once
+            raise ServiceError("analysis.running", id=table.id)
+        self._running.add((table.id, user_id))
+        try:
+            return await self._analysed(table, user_id)
+        finally:
+            self._running.discard((table.id, user_id))
+
+    async def _analysed(self, table: TableRow, user_id: int) -> Analysis:
+        seat = table.seat_of(user_id)
+        assert seat is not None
+        history = await self._histories.of(table.id)
+        computer = self._computers[table.game]
+        decisions: list[tuple[int, Game[Any, Any, Any, Any], str]] = []
+        game = history.start()
+        for move in history.moves:
+            if (
+                move.seat == seat
+                and move.actor is Actor.PLAYER
+                and len(game.legal_actions(seat)) > 1
+            ):
+                decisions.append((move.n, game.clone(), move.action))
+            perform(game, move.seat, move.action)
+        scale = self._thinking.scale
+        seconds = min(MOST_SECONDS, max(LEAST_SECONDS, SECONDS / max(1, len(decisions)))) * scale
+        assessed_moves: list[tuple[int, Game[Any, Any, Any, Any], Assessment]] = []
+        for n, position, played in decisions:
+            request = assess_request(position, seat, played, computer, seconds, seed=n)
+            found = assessed(await self._thinking.analyse(assess, request))
+            if found.significant:
+                assessed_moves.append((n, position, found))
+        assessed_moves.sort(key=lambda found: -found[2].cost)
+        mistakes = tuple(
+            Mistake(
+                n, found, _events(position, seat, found.played), _events(position, seat, found.best)
+            )
+            for n, position, found in assessed_moves[:SHOWN]
+        )
+        values = await self._thinking.analyse(
+            luck, luck_request(history.start(), computer, PLAYOUTS, seed=table.id)
+        )
+        return Analysis(
+            table,
+            seat,
+            len(decisions),
+            mistakes,
+            values[seat],
+            sum(values) / len(values),
+            computer.horizon.in_points,
+        )
+
+
+def _events(position: Game[Any, Any, Any, Any], seat: int, code: str) -> list[Event]:
+    """What ``code`` does from ``position`` (public events only, as every
+    move's are)."""
+    return perform(position.clone(), seat, code)

@@ -1,3 +1,0 @@
--- Reserved: number 8 belongs to a branch developed in parallel (issue 27's
--- duplicate deals). This placeholder keeps the numbers without gaps on this
--- branch; the merge replaces it with that branch's 0008.

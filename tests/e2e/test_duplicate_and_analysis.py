@@ -1,0 +1,109 @@
+"""After a game, as players meet it: the same deal with the seats turned (a
+duplicate pair, its comparison in the group, presses out of order refused),
+and an analysis asked for by button and by /analysis arriving in the DM."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playground.botapi import FakeTelegram, SentMessage
+from tests.e2e.harness import Probe, Table, bot_config, running_bot, seat_players
+
+SAME_DEAL = "Те же карты по кругу"
+ANALYSIS = "Анализ моей игры"
+
+
+async def _result(server: FakeTelegram, table: Table, after: int = 0) -> SentMessage:
+    """The latest result post (with its buttons) sent after message ``after``."""
+    return await server.wait_for(
+        lambda: next(
+            (
+                m
+                for m in reversed(table.group_messages())
+                if "🏁" in m.text and m.message_id > after and m.callback_datas
+            ),
+            None,
+        )
+    )
+
+
+async def test_a_duplicate_pair_through_the_bot_ends_in_its_comparison(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        server.add_user(300, "Stranger")
+        await table.open_and_start("durak")
+        await table.play_to_the_end()
+        first = await _result(server, table)
+        assert SAME_DEAL in " ".join(first.button_texts)
+
+        refused = await table.press_text(300, first, SAME_DEAL)  # not a player of it
+        assert refused.get("show_alert")
+        for data in ("d:zz", "d:1:2", "d:-1"):  # forged: another table, garbled
+            query = server.press(
+                table.players[0], first.chat_id, first.message_id, data, forged=True
+            )
+            assert (await server.answered(query))["show_alert"]
+
+        await table.press_text(table.players[1], first, SAME_DEAL)
+        assert probe.table(2) == ("playing", 0)  # dealt at once, the people turned
+        (dup,) = probe.query(
+            "SELECT duplicate_of, rotation, seed, commitment FROM tables WHERE id = 2"
+        )
+        (orig,) = probe.query("SELECT id, seed, commitment FROM tables WHERE id = 1")
+        assert dup == (1, 1, orig[1], orig[2])
+        seats = probe.query("SELECT table_id, seat, user_id FROM seats ORDER BY table_id, seat")
+        assert [s[2] for s in seats if s[0] == 2] == [s[2] for s in seats if s[0] == 1][::-1]
+        said = "Те же карты, что у стола 1, места сдвинуты по кругу: игра 2 из 2"
+        assert any(said in m.text for m in table.group_messages())  # the new table message
+        again = await table.press_text(table.players[0], first, SAME_DEAL)  # a second press
+        assert again.get("show_alert")
+        assert probe.query("SELECT COUNT(*) FROM tables") == [(2,)]
+
+        await table.play_to_the_end()
+        last = await _result(server, table, after=first.message_id)
+        assert SAME_DEAL not in " ".join(last.button_texts)  # every seat has played it
+        comparison = await server.wait_for(
+            lambda: next((m for m in table.group_messages() if "каждую руку" in m.text), None)
+        )
+        assert "Рука места 1 (в первой игре — Anna)" in comparison.text
+        assert "Рука места 2 (в первой игре — Boris)" in comparison.text
+        assert "Итого:" in comparison.text
+        assert "балл" in comparison.text
+
+        await table.command(table.players[0], "/verify 2")
+        proof = server.last_bot_message(table.group_id)
+        assert proof is not None
+        assert "✅ Стол 2" in proof.text
+        assert "ту же сдачу, что стол 1" in proof.text
+
+
+async def test_an_analysis_asked_for_arrives_in_the_dm(server: FakeTelegram, db_path: Path) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("durak")
+        await table.play_to_the_end()
+        result = await _result(server, table)
+        anna, boris = table.players
+
+        answer = await table.press_text(anna, result, ANALYSIS)
+        assert "пришлю в личные сообщения" in answer.get("text", "")
+        analysis = await server.wait_for(
+            lambda: next(
+                (m for m in server.chat_messages(anna) if "Разбор вашей игры" in m.text), None
+            )
+        )
+        assert "стол 1" in analysis.text
+        assert "Удача:" in analysis.text
+        assert "решени" in analysis.text
+
+        await table.command(boris, "/analysis", chat_id=boris)
+        await server.wait_for(
+            lambda: any("Разбор вашей игры" in m.text for m in server.chat_messages(boris))
+        )
+        await table.command(boris, "/analysis 7", chat_id=boris)
+        refusal = server.last_bot_message(boris)
+        assert refusal is not None
+        assert refusal.text == "Вы не играли за столом 7."
