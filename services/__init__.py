@@ -1,5 +1,5 @@
 """Use cases: tables (their moves and changes) and their snapshots, lobby,
-moderation, timers, computers, scores, people, fair deals.
+moderation, timers, computers, scores, ratings, people, fair deals.
 No Telegram types in here."""
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from services.fairness import Fairness, Verdict
 from services.history import Histories, History, HistoryError, Step
 from services.lobby import JoinResult, Lobby, Setting
 from services.moderation import Moderation
+from services.ratings import Ratings
 from services.scores import MIN_GAMES, Scores, Standings, win_share
 from services.snapshots import LoggedEvent, Snapshot, Snapshots
 from services.tables import TableObserver, Tables
@@ -87,6 +88,7 @@ class Services:
     scores: Scores
     fairness: Fairness
     histories: Histories
+    ratings: Ratings
 
     @classmethod
     def create(
@@ -133,11 +135,14 @@ class Services:
             scores=Scores(db),
             fairness=Fairness(db, snapshots),
             histories=Histories(db, snapshots),
+            ratings=Ratings(db, snapshots, clock),
         )
 
     async def start(self) -> None:
         """Run the deadlines (after a restart: with the time lost added) and let
-        computers whose turn it is move."""
+        computers whose turn it is move.  First the finished games the ratings
+        have not read are rated (an upgrade's, or one whose rating failed)."""
+        await self.ratings.catch_up()
         await self.timers.start()
         await self.computers.resume()
 

@@ -1,0 +1,252 @@
+"""The ratings' use cases: rating games as they end (and the ones not yet
+read, after an upgrade or a restart), the recompute from the stored games,
+and what people read (standings in a chat's season and across chats, a
+person's card, a game's changes, the season ends to tell)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from services.clock import Clock
+from services.ratings.model import PROVISIONAL_GAMES, shown
+from services.ratings.rating import ACROSS, rate_game, who_person
+from services.ratings.seasons import season_of
+from services.snapshots import Snapshots
+from storage import Database, RatingEvent, RatingRow, Tx
+
+__all__ = [
+    "SHOWN",
+    "Board",
+    "Card",
+    "Change",
+    "FamilyCard",
+    "Line",
+    "Ratings",
+    "SeasonEnd",
+    "TableRatings",
+]
+
+log = logging.getLogger(__name__)
+
+SHOWN = 10
+"""Places listed per standings (and the asker's own, if lower)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One place in the standings."""
+
+    place: int
+    who: str
+    name: str | None
+    """The person's first name; None for a computer (``who`` is ``c<level>``)."""
+    rating: int
+    games: int
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+    @property
+    def level(self) -> str | None:
+        """A computer's level (None for a person)."""
+        return self.who[1:] if self.who.startswith("c") else None
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """One family's standings: the top, and the asker's own place below it."""
+
+    family: str
+    top: list[Line]
+    own: Line | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    user_id: int
+    before: int
+    after: int
+    provisional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TableRatings:
+    """What a finished game did to its players' ratings in its chat."""
+
+    changes: list[Change] = field(default_factory=list)
+    achievements: list[tuple[int, str]] = field(default_factory=list)
+    skipped: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FamilyCard:
+    family: str
+    rating: int
+    games: int
+    peak: int
+    season_place: int | None
+    history: list[int]
+    """The rating after each game across chats, oldest first."""
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A person's ratings (across chats, his place in the chat's season) and
+    achievements."""
+
+    families: list[FamilyCard]
+    achievements: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonEnd:
+    chat_id: int
+    season: str
+    boards: list[Board]
+
+    @property
+    def champions(self) -> list[tuple[str, Line]]:
+        """Per family, its first place (a person)."""
+        return [(b.family, b.top[0]) for b in self.boards if b.top]
+
+
+def _ranked(rows: Sequence[RatingRow]) -> list[Line]:
+    order = sorted(rows, key=lambda r: (-shown(r.mu, r.sigma), -r.games, r.name or "", r.who))
+    return [Line(n, r.who, r.name, shown(r.mu, r.sigma), r.games) for n, r in enumerate(order, 1)]
+
+
+def _board(family: str, rows: Sequence[RatingRow], who: str | None) -> Board:
+    lines = _ranked(rows)
+    own = next((line for line in lines[SHOWN:] if line.who == who), None)
+    return Board(family, lines[:SHOWN], own)
+
+
+def _of_game(families: Sequence[str], game: str | None) -> list[str]:
+    if game is None:
+        return list(families)
+    return [f for f in families if f == game or f.startswith(game + "/")]
+
+
+class Ratings:
+    def __init__(self, db: Database, snapshots: Snapshots, clock: Clock) -> None:
+        self._db = db
+        self._snapshots = snapshots
+        self._clock = clock
+
+    # --- rating the stored games -------------------------------------------------
+
+    async def rate(self, tx: Tx, table_id: int) -> None:
+        """Rate a game that ended in ``tx`` (its result is recorded there)."""
+        await rate_game(tx, self._snapshots, table_id)
+
+    async def catch_up(self) -> int:
+        """Rate every finished game not yet read, in the order they finished
+        (at start: games of an earlier version, or a game whose rating a
+        failure left out).  Returns how many were read."""
+        async with self._db.read() as tx:
+            unread = await tx.ratings.unread_results()
+        for game in unread:
+            async with self._db.transaction() as tx:
+                await rate_game(tx, self._snapshots, game.table_id)
+        if unread:
+            log.info("ratings: %d finished games read", len(unread))
+        return len(unread)
+
+    async def recompute(self) -> int:
+        """Forget every rating and rate every stored game again, in order (after
+        a change to the rating rules).  Season ends already told stay told."""
+        async with self._db.transaction() as tx:
+            await tx.ratings.clear()
+        return await self.catch_up()
+
+    # --- reading ---------------------------------------------------------------------
+
+    async def standings(
+        self, chat_id: int, game: str | None = None, user_id: int | None = None
+    ) -> list[Board]:
+        """The chat's standings in the current season, per family of ``game``
+        (None: every game)."""
+        season = season_of(self._clock.now())
+        return await self._boards(chat_id, season, game, user_id)
+
+    async def top(self, game: str | None = None, user_id: int | None = None) -> list[Board]:
+        """The standings across chats (the computers' levels among them)."""
+        return await self._boards(ACROSS, "", game, user_id)
+
+    async def _boards(
+        self, scope: int, season: str, game: str | None, user_id: int | None
+    ) -> list[Board]:
+        who = None if user_id is None else who_person(user_id)
+        async with self._db.read() as tx:
+            families = _of_game(await tx.ratings.families(scope, season), game)
+            return [_board(f, await tx.ratings.standings(scope, season, f), who) for f in families]
+
+    async def card(self, user_id: int, chat_id: int | None = None) -> Card:
+        who = who_person(user_id)
+        season = season_of(self._clock.now())
+        async with self._db.read() as tx:
+            history = await tx.ratings.history(ACROSS, who)
+            places: dict[str, int] = {}
+            if chat_id is not None:
+                for family in await tx.ratings.families(chat_id, season):
+                    lines = _ranked(await tx.ratings.standings(chat_id, season, family))
+                    mine = next((line.place for line in lines if line.who == who), None)
+                    if mine is not None:
+                        places[family] = mine
+            earned = [code for _, code in await tx.ratings.achievements(user_id=user_id)]
+        by_family: dict[str, list[RatingEvent]] = {}
+        for event in history:
+            by_family.setdefault(event.family, []).append(event)
+        families = []
+        for family, events in sorted(by_family.items()):
+            values = [shown(e.mu_after, e.sigma_after) for e in events]
+            families.append(
+                FamilyCard(family, values[-1], len(values), max(values), places.get(family), values)
+            )
+        return Card(families, earned)
+
+    async def of_table(self, table_id: int) -> TableRatings:
+        """The chat ratings' changes a finished game made, and the achievements
+        it gave (each announced with the game that earned it, so once)."""
+        async with self._db.read() as tx:
+            read = await tx.ratings.rated_game(table_id)
+            if read is None:
+                return TableRatings()
+            events = [e for e in await tx.ratings.events(table_id=table_id) if e.scope != ACROSS]
+            changes = []
+            for e in events:
+                row = await tx.ratings.current(e.scope, e.season, e.family, e.who)
+                games = row.games if row is not None else 1
+                changes.append(
+                    Change(
+                        int(e.who[1:]),
+                        shown(e.mu_before, e.sigma_before),
+                        shown(e.mu_after, e.sigma_after),
+                        games < PROVISIONAL_GAMES,
+                    )
+                )
+            earned = await tx.ratings.achievements(table_id=table_id)
+        return TableRatings(changes, earned, read.skipped)
+
+    # --- seasons -------------------------------------------------------------------------
+
+    async def seasons_ended(self) -> list[SeasonEnd]:
+        """The seasons that have ended and whose chat has not been told."""
+        season = season_of(self._clock.now())
+        async with self._db.read() as tx:
+            untold = await tx.ratings.seasons_untold(season)
+        return [
+            SeasonEnd(chat, ended, await self._boards(chat, ended, None, None))
+            for chat, ended in untold
+        ]
+
+    async def season_told(self, chat_id: int, season: str) -> None:
+        async with self._db.transaction() as tx:
+            await tx.ratings.season_told(chat_id, season)
