@@ -20,7 +20,7 @@ from delivery.table_delivery import TableDelivery
 from delivery.telegram_io import Delivery, Sent, TelegramIO
 from games.core import Action, Event, Place, Wait
 from i18n import t
-from screens import common
+from screens import common, ratings
 from screens.base import GameScreens, Key, Screen
 from services import Actor, LoggedEvent, Services, Setting, Snapshot, Status
 
@@ -377,6 +377,8 @@ class TableMessages:
             if move == table.moves and table.status is Status.FINISHED and outcome is not None:
                 rematch = button(t(lang, "result.rematch"), cd.RematchButton(table.id))
                 result = screens.result(lang, outcome, snapshot.public, names)
+                rated = await self._services.ratings.of_table(table.id)
+                result = ratings.with_ratings(lang, result, rated, table, names)
                 posts.append((result, markup([[rematch]]), True))
             posted_move, done = delivery.announcing or (move, 0)
             if posted_move != move:

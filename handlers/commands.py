@@ -18,6 +18,7 @@ from telegram.error import TelegramError
 
 from delivery import callback_data as cd
 from delivery.keyboards import Keyboard, button, markup, url_button
+from handlers import ratings
 from handlers.context import (
     Koloda,
     KolodaContext,
@@ -365,15 +366,6 @@ async def scores(update: Update, context: KolodaContext) -> None:
     await reply(app, update, common.scores_text(lang, board, app.games, app.screens))
 
 
-async def stats(update: Update, context: KolodaContext) -> None:
-    app = context.koloda
-    user, chat = sender(update)
-    lang = await language_for(app, update)
-    in_chat = None if chat.type == Chat.PRIVATE else chat.id
-    rows = await app.services.scores.stats(user.id, in_chat)
-    await reply(app, update, common.stats_text(lang, user.first_name, rows, app.games))
-
-
 async def rules(update: Update, context: KolodaContext) -> None:
     """``/rules дурак переводной`` (any name ``/newgame`` takes): that game and
     variant; ``/rules`` alone: the table this chat is playing, else the one it
@@ -479,7 +471,9 @@ COMMANDS: dict[str, Handler] = {
     "sheet": _recorded(_group_only(sheet)),
     "verify": _recorded(_group_only(verify)),
     "scores": _recorded(_group_only(scores)),
-    "stats": _recorded(stats),
+    "rating": _recorded(_group_only(ratings.rating)),
+    "top": _recorded(ratings.top),
+    "stats": _recorded(ratings.stats),
     "rules": _recorded(rules),
     "language": _recorded(language),
     "pictures": _recorded(_group_only(pictures)),
@@ -487,5 +481,5 @@ COMMANDS: dict[str, Handler] = {
 """Every command, in the order ``setMyCommands`` lists them (all but /start
 in groups)."""
 
-PRIVATE_COMMANDS = ("start", "help", "stats", "rules", "language")
+PRIVATE_COMMANDS = ("start", "help", "top", "stats", "rules", "language")
 """The commands a private chat lists."""

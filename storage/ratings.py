@@ -139,6 +139,17 @@ class Ratings(Queries):
         for table in ("rating_events", "rated_games", "achievements"):
             await self._run(f"DELETE FROM {table}")
 
+    async def move_chat(self, old_id: int, new_id: int) -> None:
+        """A group became a supergroup: its ratings go with it (merged into one
+        that already rated games they interleave in the order of the log; a
+        recompute rates them again in the order they finished)."""
+        await self._run("UPDATE rating_events SET scope = ? WHERE scope = ?", (new_id, old_id))
+        for table in ("rated_games", "achievements"):
+            await self._run(f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+        await self._run(
+            "UPDATE OR IGNORE season_ends SET chat_id = ? WHERE chat_id = ?", (new_id, old_id)
+        )
+
     # --- the rating log -----------------------------------------------------------
 
     async def add_events(self, events: Sequence[RatingEvent]) -> None:
@@ -243,6 +254,14 @@ class Ratings(Queries):
             " WHERE e.scope != 0 AND e.season < ? AND s.chat_id IS NULL"
             " ORDER BY e.season, e.scope",
             (before,),
+        )
+        return [(int(r[0]), str(r[1])) for r in rows]
+
+    async def seasons(self, chat_id: int) -> list[tuple[int, str]]:
+        """``(chat, season)`` of the chat's seasons with rated games, in order."""
+        rows = await self._all(
+            "SELECT DISTINCT scope, season FROM rating_events WHERE scope = ? ORDER BY season",
+            (chat_id,),
         )
         return [(int(r[0]), str(r[1])) for r in rows]
 

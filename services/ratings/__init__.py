@@ -3,7 +3,7 @@
 (:mod:`.service`).  See ``docs/ratings.md``."""
 
 from services.ratings.model import PROVISIONAL_GAMES, Skill, shown
-from services.ratings.rating import ACROSS, DAILY_CAP
+from services.ratings.rating import ACROSS, DAILY_CAP, family_of
 from services.ratings.seasons import next_season_start, season_of
 from services.ratings.service import (
     SHOWN,
@@ -31,6 +31,7 @@ __all__ = [
     "SeasonEnd",
     "Skill",
     "TableRatings",
+    "family_of",
     "next_season_start",
     "season_of",
     "shown",

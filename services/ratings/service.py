@@ -166,6 +166,10 @@ class Ratings:
             await tx.ratings.clear()
         return await self.catch_up()
 
+    def season(self) -> str:
+        """The chats' current season (``2026-11``)."""
+        return season_of(self._clock.now())
+
     # --- reading ---------------------------------------------------------------------
 
     async def standings(
@@ -246,6 +250,15 @@ class Ratings:
             SeasonEnd(chat, ended, await self._boards(chat, ended, None, None))
             for chat, ended in untold
         ]
+
+    async def champions_before(self, chat_id: int, season: str) -> set[str]:
+        """The people who won a family in the chat's season before ``season``."""
+        async with self._db.read() as tx:
+            earlier = [s for c, s in await tx.ratings.seasons(chat_id) if s < season]
+        if not earlier:
+            return set()
+        boards = await self._boards(chat_id, max(earlier), None, None)
+        return {b.top[0].who for b in boards if b.top and b.top[0].level is None}
 
     async def season_told(self, chat_id: int, season: str) -> None:
         async with self._db.transaction() as tx:
