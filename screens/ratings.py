@@ -171,7 +171,7 @@ _COLOURS = [(200, 60, 50), (40, 110, 190), (50, 150, 80), (150, 90, 170), (220, 
 def history_picture(lang: str, card: Card, specs: Mapping[str, GameSpec]) -> Picture | None:
     """Each family's rating across chats after every game, one line each."""
     series = [(family_name(lang, f.family, specs), f.history) for f in card.families]
-    series = [(name, values) for name, values in series if len(values) >= 2]
+    series = [(name, values) for name, values in series if len(values) >= 2]  # a line
     if not series:
         return None
     key = "rating:" + ";".join(f"{name}:{len(v)}:{v[-1]}" for name, v in series)

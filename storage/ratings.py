@@ -245,17 +245,16 @@ class Ratings(Queries):
 
     # --- seasons ------------------------------------------------------------------------
 
-    async def seasons_untold(self, before: str) -> list[tuple[int, str]]:
-        """``(chat, season)`` of the seasons before ``before`` that had rated
-        games and whose end the chat has not been told."""
+    async def seasons_untold(self, season: str) -> list[int]:
+        """The chats that had rated games in ``season`` and have not been told
+        its end."""
         rows = await self._all(
-            "SELECT DISTINCT e.scope, e.season FROM rating_events e"
+            "SELECT DISTINCT e.scope FROM rating_events e"
             " LEFT JOIN season_ends s ON s.chat_id = e.scope AND s.season = e.season"
-            " WHERE e.scope != 0 AND e.season < ? AND s.chat_id IS NULL"
-            " ORDER BY e.season, e.scope",
-            (before,),
+            " WHERE e.scope != 0 AND e.season = ? AND s.chat_id IS NULL ORDER BY e.scope",
+            (season,),
         )
-        return [(int(r[0]), str(r[1])) for r in rows]
+        return [int(r[0]) for r in rows]
 
     async def seasons(self, chat_id: int) -> list[tuple[int, str]]:
         """``(chat, season)`` of the chat's seasons with rated games, in order."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-__all__ = ["day_of", "next_season_start", "season_of"]
+__all__ = ["day_of", "next_season_start", "previous_season", "season_of"]
 
 
 def _utc(at: float) -> datetime:
@@ -26,3 +26,10 @@ def next_season_start(at: float) -> float:
     now = _utc(at)
     year, month = (now.year + 1, 1) if now.month == 12 else (now.year, now.month + 1)
     return datetime(year, month, 1, tzinfo=UTC).timestamp()
+
+
+def previous_season(at: float) -> str:
+    """The season before the one at ``at``."""
+    now = _utc(at)
+    start = datetime(now.year, now.month, 1, tzinfo=UTC).timestamp()
+    return season_of(start - 1)

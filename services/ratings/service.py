@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from services.clock import Clock
 from services.ratings.model import PROVISIONAL_GAMES, shown
 from services.ratings.rating import ACROSS, rate_game, who_person
-from services.ratings.seasons import season_of
+from services.ratings.seasons import previous_season, season_of
 from services.snapshots import Snapshots
 from storage import Database, RatingEvent, RatingRow, Tx
 
@@ -89,7 +89,7 @@ class FamilyCard:
     peak: int
     season_place: int | None
     history: list[int]
-    """The rating after each game across chats, oldest first."""
+    """The rating across chats before the first game, then after each."""
 
     @property
     def provisional(self) -> bool:
@@ -211,8 +211,16 @@ class Ratings:
         families = []
         for family, events in sorted(by_family.items()):
             values = [shown(e.mu_after, e.sigma_after) for e in events]
+            start = shown(events[0].mu_before, events[0].sigma_before)
             families.append(
-                FamilyCard(family, values[-1], len(values), max(values), places.get(family), values)
+                FamilyCard(
+                    family,
+                    values[-1],
+                    len(values),
+                    max(values),
+                    places.get(family),
+                    [start, *values],
+                )
             )
         return Card(families, earned)
 
@@ -242,13 +250,14 @@ class Ratings:
     # --- seasons -------------------------------------------------------------------------
 
     async def seasons_ended(self) -> list[SeasonEnd]:
-        """The seasons that have ended and whose chat has not been told."""
-        season = season_of(self._clock.now())
+        """The last season's ends not told yet, per chat.  Only the season just
+        ended is told: after an upgrade, or a bot down for a month and more,
+        older seasons pass in silence (their standings stay readable)."""
+        ended = previous_season(self._clock.now())
         async with self._db.read() as tx:
-            untold = await tx.ratings.seasons_untold(season)
+            untold = await tx.ratings.seasons_untold(ended)
         return [
-            SeasonEnd(chat, ended, await self._boards(chat, ended, None, None))
-            for chat, ended in untold
+            SeasonEnd(chat, ended, await self._boards(chat, ended, None, None)) for chat in untold
         ]
 
     async def champions_before(self, chat_id: int, season: str) -> set[str]:
