@@ -6,6 +6,7 @@ kept as games ended (and rating the games of a database from before them)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 from contextlib import closing
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.ratings import main
 from games.core import Outcome, perform
 from games.durak import Durak, DurakRules, Transfers
 from games.durak.achievements import achievements
@@ -311,3 +313,18 @@ async def test_rating_a_database_from_before_ratings_is_rated_at_start(
     assert [(e.table_id, e.who, e.mu_after) for e in again] == [
         (e.table_id, e.who, e.mu_after) for e in kept
     ]
+
+
+async def test_rating_the_recompute_command_rates_the_stored_games_again_and_agrees(
+    world: World, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for people, seed in [(2, 1), (3, 2)]:
+        await play_out(world, await world.table("durak", people=people), seed)
+    kept = await events(world)
+    code = await asyncio.to_thread(main, ["recompute", "--database", str(world.path)])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert f"games rated: 2, rating events: {len(kept)}" in out
+    assert "the ratings agree with the ones kept as games ended" in out
+    again = await events(world)
+    assert [(e.who, e.mu_after) for e in again] == [(e.who, e.mu_after) for e in kept]
