@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.catalog import CATALOG
 from bot.ratings import main
 from games.core import Outcome, perform
 from games.durak import Durak, DurakRules, Transfers
 from games.durak.achievements import achievements
+from games.joker import Joker, JokerRules
 from services import Actor, Snapshot, Status
 from services.ratings import ACROSS, DAILY_CAP, season_of
 from storage import RatingEvent
@@ -280,6 +282,24 @@ def test_rating_achievements_dry_and_the_transfer_ring_from_scripted_games() -> 
     for seat, code in moves:
         perform(dry, seat, code)
     assert achievements(dry, moves) == {0: ("dry",)}
+
+
+def test_rating_achievements_a_khisht_in_jokers_last_deal() -> None:
+    # The 24th deal's last trick: Anna bid one and takes nothing.
+    game = Joker.position(
+        JokerRules(),
+        ["6h", "7h", "8h", "As"],
+        trump="s",
+        deal=23,
+        bids=[1, 0, 0, 8],
+        tricks=[0, 0, 0, 8],
+        leader=0,
+    )
+    moves = [(0, "p6h"), (1, "p7h"), (2, "p8h"), (3, "pAs")]
+    for seat, code in moves:
+        perform(game, seat, code)
+    assert game.outcome() is not None
+    assert CATALOG.specs["joker"].rated.achievements(game, moves) == {0: ("last_khisht",)}
 
 
 async def test_rating_recompute_agrees_with_the_ratings_kept_as_games_ended(
