@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from games.core import RESIGN, Outcome
 from games.spec import GameSpec
+from services.errors import ServiceError
 from services.history import History
 from services.ratings.model import Skill, Unit, partial, rate, units
 from services.ratings.seasons import day_of, season_of
@@ -57,7 +58,7 @@ class Seat:
     person: int | None
 
 
-def _seats(table: TableRow, moves: Sequence[MoveRow], history: History | None) -> list[Seat]:
+def _seats(table: TableRow, history: History | None) -> list[Seat]:
     """Per seat its rated player: the person (by his share of the seat's moves,
     when a computer took over from him) or the table's computer level; a
     person who made none of his seat's moves leaves it to the computer."""
@@ -106,7 +107,22 @@ async def rate_game(tx: Tx, snapshots: Snapshots, table_id: int) -> None:
     table = await tx.tables.get(table_id)
     if finished is None or table is None:
         return
-    spec = snapshots.spec(table.game)
+    try:
+        spec = snapshots.spec(table.game)
+    except ServiceError:  # a game no longer hosted
+        await tx.ratings.read_game(
+            RatedGame(
+                table_id,
+                table.chat_id,
+                table.game,
+                "unknown_game",
+                "",
+                "",
+                False,
+                finished.finished_at,
+            )
+        )
+        return
     rules = spec.rules.from_json(table.rules)
     family = family_of(spec, rules)
     moves = await tx.tables.moves_after(table_id, 0, _ALL_MOVES)
@@ -114,7 +130,7 @@ async def rate_game(tx: Tx, snapshots: Snapshots, table_id: int) -> None:
     # Games dealt before deals were kept (migration 0004) have no history to
     # read: their seats count wholly for their players.
     history = None if dealt is None else History(table, spec, dealt, tuple(moves))
-    seats = _seats(table, moves, history)
+    seats = _seats(table, history)
     outcome = Outcome.from_json(finished.outcome)
     kicked = {
         s

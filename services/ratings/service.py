@@ -153,8 +153,12 @@ class Ratings:
         async with self._db.read() as tx:
             unread = await tx.ratings.unread_results()
         for game in unread:
-            async with self._db.transaction() as tx:
-                await rate_game(tx, self._snapshots, game.table_id)
+            try:
+                async with self._db.transaction() as tx:
+                    await rate_game(tx, self._snapshots, game.table_id)
+            except Exception:
+                # The bot starts all the same; the game is tried at the next start.
+                log.exception("rating table %s failed", game.table_id)
         if unread:
             log.info("ratings: %d finished games read", len(unread))
         return len(unread)
