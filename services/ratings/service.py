@@ -1,67 +1,32 @@
-"""The ratings' use cases: rating games as they end (and the ones not yet
-read, after an upgrade or a restart), the recompute from the stored games,
-and what people read (standings in a chat's season and across chats, a
+"""The ratings' use cases: rating the finished games not yet read (after an
+upgrade or a failure; a game is rated as it ends by the step that writes its
+last move, :mod:`services.moves`), the recompute from the stored games, and
+what people read (standings in a chat's season and across chats, a
 person's card, a game's changes, the season ends to tell)."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from services.clock import Clock
 from services.ratings.model import PROVISIONAL_GAMES, shown
 from services.ratings.rating import ACROSS, rate_game, who_person
 from services.ratings.seasons import previous_season, season_of
+from services.ratings.standings import Board, Line, board, of_game, ranked
 from services.snapshots import Snapshots
-from storage import Database, RatingEvent, RatingRow, Tx
+from storage import Database, RatingEvent
 
 __all__ = [
-    "SHOWN",
-    "Board",
     "Card",
     "Change",
     "FamilyCard",
-    "Line",
     "Ratings",
     "SeasonEnd",
     "TableRatings",
 ]
 
 log = logging.getLogger(__name__)
-
-SHOWN = 10
-"""Places listed per standings (and the asker's own, if lower)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One place in the standings."""
-
-    place: int
-    who: str
-    name: str | None
-    """The person's first name; None for a computer (``who`` is ``c<level>``)."""
-    rating: int
-    games: int
-
-    @property
-    def provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES
-
-    @property
-    def level(self) -> str | None:
-        """A computer's level (None for a person)."""
-        return self.who[1:] if self.who.startswith("c") else None
-
-
-@dataclass(frozen=True, slots=True)
-class Board:
-    """One family's standings: the top, and the asker's own place below it."""
-
-    family: str
-    top: list[Line]
-    own: Line | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,23 +82,6 @@ class SeasonEnd:
         return [(b.family, b.top[0]) for b in self.boards if b.top]
 
 
-def _ranked(rows: Sequence[RatingRow]) -> list[Line]:
-    order = sorted(rows, key=lambda r: (-shown(r.mu, r.sigma), -r.games, r.name or "", r.who))
-    return [Line(n, r.who, r.name, shown(r.mu, r.sigma), r.games) for n, r in enumerate(order, 1)]
-
-
-def _board(family: str, rows: Sequence[RatingRow], who: str | None) -> Board:
-    lines = _ranked(rows)
-    own = next((line for line in lines[SHOWN:] if line.who == who), None)
-    return Board(family, lines[:SHOWN], own)
-
-
-def _of_game(families: Sequence[str], game: str | None) -> list[str]:
-    if game is None:
-        return list(families)
-    return [f for f in families if f == game or f.startswith(game + "/")]
-
-
 class Ratings:
     def __init__(self, db: Database, snapshots: Snapshots, clock: Clock) -> None:
         self._db = db
@@ -141,10 +89,6 @@ class Ratings:
         self._clock = clock
 
     # --- rating the stored games -------------------------------------------------
-
-    async def rate(self, tx: Tx, table_id: int) -> None:
-        """Rate a game that ended in ``tx`` (its result is recorded there)."""
-        await rate_game(tx, self._snapshots, table_id)
 
     async def catch_up(self) -> int:
         """Rate every finished game not yet read, in the order they finished
@@ -193,8 +137,8 @@ class Ratings:
     ) -> list[Board]:
         who = None if user_id is None else who_person(user_id)
         async with self._db.read() as tx:
-            families = _of_game(await tx.ratings.families(scope, season), game)
-            return [_board(f, await tx.ratings.standings(scope, season, f), who) for f in families]
+            families = of_game(await tx.ratings.families(scope, season), game)
+            return [board(f, await tx.ratings.standings(scope, season, f), who) for f in families]
 
     async def card(self, user_id: int, chat_id: int | None = None) -> Card:
         who = who_person(user_id)
@@ -204,7 +148,7 @@ class Ratings:
             places: dict[str, int] = {}
             if chat_id is not None:
                 for family in await tx.ratings.families(chat_id, season):
-                    lines = _ranked(await tx.ratings.standings(chat_id, season, family))
+                    lines = ranked(await tx.ratings.standings(chat_id, season, family))
                     mine = next((line.place for line in lines if line.who == who), None)
                     if mine is not None:
                         places[family] = mine
