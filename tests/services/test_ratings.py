@@ -348,3 +348,11 @@ async def test_rating_the_recompute_command_rates_the_stored_games_again_and_agr
     assert "the ratings agree with the ones kept as games ended" in out
     again = await events(world)
     assert [(e.who, e.mu_after) for e in again] == [(e.who, e.mu_after) for e in kept]
+
+
+async def test_rating_a_group_that_becomes_a_supergroup_keeps_its_ratings(world: World) -> None:
+    await play_out(world, await world.table("durak", people=2))
+    before = await world.services.ratings.standings(GROUP, "durak")
+    assert await world.services.directory.migrate_chat(GROUP, -1009)
+    assert await world.services.ratings.standings(GROUP, "durak") == []
+    assert await world.services.ratings.standings(-1009, "durak") == before
