@@ -190,7 +190,7 @@ class Ratings(Queries):
             " FROM (SELECT MAX(id) AS id, COUNT(*) AS games FROM rating_events"
             "  WHERE scope = ? AND season = ? AND family = ? GROUP BY who) last"
             " JOIN rating_events e ON e.id = last.id"
-            " LEFT JOIN users u ON e.who = 'u' || u.id",
+            " LEFT JOIN users u ON e.who GLOB 'u*' AND u.id = CAST(substr(e.who, 2) AS INTEGER)",
             (scope, season, family),
         )
         return [RatingRow(*r) for r in rows]

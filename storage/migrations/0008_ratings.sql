@@ -33,6 +33,7 @@ CREATE TABLE rating_events (
 );
 CREATE INDEX rating_events_rating ON rating_events (scope, season, family, who, id);
 CREATE INDEX rating_events_table ON rating_events (table_id);
+CREATE INDEX rating_events_player ON rating_events (who, scope, id);
 
 -- Achievements: each person gets each one once (the first game that earned it).
 CREATE TABLE achievements (
