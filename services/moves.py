@@ -4,8 +4,8 @@ Inside the caller's transaction (the table service's, or a unit of work's) a
 move is applied to a clone of the cached game, the table is updated with the
 optimistic version check, the move and its events are logged, the deadlines
 the turn rules give (:mod:`services.turns`) are written, and a finished game's
-result and scores are recorded.  The caller publishes the :class:`WrittenMove`
-after the commit.
+result and scores are recorded and the game is rated (:mod:`services.ratings`).
+The caller publishes the :class:`WrittenMove` after the commit.
 """
 
 from __future__ import annotations
