@@ -333,6 +333,8 @@ async def test_rating_a_database_from_before_ratings_is_rated_at_start(
     assert [(e.table_id, e.who, e.mu_after) for e in again] == [
         (e.table_id, e.who, e.mu_after) for e in kept
     ]
+    async with World.open(path, clock) as world:  # a restart rates nothing twice
+        assert len(await events(world)) == len(kept)
 
 
 async def test_rating_the_recompute_command_rates_the_stored_games_again_and_agrees(
