@@ -25,6 +25,7 @@ from bot.transport import AiohttpRequest
 from delivery.group_window import GroupWindow
 from delivery.ledger import Ledger
 from delivery.publisher import Publisher
+from delivery.seasons import SeasonHerald
 from delivery.telegram_io import TelegramIO
 from handlers import membership
 from handlers.callbacks import on_callback
@@ -167,4 +168,5 @@ async def _resume(context: KolodaContext) -> None:
     koloda = context.koloda
     await koloda.services.start()
     await koloda.publisher.resume()
+    SeasonHerald(koloda.publisher.io, koloda.services, koloda.games).start()
     koloda.resumed.set()

@@ -20,7 +20,7 @@ from delivery.table_delivery import TableDelivery
 from delivery.telegram_io import Delivery, Sent, TelegramIO
 from games.core import Action, Event, Place, Wait
 from i18n import t
-from screens import common
+from screens import common, ratings
 from screens.base import GameScreens, Key, Screen
 from services import (
     Actor,
@@ -405,6 +405,8 @@ class TableMessages:
                 rematch = button(t(lang, "result.rematch"), cd.RematchButton(table.id))
                 replay = url_button(t(lang, "result.replay"), self._deep_link(f"p{table.id}"))
                 result = screens.result(lang, outcome, snapshot.public, names)
+                rated = await self._services.ratings.of_table(table.id)
+                result = ratings.with_ratings(lang, result, rated, table, names)
                 keys = markup(self._after_game(lang, table, [rematch, replay]))
                 posts.append((result, keys, True))
                 compared = await self._compared(lang, table)

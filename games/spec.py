@@ -2,17 +2,50 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from games.core import Game, Rules
 
-__all__ = ["GameSpec", "UnknownPreset"]
+__all__ = ["GameSpec", "Rated", "UnknownPreset"]
 
 
 class UnknownPreset(KeyError):
     pass
+
+
+def _one_family(_rules: Any) -> str:
+    return ""
+
+
+def _never_trivial(_rules: Any, _seats: int) -> bool:
+    return False
+
+
+def _no_achievements(
+    _game: Any, _moves: Sequence[tuple[int, str]]
+) -> Mapping[int, tuple[str, ...]]:
+    return {}
+
+
+@dataclass(frozen=True)
+class Rated:
+    """What the ratings need to know of a game beyond its outcome (whose
+    ``places`` rank the seats, ties shared, and whose teams are the spec's).
+    The defaults rate any game: one family, no trivial option set, no
+    achievements."""
+
+    family: Callable[[Any], str] = _one_family
+    """The variant family of a table's rules: a preset's name whose ratings
+    these rules share ("" for the game's one rating)."""
+    trivial: Callable[[Any, int], bool] = _never_trivial
+    """Options (and seat count) that leave nothing to skill: not rated."""
+    achievements: Callable[[Any, Sequence[tuple[int, str]]], Mapping[int, tuple[str, ...]]] = (
+        _no_achievements
+    )
+    """The achievements (their codes, per seat) of a finished game, from its
+    final position and its moves as ``(seat, action code)``."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +68,8 @@ class GameSpec:
     """The teams (as seats) a table of so many seats plays in under the
     given rules; none when empty.  The lobby shows them and lets the creator
     shuffle or pick them."""
+    rated: Rated = Rated()
+    """How the ratings read the game's results."""
 
     @property
     def default_preset(self) -> str:

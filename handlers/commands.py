@@ -19,6 +19,7 @@ from telegram.error import TelegramError
 from delivery import callback_data as cd
 from delivery.keyboards import Keyboard, button, markup, url_button
 from delivery.replay_messages import replay_message
+from handlers import ratings
 from handlers.context import (
     Koloda,
     KolodaContext,
@@ -423,15 +424,6 @@ async def scores(update: Update, context: KolodaContext) -> None:
     await reply(app, update, common.scores_text(lang, board, app.games, app.screens))
 
 
-async def stats(update: Update, context: KolodaContext) -> None:
-    app = context.koloda
-    user, chat = sender(update)
-    lang = await language_for(app, update)
-    in_chat = None if chat.type == Chat.PRIVATE else chat.id
-    rows = await app.services.scores.stats(user.id, in_chat)
-    await reply(app, update, common.stats_text(lang, user.first_name, rows, app.games))
-
-
 async def rules(update: Update, context: KolodaContext) -> None:
     """``/rules дурак переводной`` (any name ``/newgame`` takes): that game and
     variant; ``/rules`` alone: the table this chat is playing, else the one it
@@ -540,7 +532,9 @@ COMMANDS: dict[str, Handler] = {
     "replay": _recorded(replay),
     "analysis": _recorded(analysis),
     "scores": _recorded(_group_only(scores)),
-    "stats": _recorded(stats),
+    "rating": _recorded(_group_only(ratings.rating)),
+    "top": _recorded(ratings.top),
+    "stats": _recorded(ratings.stats),
     "rules": _recorded(rules),
     "language": _recorded(language),
     "pictures": _recorded(_group_only(pictures)),
@@ -548,5 +542,5 @@ COMMANDS: dict[str, Handler] = {
 """Every command, in the order ``setMyCommands`` lists them (all but /start
 in groups)."""
 
-PRIVATE_COMMANDS = ("start", "help", "replay", "stats", "analysis", "rules", "language")
+PRIVATE_COMMANDS = ("start", "help", "replay", "top", "stats", "analysis", "rules", "language")
 """The commands a private chat lists."""

@@ -1,6 +1,6 @@
 """Use cases: tables (their moves and changes) and their snapshots, lobby,
-moderation, timers, computers, scores, people, fair deals, duplicates, the
-analysis of a player's game.
+moderation, timers, computers, scores, ratings, people, fair deals, duplicates,
+the analysis of a player's game.
 No Telegram types in here."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from services.fairness import SCHEME_V2, Fairness, Verdict
 from services.history import Histories, History, HistoryError, Step
 from services.lobby import JoinResult, Lobby, Setting
 from services.moderation import Moderation
+from services.ratings import Ratings
 from services.replays import Replays
 from services.scores import MIN_GAMES, Scores, Standings, win_share
 from services.snapshots import LoggedEvent, Snapshot, Snapshots
@@ -103,6 +104,7 @@ class Services:
     replays: Replays
     duplicates: Duplicates
     analyses: Analyses
+    ratings: Ratings
 
     @classmethod
     def create(
@@ -149,11 +151,14 @@ class Services:
             replays=Replays(db, histories),
             duplicates=Duplicates(db, tables, snapshots),
             analyses=Analyses(db, histories, computers, thinking),
+            ratings=Ratings(db, snapshots, clock),
         )
 
     async def start(self) -> None:
         """Run the deadlines (after a restart: with the time lost added) and let
-        computers whose turn it is move."""
+        computers whose turn it is move.  First the finished games the ratings
+        have not read are rated (an upgrade's, or one whose rating failed)."""
+        await self.ratings.catch_up()
         await self.timers.start()
         await self.computers.resume()
 

@@ -125,6 +125,8 @@ class Directory:
     async def migrate_chat(self, old_id: int, new_id: int) -> bool:
         async with self._db.transaction() as tx:
             moved = await tx.people.migrate_chat(old_id, new_id)
+            if moved:
+                await tx.ratings.move_chat(old_id, new_id)
         self._chat_languages.pop(old_id, None)
         self._chat_languages.pop(new_id, None)
         self._chat_pictures.pop(old_id, None)

@@ -4,12 +4,13 @@ Inside the caller's transaction (the table service's, or a unit of work's) a
 move is applied to a clone of the cached game, the table is updated with the
 optimistic version check, the move and its events are logged, the deadlines
 the turn rules give (:mod:`services.turns`) are written, and a finished game's
-result and scores are recorded.  The caller publishes the :class:`WrittenMove`
-after the commit.
+result and scores are recorded and the game is rated (:mod:`services.ratings`).
+The caller publishes the :class:`WrittenMove` after the commit.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -18,10 +19,13 @@ from games.core import RESIGN, ActionParseError, Game, IllegalAction, Outcome
 from services import turns
 from services.clock import Clock
 from services.errors import ServiceError
+from services.ratings.rating import rate_game
 from services.snapshots import RECENT, LoggedEvent, Snapshots
 from storage import Actor, DeadlineRow, ScoreDelta, Status, TableRow, Tx
 
 __all__ = ["Moves", "WrittenMove"]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +122,18 @@ class Moves:
             await tx.deadlines.replace(table.id, await self.deadlines(tx, returned, game, None))
         return returned
 
+    async def _rate(self, tx: Tx, table_id: int) -> None:
+        """Rate the game with its result; a failure undoes the rating alone (the
+        game still ends), and the next start's catch-up rates it."""
+        await tx.ratings.savepoint()
+        try:
+            await rate_game(tx, self._snapshots, table_id)
+        except Exception:
+            log.exception("rating table %s failed; it is rated at the next start", table_id)
+            await tx.ratings.undo()
+        else:
+            await tx.ratings.keep()
+
     async def _finish(
         self, tx: Tx, table: TableRow, outcome: Outcome, *, ended_by_kick: bool
     ) -> None:
@@ -127,6 +143,7 @@ class Moves:
         could hand out wins); a player the table removed for being absent
         walked away from it and has lost it."""
         await tx.scores.record_result(table.id, table.chat_id, table.game, outcome.to_json())
+        await self._rate(tx, table.id)
         if ended_by_kick:
             return
         removed = await tx.tables.removals(table.id, RESIGN)

@@ -4,6 +4,7 @@ from storage.db import Database, DatabaseTooNewError, Tx
 from storage.deadlines import LOBBY_SEAT, DeadlineRow
 from storage.messages import HandMessageRow, Messages, Retiring, TableMessageRow
 from storage.people import ChatRow, UserRow
+from storage.ratings import FinishedGame, RatedGame, RatingEvent, RatingRow
 from storage.scores import ScoreDelta, ScoreRow
 from storage.tables import (
     Actor,
@@ -25,10 +26,14 @@ __all__ = [
     "DatabaseTooNewError",
     "DeadlineRow",
     "EndReason",
+    "FinishedGame",
     "HandMessageRow",
     "Messages",
     "MoveRow",
     "OnAbsence",
+    "RatedGame",
+    "RatingEvent",
+    "RatingRow",
     "Retiring",
     "ScoreDelta",
     "ScoreRow",

@@ -21,6 +21,7 @@ import aiosqlite
 from storage.deadlines import Deadlines
 from storage.messages import Messages
 from storage.people import People
+from storage.ratings import Ratings
 from storage.scores import Scores
 from storage.tables import Tables
 
@@ -58,6 +59,7 @@ class Tx:
         self.deadlines = Deadlines(conn, now)
         self.scores = Scores(conn, now)
         self.messages = Messages(conn, now)
+        self.ratings = Ratings(conn, now)
 
 
 class Database:

@@ -9,6 +9,7 @@ positions: :meth:`Durak.position` (a bout about to start, hands given) and
 
 from __future__ import annotations
 
+from games.durak.achievements import achievements
 from games.durak.actions import Attack, Beat, DurakAction, Pass, Take, Throw, Transfer
 from games.durak.engine import Durak
 from games.durak.rules import (
@@ -19,10 +20,12 @@ from games.durak.rules import (
     ThrowIn,
     Transfers,
     Trump,
+    rating_family,
+    rating_trivial,
     seat_range,
     teams,
 )
-from games.spec import GameSpec
+from games.spec import GameSpec, Rated
 
 __all__ = [
     "PRESETS",
@@ -64,4 +67,5 @@ SPEC = GameSpec(
     presets=PRESETS,
     seat_range=seat_range,
     teams=teams,
+    rated=Rated(family=rating_family, trivial=rating_trivial, achievements=achievements),
 )

@@ -222,3 +222,19 @@ def teams(rules: DurakRules, seats: int) -> tuple[tuple[int, ...], ...]:
     if not rules.teams:
         return ()
     return tuple(range(0, seats, 2)), tuple(range(1, seats, 2))
+
+
+def rating_family(rules: DurakRules) -> str:
+    """Ratings are kept apart for the team game, perevodnoy (with or without
+    refusal) and every other option set (podkidnoy's family): the skills
+    differ more between these than within them."""
+    if rules.teams:
+        return "teams"
+    if rules.transfer is not Transfers.NONE:
+        return "perevodnoy"
+    return "podkidnoy"
+
+
+def rating_trivial(rules: DurakRules, seats: int) -> bool:
+    """Blind durak is chance alone: nobody sees his own cards."""
+    return rules.blind

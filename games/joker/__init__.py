@@ -10,11 +10,12 @@ in full: ``docs/rules/joker.md``.  Test positions: :meth:`Joker.position`.
 
 from __future__ import annotations
 
+from games.joker.achievements import achievements
 from games.joker.actions import Bid, ChooseTrump, Deal, FollowJoker, JokerAction, LeadJoker, Play
 from games.joker.engine import Joker
 from games.joker.rules import PRESETS, Deals, JokerRules, Khisht, schedule, seat_range
 from games.joker.scoring import Premium, deal_points, premium
-from games.spec import GameSpec
+from games.spec import GameSpec, Rated
 
 __all__ = [
     "PRESETS",
@@ -44,4 +45,5 @@ SPEC = GameSpec(
     rules=JokerRules,
     presets=PRESETS,
     seat_range=seat_range,
+    rated=Rated(achievements=achievements),
 )

@@ -602,11 +602,48 @@ def get_chat_member(api: BotApi, p: Params) -> JsonDict:
     user_id = p.integer("user_id")
     if user_id == world.bot.id:
         status = "administrator" if chat.bot_is_admin else "member"
-        return member_json(world.bot, status)
+        member = member_json(world.bot, status)
+        if chat.bot_is_admin:
+            member["can_manage_tags"] = chat.bot_can_manage_tags
+        return member
     user = world.users.get(user_id)
     if user is None:
         raise bad_request("user not found")
-    return member_json(user, _status(chat, user_id))
+    member = member_json(user, _status(chat, user_id))
+    if user_id in chat.member_tags:
+        member["tag"] = chat.member_tags[user_id]
+    return member
+
+
+_TAG_LIMIT = 16
+
+
+def _emoji(c: str) -> bool:
+    """Symbols and pictographs: what a member tag may not hold."""
+    return 0x2600 <= ord(c) <= 0x27BF or ord(c) >= 0x1F000
+
+
+@method("setChatMemberTag")
+def set_chat_member_tag(api: BotApi, p: Params) -> bool:
+    """A regular member's tag (Bot API 9.5): the bot must be an administrator
+    with ``can_manage_tags``; 0-16 characters, no emoji; empty removes it."""
+    world = api.world
+    chat = api.chat_for_members(p)
+    if chat.type not in ("group", "supergroup"):
+        raise bad_request("method is available only for groups and supergroups")
+    if not (chat.bot_is_admin and chat.bot_can_manage_tags):
+        raise bad_request("not enough rights to manage tags")
+    user_id = p.integer("user_id")
+    if world.users.get(user_id) is None or _status(chat, user_id) != "member":
+        raise bad_request("user is not a regular member of the chat")
+    tag = p.opt_string("tag") or ""
+    if len(tag) > _TAG_LIMIT or any(_emoji(c) for c in tag):
+        raise bad_request("TAG_INVALID")
+    if tag:
+        chat.member_tags[user_id] = tag
+    else:
+        chat.member_tags.pop(user_id, None)
+    return True
 
 
 @method("getChatAdministrators")

@@ -51,6 +51,9 @@ class FakeChat:
     bot_status: Literal["member", "left", "kicked"] = "member"
     migrated_to: int | None = None
     topics: dict[int, str] = field(default_factory=dict)  # forum thread id -> name
+    member_tags: dict[int, str] = field(default_factory=dict)  # setChatMemberTag
+    bot_can_manage_tags: bool = True
+    """With ``bot_is_admin``: the bot has the right to set member tags."""
     last_message_id: int = 0
 
     def to_api(self) -> JsonDict:

@@ -77,8 +77,8 @@ async def test_one_person_and_three_computers_play_a_whole_game_to_the_sheet(
         await table.command(table.players[0], "/stats")
         stats = server.last_bot_message(table.group_id)
         assert stats is not None
-        assert "Джокер" in stats.text
-        assert "с компьютерами: игр 1" in stats.text
+        assert "Джокер" in stats.body
+        assert "с компьютерами: игр 1" in stats.body
 
 
 def state(db_path: Path) -> Joker:

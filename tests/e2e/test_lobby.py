@@ -107,8 +107,8 @@ async def test_rules_stats_and_table_commands(server: FakeTelegram, db_path: Pat
         await table.command(anna, "/stats")
         stats = server.last_bot_message(table.group_id)
         assert stats is not None
-        assert "Дурак: игр 1" in stats.text
+        assert "Дурак: игр 1" in stats.body
         await table.command(anna, "/stats", chat_id=anna)
         private = server.last_bot_message(anna)
         assert private is not None
-        assert "Дурак: игр 1" in private.text
+        assert "Дурак: игр 1" in private.body

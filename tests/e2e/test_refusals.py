@@ -174,7 +174,8 @@ async def test_commands_are_registered_in_every_language(
     assert set(russian) >= {"newgame", "join", "scores", "rules", "language"}
     assert "start" not in russian
     assert all(
-        names == {"start", "help", "stats", "rules", "language"} for names in in_private.values()
+        names == {"start", "help", "top", "stats", "rules", "language"}
+        for names in in_private.values()
     )
     assert russian["join"] == "Сесть за стол"
     assert listed["en"]["join"] == "Take a seat"

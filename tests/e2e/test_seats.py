@@ -217,7 +217,7 @@ async def test_one_person_and_three_computers_play_to_the_result(
         await table.command(table.players[0], "/stats")
         stats = server.last_bot_message(table.group_id)
         assert stats is not None
-        assert "с компьютерами: игр 1" in stats.text
+        assert "с компьютерами: игр 1" in stats.body
 
 
 @pytest.mark.slow

@@ -1,0 +1,100 @@
+"""The ratings as people read them, in every language: the standings with the
+asker's own place below the top, computers by level, provisional marks and
+the plural of the footnote; a result's rating line and achievements; /stats'
+lines; a season's end; the history picture."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from bot.catalog import CATALOG
+from i18n import LANGUAGES
+from screens.ratings import card_lines, history_picture, result_lines, season_text, standings_text
+from services.ratings import (
+    SHOWN,
+    Card,
+    Change,
+    FamilyCard,
+    SeasonEnd,
+    TableRatings,
+)
+from services.ratings.standings import board
+from storage import RatingRow
+
+SPECS = CATALOG.specs
+
+
+def rows(n: int) -> list[RatingRow]:
+    """``n`` people, the first the strongest; the last a newcomer."""
+    return [
+        RatingRow(f"u{i}", f"P{i}", 40.0 - i, 2.0, 12 if i < n - 1 else 1) for i in range(1, n + 1)
+    ]
+
+
+def test_rating_standings_show_the_top_and_the_askers_own_place_below_it() -> None:
+    standings = board("durak/perevodnoy", rows(SHOWN + 2), f"u{SHOWN + 2}")
+    assert [line.place for line in standings.top] == list(range(1, SHOWN + 1))
+    assert standings.own is not None
+    assert (standings.own.place, standings.own.name) == (SHOWN + 2, f"P{SHOWN + 2}")
+    text = standings_text("ru", [standings], SPECS, season="2027-01")
+    assert "📈 <b>Рейтинг чата · сезон 2027-01</b>" in text
+    assert "<b>Дурак · переводной</b>" in text
+    assert "1. P1 — 2320\n" in text  # 1000 + 40 (39 - 3 x 2)
+    assert text.split("…\n")[1].startswith("12. P12 — 1880?")  # one game: provisional
+    assert "меньше 10 партий" in text
+    assert "\n11. " not in text, "only the asker is shown below the top"
+    inside = board("durak/perevodnoy", rows(SHOWN + 2), "u3")
+    assert inside.own is None
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_rating_texts_read_in_every_language(lang: str) -> None:
+    computer = RatingRow("chard", None, 30.0, 2.0, 40)
+    top = board("joker", [*rows(2), computer], None)
+    text = standings_text(lang, [top], SPECS, season=None)
+    assert "🤖 " in text
+    assert "{" not in text
+    changes = TableRatings(
+        [Change(1, 1000, 1138, True), Change(2, 1000, 927, True)], [(2, "pogony")]
+    )
+    lines = result_lines(lang, changes, {1: "Anna", 2: "Boris"})
+    assert "Anna 1000 → 1138? (+138)" in lines[0]
+    assert "Boris 1000 → 927? (−73)" in lines[0]
+    assert lines[1].startswith("🏅 Boris: ")
+    assert "{" not in "".join(lines)
+    card = Card([FamilyCard("durak/podkidnoy", 1300, 21, 1320, 2, [1000, 1138, 1300])], ["dry"])
+    stats = "\n".join(card_lines(lang, card, SPECS))
+    assert "1300" in stats
+    assert "1320" in stats
+    assert " 21 " in stats
+    assert "{" not in stats
+    ended = SeasonEnd(-1, "2027-01", [board("durak/podkidnoy", rows(3), None)])
+    season = season_text(lang, ended, SPECS)
+    assert "2027-01" in season
+    assert "P1 (2320)" in season
+    assert "{" not in season
+
+
+def test_rating_a_trivial_game_says_it_is_not_rated() -> None:
+    lines = result_lines("ru", TableRatings(skipped="trivial"), {})
+    assert lines == ["📈 Без рейтинга: при этих правилах всё решает случай."]
+    assert result_lines("ru", TableRatings(skipped="computers"), {}) == []
+
+
+def test_rating_history_is_drawn_once_there_is_a_line() -> None:
+    single = Card([FamilyCard("101", 1000, 0, 1000, None, [1000])], [])
+    assert history_picture("ru", single, SPECS) is None
+    card = Card(
+        [
+            FamilyCard("durak/podkidnoy", 1300, 3, 1320, None, [1000, 1138, 1320, 1300]),
+            FamilyCard("daytona", 950, 1, 1000, None, [1000, 950]),
+        ],
+        [],
+    )
+    picture = history_picture("ka", card, SPECS)
+    assert picture is not None
+    image = Image.open(io.BytesIO(picture.draw()))
+    assert image.size == (900, 480)
