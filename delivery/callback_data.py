@@ -7,6 +7,8 @@ Forms (integers in base 36)::
     l:<table>:<command>[:<arg>]    a lobby button (see LobbyCommand)
     n:<owner>:<game>[:<preset>]    choosing a game for /newgame (only its owner may)
     r:<table>                      rematch
+    c:<table>                      "my cards": one's hand shown in the group, to oneself alone
+    d:<table>                      one's hands to one's DM from now on (from the group's)
     i:<language>                   choosing the chat's language
 
 ``at_move`` is the table's move count when the buttons were drawn: a button
@@ -23,6 +25,8 @@ from dataclasses import dataclass
 __all__ = [
     "Button",
     "CallbackDataError",
+    "CardsButton",
+    "DmButton",
     "LanguageButton",
     "LobbyButton",
     "LobbyCommand",
@@ -114,7 +118,31 @@ class LanguageButton:
     language: str
 
 
-Button = MoveButton | MenuButton | LobbyButton | NewGameButton | RematchButton | LanguageButton
+@dataclass(frozen=True, slots=True)
+class CardsButton:
+    """The table message's "my cards": the presser's hand as an ephemeral
+    message in the group."""
+
+    table_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class DmButton:
+    """On a hand in the group: the presser's hands go to his DM from now on."""
+
+    table_id: int
+
+
+Button = (
+    MoveButton
+    | MenuButton
+    | LobbyButton
+    | NewGameButton
+    | RematchButton
+    | LanguageButton
+    | CardsButton
+    | DmButton
+)
 
 
 def _b36(n: int) -> str:
@@ -161,6 +189,10 @@ def pack(button: Button) -> str:
             text = f"r:{_b36(table_id)}"
         case LanguageButton(language):
             text = f"i:{_token(language)}"
+        case CardsButton(table_id):
+            text = f"c:{_b36(table_id)}"
+        case DmButton(table_id):
+            text = f"d:{_b36(table_id)}"
     if len(text.encode()) > MAX_BYTES:
         raise ValueError(f"callback data over {MAX_BYTES} bytes: {text!r}")
     return text
@@ -190,4 +222,8 @@ def parse(data: str | None) -> Button:
         return RematchButton(_int(args[0]))
     if kind == "i" and len(args) == 1:
         return LanguageButton(_token(args[0]))
+    if kind == "c" and len(args) == 1:
+        return CardsButton(_int(args[0]))
+    if kind == "d" and len(args) == 1:
+        return DmButton(_int(args[0]))
     raise CallbackDataError("unknown form")

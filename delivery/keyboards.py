@@ -37,6 +37,8 @@ class Button:
     label: str
     data: str | None = None
     url: str | None = None
+    style: str | None = None
+    """The Bot API's colour for it ("danger", "success", "primary"); None: the app's."""
 
 
 Rows = list[list[Button]]
@@ -53,7 +55,8 @@ def move_rows(keys: Sequence[Sequence[Key]], table_id: int, at_move: int) -> Row
                 data = cd.pack(cd.MoveButton(table_id, at_move, key.action))
             else:
                 data = cd.pack(cd.MenuButton(table_id, at_move, key.focus or "back"))
-            buttons.append(Button(key.label, data))
+            style = None if key.tone is None else key.tone.value
+            buttons.append(Button(key.label, data, style=style))
         if buttons:
             rows.append(buttons)
     return rows
@@ -80,9 +83,13 @@ def markup_json(keyboard: Keyboard) -> str:
 
 def _button_json(b: Button) -> dict[str, str]:
     if b.url is not None:
-        return {"text": b.label, "url": b.url}
-    assert b.data is not None
-    return {"text": b.label, "callback_data": b.data}
+        made = {"text": b.label, "url": b.url}
+    else:
+        assert b.data is not None
+        made = {"text": b.label, "callback_data": b.data}
+    if b.style is not None:
+        made["style"] = b.style
+    return made
 
 
 def ptb_markup(keyboard: Keyboard | None) -> InlineKeyboardMarkup | None:
@@ -91,7 +98,10 @@ def ptb_markup(keyboard: Keyboard | None) -> InlineKeyboardMarkup | None:
         return None
     return InlineKeyboardMarkup(
         [
-            [InlineKeyboardButton(b.label, callback_data=b.data, url=b.url) for b in row]
+            [
+                InlineKeyboardButton(b.label, callback_data=b.data, url=b.url, style=b.style)
+                for b in row
+            ]
             for row in keyboard
         ]
     )

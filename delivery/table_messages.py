@@ -5,7 +5,7 @@ Composed from a snapshot only, so a restart (or a retry) composes it again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -13,7 +13,7 @@ from delivery import callback_data as cd
 from delivery.callback_data import LobbyCommand
 from delivery.composed import Composed
 from delivery.group_window import GroupWindow
-from delivery.keyboards import Button, Keyboard, Rows, button, markup, move_rows, url_button
+from delivery.keyboards import Button, Keyboard, Rows, button, markup, move_rows
 from delivery.ledger import Ledger, TableMessageRow
 from delivery.synced import Done, Synced, judged
 from delivery.table_delivery import TableDelivery
@@ -49,7 +49,6 @@ def compose_group(
     screens: GameScreens[Any, Any],
     *,
     now: float,
-    deep_link: Callable[[str], str],
     options_open: bool = False,
     pictures: bool = True,
 ) -> Composed:
@@ -61,7 +60,7 @@ def compose_group(
             return _lobby(snapshot, lang, screens, options_open)
         text = common.lobby_text(lang, snapshot, screens).rsplit("\n", 1)[0]
         return Composed(f"{text}\n{common.closed_text(lang, table.end_reason)}")
-    composed = _table(snapshot, lang, screens, now, deep_link)
+    composed = _table(snapshot, lang, screens, now)
     return composed if pictures else replace(composed, picture=None)
 
 
@@ -134,7 +133,6 @@ def _table(
     lang: str,
     screens: GameScreens[Any, Any],
     now: float,
-    deep_link: Callable[[str], str],
 ) -> Composed:
     table = snapshot.table
     names = common.names_of(lang, table)
@@ -165,7 +163,8 @@ def _table(
     if table.status is Status.PLAYING:
         rows = move_rows(_table_keys(snapshot, lang, screens), table.id, table.moves)
         if snapshot.spec.private_hands:
-            rows.append([url_button(t(lang, "table.my_cards"), deep_link(f"h{table.id}"))])
+            # The presser's hand, to him alone, here in the group.
+            rows.append([button(t(lang, "table.my_cards"), cd.CardsButton(table.id))])
     return Composed("\n".join(lines), markup(rows), body.picture)
 
 
@@ -219,14 +218,12 @@ class TableMessages:
         screens: Mapping[str, GameScreens[Any, Any]],
         ledger: Ledger,
         pacer: GroupWindow,
-        deep_link: Callable[[str], str],
     ) -> None:
         self._io = io
         self._services = services
         self._screens = screens
         self._ledger = ledger
         self._pacer = pacer
-        self._deep_link = deep_link
         self._pin_refused: dict[int, float] = {}
         """Per chat: when Telegram last refused to let the bot pin there."""
 
@@ -297,7 +294,6 @@ class TableMessages:
             lang,
             self._screens[snapshot.table.game],
             now=self._services.clock.now(),
-            deep_link=self._deep_link,
             options_open=options_open,
             pictures=pictures,
         )

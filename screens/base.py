@@ -9,6 +9,7 @@ what a view does not hold.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar, runtime_checkable
@@ -16,12 +17,22 @@ from typing import Protocol, TypeVar, runtime_checkable
 from games.core import Action, Event, Outcome, Rules
 from services import ScoreRow
 
-__all__ = ["GameScreens", "Key", "Picture", "Screen", "SheetScreens"]
+__all__ = ["GameScreens", "Key", "Picture", "Screen", "SheetScreens", "Tone"]
 
 P = TypeVar("P", contravariant=True)
 """The game's public view."""
 S = TypeVar("S", contravariant=True)
 """The game's view for one seat."""
+
+
+class Tone(enum.StrEnum):
+    """What a decisive key does, shown as its colour (the Bot API's button
+    ``style``; the value is its name there)."""
+
+    GIVE_UP = "danger"
+    """A red key: giving in (taking the cards)."""
+    DONE = "success"
+    """A green key: ending one's part (pass, done)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +43,7 @@ class Key:
     label: str
     action: str | None = None
     focus: str | None = None
+    tone: Tone | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from games.durak.rules import Covers, DurakRules, FirstAttack, Shape, Transfers,
 from games.durak.state import Phase
 from games.durak.views import DurakPublicView, DurakSeatView
 from i18n import t, tn
-from screens.base import GameScreens, Key, Screen
+from screens.base import GameScreens, Key, Screen, Tone
 from screens.faces import face, faces, suit_symbol
 from screens.rows import fit_rows
 from services import ScoreRow
@@ -338,9 +338,9 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
         last: list[Key] = []
         for a in actions:
             if isinstance(a, Take):
-                last.append(Key(t(lang, "durak.btn_take"), action=a.encode()))
+                last.append(Key(t(lang, "durak.btn_take"), action=a.encode(), tone=Tone.GIVE_UP))
             elif isinstance(a, Pass):
-                last.append(Key(_pass_label(lang, view), action=a.encode()))
+                last.append(Key(_pass_label(lang, view), action=a.encode(), tone=Tone.DONE))
         rows.extend(fit_rows(last))
         return tuple(rows)
 
@@ -379,9 +379,9 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
         last = []
         for a in actions:
             if isinstance(a, Take):
-                last.append(Key(t(lang, "durak.btn_take"), action=a.encode()))
+                last.append(Key(t(lang, "durak.btn_take"), action=a.encode(), tone=Tone.GIVE_UP))
             elif isinstance(a, Pass):
-                last.append(Key(_pass_label(lang, view), action=a.encode()))
+                last.append(Key(_pass_label(lang, view), action=a.encode(), tone=Tone.DONE))
         rows.extend(fit_rows(last))
         return tuple(rows)
 

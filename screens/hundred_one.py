@@ -11,7 +11,7 @@ from games.hundred_one.rules import HundredOneRules
 from games.hundred_one.state import Phase
 from games.hundred_one.views import HundredOnePublicView, HundredOneSeatView
 from i18n import t, tn
-from screens.base import GameScreens, Key, Screen
+from screens.base import GameScreens, Key, Screen, Tone
 from screens.faces import face, faces, suit_symbol
 from screens.rows import fit_rows
 from services import ScoreRow
@@ -145,7 +145,7 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
             if isinstance(a, Draw):
                 last.append(Key(t(lang, "101.btn_draw"), action=a.encode()))
             elif isinstance(a, Pass):
-                last.append(Key(t(lang, "101.btn_pass"), action=a.encode()))
+                last.append(Key(t(lang, "101.btn_pass"), action=a.encode(), tone=Tone.DONE))
             elif isinstance(a, NextRound):
                 last.append(Key(t(lang, "101.btn_next_round"), action=a.encode()))
         return (*fit_rows(cards), *fit_rows(suits, 2), *fit_rows(last))

@@ -16,7 +16,7 @@ from services.directory import ChatInfo, Directory, Person
 from services.errors import ServiceError
 from services.fairness import Fairness, Verdict
 from services.history import Histories, History, HistoryError, Step
-from services.lobby import JoinResult, Lobby, Setting
+from services.lobby import Lobby, Setting
 from services.moderation import Moderation
 from services.scores import MIN_GAMES, Scores, Standings, win_share
 from services.snapshots import LoggedEvent, Snapshot, Snapshots
@@ -46,7 +46,6 @@ __all__ = [
     "Histories",
     "History",
     "HistoryError",
-    "JoinResult",
     "Lobby",
     "LoggedEvent",
     "OnAbsence",
@@ -122,11 +121,7 @@ class Services:
             directory=directory,
             snapshots=snapshots,
             tables=tables,
-            lobby=(
-                Lobby(tables, snapshots, directory)
-                if seeds is None
-                else Lobby(tables, snapshots, directory, seeds)
-            ),
+            lobby=(Lobby(tables, snapshots) if seeds is None else Lobby(tables, snapshots, seeds)),
             moderation=Moderation(tables, snapshots),
             timers=timers,
             computers=seats,

@@ -13,13 +13,12 @@ import enum
 import random
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from games.core import Rules, RulesError
 from games.spec import GameSpec, UnknownPreset
 from players.levels import Level
-from services.directory import Directory, Person
+from services.directory import Person
 from services.errors import ServiceError
 from services.snapshots import Snapshot, Snapshots
 from services.table_change import TableChange
@@ -29,7 +28,6 @@ from storage import EndReason, OnAbsence, Status, TableRow
 __all__ = [
     "COMPUTER_NAMES",
     "TURN_SECONDS",
-    "JoinResult",
     "Lobby",
     "Setting",
 ]
@@ -50,13 +48,6 @@ class Setting(enum.StrEnum):
     LEVEL = "level"
 
 
-@dataclass(frozen=True, slots=True)
-class JoinResult:
-    snapshot: Snapshot
-    needs_dm: bool
-    """The user cannot be messaged yet: send him to the bot by deep link."""
-
-
 def _next(choices: tuple[Any, ...], current: Any) -> Any:
     position = choices.index(current) if current in choices else -1
     return choices[(position + 1) % len(choices)]
@@ -71,16 +62,12 @@ class Lobby:
         self,
         tables: Tables,
         snapshots: Snapshots,
-        directory: Directory,
         seeds: Callable[[], int] = _secure_seed,
     ) -> None:
-        """``directory`` tells whether the bot can message a person (a game with
-        private hands seats only those); ``seeds`` gives each game's shuffle
-        seed: the operating system's secure random source, unless a test needs
-        its deals to repeat."""
+        """``seeds`` gives each game's shuffle seed: the operating system's
+        secure random source, unless a test needs its deals to repeat."""
         self._tables = tables
         self._snapshots = snapshots
-        self._directory = directory
         self._seeds = seeds
         self._shuffler = random.SystemRandom()
 
@@ -94,13 +81,13 @@ class Lobby:
         game_key: str,
         preset: str | None = None,
     ) -> Snapshot:
-        """Open a lobby; the creator is seated if he can play from here."""
+        """Open a lobby, the creator seated (whether or not he has opened the
+        bot: his hands can come to him in the group)."""
         spec = self._snapshots.spec(game_key)
         try:
             rules = spec.preset(preset)
         except UnknownPreset:
             raise ServiceError("error.unknown_preset", preset=preset or "", game=game_key) from None
-        creator_dm_ok = await self._directory.dm_ok(creator.id)
         async with self._tables.open(
             chat_id,
             thread_id,
@@ -111,8 +98,7 @@ class Lobby:
             on_absence=OnAbsence.COMPUTER,
             computer_level=LEVELS[0],
         ) as change:
-            if creator_dm_ok or not spec.private_hands:
-                await change.seat_person(creator.id)
+            await change.seat_person(creator.id)
         return change.snapshot
 
     async def rematch(self, table_id: int, person: Person) -> Snapshot:
@@ -128,8 +114,7 @@ class Lobby:
         if opened is not None and opened.table.previous_id == old.id:
             if opened.table.seat_of(person.id) is not None:
                 raise ServiceError("error.already_in_rematch")
-            return (await self.join(opened.table.id, person)).snapshot
-        private = self._snapshots.spec(old.game).private_hands
+            return await self.join(opened.table.id, person)
         async with self._tables.open(
             old.chat_id,
             old.thread_id,
@@ -145,25 +130,24 @@ class Lobby:
                 if seat.user_id is None:
                     assert seat.computer is not None
                     await change.seat_computer(seat.computer)
-                elif seat.dm_ok or not private:
+                else:
                     await change.seat_person(seat.user_id)
         return change.snapshot
 
     # --- seating ----------------------------------------------------------------
 
-    async def join(self, table_id: int, person: Person) -> JoinResult:
-        dm_ok = await self._directory.dm_ok(person.id)
+    async def join(self, table_id: int, person: Person) -> Snapshot:
+        """Sit down (no private chat with the bot needed: a person who has none
+        gets his hands in the group)."""
         async with self._tables.change(table_id) as change:
             table = change.table
             self._in_lobby(table)
             if table.seat_of(person.id) is not None:
                 raise ServiceError("error.already_seated")
-            needs_dm = not dm_ok and self._snapshots.spec(table.game).private_hands
-            if not needs_dm:
-                self._room_for_one_more(table)
-                await change.seat_person(person.id)
-                await change.update()
-        return JoinResult(change.snapshot, needs_dm)
+            self._room_for_one_more(table)
+            await change.seat_person(person.id)
+            await change.update()
+        return change.snapshot
 
     async def leave(self, table_id: int, person: Person) -> Snapshot:
         """Leave a lobby.  A leaving creator hands the table to the next person

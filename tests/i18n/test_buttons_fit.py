@@ -77,13 +77,11 @@ def painted_rows(lang: str) -> set[tuple[str, ...]]:
                 lobby = snapshot(game, people, status=Status.LOBBY)
                 lobby = Snapshot(lobby.table, spec, rules, None, (), ())
                 for opened in (False, True):
-                    composed = compose_group(
-                        lobby, lang, screens, now=NOW, deep_link=str, options_open=opened
-                    )
+                    composed = compose_group(lobby, lang, screens, now=NOW, options_open=opened)
                     rows.update(rows_of(composed.markup))
                 for _ in range(MOVES):
                     now = snapshot(game, people)
-                    group = compose_group(now, lang, screens, now=NOW, deep_link=str)
+                    group = compose_group(now, lang, screens, now=NOW)
                     rows.update(rows_of(group.markup))
                     for n in range(seats):
                         rows.update(hand_rows(now, n, lang))

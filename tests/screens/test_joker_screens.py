@@ -124,7 +124,7 @@ def test_a_joker_on_a_lead_is_high_or_low_and_the_group_sees_the_trick() -> None
     game.apply(0, Joker.decode_action("pAs"))
     game.apply(1, Joker.decode_action("fX1h"))
     snap = snapshot(game, PEOPLE)
-    text = compose_group(snap, "ru", SCREENS, now=NOW, deep_link=str).text
+    text = compose_group(snap, "ru", SCREENS, now=NOW).text
     assert "На столе: Аня A♠️ · Борис 🃏 старший" in text
     assert faces_in(text) == {"As"}
     game.apply(2, Joker.decode_action("p7s"))
@@ -143,13 +143,13 @@ def test_the_nine_card_trump_is_named_from_five_buttons() -> None:
     composed, _ = compose_hand(snap, chooser, "ru", SCREENS, now=NOW)
     assert keys_of(composed) == ["♠️ пики", "♣️ трефы", "♦️ бубны", "♥️ червы", "без козыря"]
     assert len(faces_in(composed.text)) + composed.text.count("🃏") == 3
-    group = compose_group(snap, "ru", SCREENS, now=NOW, deep_link=str).text
+    group = compose_group(snap, "ru", SCREENS, now=NOW).text
     assert f"Козырь называет: {NAMES[chooser]}" in group
 
 
 def test_the_first_dealer_draw_is_shown_to_the_group() -> None:
     game = Joker.new(JokerRules(), 4, random.Random(6))
-    text = compose_group(snapshot(game, PEOPLE), "ru", SCREENS, now=NOW, deep_link=str).text
+    text = compose_group(snapshot(game, PEOPLE), "ru", SCREENS, now=NOW).text
     draw = game.public_view().draw
     assert faces_in(text) == {e.card.code for e in draw if not e.card.is_joker}
     assert f"Первым сдаёт: {NAMES[game.public_view().dealer]}" in text

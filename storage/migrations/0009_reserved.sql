@@ -1,0 +1,3 @@
+-- Reserved: number 9 belongs to a branch developed in parallel (ratings, replays
+-- and fair deals, duplicates). This placeholder keeps the numbers without gaps on
+-- this branch; the merge replaces it with that branch's migration.
