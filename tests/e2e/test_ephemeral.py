@@ -123,12 +123,12 @@ async def test_ephemeral_hands_keep_the_15_second_rule(server: FakeTelegram, db_
                 },
             )
 
-        with pytest.raises(BadRequest, match="(?i)not enough rights"):
+        with pytest.raises(BadRequest, match=r"(?i)not enough rights"):
             await send(boris, None)
-        with pytest.raises(BadRequest, match="(?i)query is too old"):
+        with pytest.raises(BadRequest, match=r"(?i)query is too old"):
             await send(boris, query)  # Anna's press answers nobody but her
         server.age_presses(16)
-        with pytest.raises(BadRequest, match="(?i)query is too old"):
+        with pytest.raises(BadRequest, match=r"(?i)query is too old"):
             await send(anna, query)
 
         # Anna attacks: Boris must answer, but nothing is sent to him unasked;
@@ -189,9 +189,12 @@ async def test_ephemeral_and_dm_hands_at_one_mixed_table(
             await table.my_cards(user_id)
         assert [m for m in server.chat_messages(anna) if m.has_button("🂠")] == []
         dm_hand = _dm_hand(server, anna)
-        assert dm_hand is not None and table.seen(anna) == []
-        assert server.chat_messages(boris) == [] and server.chat_messages(vera) == []
-        assert table.seen(boris) and table.seen(vera)
+        assert dm_hand is not None
+        assert table.seen(anna) == []
+        assert server.chat_messages(boris) == []
+        assert server.chat_messages(vera) == []
+        assert table.seen(boris)
+        assert table.seen(vera)
 
         # Anna moves her hand into the group too, then back to her DM.
         await table.my_cards(anna)
@@ -203,7 +206,7 @@ async def test_ephemeral_and_dm_hands_at_one_mixed_table(
         assert _dm_hand(server, anna) is not None
 
         moves = 0
-        while (pressed := await _play_mixed(table)) is not None:
+        while await _play_mixed(table) is not None:
             moves += 1
             assert moves < 2000
         assert Probe(db_path).table()[0] == "finished"
