@@ -375,8 +375,10 @@ class HandMessages:
                     return self._failed_in_group(table, snapshot, person, sent)
         if new_message and not may_send:
             # Waits for his press of "my cards" (the table message says whose
-            # turn it is).
-            return _Synced()
+            # turn it is).  One who had his hand in his DM until now (he
+            # blocked the bot) is told, once, where it is.
+            moved = row is not None and row.chat_id == user_id
+            return _Synced(unreachable=moved and self._tell_unreachable(table, snapshot, user_id))
         replaced = None
         message_id = None if row is None else row.message_id
         if new_message:
