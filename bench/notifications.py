@@ -227,9 +227,7 @@ async def press_something(table: Table, active: list[int], rng: random.Random) -
 
 async def bring_lost_hands(table: GroupTable, active: list[int]) -> None:
     """Who sees no hand of his in the group (lost on the way) presses "🂠 My
-    cards" (the game must be one with hands)."""
-    if not table.server.bot_messages(table.group_id):
-        return
+    cards"."""
     for user_id in active:
         if not table.seen(user_id):
             await table.my_cards(user_id)
@@ -271,7 +269,8 @@ async def play_game(game: str, scenario: str, seed: int, path: str = "dm") -> Ga
                 started = clock.now() - 0.5
                 await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
                 active = table.players if scenario == "human pace" else table.players[:1]
-                if path == "group" and CATALOG.specs[game].private_hands:
+                hands_asked_for = path == "group" and CATALOG.specs[game].private_hands
+                if hands_asked_for:
                     assert isinstance(table, GroupTable)
                     for user_id in active:
                         await table.my_cards(user_id)
@@ -281,7 +280,7 @@ async def play_game(game: str, scenario: str, seed: int, path: str = "dm") -> Ga
                     if not can_press(table, active):
                         await advance(server, app, IDLE_STEP)
                         continue
-                    if isinstance(table, GroupTable) and path == "group":
+                    if isinstance(table, GroupTable) and hands_asked_for:
                         await bring_lost_hands(table, active)
                     await advance(server, app, think(rng))
                     if not await press_something(table, active, rng):
