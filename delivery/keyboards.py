@@ -39,6 +39,8 @@ class Button:
     url: str | None = None
     style: str | None = None
     """The Bot API's colour for it ("danger", "success", "primary"); None: the app's."""
+    disabled: bool = False
+    """Shown, but does nothing when pressed (Bot API 10.3's ``disabled``)."""
 
 
 Rows = list[list[Button]]
@@ -51,11 +53,14 @@ def move_rows(keys: Sequence[Sequence[Key]], table_id: int, at_move: int) -> Row
     for row in keys:
         buttons = []
         for key in row:
+            style = None if key.tone is None else key.tone.value
+            if key.disabled:
+                buttons.append(Button(key.label, style=style, disabled=True))
+                continue
             if key.action is not None:
                 data = cd.pack(cd.MoveButton(table_id, at_move, key.action))
             else:
                 data = cd.pack(cd.MenuButton(table_id, at_move, key.focus or "back"))
-            style = None if key.tone is None else key.tone.value
             buttons.append(Button(key.label, data, style=style))
         if buttons:
             rows.append(buttons)
@@ -81,9 +86,12 @@ def markup_json(keyboard: Keyboard) -> str:
     return json.dumps({"inline_keyboard": rows}, ensure_ascii=False, separators=(",", ":"))
 
 
-def _button_json(b: Button) -> dict[str, str]:
+def _button_json(b: Button) -> dict[str, object]:
+    made: dict[str, object]
     if b.url is not None:
         made = {"text": b.label, "url": b.url}
+    elif b.disabled:
+        made = {"text": b.label, "disabled": {}}  # a DisabledButton holds nothing
     else:
         assert b.data is not None
         made = {"text": b.label, "callback_data": b.data}
@@ -99,7 +107,13 @@ def ptb_markup(keyboard: Keyboard | None) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup(
         [
             [
-                InlineKeyboardButton(b.label, callback_data=b.data, url=b.url, style=b.style)
+                InlineKeyboardButton(
+                    b.label,
+                    callback_data=b.data,
+                    url=b.url,
+                    style=b.style,
+                    api_kwargs={"disabled": {}} if b.disabled else None,
+                )
                 for b in row
             ]
             for row in keyboard

@@ -37,13 +37,18 @@ class Tone(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Key:
-    """One button: an engine action (a move), or a sub-menu of the seat's own
-    screen (``focus``), which only changes what that screen shows."""
+    """One button: an engine action (a move), a sub-menu of the seat's own
+    screen (``focus``), which only changes what that screen shows, or neither:
+    shown disabled (a card that cannot be played now), doing nothing."""
 
     label: str
     action: str | None = None
     focus: str | None = None
     tone: Tone | None = None
+
+    @property
+    def disabled(self) -> bool:
+        return self.action is None and self.focus is None
 
 
 @dataclass(frozen=True, slots=True)

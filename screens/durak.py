@@ -333,7 +333,9 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
                 by_card[cover] = Key(_beat_label(cover, only.attack, trump), action=only.encode())
             else:
                 by_card[cover] = Key(_beat_label(cover, None, trump), focus="c" + cover.code)
-        card_keys = [by_card[card] for card in view.hand if card in by_card]
+        # The cards that cannot be played now are shown too, disabled: the
+        # hand reads as it is held, and no press of one is ever refused.
+        card_keys = [by_card.get(card) or Key(_label(card, trump)) for card in view.hand]
         rows = [*fit_rows(card_keys), *fit_rows(groups, 3)]
         last: list[Key] = []
         for a in actions:

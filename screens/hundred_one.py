@@ -130,11 +130,18 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
     def _keys(
         self, lang: str, actions: Sequence[Action], hand: Sequence[Card]
     ) -> tuple[tuple[Key, ...], ...]:
-        order = {card: i for i, card in enumerate(hand)}
-        plays = sorted(
-            (a for a in actions if isinstance(a, Play)), key=lambda a: order.get(a.card, 99)
+        playable = {a.card: a for a in actions if isinstance(a, Play)}
+        # While he may play, the cards that do not fit are shown too, disabled.
+        cards = (
+            [
+                Key(face(card.code), action=playable[card].encode())
+                if card in playable
+                else Key(face(card.code))
+                for card in hand
+            ]
+            if playable
+            else []
         )
-        cards = [Key(face(a.card.code), action=a.encode()) for a in plays]
         suits = [
             Key(f"{suit_symbol(a.suit.value)} {t(lang, f'suit.{a.suit.value}')}", action=a.encode())
             for a in actions

@@ -45,6 +45,17 @@ async def test_ephemeral_durak_played_wholly_in_the_group(
         await table.play_to_the_end(probe=probe)
         assert probe.table()[0] == "finished"
         assert table.dms() == []  # nothing ever went to a private chat
+        # The hands' buttons said what they do: take red, pass / done green, and
+        # the cards that could not be played shown disabled (never pressed).
+        keyboards = [
+            json.dumps(call.params.get("reply_markup"), separators=(",", ":"), ensure_ascii=False)
+            for method in ("sendMessage", "editEphemeralMessageText")
+            for call in server.calls_to(method, GROUP_ID)
+            if "ephemeral_message_parameters" in call.params or method != "sendMessage"
+        ]
+        assert any('"style":"danger"' in k for k in keyboards)
+        assert any('"style":"success"' in k for k in keyboards)
+        assert any('"disabled":{}' in k for k in keyboards)
 
 
 @pytest.mark.slow

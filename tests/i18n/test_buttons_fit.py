@@ -101,6 +101,8 @@ def hand_rows(snap: Snapshot, n: int, lang: str) -> set[tuple[str, ...]]:
     rows = set(rows_of(composed.markup))
     for row in composed.markup or ():
         for button in row:
+            if button.data is None:  # a disabled card: it opens nothing
+                continue
             pressed = cd.parse(button.data)
             if isinstance(pressed, cd.MenuButton) and pressed.focus != BACK:
                 menu = compose_hand(snap, n, lang, screens, now=NOW, focus=pressed.focus)[0]
@@ -113,7 +115,7 @@ def single_rows(lang: str) -> set[tuple[str, ...]]:
     lobby setting at a value the presets do not start with."""
     labels = [t(code, "language.name") for code in LANGUAGES]
     labels += [t(lang, key) for key in ("result.rematch", "common.open_bot", "table.my_cards")]
-    labels += [t(lang, "hand.back_button")]
+    labels += [t(lang, "hand.back_button"), t(lang, "hand.to_dm")]
     for spec in CATALOG.specs.values():
         labels.append(t(lang, spec.name_key))
         for name, preset in spec.presets.items():

@@ -50,9 +50,10 @@ def played(game: Any, moves: list[tuple[int, str]]) -> tuple[int, tuple[LoggedEv
 
 
 def dm(snap: Snapshot, reader: int, lang: str = "ru") -> tuple[str, list[str]]:
-    """A seat's DM: its text and the labels of its buttons."""
+    """A seat's DM: its text and the labels of its buttons that do something
+    (not the cards shown disabled, which cannot be played now)."""
     composed, _ = compose_hand(snap, reader, lang, CATALOG.screens[snap.table.game], now=NOW)
-    labels = [b.label for row in composed.markup or () for b in row]
+    labels = [b.label for row in composed.markup or () for b in row if not b.disabled]
     return composed.text, labels
 
 

@@ -85,9 +85,11 @@ def _whole_sheet(seats: int) -> bytes:
 
 
 def keys_of(composed: object) -> list[str]:
+    """The labels of the buttons that do something (not the cards shown
+    disabled, which may not be played now)."""
     markup = getattr(composed, "markup", None)
     assert markup is not None
-    return [b.label for row in markup for b in row]
+    return [b.label for row in markup for b in row if not b.disabled]
 
 
 def test_the_dealers_bid_buttons_leave_out_the_forbidden_bid_and_say_why() -> None:
@@ -130,6 +132,9 @@ def test_a_joker_on_a_lead_is_high_or_low_and_the_group_sees_the_trick() -> None
     game.apply(2, Joker.decode_action("p7s"))
     composed, _ = compose_hand(snapshot(game, PEOPLE), 3, "ru", SCREENS, now=NOW)
     assert keys_of(composed) == ["8♠️"]
+    assert composed.markup is not None
+    (row,) = composed.markup
+    assert [(b.label, b.disabled) for b in row] == [("8♠️", False), ("10♣️", True)]
 
 
 def test_the_nine_card_trump_is_named_from_five_buttons() -> None:

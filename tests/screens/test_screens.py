@@ -222,10 +222,13 @@ def test_a_defenders_beats_show_whole_two_to_a_row_in_the_order_of_the_hand() ->
     )
     beats = [[key.label for key in row] for row in screen.keys[:-1]]
     assert beats == [
+        ["8♠️", "9♠️"],  # they cannot beat the ten: shown disabled, in the hand's order
         ["J♥️→10♥️", "Q♥️→10♥️"],
         ["6♦️★→10♥️", "7♦️★→10♥️"],
         ["10♦️★→10♥️"],
     ]
+    assert all(key.disabled for key in screen.keys[0])
+    assert not any(key.disabled for row in screen.keys[1:] for key in row)
     assert [key.action for key in screen.keys[-1]] == [Take().encode()]
 
 
