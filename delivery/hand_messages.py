@@ -161,7 +161,8 @@ class _Synced:
 
 
 class HandMessages:
-    """Brings a table's DMs in line with its latest snapshot, every seat at once.
+    """Brings a table's hands (in the DMs, or in the group) in line with its
+    latest snapshot, every seat at once.
 
     What is only on screen (open sub-menus, asked-for fresh messages, presses,
     refused buttons, players the group was told cannot be reached) is the
