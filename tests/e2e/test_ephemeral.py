@@ -251,3 +251,34 @@ async def _play_mixed(table: GroupTable) -> str | None:
     answer = await table.press(user_id, hand, data)
     assert not answer.get("show_alert"), answer
     return data
+
+
+async def test_ephemeral_hands_keep_timers_absence_and_computers(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """In the group, Boris never presses anything: he is warned by a silent
+    mention there, the timer moves for him until he is away (💤), then a
+    computer plays his seat to the end; nothing waits for a hand he never saw."""
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path), seeds=lambda: 3) as app:
+        table = seat_group_players(server, ["Anna", "Boris"], app)
+        anna, boris = table.players
+        await table.open_and_start("durak", timer=True)
+        await table.my_cards(anna)
+        seat = dict(probe.query("SELECT user_id, seat FROM seats"))[boris]
+        for _ in range(400):
+            if probe.table()[0] != "playing":
+                break
+            hand = table.hand(anna)
+            if hand is None:
+                await advance(server, app, 30)
+                continue
+            datas = [d for d in hand.callback_datas if MOVE_DATA.match(d)]
+            data = table.rng.choice([d for d in datas if d.startswith("m:")] or datas)
+            await table.press(anna, hand, data)
+        assert probe.table()[0] == "finished"
+        actors = {actor for _, _, actor, s in probe.moves() if s == seat}
+        assert {"timer", "computer"} <= actors
+        assert any("⏳" in m.text and "Boris" in m.text for m in table.group_messages())
+        assert table.seen(boris) == []
+        assert table.dms() == []
