@@ -389,7 +389,8 @@ class HandMessages:
                 composed,
                 query_id=query,
                 thread_id=place.thread_id,
-                notify=must_act,
+                # In answer to his press he is looking already: silent.
+                notify=must_act and query is None,
             )
             if sent.delivery is Delivery.GONE:
                 return _Synced()  # his press is too old after all: the next one
