@@ -323,12 +323,21 @@ def test_a_turn_played_from_an_ephemeral_hand_in_the_group(
     # Anna (the page's "you") presses "my cards": her hand, in the group, to her alone.
     click(browser, GROUP, "Мои карты")
     wait(browser, lambda: ephemeral_moves(browser))
-    (hand,) = ephemeral(browser)
-    assert "видите только вы" in hand.text
+    # Read and pressed within wait(): the page repaints under the pointer.
+    shown = wait(browser, lambda: [m.text for m in ephemeral(browser)])
+    assert isinstance(shown, list)
+    (before,) = shown
+    assert "видите только вы" in before
     browser.save_screenshot(str(tmp_path / "ephemeral-hand.png"))
-    before = hand.text
-    ephemeral_moves(browser)[0].click()
-    wait(browser, lambda: ephemeral(browser) and ephemeral(browser)[-1].text != before)
+
+    def press_a_move() -> bool:
+        buttons = ephemeral_moves(browser)
+        if buttons:
+            buttons[0].click()
+        return bool(buttons)
+
+    wait(browser, press_a_move)
+    wait(browser, lambda: [m.text for m in ephemeral(browser)] not in ([], [before]))
 
     # In Vera's view of the group, nothing of Anna's hand.
     Select(browser.find_element(By.ID, "who")).select_by_value(vera)
