@@ -4,6 +4,7 @@ Run it (from the repository root)::
 
     .venv/bin/python -m bench.notifications                 # every game, both scenarios
     .venv/bin/python -m bench.notifications --games joker --games-each 3 --seed 5
+    .venv/bin/python -m bench.notifications --paths dm,group,group-admin
 
 The real bot runs in this process against the stand-in Bot API
 (``playground.botapi``), on a fake clock, so that a whole game at people's pace
@@ -19,10 +20,21 @@ computer.  Two scenarios:
   timer moves for him until he is marked away (💤), then a computer plays his
   seat to the end.
 
+Three paths the hands may take (``--paths``; the DM's alone unless asked):
+
+* **dm**: both people opened the bot; their hands come to their DMs;
+* **group**: neither ever opened the bot, which is no administrator of the
+  group: each presses "🂠 My cards" once when the game starts, and his hand is
+  an ephemeral message in the group, edited from then on (he presses it again
+  should it ever be lost);
+* **group-admin**: the same with the bot an administrator, which sends a
+  player his hand anew (notifying) when his turn comes and he is not looking.
+
 A message *notifies* a person when the bot sent it (``sendMessage``,
-``sendPhoto``) without ``disable_notification`` to his DM, or to the group
-(everyone in it; here the group's members are the two people).  Edits never
-notify.  Per person and game it prints the notifications (DM + group), the
+``sendPhoto``) without ``disable_notification`` to his DM, to the group
+(everyone in it; here the group's members are the two people), or as an
+ephemeral message to him alone in the group.  Edits never notify.  Per person
+and game it prints the notifications (DM + group + his own in the group), the
 moves he had to make (his seat's moves made by him or by the timer for him;
 not those a computer made while he was away), and the most notifications
 between two such moves of his (a person should get at most one per move he
@@ -37,6 +49,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import json
 import logging
 import random
 import statistics
@@ -52,11 +65,13 @@ from playground.botapi import FakeTelegram
 from tests.clock import FakeClock
 from tests.e2e.harness import (
     MOVE_DATA,
+    GroupTable,
     Probe,
     Table,
     advance,
     bot_config,
     running_bot,
+    seat_group_players,
     seat_players,
 )
 from tests.e2e.test_seats import add_computers
@@ -73,6 +88,7 @@ GAMES = {key: SEATING.get(key, (spec.default_preset, 1)) for key, spec in CATALO
 """Every listed game: a game not in :data:`SEATING` plays its default variant
 with one computer."""
 SCENARIOS = ("human pace", "one away")
+PATHS = ("dm", "group", "group-admin")
 THINK = (2.0, 10.0)
 """Seconds a person looks at his buttons before pressing (uniform)."""
 SLOW_SHARE, SLOW_THINK = 0.1, 45.0
@@ -90,6 +106,8 @@ class PersonFigures:
 
     dm: int = 0
     group: int = 0
+    ephemeral: int = 0
+    """Ephemeral messages to him alone in the group."""
     decisions: int = 0
     worst_gap: int = 0
     """The most notifications between two of his moves (or before the first,
@@ -98,21 +116,23 @@ class PersonFigures:
 
     @property
     def total(self) -> int:
-        return self.dm + self.group
+        return self.dm + self.group + self.ephemeral
 
 
 @dataclass
 class GameFigures:
     game: str
     scenario: str
+    path: str
     moves: int
     people: dict[str, PersonFigures] = field(default_factory=dict)
 
 
-def notifications(server: FakeTelegram) -> list[tuple[float, int]]:
-    """(the bot's time, chat) of every message sent that notifies."""
+def notifications(server: FakeTelegram) -> list[tuple[float, int, int | None]]:
+    """(the bot's time, chat, the one receiver of an ephemeral message or None)
+    of every message sent that notifies."""
     return [
-        (call.clock_at, int(call.chat_id))
+        (call.clock_at, int(call.chat_id), _receiver(call.params))
         for method in ("sendMessage", "sendPhoto")
         for call in server.calls_to(method)
         if call.ok
@@ -121,15 +141,25 @@ def notifications(server: FakeTelegram) -> list[tuple[float, int]]:
     ]
 
 
+def _receiver(params: dict[str, object]) -> int | None:
+    parameters = params.get("ephemeral_message_parameters")
+    if isinstance(parameters, str):
+        parameters = json.loads(parameters)
+    if isinstance(parameters, dict) and isinstance(parameters.get("receiver_user_id"), int):
+        return int(parameters["receiver_user_id"])
+    return None
+
+
 def person_figures(
     server: FakeTelegram, probe: Probe, table: Table, user_id: int, seat: int, started: float
 ) -> PersonFigures:
     """What notified the person, against the moves he had to make (between
     two of them: from the start to the last move, the lobby and the result
     apart)."""
-    sent = [(at, chat) for at, chat in notifications(server) if at >= started]
-    dm = [at for at, chat in sent if chat == user_id]
-    group = [at for at, chat in sent if chat == table.group_id]
+    sent = [(at, chat, to) for at, chat, to in notifications(server) if at >= started]
+    dm = [at for at, chat, _ in sent if chat == user_id]
+    group = [at for at, chat, to in sent if chat == table.group_id and to is None]
+    ephemeral = [at for at, chat, to in sent if chat == table.group_id and to == user_id]
     decisions = [
         at for _, at, actor, s in probe.moves() if s == seat and actor in ("player", "timer")
     ]
@@ -137,7 +167,7 @@ def person_figures(
     # the moment of his next move.
     moves = probe.moves()
     edges = [started, *decisions, moves[-1][1]]
-    times = [*dm, *group]
+    times = [*dm, *group, *ephemeral]
     gaps = [sum(1 for at in times if low < at <= high) for low, high in itertools.pairwise(edges)]
     name = server.user(user_id).first_name
     warnings = [
@@ -152,6 +182,7 @@ def person_figures(
     return PersonFigures(
         dm=len(dm),
         group=len(group),
+        ephemeral=len(ephemeral),
         decisions=len(decisions),
         worst_gap=max(gaps),
         warnings_left=len(warnings),
@@ -194,11 +225,19 @@ async def press_something(table: Table, active: list[int], rng: random.Random) -
     return False
 
 
+async def bring_lost_hands(table: GroupTable, active: list[int]) -> None:
+    """Who sees no hand of his in the group (lost on the way) presses "🂠 My
+    cards"."""
+    for user_id in active:
+        if not table.seen(user_id):
+            await table.my_cards(user_id)
+
+
 def can_press(table: Table, active: list[int]) -> bool:
     return table.group_move() is not None or any(table.hand(u) is not None for u in active)
 
 
-async def play_game(game: str, scenario: str, seed: int) -> GameFigures:
+async def play_game(game: str, scenario: str, seed: int, path: str = "dm") -> GameFigures:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="koloda-notify-") as tmp:
         db_path = Path(tmp) / "koloda.sqlite3"
@@ -208,7 +247,13 @@ async def play_game(game: str, scenario: str, seed: int) -> GameFigures:
             clock = FakeClock()
             server.stamp = clock.now
             async with running_bot(config, clock, seeds=lambda: seed) as app:
-                table = seat_players(server, ["Anna", "Boris"], app)
+                table = (
+                    seat_players(server, ["Anna", "Boris"], app)
+                    if path == "dm"
+                    else seat_group_players(
+                        server, ["Anna", "Boris"], app, admin=path == "group-admin"
+                    )
+                )
                 table.rng = rng
                 preset, computers = GAMES[game]
                 await table.open(game, preset)
@@ -224,12 +269,19 @@ async def play_game(game: str, scenario: str, seed: int) -> GameFigures:
                 started = clock.now() - 0.5
                 await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
                 active = table.players if scenario == "human pace" else table.players[:1]
+                hands_asked_for = path == "group" and CATALOG.specs[game].private_hands
+                if hands_asked_for:
+                    assert isinstance(table, GroupTable)
+                    for user_id in active:
+                        await table.my_cards(user_id)
                 for _ in range(MAX_STEPS):
                     if probe.table()[0] != "playing":
                         break
                     if not can_press(table, active):
                         await advance(server, app, IDLE_STEP)
                         continue
+                    if isinstance(table, GroupTable) and hands_asked_for:
+                        await bring_lost_hands(table, active)
                     await advance(server, app, think(rng))
                     if not await press_something(table, active, rng):
                         await advance(server, app, IDLE_STEP)
@@ -237,7 +289,7 @@ async def play_game(game: str, scenario: str, seed: int) -> GameFigures:
                     raise RuntimeError(f"{game} ({scenario}) did not end")
                 await advance(server, app, IDLE_STEP)
                 seats = {u: seat for seat, u in enumerate(seated(probe))}
-                figures = GameFigures(game, scenario, probe.table()[1])
+                figures = GameFigures(game, scenario, path, probe.table()[1])
                 for user_id, name in zip(table.players, ["Anna", "Boris"], strict=True):
                     figures.people[name] = person_figures(
                         server, probe, table, user_id, seats[user_id], started
@@ -253,39 +305,48 @@ def seated(probe: Probe) -> list[int | None]:
 
 def report(results: list[GameFigures]) -> str:
     lines = [
-        "game     scenario     moves  person  notified (DM + group)  moves to make  "
-        "most between two  warnings left",
+        "game     scenario     path         moves  person  notified (DM + group + own)  "
+        "moves to make  most between two  warnings left",
     ]
     for r in results:
         for name, p in r.people.items():
             lines.append(
-                f"{r.game:<8} {r.scenario:<12} {r.moves:>5}  {name:<6}  "
-                f"{p.total:>4} ({p.dm:>3} + {p.group:>3})      {p.decisions:>5}          "
-                f"{p.worst_gap:>4}              {p.warnings_left:>3}"
+                f"{r.game:<8} {r.scenario:<12} {r.path:<12} {r.moves:>5}  {name:<6}  "
+                f"{p.total:>4} ({p.dm:>3} + {p.group:>3} + {p.ephemeral:>3})      "
+                f"{p.decisions:>5}          {p.worst_gap:>4}              {p.warnings_left:>3}"
             )
     lines += ["", "mean notifications per person per game (Anna / Boris):"]
     keys = sorted(
-        {(r.game, r.scenario) for r in results}, key=lambda k: (list(GAMES).index(k[0]), k[1])
+        {(r.game, r.scenario, r.path) for r in results},
+        key=lambda k: (list(GAMES).index(k[0]), k[1], PATHS.index(k[2])),
     )
-    for game, scenario in keys:
-        runs = [r for r in results if r.game == game and r.scenario == scenario]
+    for game, scenario, path in keys:
+        runs = [r for r in results if (r.game, r.scenario, r.path) == (game, scenario, path)]
         means = [statistics.mean(r.people[n].total for r in runs) for n in ("Anna", "Boris")]
-        lines.append(f"  {game:<8} {scenario:<12} {means[0]:6.1f} / {means[1]:6.1f}")
+        lines.append(f"  {game:<8} {scenario:<12} {path:<12} {means[0]:6.1f} / {means[1]:6.1f}")
     return "\n".join(lines)
 
 
-async def run(games: list[str], scenarios: Sequence[str], each: int, seed: int) -> str:
+async def run(
+    games: list[str],
+    scenarios: Sequence[str],
+    each: int,
+    seed: int,
+    paths: Sequence[str] = ("dm",),
+) -> str:
     began = time.monotonic()
 
-    async def one(game: str, scenario: str, n: int) -> GameFigures:
-        figures = await play_game(game, scenario, seed + n)
+    async def one(game: str, scenario: str, path: str, n: int) -> GameFigures:
+        figures = await play_game(game, scenario, seed + n, path)
         took = time.monotonic() - began
-        print(f"{game} ({scenario}): {figures.moves} moves, done at {took:.0f} s", flush=True)
+        print(
+            f"{game} ({scenario}, {path}): {figures.moves} moves, done at {took:.0f} s", flush=True
+        )
         return figures
 
     # The games run at once (each bot on its own fake clock): most of a game's
     # time is spent waiting for its bot to settle.
-    runs = [(g, s, n) for g in games for s in scenarios for n in range(each)]
+    runs = [(g, s, p, n) for g in games for s in scenarios for p in paths for n in range(each)]
     results = await asyncio.gather(*(one(*r) for r in runs))
     return report(list(results))
 
@@ -294,6 +355,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated game keys")
     parser.add_argument("--scenarios", default=",".join(SCENARIOS))
+    parser.add_argument("--paths", default="dm", help=f"comma-separated, of {', '.join(PATHS)}")
     parser.add_argument("--games-each", type=int, default=1, help="games per game and scenario")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
@@ -303,7 +365,10 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown games: {', '.join(unknown)}")
     scenarios = [s for s in args.scenarios.split(",") if s]
-    print(asyncio.run(run(games, scenarios, args.games_each, args.seed)))
+    paths = [p for p in args.paths.split(",") if p]
+    if any(p not in PATHS for p in paths):
+        parser.error(f"paths are of {', '.join(PATHS)}")
+    print(asyncio.run(run(games, scenarios, args.games_each, args.seed, paths)))
     return 0
 
 

@@ -11,6 +11,8 @@ Forms (integers in base 36)::
                                    (only its owner, who asked for it, steps it)
     d:<table>                      the same deal, seats turned (a duplicate)
     a:<table>                      an analysis of the presser's play, in his DM
+    c:<table>                      "my cards": one's hand shown in the group, to oneself alone
+    h:<table>                      one's hands to one's DM from now on (from the group's)
     i:<language>                   choosing the chat's language
 
 ``at_move`` is the table's move count when the buttons were drawn: a button
@@ -28,6 +30,8 @@ __all__ = [
     "AnalysisButton",
     "Button",
     "CallbackDataError",
+    "CardsButton",
+    "DmButton",
     "DuplicateButton",
     "LanguageButton",
     "LobbyButton",
@@ -141,6 +145,21 @@ class LanguageButton:
     language: str
 
 
+@dataclass(frozen=True, slots=True)
+class CardsButton:
+    """The table message's "my cards": the presser's hand as an ephemeral
+    message in the group."""
+
+    table_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class DmButton:
+    """On a hand in the group: the presser's hands go to his DM from now on."""
+
+    table_id: int
+
+
 Button = (
     MoveButton
     | MenuButton
@@ -151,6 +170,8 @@ Button = (
     | DuplicateButton
     | AnalysisButton
     | LanguageButton
+    | CardsButton
+    | DmButton
 )
 
 
@@ -204,6 +225,10 @@ def pack(button: Button) -> str:
             text = f"a:{_b36(table_id)}"
         case LanguageButton(language):
             text = f"i:{_token(language)}"
+        case CardsButton(table_id):
+            text = f"c:{_b36(table_id)}"
+        case DmButton(table_id):
+            text = f"h:{_b36(table_id)}"
     if len(text.encode()) > MAX_BYTES:
         raise ValueError(f"callback data over {MAX_BYTES} bytes: {text!r}")
     return text
@@ -239,4 +264,8 @@ def parse(data: str | None) -> Button:
         return AnalysisButton(_int(args[0]))
     if kind == "i" and len(args) == 1:
         return LanguageButton(_token(args[0]))
+    if kind == "c" and len(args) == 1:
+        return CardsButton(_int(args[0]))
+    if kind == "h" and len(args) == 1:
+        return DmButton(_int(args[0]))
     raise CallbackDataError("unknown form")

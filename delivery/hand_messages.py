@@ -1,4 +1,22 @@
-"""Each player's DM: the hand, and the buttons of the moves made there.
+"""Each player's hand, and the buttons of the moves made there: in his DM, or
+in the group as an ephemeral message that he alone sees.
+
+Where it goes is chosen per person (:func:`in_group`): his own choice ("🂠 My
+cards" on the table message, "✉️ To my DM" on his hand in the group), else his
+DM when it works and the group when it does not, so that a person who never
+opened the bot plays all the same.  Both ways are one delivery: the same
+screen, the same record in the ledger (a hand in the group is recorded with
+the group's chat id and the ephemeral message's id), the same stale-press rule
+(the move count its buttons were drawn at).
+
+A hand in the group is lossy (see ``docs/ephemeral.md``): Telegram does not
+promise to deliver it to a member who is offline, keeps it out of the chat's
+history, and lets a bot that is no administrator send one only in answer to a
+press a few seconds old.  So it is edited in place while it can be; a new one
+is sent when the player asks (his press gives the right to answer), or, when
+the bot is an administrator, when his turn comes; one that cannot be edited
+any more waits for either.  Nothing of the game waits for it: the table
+message says whose turn it is, and the turn timer runs as ever.
 
 One hand message per seat, edited silently, and only when what it shows
 changed (a digest of it is kept with its id).  When a seat must act and its
@@ -24,10 +42,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from delivery import callback_data as cd
 from delivery.composed import Composed
-from delivery.keyboards import Rows, markup, move_rows
+from delivery.keyboards import Rows, button, markup, move_rows
 from delivery.ledger import HandMessageRow, Ledger
-from delivery.seat_screen import LOOKING
+from delivery.seat_screen import LOOKING, SeatScreen
 from delivery.synced import Done, Retry, Synced
 from delivery.table_delivery import TableDelivery
 from delivery.telegram_io import Delivery, Sent, TelegramIO
@@ -35,12 +54,21 @@ from games.core import Wait
 from i18n import t
 from screens import common
 from screens.base import GameScreens, Key
-from services import LoggedEvent, Services, Snapshot, Status
+from services import LoggedEvent, SeatRow, Services, Snapshot, Status
 
-__all__ = ["BACK", "LOOKING", "HandMessages", "compose_hand"]
+__all__ = ["BACK", "LOOKING", "HandMessages", "compose_hand", "in_group"]
 
 BACK = "back"
 """The sub-menu focus that closes a sub-menu (and tells that an absent player is back)."""
+
+
+def in_group(screen: SeatScreen, row: SeatRow) -> bool:
+    """Whether the player's hands go to the group (ephemeral messages) rather
+    than to his DM: as he asked this run, else as he chose, and the group
+    wherever his DM does not work."""
+    if screen.in_group is not None:
+        return screen.in_group or not row.dm_ok or screen.dm_refused
+    return row.hand_in == "group" or not row.dm_ok or screen.dm_refused
 
 
 def compose_hand(
@@ -51,6 +79,7 @@ def compose_hand(
     *,
     now: float,
     focus: str | None = None,
+    to_dm: bool = False,
 ) -> tuple[Composed, bool]:
     """The seat's DM, and whether it must act now (a new message then notifies;
     a move it may make but need not, such as a throw-in, arrives silently, and
@@ -91,6 +120,9 @@ def compose_hand(
     elif must_act and deadline is not None:
         lines.append(t(lang, "hand.time_left", time=common.duration(lang, deadline.due_at - now)))
     rows: Rows = move_rows(keys, table.id, table.moves)
+    if to_dm and live:
+        # A hand in the group offers the way back to the DM, which works.
+        rows.append([button(t(lang, "hand.to_dm"), cd.DmButton(table.id))])
     return Composed("\n".join(lines), markup(rows), body.picture), must_act
 
 
@@ -129,7 +161,8 @@ class _Synced:
 
 
 class HandMessages:
-    """Brings a table's DMs in line with its latest snapshot, every seat at once.
+    """Brings a table's hands (in the DMs, or in the group) in line with its
+    latest snapshot, every seat at once.
 
     What is only on screen (open sub-menus, asked-for fresh messages, presses,
     refused buttons, players the group was told cannot be reached) is the
@@ -231,12 +264,13 @@ class HandMessages:
         row: HandMessageRow | None,
         group_lang: str,
     ) -> _Synced:
-        """One seat's DM."""
+        """One seat's hand, where it goes."""
         person = snapshot.seat(seat)
         assert person.user_id is not None
         user_id = person.user_id
         screen = table.screen(user_id)
         moves = snapshot.table.moves
+        here = in_group(screen, person)
         composed, must_act = compose_hand(
             snapshot,
             seat,
@@ -244,16 +278,20 @@ class HandMessages:
             self._screens[snapshot.table.game],
             now=self._services.clock.now(),
             focus=screen.menu(moves),
+            to_dm=here and person.dm_ok and not screen.dm_refused,
         )
+        chat_id = snapshot.table.chat_id if here else user_id
         fresh = screen.fresh
         if (
             not fresh
             and row is not None
-            and row.chat_id == user_id
+            and row.chat_id == chat_id
             and row.digest == composed.digest
             and (row.at_move is not None or not composed.has_buttons)
         ):
             return _Synced()
+        if here:
+            return await self._sync_in_group(table, snapshot, seat, row, composed, must_act)
         if not person.dm_ok and not fresh:
             return _Synced(unreachable=self._tell_unreachable(table, snapshot, user_id))
         mine = row is not None and row.chat_id == user_id
@@ -280,6 +318,8 @@ class HandMessages:
                 # delete, at least loses its buttons).
                 left = composed.text if row.at_move is not None else None
                 replaced = ((user_id, row.message_id), left)
+            elif row is not None:
+                await self._drop_from_group(row, user_id)
             message_id = sent.message_id
             screen.fresh = False
             screen.told_unreachable = False
@@ -295,6 +335,94 @@ class HandMessages:
         )
         return _Synced(record, replaced)
 
+    async def _sync_in_group(
+        self,
+        table: TableDelivery,
+        snapshot: Snapshot,
+        seat: int,
+        row: HandMessageRow | None,
+        composed: Composed,
+        must_act: bool,
+    ) -> _Synced:
+        """One seat's hand as an ephemeral message in the group: edited in place
+        while it can be; a new one when he asked (pressed "my cards"), when it
+        was lost, or when his turn comes and he is not looking, as far as
+        Telegram allows (an administrator any time, else only in answer to his
+        press a few seconds old).  What cannot be sent now waits for his next
+        press; the game does not wait for it."""
+        place = snapshot.table
+        person = snapshot.seat(seat)
+        user_id = person.user_id
+        assert user_id is not None
+        screen = table.screen(user_id)
+        now = self._services.clock.now()
+        query = screen.answerable(now)
+        may_send = query is not None or await self._services.directory.bot_admin(place.chat_id)
+        mine = row is not None and row.chat_id == place.chat_id
+        new_message = screen.fresh or not mine or screen.lost
+        if not new_message and row is not None:
+            turn_came = must_act and not row.acting
+            looking = screen.pressed_lately(row.message_id, now)
+            if turn_came and not looking and may_send:
+                new_message = True  # pushed to him: a new message notifies
+            else:
+                sent = await self._io.reshow_ephemeral(
+                    place.chat_id, user_id, row.message_id, composed
+                )
+                if sent.delivery is Delivery.GONE:
+                    screen.lost = True
+                    new_message = True
+                elif not sent.ok:
+                    return self._failed_in_group(table, snapshot, person, sent)
+        if new_message and not may_send:
+            # Waits for his press of "my cards" (the table message says whose
+            # turn it is).  One who had his hand in his DM until now (he
+            # blocked the bot) is told, once, where it is.
+            moved = row is not None and row.chat_id == user_id
+            return _Synced(unreachable=moved and self._tell_unreachable(table, snapshot, user_id))
+        replaced = None
+        message_id = None if row is None else row.message_id
+        if new_message:
+            sent = await self._io.show_ephemeral(
+                place.chat_id,
+                user_id,
+                composed,
+                query_id=query,
+                thread_id=place.thread_id,
+                # In answer to his press he is looking already: silent.
+                notify=must_act and query is None,
+            )
+            if sent.delivery is Delivery.GONE:
+                return _Synced()  # his press is too old after all: the next one
+            if not sent.ok:
+                return self._failed_in_group(table, snapshot, person, sent)
+            if mine and row is not None:
+                await self._drop_from_group(row, user_id)
+            elif row is not None:
+                left = composed.text if row.at_move is not None else None
+                replaced = ((row.chat_id, row.message_id), left)
+            message_id = sent.message_id
+            screen.fresh = screen.lost = False
+            screen.told_unreachable = False
+        assert message_id is not None
+        record = HandMessageRow(
+            table_id=table.table_id,
+            seat=seat,
+            chat_id=place.chat_id,
+            message_id=message_id,
+            digest=composed.digest,
+            at_move=place.moves if composed.has_buttons else None,
+            acting=must_act,
+        )
+        return _Synced(record, replaced)
+
+    async def _drop_from_group(self, row: HandMessageRow, user_id: int) -> None:
+        """Delete a hand shown in the group (a new one replaces it).  Not
+        retried: Telegram keeps ephemeral messages out of the chat's history
+        anyway, and its buttons, drawn at an older move, are refused."""
+        if row.chat_id < 0:
+            await self._io.delete_ephemeral(row.chat_id, user_id, row.message_id)
+
     def _looking(self, table: TableDelivery, row: HandMessageRow) -> bool:
         """The player pressed this hand a moment ago and it is still his chat's
         newest message."""
@@ -309,10 +437,27 @@ class HandMessages:
         """A DM was refused: done when trying again would not help."""
         if sent.delivery is Delivery.FORBIDDEN:
             await self._services.directory.set_dm_ok(user_id, False)
-            return _Synced(unreachable=self._tell_unreachable(table, snapshot, user_id))
+            # His hands go to the group from now on; the group is told once.
+            table.screen(user_id).dm_refused = True
+            return _Synced(done=False, unreachable=self._tell_unreachable(table, snapshot, user_id))
         if sent.delivery is Delivery.RETRY:
             return _Synced(done=False, flood_wait=sent.retry_after or 0.0)
         return _Synced()
+
+    def _failed_in_group(
+        self, table: TableDelivery, snapshot: Snapshot, person: SeatRow, sent: Sent
+    ) -> _Synced:
+        """A hand in the group was refused: the DM takes over where it works
+        (the group path cannot reach him); done when trying again would not help."""
+        assert person.user_id is not None
+        if sent.delivery is Delivery.RETRY:
+            return _Synced(done=False, flood_wait=sent.retry_after or 0.0)
+        screen = table.screen(person.user_id)
+        if person.dm_ok and not screen.dm_refused and screen.in_group is not False:
+            screen.in_group = False
+            screen.fresh = True
+            return _Synced(done=False)
+        return _Synced(unreachable=self._tell_unreachable(table, snapshot, person.user_id))
 
     @staticmethod
     def _tell_unreachable(table: TableDelivery, snapshot: Snapshot, user_id: int) -> bool:

@@ -37,6 +37,10 @@ class Button:
     label: str
     data: str | None = None
     url: str | None = None
+    style: str | None = None
+    """The Bot API's colour for it ("danger", "success", "primary"); None: the app's."""
+    disabled: bool = False
+    """Shown, but does nothing when pressed (Bot API 10.3's ``disabled``)."""
 
 
 Rows = list[list[Button]]
@@ -49,11 +53,15 @@ def move_rows(keys: Sequence[Sequence[Key]], table_id: int, at_move: int) -> Row
     for row in keys:
         buttons = []
         for key in row:
+            style = None if key.tone is None else key.tone.value
+            if key.disabled:
+                buttons.append(Button(key.label, style=style, disabled=True))
+                continue
             if key.action is not None:
                 data = cd.pack(cd.MoveButton(table_id, at_move, key.action))
             else:
                 data = cd.pack(cd.MenuButton(table_id, at_move, key.focus or "back"))
-            buttons.append(Button(key.label, data))
+            buttons.append(Button(key.label, data, style=style))
         if buttons:
             rows.append(buttons)
     return rows
@@ -78,11 +86,18 @@ def markup_json(keyboard: Keyboard) -> str:
     return json.dumps({"inline_keyboard": rows}, ensure_ascii=False, separators=(",", ":"))
 
 
-def _button_json(b: Button) -> dict[str, str]:
+def _button_json(b: Button) -> dict[str, object]:
+    made: dict[str, object]
     if b.url is not None:
-        return {"text": b.label, "url": b.url}
-    assert b.data is not None
-    return {"text": b.label, "callback_data": b.data}
+        made = {"text": b.label, "url": b.url}
+    elif b.disabled:
+        made = {"text": b.label, "disabled": {}}  # a DisabledButton holds nothing
+    else:
+        assert b.data is not None
+        made = {"text": b.label, "callback_data": b.data}
+    if b.style is not None:
+        made["style"] = b.style
+    return made
 
 
 def ptb_markup(keyboard: Keyboard | None) -> InlineKeyboardMarkup | None:
@@ -91,7 +106,16 @@ def ptb_markup(keyboard: Keyboard | None) -> InlineKeyboardMarkup | None:
         return None
     return InlineKeyboardMarkup(
         [
-            [InlineKeyboardButton(b.label, callback_data=b.data, url=b.url) for b in row]
+            [
+                InlineKeyboardButton(
+                    b.label,
+                    callback_data=b.data,
+                    url=b.url,
+                    style=b.style,
+                    api_kwargs={"disabled": {}} if b.disabled else None,
+                )
+                for b in row
+            ]
             for row in keyboard
         ]
     )

@@ -10,8 +10,9 @@ snapshot, and it brings the messages in line with the latest one.
   announcements the moves call for (score sheets, the result — the move log is
   their record, and a cursor says how far the group has been told), and
   replies to commands.
-* Each table's DMs are brought in line by one worker per table
-  (:mod:`~delivery.hand_messages`), every seat at once.
+* Each table's hands are brought in line by one worker per table
+  (:mod:`~delivery.hand_messages`), every seat at once: in the players' DMs,
+  or in the group as ephemeral messages each player alone sees.
 * What is kept of a table in memory is its
   :class:`~delivery.table_delivery.TableDelivery`: the latest snapshot, what
   its group message is asked to show, its DM worker and each player's screen.
@@ -34,12 +35,13 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from delivery import callback_data as cd
 from delivery.backoff import Backoff
 from delivery.composed import Composed
 from delivery.group_outbox import Chooser, GroupOutbox, Item, Say, SyncTable
 from delivery.group_window import GroupWindow
-from delivery.hand_messages import HandMessages
-from delivery.keyboards import Keyboard, markup, url_button
+from delivery.hand_messages import HandMessages, in_group
+from delivery.keyboards import Keyboard, button, markup
 from delivery.ledger import Ledger
 from delivery.synced import Done, Migrated, Retry, Synced, judged
 from delivery.table_delivery import TableDelivery
@@ -115,11 +117,15 @@ class Publisher:
     def seat_warned(self, snapshot: Snapshot, seat: int) -> None:
         self.table_changed(snapshot)
         row = snapshot.seat(seat)
-        if row.user_id is not None and not snapshot.spec.private_hands:
-            # A game played on the table (Daytona) tells him there, where he
-            # plays, whether or not he has opened the bot.
+        if row.user_id is None:
+            return
+        screen = self._delivery(snapshot.table.id).screen(row.user_id)
+        if not snapshot.spec.private_hands or in_group(screen, row):
+            # A game played on the table (Daytona), or a player whose hand is
+            # in the group: he is told there, where he plays, whether or not
+            # he has opened the bot.
             self._background.spawn(self._mention(snapshot, seat), f"warn-{snapshot.table.id}")
-        elif row.user_id is not None and row.dm_ok:
+        else:
             self._background.spawn(self._warn(snapshot, seat), f"warn-{snapshot.table.id}")
 
     # --- asked for by the handlers -------------------------------------------------
@@ -206,6 +212,51 @@ class Publisher:
         """A player pressed a button of his hand message: he is looking at it."""
         self._delivery(table_id).screen(user_id).press(message_id, self._clock.now())
 
+    def pressed_in_group(
+        self, table_id: int, user_id: int, query_id: str, message_id: int | None = None
+    ) -> None:
+        """A player pressed a button of this table in the group (of the table
+        message, or of his hand there: ``message_id``, its ephemeral id): for
+        a few seconds his press may be answered with an ephemeral message."""
+        screen = self._delivery(table_id).screen(user_id)
+        now = self._clock.now()
+        screen.press_in_group(query_id, now)
+        if message_id is not None:
+            screen.press(message_id, now)
+
+    async def show_cards(self, table_id: int, user_id: int, query_id: str) -> None:
+        """ "🂠 My cards": the presser's hand as a new ephemeral message in the
+        group, in answer to his press (the one just replaced, if any, goes); his
+        hands stay in the group from now on, as he chose."""
+        snapshot = await self.services.snapshots.snapshot(table_id)
+        if snapshot.table.seat_of(user_id) is None:
+            raise ServiceError("error.not_seated")
+        if snapshot.table.status is not Status.PLAYING:
+            raise ServiceError("error.game_not_running")
+        await self.services.directory.set_hand_in(user_id, "group")
+        table = self._delivery(table_id)
+        screen = table.screen(user_id)
+        screen.in_group = True
+        screen.fresh = True
+        screen.press_in_group(query_id, self._clock.now())
+        table.take(snapshot)
+        self._sync_hands(table)
+
+    async def hands_to_dm(self, table_id: int, user_id: int) -> None:
+        """ "✉️ To my DM" on a hand in the group: his hands go to his DM from
+        now on (a new hand there; the one in the group goes)."""
+        snapshot = await self.services.snapshots.snapshot(table_id)
+        if snapshot.table.seat_of(user_id) is None:
+            raise ServiceError("error.not_seated")
+        if not await self.services.directory.dm_ok(user_id):
+            raise ServiceError("error.dm_closed")
+        await self.services.directory.set_hand_in(user_id, "dm")
+        table = self._delivery(table_id)
+        screen = table.screen(user_id)
+        screen.in_group, screen.dm_refused = False, False
+        if snapshot.table.status is Status.PLAYING:
+            self.resend_hand(snapshot, user_id)
+
     def refused(self, table_id: int, user_id: int, message_id: int) -> None:
         """A press on a button of this table on the user's DM message was
         refused: if the message is no hand of his (a copy a crash left), it goes."""
@@ -261,7 +312,7 @@ class Publisher:
         he is playing."""
         for kept in self._deliveries.values():
             if (screen := kept.screens.get(user_id)) is not None:
-                screen.told_unreachable = False
+                screen.told_unreachable = screen.dm_refused = False
         for table in await self.services.snapshots.tables_of(user_id):
             if table.status is Status.PLAYING:
                 self.resend_hand(await self.services.snapshots.snapshot(table.id), user_id)
@@ -435,9 +486,9 @@ class Publisher:
         table = snapshot.table
         lang = await self.group_language(table.chat_id)
         name = common.seat_name(lang, snapshot.seat(seat))
-        link = url_button(t(lang, "common.open_bot"), self.deep_link(f"h{table.id}"))
+        cards = button(t(lang, "table.my_cards"), cd.CardsButton(table.id))
         text = t(lang, "table.unreachable", name=name)
-        self.say(table.chat_id, text, markup([[link]]), thread_id=table.thread_id)
+        self.say(table.chat_id, text, markup([[cards]]), thread_id=table.thread_id)
 
     async def _mention(self, snapshot: Snapshot, seat: int) -> None:
         """His turn waits: a silent group message mentioning him, which

@@ -1,22 +1,29 @@
-"""What one player's DM shows of a table, beyond what the ledger records."""
+"""What one player's hand shows of a table (in his DM, or in the group as an
+ephemeral message), beyond what the ledger records."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["LOOKING", "SeatScreen"]
+__all__ = ["ANSWER_WINDOW", "LOOKING", "SeatScreen"]
 
 LOOKING = 15.0
 """Seconds after a press during which the player is taken to be looking at the
 message he pressed (a quick game's turns come round within a few)."""
+ANSWER_WINDOW = 12.0
+"""Seconds after a press in the group during which a bot that is no
+administrator may still answer it with an ephemeral message: Telegram allows
+about 15, and the send itself takes some of them."""
 
 
 @dataclass(slots=True)
 class SeatScreen:
-    """A seated player's screen of one table (his DM): the sub-menu open on it,
-    whether his next hand must be a new message, the message he last pressed,
-    and whether the group was told that he cannot be reached.  Lives in memory
-    only: a restart closes menus and forgets presses, which is safe."""
+    """A seated player's screen of one table (his DM, or the group): the
+    sub-menu open on it, whether his next hand must be a new message, the
+    message he last pressed, his last press in the group (which an ephemeral
+    message may answer), where he asked for his hand this run, and whether the
+    group was told that he cannot be reached.  Lives in memory only: a restart
+    closes menus and forgets presses, which is safe."""
 
     focus: str | None = None
     focus_at: int = 0
@@ -27,6 +34,18 @@ class SeatScreen:
     """The message he last pressed a button of this table on."""
     pressed_at: float = 0.0
     told_unreachable: bool = False
+    query: str | None = None
+    """His last press in the group (a button of the table message or of his
+    hand there), which an ephemeral message may answer for a few seconds."""
+    query_at: float = 0.0
+    in_group: bool | None = None
+    """Where he asked for his hand this run ("my cards", or "to my DM"); None:
+    as his stored choice and his DM say."""
+    dm_refused: bool = False
+    """His DM refused a hand this run (he blocked the bot): the group it is."""
+    lost: bool = False
+    """His hand in the group can no longer be edited (lost, or gone from his
+    app): a new one is sent when Telegram allows, else at his next press."""
 
     def open_menu(self, moves: int, focus: str | None) -> None:
         """A sub-menu (None closes it), open until the table moves."""
@@ -40,6 +59,16 @@ class SeatScreen:
 
     def press(self, message_id: int, now: float) -> None:
         self.pressed, self.pressed_at = message_id, now
+
+    def press_in_group(self, query_id: str, now: float) -> None:
+        self.query, self.query_at = query_id, now
+
+    def answerable(self, now: float) -> str | None:
+        """His last press in the group, while an ephemeral message may still
+        answer it."""
+        if self.query is not None and now - self.query_at <= ANSWER_WINDOW:
+            return self.query
+        return None
 
     def pressed_lately(self, message_id: int, now: float) -> bool:
         """He pressed a button of this very message within :data:`LOOKING` seconds."""

@@ -58,7 +58,6 @@ def compose_group(
     screens: GameScreens[Any, Any],
     *,
     now: float,
-    deep_link: Callable[[str], str],
     options_open: bool = False,
     pictures: bool = True,
 ) -> Composed:
@@ -70,7 +69,7 @@ def compose_group(
             return _lobby(snapshot, lang, screens, options_open)
         text = common.lobby_text(lang, snapshot, screens).rsplit("\n", 1)[0]
         return Composed(f"{text}\n{common.closed_text(lang, table.end_reason)}")
-    composed = _table(snapshot, lang, screens, now, deep_link)
+    composed = _table(snapshot, lang, screens, now)
     return composed if pictures else replace(composed, picture=None)
 
 
@@ -143,7 +142,6 @@ def _table(
     lang: str,
     screens: GameScreens[Any, Any],
     now: float,
-    deep_link: Callable[[str], str],
 ) -> Composed:
     table = snapshot.table
     names = common.names_of(lang, table)
@@ -176,7 +174,8 @@ def _table(
     if table.status is Status.PLAYING:
         rows = move_rows(_table_keys(snapshot, lang, screens), table.id, table.moves)
         if snapshot.spec.private_hands:
-            rows.append([url_button(t(lang, "table.my_cards"), deep_link(f"h{table.id}"))])
+            # The presser's hand, to him alone, here in the group.
+            rows.append([button(t(lang, "table.my_cards"), cd.CardsButton(table.id))])
     return Composed("\n".join(lines), markup(rows), body.picture)
 
 
@@ -232,6 +231,8 @@ class TableMessages:
         pacer: GroupWindow,
         deep_link: Callable[[str], str],
     ) -> None:
+        """``deep_link`` makes a link that opens the bot's DM with a payload (a
+        finished game's replay)."""
         self._io = io
         self._services = services
         self._screens = screens
@@ -308,7 +309,6 @@ class TableMessages:
             lang,
             self._screens[snapshot.table.game],
             now=self._services.clock.now(),
-            deep_link=self._deep_link,
             options_open=options_open,
             pictures=pictures,
         )

@@ -6,6 +6,11 @@ that is gone, a user who never started (or blocked) the bot, a group that
 became a supergroup, a flood wait and a network failure each come back as
 their own :class:`Delivery` for the caller to act on — this module records
 nothing itself but the last message it sent to each private chat.
+
+Ephemeral messages (Bot API 10.2: a message in a group that one member alone
+sees, see ``docs/ephemeral.md``) are sent and edited here too, through PTB's
+raw request path, as PTB 22.8 stops at Bot API 10.0; their ids are the
+``ephemeral_message_id`` Telegram gives, a numbering of their own.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import asyncio
 import enum
 import functools
 import itertools
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -58,6 +64,7 @@ _GONE = (
     "there is no caption in the message to edit",
     "there is no media in the message to edit",
     "message_id_invalid",
+    "query is too old",  # an ephemeral message's press too old to answer with one
 )
 
 
@@ -247,6 +254,87 @@ class TelegramIO:
             ),
             message_id,
         )
+
+    async def show_ephemeral(
+        self,
+        chat_id: int,
+        receiver: int,
+        composed: Composed,
+        *,
+        query_id: str | None = None,
+        thread_id: int = 0,
+        notify: bool = True,
+    ) -> Sent:
+        """Send ``composed`` to one member of a group, seen by him alone (its
+        text: what goes this way, a hand, has no picture).  ``query_id`` is the
+        press it answers: a bot that is no administrator may send one only so,
+        within seconds of the press.  The answer's ``message_id`` is the
+        ephemeral message's id."""
+        parameters: dict[str, Any] = {"receiver_user_id": receiver}
+        if query_id is not None:
+            parameters["callback_query_id"] = query_id
+        return await self._call(
+            "sendMessage",
+            chat_id,
+            lambda: self._ephemeral_sent(
+                self._raw(
+                    "sendMessage",
+                    chat_id=chat_id,
+                    text=clip(composed.text),
+                    parse_mode="HTML",
+                    reply_markup=composed.markup,
+                    message_thread_id=thread_id or None,
+                    link_preview_options=NO_PREVIEW,
+                    disable_notification=not notify,
+                    ephemeral_message_parameters=json.dumps(parameters),
+                )
+            ),
+            sweep=False,  # no orphan sweep: an ephemeral message cannot be probed
+        )
+
+    async def reshow_ephemeral(
+        self, chat_id: int, receiver: int, ephemeral_id: int, composed: Composed
+    ) -> Sent:
+        """Edit an ephemeral message to show ``composed``'s text and keys."""
+        return await self._call(
+            "editEphemeralMessageText",
+            chat_id,
+            lambda: self._raw(
+                "editEphemeralMessageText",
+                chat_id=chat_id,
+                receiver_user_id=receiver,
+                ephemeral_message_id=ephemeral_id,
+                text=clip(composed.text),
+                parse_mode="HTML",
+                reply_markup=composed.markup,
+                link_preview_options=NO_PREVIEW,
+            ),
+            ephemeral_id,
+            sweep=False,
+        )
+
+    async def delete_ephemeral(self, chat_id: int, receiver: int, ephemeral_id: int) -> Sent:
+        return await self._call(
+            "deleteEphemeralMessage",
+            chat_id,
+            lambda: self._raw(
+                "deleteEphemeralMessage",
+                chat_id=chat_id,
+                receiver_user_id=receiver,
+                ephemeral_message_id=ephemeral_id,
+            ),
+            ephemeral_id,
+            sweep=False,
+        )
+
+    @staticmethod
+    async def _ephemeral_sent(call: Awaitable[Any]) -> Any:
+        """The sent ephemeral message with its ``ephemeral_message_id`` as the
+        id the caller records (its ``message_id`` is no message of the chat's)."""
+        result = await call
+        if isinstance(result, dict) and isinstance(result.get("ephemeral_message_id"), int):
+            return {**result, "message_id": result["ephemeral_message_id"]}
+        return result
 
     async def pin(self, chat_id: int, message_id: int) -> Sent:
         """Pin without a notification (refused where the bot may not pin)."""

@@ -91,6 +91,9 @@ async def on_callback(update: Update, context: KolodaContext) -> None:
     on_hand = _on_hand(query, pressed)
     if on_hand is not None:
         app.publisher.pressed(*on_hand)
+    in_group = _in_group(query, pressed)
+    if in_group is not None:
+        app.publisher.pressed_in_group(*in_group)
     try:
         match pressed:
             case cd.MoveButton():
@@ -118,6 +121,12 @@ async def on_callback(update: Update, context: KolodaContext) -> None:
             case cd.AnalysisButton():
                 await ask_for_analysis(app, query.from_user, pressed.table_id)
                 await _answer(query, t(lang, "analysis.queued", id=pressed.table_id))
+            case cd.CardsButton():
+                await app.publisher.show_cards(pressed.table_id, query.from_user.id, query.id)
+                await _answer(query, t(lang, "hand.in_group_toast"))
+            case cd.DmButton():
+                await app.publisher.hands_to_dm(pressed.table_id, query.from_user.id)
+                await _answer(query)
     except ServiceError as exc:
         await _answer(query, t(lang, exc.key, **exc.params), alert=True)
         if on_hand is not None:
@@ -138,6 +147,24 @@ def _on_hand(query: CallbackQuery, pressed: cd.Button) -> tuple[int, int, int] |
     if all(b.callback_data != query.data for row in keyboard.inline_keyboard for b in row):
         return None
     return pressed.table_id, user_id, message.message_id
+
+
+def _in_group(query: CallbackQuery, pressed: cd.Button) -> tuple[int, int, str, int | None] | None:
+    """(table, user, query, ephemeral message or None) of a press on a table's
+    move or menu button in a group: on the table message, or on the presser's
+    own hand there (an ephemeral message, which names its receiver); None for
+    other presses."""
+    message = query.message
+    if not isinstance(pressed, cd.MoveButton | cd.MenuButton) or not isinstance(message, Message):
+        return None
+    user_id = query.from_user.id
+    if message.chat.id == user_id:
+        return None
+    ephemeral = message.api_kwargs.get("ephemeral_message_id")
+    receiver = message.api_kwargs.get("receiver_user")
+    if isinstance(ephemeral, int) and isinstance(receiver, dict) and receiver.get("id") == user_id:
+        return pressed.table_id, user_id, query.id, ephemeral
+    return pressed.table_id, user_id, query.id, None
 
 
 async def _language(
@@ -235,11 +262,7 @@ async def _lobby(
 
 async def _join(press: _LobbyPress) -> None:
     # Telegram's id of this press is mixed into the deal's seed (services.fairness).
-    joined = await press.lobby.join(press.table_id, press.who, press.query.id)
-    if joined.needs_dm:
-        # Telegram opens t.me links given as the answer's url.
-        await _answer(press.query, url=press.app.publisher.deep_link(f"j{press.table_id}"))
-        return
+    await press.lobby.join(press.table_id, press.who, press.query.id)
     await press.answer("lobby.joined")
 
 

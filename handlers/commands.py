@@ -184,7 +184,7 @@ async def _join_by_link(app: Koloda, update: Update, table_id: int, lang: str) -
         return
     try:
         # The person writes from his DM, which the directory has just noted open.
-        snapshot = (await app.services.lobby.join(table_id, person(user))).snapshot
+        snapshot = await app.services.lobby.join(table_id, person(user))
         seated = t(lang, "start.joined", chat=chat)
     except ServiceError as exc:
         if exc.key != "error.already_seated":
@@ -236,28 +236,14 @@ async def newgame(update: Update, context: KolodaContext) -> None:
         app.publisher.offer_games(chat.id, text, markup(rows), thread_id=thread_of(update))
         return
     game, preset = common.game_and_preset(app.games, args)
-    snapshot = await app.services.lobby.create(
-        chat.id, thread_of(update), person(user), game, preset
-    )
-    if snapshot.table.seat_of(user.id) is None:
-        await _send_to_bot(app, update, snapshot.table.id, lang)
-
-
-async def _send_to_bot(app: Koloda, update: Update, table_id: int, lang: str) -> None:
-    link = app.publisher.deep_link(f"j{table_id}")
-    user, _ = sender(update)
-    text = t(lang, "lobby.open_bot_first", name=html.escape(user.first_name))
-    await reply(app, update, text, markup([[url_button(t(lang, "common.open_bot"), link)]]))
+    await app.services.lobby.create(chat.id, thread_of(update), person(user), game, preset)
 
 
 async def join(update: Update, context: KolodaContext) -> None:
     app = context.koloda
     user, _ = sender(update)
     snapshot = await _open_table(app, update)
-    lang = await language_for(app, update)
-    joined = await app.services.lobby.join(snapshot.table.id, person(user))
-    if joined.needs_dm:
-        await _send_to_bot(app, update, snapshot.table.id, lang)
+    await app.services.lobby.join(snapshot.table.id, person(user))
 
 
 async def leave(update: Update, context: KolodaContext) -> None:

@@ -7,7 +7,7 @@ import logging
 
 from telegram import Chat, ChatMember, Update
 
-from handlers.context import KolodaContext
+from handlers.context import KolodaContext, chat_info
 
 __all__ = ["on_migrate", "on_my_chat_member"]
 
@@ -33,7 +33,9 @@ async def on_migrate(update: Update, context: KolodaContext) -> None:
 
 async def on_my_chat_member(update: Update, context: KolodaContext) -> None:
     """In a private chat the user blocked (or unblocked) the bot; from a group
-    the bot was removed, which ends that group's tables."""
+    the bot was removed, which ends that group's tables; in a group the bot was
+    made an administrator or stopped being one (an administrator may bring a
+    player his hand in the group when his turn comes)."""
     change = update.my_chat_member
     if change is None:
         return
@@ -47,3 +49,6 @@ async def on_my_chat_member(update: Update, context: KolodaContext) -> None:
         closed = await app.services.moderation.bot_removed(change.chat.id)
         if closed:
             log.info("removed from chat %s: %d tables ended", change.chat.id, len(closed))
+    else:
+        admin = change.new_chat_member.status == ChatMember.ADMINISTRATOR
+        await app.services.directory.set_bot_admin(chat_info(change.chat), admin)

@@ -39,7 +39,7 @@ from typing import Any, Protocol
 from aiohttp import web
 
 from i18n import LANGUAGES, t
-from playground.botapi import FakeTelegram
+from playground.botapi import FakeTelegram, SentMessage, TelegramWorld
 from playground.botapi.world import MessageRecord
 
 __all__ = ["FIRST_PERSON", "HOST", "PAGE_TEXTS", "Host", "PlaygroundSite"]
@@ -70,6 +70,7 @@ PAGE_TEXTS = (
     "message_group",
     "message_to",
     "send",
+    "only_you",
     "edited",
     "ok",
 )
@@ -186,6 +187,14 @@ class PlaygroundSite:
                     ],
                 }
             )
+            if chat.type != "private":
+                # Each seen by its receiver alone: the page shows them in the
+                # view of the person chosen as "you".
+                chats[-1]["ephemeral"] = [
+                    self._shown(world, sent)
+                    for user in people
+                    for sent in world.ephemeral_messages(chat.id, user.id)
+                ]
         return {
             "version": self.version,
             "language": language,
@@ -207,10 +216,16 @@ class PlaygroundSite:
                 "text": raw.get("text", ""),
                 "entities": raw.get("entities", []),
             }
-        sent = record.sent
+        return self._shown(world, record.sent)
+
+    @staticmethod
+    def _shown(world: FakeTelegram, sent: SentMessage) -> JsonDict:
+        """A bot's message as the page paints it (an ephemeral one names its
+        one receiver)."""
         photo = sent.photo
         return {
-            "id": record.message_id,
+            "id": sent.message_id,
+            "receiver": sent.receiver_id,
             "from": world.bot.first_name,
             "bot": True,
             "text": sent.body,
@@ -221,7 +236,16 @@ class PlaygroundSite:
             "edited": sent.edit_count > 0,
             "pinned": sent.pinned,
             "buttons": [
-                [{"text": b.text, "data": b.callback_data, "url": b.url} for b in row]
+                [
+                    {
+                        "text": b.text,
+                        "data": b.callback_data,
+                        "url": b.url,
+                        "style": b.style,
+                        "disabled": b.disabled,
+                    }
+                    for b in row
+                ]
                 for row in sent.buttons
             ],
         }
@@ -254,8 +278,10 @@ class PlaygroundSite:
 
     async def _press(self, request: web.Request) -> web.Response:
         body = await _body(request, user=int, chat=int, message=int, data=str)
+        ephemeral = bool((await _json(request)).get("ephemeral"))
+        press = TelegramWorld.press_ephemeral if ephemeral else TelegramWorld.press
         query = self._act(
-            lambda world: world.press(body["user"], body["chat"], body["message"], body["data"])
+            lambda world: press(world, body["user"], body["chat"], body["message"], body["data"])
         )
         self._answers[str(query)] = {"pending": True}
         asyncio.get_running_loop().create_task(self._await_answer(str(query)))

@@ -9,6 +9,7 @@ what a view does not hold.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar, runtime_checkable
@@ -16,7 +17,7 @@ from typing import Protocol, TypeVar, runtime_checkable
 from games.core import Action, Event, Outcome, Rules
 from services import ScoreRow
 
-__all__ = ["GameScreens", "Key", "Picture", "Screen", "SheetScreens"]
+__all__ = ["GameScreens", "Key", "Picture", "Screen", "SheetScreens", "Tone"]
 
 P = TypeVar("P", contravariant=True)
 """The game's public view."""
@@ -24,14 +25,30 @@ S = TypeVar("S", contravariant=True)
 """The game's view for one seat."""
 
 
+class Tone(enum.StrEnum):
+    """What a decisive key does, shown as its colour (the Bot API's button
+    ``style``; the value is its name there)."""
+
+    GIVE_UP = "danger"
+    """A red key: giving in (taking the cards)."""
+    DONE = "success"
+    """A green key: ending one's part (pass, done)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Key:
-    """One button: an engine action (a move), or a sub-menu of the seat's own
-    screen (``focus``), which only changes what that screen shows."""
+    """One button: an engine action (a move), a sub-menu of the seat's own
+    screen (``focus``), which only changes what that screen shows, or neither:
+    shown disabled (a card that cannot be played now), doing nothing."""
 
     label: str
     action: str | None = None
     focus: str | None = None
+    tone: Tone | None = None
+
+    @property
+    def disabled(self) -> bool:
+        return self.action is None and self.focus is None
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from games.durak.rules import Covers, DurakRules, FirstAttack, Shape, Transfers,
 from games.durak.state import Phase
 from games.durak.views import DurakPublicView, DurakSeatView
 from i18n import t, tn
-from screens.base import GameScreens, Key, Screen
+from screens.base import GameScreens, Key, Screen, Tone
 from screens.faces import face, faces, suit_symbol
 from screens.rows import fit_rows
 from services import ScoreRow
@@ -333,14 +333,16 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
                 by_card[cover] = Key(_beat_label(cover, only.attack, trump), action=only.encode())
             else:
                 by_card[cover] = Key(_beat_label(cover, None, trump), focus="c" + cover.code)
-        card_keys = [by_card[card] for card in view.hand if card in by_card]
+        # The cards that cannot be played now are shown too, disabled: the
+        # hand reads as it is held, and no press of one is ever refused.
+        card_keys = [by_card.get(card) or Key(_label(card, trump)) for card in view.hand]
         rows = [*fit_rows(card_keys), *fit_rows(groups, 3)]
         last: list[Key] = []
         for a in actions:
             if isinstance(a, Take):
-                last.append(Key(t(lang, "durak.btn_take"), action=a.encode()))
+                last.append(Key(t(lang, "durak.btn_take"), action=a.encode(), tone=Tone.GIVE_UP))
             elif isinstance(a, Pass):
-                last.append(Key(_pass_label(lang, view), action=a.encode()))
+                last.append(Key(_pass_label(lang, view), action=a.encode(), tone=Tone.DONE))
         rows.extend(fit_rows(last))
         return tuple(rows)
 
@@ -379,9 +381,9 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
         last = []
         for a in actions:
             if isinstance(a, Take):
-                last.append(Key(t(lang, "durak.btn_take"), action=a.encode()))
+                last.append(Key(t(lang, "durak.btn_take"), action=a.encode(), tone=Tone.GIVE_UP))
             elif isinstance(a, Pass):
-                last.append(Key(_pass_label(lang, view), action=a.encode()))
+                last.append(Key(_pass_label(lang, view), action=a.encode(), tone=Tone.DONE))
         rows.extend(fit_rows(last))
         return tuple(rows)
 

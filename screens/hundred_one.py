@@ -11,7 +11,7 @@ from games.hundred_one.rules import HundredOneRules
 from games.hundred_one.state import Phase
 from games.hundred_one.views import HundredOnePublicView, HundredOneSeatView
 from i18n import t, tn
-from screens.base import GameScreens, Key, Screen
+from screens.base import GameScreens, Key, Screen, Tone
 from screens.faces import face, faces, suit_symbol
 from screens.rows import fit_rows
 from services import ScoreRow
@@ -130,11 +130,18 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
     def _keys(
         self, lang: str, actions: Sequence[Action], hand: Sequence[Card]
     ) -> tuple[tuple[Key, ...], ...]:
-        order = {card: i for i, card in enumerate(hand)}
-        plays = sorted(
-            (a for a in actions if isinstance(a, Play)), key=lambda a: order.get(a.card, 99)
+        playable = {a.card: a for a in actions if isinstance(a, Play)}
+        # While he may play, the cards that do not fit are shown too, disabled.
+        cards = (
+            [
+                Key(face(card.code), action=playable[card].encode())
+                if card in playable
+                else Key(face(card.code))
+                for card in hand
+            ]
+            if playable
+            else []
         )
-        cards = [Key(face(a.card.code), action=a.encode()) for a in plays]
         suits = [
             Key(f"{suit_symbol(a.suit.value)} {t(lang, f'suit.{a.suit.value}')}", action=a.encode())
             for a in actions
@@ -145,7 +152,7 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
             if isinstance(a, Draw):
                 last.append(Key(t(lang, "101.btn_draw"), action=a.encode()))
             elif isinstance(a, Pass):
-                last.append(Key(t(lang, "101.btn_pass"), action=a.encode()))
+                last.append(Key(t(lang, "101.btn_pass"), action=a.encode(), tone=Tone.DONE))
             elif isinstance(a, NextRound):
                 last.append(Key(t(lang, "101.btn_next_round"), action=a.encode()))
         return (*fit_rows(cards), *fit_rows(suits, 2), *fit_rows(last))

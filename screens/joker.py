@@ -468,7 +468,11 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
                 )
             elif isinstance(a, LeadJoker | FollowJoker):
                 by_card.setdefault(a.card, Key(face(a.card.code), focus="j" + a.card.code))
-        keys = [by_card[c] for c in view.hand if c in by_card]
+        # The cards that may not be played to this trick are shown, disabled.
+        keys = [
+            by_card.get(c) or Key(face(c.code) + (TRUMP_MARK if _is_trump(c, trump) else ""))
+            for c in view.hand
+        ]
         leading = not view.trick or view.trick_done
         prompt = t(lang, "joker.prompt_lead" if leading else "joker.prompt_follow")
         return prompt, fit_rows(keys)

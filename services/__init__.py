@@ -19,7 +19,7 @@ from services.duplicates import Comparison, Duplicates, HandResult
 from services.errors import ServiceError
 from services.fairness import SCHEME_V2, Fairness, Verdict
 from services.history import Histories, History, HistoryError, Step
-from services.lobby import JoinResult, Lobby, Setting
+from services.lobby import Lobby, Setting
 from services.moderation import Moderation
 from services.ratings import Ratings
 from services.replays import Replays
@@ -57,7 +57,6 @@ __all__ = [
     "Histories",
     "History",
     "HistoryError",
-    "JoinResult",
     "Lobby",
     "LoggedEvent",
     "Mistake",
@@ -141,7 +140,7 @@ class Services:
             directory=directory,
             snapshots=snapshots,
             tables=tables,
-            lobby=Lobby(tables, snapshots, directory, seeds),
+            lobby=Lobby(tables, snapshots, seeds),
             moderation=Moderation(tables, snapshots),
             timers=timers,
             computers=seats,

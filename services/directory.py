@@ -36,6 +36,7 @@ class Directory:
         self._written: set[Person | ChatInfo] = set()
         self._chat_languages: dict[int, str] = {}
         self._chat_pictures: dict[int, bool] = {}
+        self._bot_admin: dict[int, bool] = {}
         self._user_languages: dict[int, str] = {}
 
     async def seen(self, person: Person | None, chat: ChatInfo | None) -> None:
@@ -55,6 +56,7 @@ class Directory:
             self._written.clear()
             self._chat_languages.clear()
             self._chat_pictures.clear()
+            self._bot_admin.clear()
             self._user_languages.clear()
         self._written.update(x for x in (person, chat) if x is not None)
         if person is not None:
@@ -96,6 +98,28 @@ class Directory:
             await tx.people.set_chat_pictures(chat_id, pictures)
         self._chat_pictures.pop(chat_id, None)
 
+    async def bot_admin(self, chat_id: int) -> bool:
+        """Whether the bot is an administrator of the group (asked for on every
+        hand sent to the group; cached)."""
+        cached = self._bot_admin.get(chat_id)
+        if cached is None:
+            async with self._db.read() as tx:
+                chat = await tx.people.get_chat(chat_id)
+            cached = self._bot_admin[chat_id] = chat is not None and chat.bot_admin
+        return cached
+
+    async def set_bot_admin(self, chat: ChatInfo, admin: bool) -> None:
+        """The bot was made an administrator of the group, or stopped being one."""
+        async with self._db.transaction() as tx:
+            await tx.people.upsert_chat(chat.id, chat.kind, chat.title)
+            await tx.people.set_bot_admin(chat.id, admin)
+        self._bot_admin[chat.id] = admin
+
+    async def set_hand_in(self, user_id: int, hand_in: str | None) -> None:
+        """Where the person's hands go: "dm", "group", None (the DM when it works)."""
+        async with self._db.transaction() as tx:
+            await tx.people.set_hand_in(user_id, hand_in)
+
     async def chat_title(self, chat_id: int) -> str:
         async with self._db.read() as tx:
             chat = await tx.people.get_chat(chat_id)
@@ -130,5 +154,7 @@ class Directory:
         self._chat_languages.pop(old_id, None)
         self._chat_languages.pop(new_id, None)
         self._chat_pictures.pop(old_id, None)
+        self._bot_admin.pop(old_id, None)
+        self._bot_admin.pop(new_id, None)
         self._chat_pictures.pop(new_id, None)
         return moved

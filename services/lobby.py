@@ -13,13 +13,12 @@ import enum
 import random
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from games.core import Rules, RulesError
 from games.spec import GameSpec, UnknownPreset
 from players.levels import Level
-from services.directory import Directory, Person
+from services.directory import Person
 from services.errors import ServiceError
 from services.fairness import SCHEME_V2, mixed_seed, new_server_seed, press, word
 from services.snapshots import Snapshot, Snapshots
@@ -30,7 +29,6 @@ from storage import EndReason, OnAbsence, Status, TableRow
 __all__ = [
     "COMPUTER_NAMES",
     "TURN_SECONDS",
-    "JoinResult",
     "Lobby",
     "Setting",
 ]
@@ -51,13 +49,6 @@ class Setting(enum.StrEnum):
     LEVEL = "level"
 
 
-@dataclass(frozen=True, slots=True)
-class JoinResult:
-    snapshot: Snapshot
-    needs_dm: bool
-    """The user cannot be messaged yet: send him to the bot by deep link."""
-
-
 def _next(choices: tuple[Any, ...], current: Any) -> Any:
     position = choices.index(current) if current in choices else -1
     return choices[(position + 1) % len(choices)]
@@ -68,19 +59,15 @@ class Lobby:
         self,
         tables: Tables,
         snapshots: Snapshots,
-        directory: Directory,
         seeds: Callable[[], int] | None = None,
     ) -> None:
-        """``directory`` tells whether the bot can message a person (a game with
-        private hands seats only those).  Deals are nobody's choice
-        (:mod:`services.fairness`, scheme v2): the bot's seed is committed when
-        a table opens and mixed with the players' contributions at the start.
-        ``seeds`` is for tests whose deals must repeat: each game is then
-        dealt from the seed it gives, the first scheme's way (a seed drawn
-        at the start, the deal committed)."""
+        """Deals are nobody's choice (:mod:`services.fairness`, scheme v2): the
+        bot's seed is committed when a table opens and mixed with the players'
+        contributions at the start.  ``seeds`` is for tests whose deals must
+        repeat: each game is then dealt from the seed it gives, the first
+        scheme's way (a seed drawn at the start, the deal committed)."""
         self._tables = tables
         self._snapshots = snapshots
-        self._directory = directory
         self._fixed_seeds = seeds
         self._shuffler = random.SystemRandom()
 
@@ -94,13 +81,13 @@ class Lobby:
         game_key: str,
         preset: str | None = None,
     ) -> Snapshot:
-        """Open a lobby; the creator is seated if he can play from here."""
+        """Open a lobby, the creator seated (whether or not he has opened the
+        bot: his hands can come to him in the group)."""
         spec = self._snapshots.spec(game_key)
         try:
             rules = spec.preset(preset)
         except UnknownPreset:
             raise ServiceError("error.unknown_preset", preset=preset or "", game=game_key) from None
-        creator_dm_ok = await self._directory.dm_ok(creator.id)
         async with self._tables.open(
             chat_id,
             thread_id,
@@ -112,8 +99,7 @@ class Lobby:
             computer_level=LEVELS[0],
         ) as change:
             await self._commit_seed(change)
-            if creator_dm_ok or not spec.private_hands:
-                await change.seat_person(creator.id)
+            await change.seat_person(creator.id)
         return change.snapshot
 
     async def rematch(self, table_id: int, person: Person, press_id: str | None = None) -> Snapshot:
@@ -130,8 +116,7 @@ class Lobby:
         if opened is not None and opened.table.previous_id == old.id:
             if opened.table.seat_of(person.id) is not None:
                 raise ServiceError("error.already_in_rematch")
-            return (await self.join(opened.table.id, person, press_id)).snapshot
-        private = self._snapshots.spec(old.game).private_hands
+            return await self.join(opened.table.id, person, press_id)
         async with self._tables.open(
             old.chat_id,
             old.thread_id,
@@ -148,29 +133,27 @@ class Lobby:
                 if seat.user_id is None:
                     assert seat.computer is not None
                     await change.seat_computer(seat.computer)
-                elif seat.dm_ok or not private:
+                else:
                     await change.seat_person(seat.user_id)
         return change.snapshot
 
     # --- seating ----------------------------------------------------------------
 
-    async def join(self, table_id: int, person: Person, press_id: str | None = None) -> JoinResult:
-        """Seat ``person``; ``press_id``, Telegram's id of the press that
-        seated him (a button), is mixed into the deal's seed."""
-        dm_ok = await self._directory.dm_ok(person.id)
+    async def join(self, table_id: int, person: Person, press_id: str | None = None) -> Snapshot:
+        """Sit down (no private chat with the bot needed: a person who has none
+        gets his hands in the group); ``press_id``, Telegram's id of the press
+        that seated him (a button), is mixed into the deal's seed."""
         async with self._tables.change(table_id) as change:
             table = change.table
             self._in_lobby(table)
             if table.seat_of(person.id) is not None:
                 raise ServiceError("error.already_seated")
-            needs_dm = not dm_ok and self._snapshots.spec(table.game).private_hands
-            if not needs_dm:
-                self._room_for_one_more(table)
-                await change.seat_person(person.id)
-                if press_id is not None:
-                    await change.contribute(press(press_id))
-                await change.update()
-        return JoinResult(change.snapshot, needs_dm)
+            self._room_for_one_more(table)
+            await change.seat_person(person.id)
+            if press_id is not None:
+                await change.contribute(press(press_id))
+            await change.update()
+        return change.snapshot
 
     async def leave(self, table_id: int, person: Person) -> Snapshot:
         """Leave a lobby.  A leaving creator hands the table to the next person

@@ -19,6 +19,9 @@ class UserRow:
     dm_ok: bool
     locale: str | None = None
     """The language Telegram reports for him."""
+    hand_in: str | None = None
+    """Where his hands go: "dm", "group" (ephemeral messages), None: the DM
+    when it works, else the group."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +32,8 @@ class ChatRow:
     language: str | None
     pictures: bool = True
     """Pictures are shown (off: a picture's text is sent instead)."""
+    bot_admin: bool = False
+    """The bot is an administrator of the group."""
 
 
 class People(Queries):
@@ -46,12 +51,13 @@ class People(Queries):
 
     async def get_user(self, user_id: int) -> UserRow | None:
         row = await self._one(
-            "SELECT id, first_name, username, language, dm_ok, locale FROM users WHERE id = ?",
+            "SELECT id, first_name, username, language, dm_ok, locale, hand_in"
+            " FROM users WHERE id = ?",
             (user_id,),
         )
         if row is None:
             return None
-        return UserRow(row[0], row[1], row[2], row[3], bool(row[4]), row[5])
+        return UserRow(row[0], row[1], row[2], row[3], bool(row[4]), row[5], row[6])
 
     async def set_dm_ok(self, user_id: int, ok: bool) -> bool:
         """Record whether the DM works; True if that changed."""
@@ -59,6 +65,9 @@ class People(Queries):
             "UPDATE users SET dm_ok = ? WHERE id = ? AND dm_ok != ?", (int(ok), user_id, int(ok))
         )
         return changed > 0
+
+    async def set_hand_in(self, user_id: int, hand_in: str | None) -> None:
+        await self._run("UPDATE users SET hand_in = ? WHERE id = ?", (hand_in, user_id))
 
     async def set_user_language(self, user_id: int, language: str) -> None:
         await self._run("UPDATE users SET language = ? WHERE id = ?", (language, user_id))
@@ -76,15 +85,21 @@ class People(Queries):
 
     async def get_chat(self, chat_id: int) -> ChatRow | None:
         row = await self._one(
-            "SELECT id, kind, title, language, pictures FROM chats WHERE id = ?", (chat_id,)
+            "SELECT id, kind, title, language, pictures, bot_admin FROM chats WHERE id = ?",
+            (chat_id,),
         )
-        return None if row is None else ChatRow(row[0], row[1], row[2], row[3], bool(row[4]))
+        if row is None:
+            return None
+        return ChatRow(row[0], row[1], row[2], row[3], bool(row[4]), bool(row[5]))
 
     async def set_chat_language(self, chat_id: int, language: str) -> None:
         await self._run("UPDATE chats SET language = ? WHERE id = ?", (language, chat_id))
 
     async def set_chat_pictures(self, chat_id: int, pictures: bool) -> None:
         await self._run("UPDATE chats SET pictures = ? WHERE id = ?", (int(pictures), chat_id))
+
+    async def set_bot_admin(self, chat_id: int, admin: bool) -> None:
+        await self._run("UPDATE chats SET bot_admin = ? WHERE id = ?", (int(admin), chat_id))
 
     async def migrate_chat(self, old_id: int, new_id: int) -> bool:
         """A group became a supergroup: move its tables, results and scores.

@@ -91,6 +91,9 @@ class SeatRow:
     absent: bool
     last_move: int = 0
     """The number of the seat's latest move (0: none yet)."""
+    hand_in: str | None = None
+    """Where the player wants his hands: "dm", "group", None: the DM when it
+    works, else the group."""
 
     @property
     def is_human(self) -> bool:
@@ -203,7 +206,7 @@ _SELECT = (
     + ", c.title, (SELECT json_group_array(json_array(s.seat, s.user_id, s.computer,"
     " u.first_name, COALESCE(u.dm_ok, 0), COALESCE(u.language, u.locale), s.timeouts,"
     " s.absent, COALESCE((SELECT m.n FROM moves m WHERE m.table_id = s.table_id"
-    " AND m.seat = s.seat ORDER BY m.n DESC LIMIT 1), 0)))"
+    " AND m.seat = s.seat ORDER BY m.n DESC LIMIT 1), 0), u.hand_in))"
     " FROM seats s LEFT JOIN users u ON u.id = s.user_id WHERE s.table_id = t.id)"
     " FROM tables t LEFT JOIN chats c ON c.id = t.chat_id"
 )
@@ -544,7 +547,7 @@ class Tables(Queries):
 
 def _seats(seats_json: str) -> tuple[SeatRow, ...]:
     seats = [
-        SeatRow(s[0], s[1], s[2], s[3], bool(s[4]), s[5], s[6], bool(s[7]), s[8])
+        SeatRow(s[0], s[1], s[2], s[3], bool(s[4]), s[5], s[6], bool(s[7]), s[8], s[9])
         for s in json.loads(seats_json)
     ]
     return tuple(sorted(seats, key=lambda s: s.seat))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dtm
+import json
 import os
 import signal
 import sys
@@ -392,3 +393,115 @@ async def test_groups_members_topics_and_commands(server: FakeTelegram, bot: Bot
     server.remove_bot(GROUP, by_user_id=ANNA)
     with pytest.raises(Forbidden, match="bot was kicked from the group chat"):
         await bot.send_message(GROUP, "still here")
+
+
+# --------------------------------------------------------------------- ephemeral messages
+
+
+async def ephemeral_send(bot: Bot, receiver: int, **extra: Any) -> Any:
+    parameters = json.dumps({"receiver_user_id": receiver, **extra})
+    return await bot.do_api_request(
+        "sendmessage",
+        api_kwargs={
+            "chat_id": GROUP,
+            "text": "your cards",
+            "reply_markup": json.dumps(
+                {
+                    "inline_keyboard": [
+                        [
+                            {"text": "Take", "callback_data": "t", "style": "danger"},
+                            {"text": "7♠", "disabled": {}},
+                        ]
+                    ]
+                }
+            ),
+            "ephemeral_message_parameters": parameters,
+        },
+    )
+
+
+async def test_an_ephemeral_message_is_its_receivers_alone(server: FakeTelegram, bot: Bot) -> None:
+    server.set_bot_admin(GROUP)
+    server.send(BORIS, GROUP, "/rules")  # Boris is a member now
+    sent = await ephemeral_send(bot, ANNA)
+    ephemeral_id = sent["ephemeral_message_id"]
+    assert sent["receiver_user"]["id"] == ANNA
+    (seen,) = server.ephemeral_messages(GROUP, ANNA)
+    assert seen.text == "your cards"
+    assert [(b.style, b.disabled, b.callback_data) for b in seen.buttons[0]] == [
+        ("danger", False, "t"),
+        (None, True, None),
+    ]
+    assert server.ephemeral_messages(GROUP, BORIS) == []
+    assert server.chat_messages(GROUP) == []  # not among the group's own messages
+    with pytest.raises(ValueError, match="sees no ephemeral message"):
+        server.press_ephemeral(BORIS, GROUP, ephemeral_id, "t")
+
+    # A press on it names it; edits and deletion name it by receiver and id.
+    server.press_ephemeral(ANNA, GROUP, ephemeral_id, "t")
+    (update,) = [u for u in server.pending_updates if "callback_query" in u]
+    message = update["callback_query"]["message"]
+    assert (message["ephemeral_message_id"], message["receiver_user"]["id"]) == (ephemeral_id, ANNA)
+    ids = {"chat_id": GROUP, "receiver_user_id": ANNA, "ephemeral_message_id": ephemeral_id}
+    assert await bot.do_api_request("editephemeralmessagetext", api_kwargs={**ids, "text": "x"})
+    assert server.ephemeral_messages(GROUP, ANNA)[0].text == "x"
+    with pytest.raises(BadRequest, match="not modified"):
+        await bot.do_api_request("editephemeralmessagetext", api_kwargs={**ids, "text": "x"})
+    wrong = {**ids, "receiver_user_id": BORIS}
+    with pytest.raises(BadRequest, match="not found"):
+        await bot.do_api_request("editephemeralmessagetext", api_kwargs={**wrong, "text": "y"})
+    assert await bot.do_api_request("deleteephemeralmessage", api_kwargs=ids)
+    assert server.ephemeral_messages(GROUP, ANNA) == []
+
+
+async def test_ephemeral_messages_keep_telegrams_rules(server: FakeTelegram, bot: Bot) -> None:
+    server.send(BORIS, GROUP, "/rules")
+    # No administrator: only in answer to the receiver's own press, 15 s at most.
+    with pytest.raises(BadRequest, match=r"(?i)not enough rights"):
+        await ephemeral_send(bot, ANNA)
+    table = await bot.send_message(GROUP, "table", reply_markup=keyboard([("My cards", "c")]))
+    query = server.press(ANNA, GROUP, table.message_id, "c")
+    with pytest.raises(BadRequest, match=r"(?i)query is too old"):
+        await ephemeral_send(bot, BORIS, callback_query_id=query)  # not his press
+    sent = await ephemeral_send(bot, ANNA, callback_query_id=query)
+    with pytest.raises(BadRequest, match=r"(?i)must be false"):
+        pressed = server.press_ephemeral(ANNA, GROUP, sent["ephemeral_message_id"], "t")
+        await ephemeral_send(
+            bot, ANNA, callback_query_id=pressed, replace_callback_query_message=True
+        )
+    server.age_presses(16)
+    with pytest.raises(BadRequest, match=r"(?i)query is too old"):
+        await ephemeral_send(bot, ANNA, callback_query_id=query)
+    with pytest.raises(BadRequest, match=r"(?i)receiver user not found"):
+        await ephemeral_send(bot, 999)
+    with pytest.raises(BadRequest, match=r"(?i)button_style_invalid"):
+        await bot.send_message(
+            GROUP,
+            "x",
+            reply_markup=InlineKeyboardMarkup(
+                [[InlineKeyboardButton("a", callback_data="a", style="purple")]]
+            ),
+        )
+
+    # Lost on the way to an offline member, or dropped by his app: not seen,
+    # and no longer editable.
+    server.set_bot_admin(GROUP)
+    server.offline.add(BORIS)
+    lost = await ephemeral_send(bot, BORIS)
+    assert server.ephemeral_messages(GROUP, BORIS) == []
+    ids = {"chat_id": GROUP, "receiver_user_id": BORIS}
+    with pytest.raises(BadRequest, match="not found"):
+        await bot.do_api_request(
+            "editephemeralmessagetext",
+            api_kwargs={**ids, "ephemeral_message_id": lost["ephemeral_message_id"], "text": "y"},
+        )
+    server.offline.discard(BORIS)
+    kept = await ephemeral_send(bot, BORIS)
+    assert len(server.ephemeral_messages(GROUP, BORIS)) == 1
+    server.forget_ephemeral(BORIS)
+    assert server.ephemeral_messages(GROUP, BORIS) == []
+    with pytest.raises(BadRequest, match="not found"):
+        await bot.do_api_request(
+            "editephemeralmessagetext",
+            api_kwargs={**ids, "ephemeral_message_id": kept["ephemeral_message_id"], "text": "y"},
+        )

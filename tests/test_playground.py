@@ -299,21 +299,22 @@ async def test_people_added_in_russian_are_answered_in_russian_once_they_open_th
         welcome = await wait_until(lambda: world.last_bot_message(gleb))
         assert welcome.text.startswith("Привет! Я Колода")
 
-        # Vera presses Join in the group: the bot cannot write to her, so the
-        # button's answer is its link; she follows it and presses Start.
+        # Vera presses Join in the group: seated, though the bot cannot write
+        # to her (her cards can come to her in the group); later she opens the
+        # bot by the table's link, and is greeted there.
         await post(site, "api/send", {"user": 101, "chat": GROUP, "text": "/newgame durak"})
         lobby = await wait_until(lambda: world.last_bot_message(GROUP))
         join = {"message": lobby.message_id, "data": lobby.callback_data("🙋")}
         _, body = await post(site, "api/press", {"user": vera, "chat": GROUP, **join})
         query = json.loads(body)["query"]
-        answer = await wait_until(lambda: site.state()["answers"][query].get("url"))
-        assert answer == "https://t.me/koloda_playground_bot?start=j1"
+        answer = await wait_until(lambda: site.state()["answers"][query].get("text"))
+        assert answer == "Вы за столом."
         assert world.last_bot_message(vera) is None
+        await wait_until(lambda: "Игроки (2/6)" in world.bot_messages(GROUP)[-1].text)
         await post(site, "api/start", {"user": vera, "payload": "j1"})
         seated = await wait_until(lambda: world.last_bot_message(vera))
         assert seated.text.startswith("👋 Привет, Вера! Я Колода")
         assert "✅ Вы за столом в чате «Игровая». Карты придут сюда" in seated.text
-        await wait_until(lambda: "Игроки (2/6)" in world.bot_messages(GROUP)[-1].text)
     finally:
         await playground.close()
         await playground.site.stop()

@@ -251,6 +251,12 @@ def log_out(api: BotApi, p: Params) -> bool:
 def send_message(api: BotApi, p: Params) -> JsonDict:
     world = api.world
     chat = world.writable_chat(p.chat())
+    ephemeral = p.nested("ephemeral_message_parameters")
+    if ephemeral is not None:
+        # Imported here: that module registers methods of this one.
+        from .ephemeral import send_ephemeral
+
+        return send_ephemeral(api, p, chat, ephemeral)
     plain, source, parse_mode, entities = api.render(p)
     markup, buttons = api.markup(p)
     replied = api.replied(chat, p)

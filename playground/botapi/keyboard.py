@@ -21,7 +21,10 @@ _ACTIONS = (
     "copy_text",
     "callback_game",
     "pay",
+    "disabled",
 )
+STYLES = frozenset({"danger", "success", "primary"})
+"""InlineKeyboardButton.style (Bot API 10.x): red, green, blue."""
 _URL_SCHEMES = ("http://", "https://", "tg://")
 
 
@@ -32,6 +35,10 @@ class Button:
     text: str
     callback_data: str | None = None
     url: str | None = None
+    style: str | None = None
+    """"danger", "success" or "primary"; None: the app's own."""
+    disabled: bool = False
+    """Shown, but does nothing when pressed (``disabled``: a DisabledButton)."""
 
     @property
     def data(self) -> str:
@@ -60,7 +67,15 @@ def _button(raw: object) -> Button:
     url = raw.get("url")
     if url is not None and (not isinstance(url, str) or not url.startswith(_URL_SCHEMES)):
         raise bad_request(f"inline keyboard button URL '{url}' is invalid: Wrong HTTP URL")
-    return Button(raw["text"], data, url)
+    style = raw.get("style")
+    if style is not None and style not in STYLES:
+        raise bad_request("BUTTON_STYLE_INVALID")
+    disabled = raw.get("disabled")
+    if disabled is not None and not isinstance(disabled, dict):
+        raise bad_request(
+            'can\'t parse inline keyboard button: Field "disabled" must be of type Object'
+        )
+    return Button(raw["text"], data, url, style, disabled is not None)
 
 
 def parse_reply_markup(markup: object) -> tuple[JsonDict | None, list[list[Button]]]:

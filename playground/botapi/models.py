@@ -194,6 +194,12 @@ class SentMessage:
     caption_entities: list[JsonDict] = field(default_factory=list)
     photo_history: list[Photo] = field(default_factory=list)
     caption_history: list[str] = field(default_factory=list)
+    receiver_id: int | None = None
+    """An ephemeral message's one reader (None: a message of the chat, for all);
+    ``message_id`` is then its ``ephemeral_message_id``."""
+    lost: bool = False
+    """An ephemeral message that never reached its reader (he was offline) or
+    that his app has dropped: he does not see it, and it cannot be edited."""
 
     @property
     def body(self) -> str:
@@ -297,3 +303,5 @@ class CallbackQueryRecord:
     at: float
     answer: JsonDict | None = None
     answered_at: float | None = None
+    ephemeral: bool = False
+    """Pressed on an ephemeral message (``message_id`` is its ephemeral id)."""

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from . import api as bot_api
+from . import ephemeral as _ephemeral  # noqa: F401 - registers the ephemeral messages' methods
 from .errors import (
     ApiError,
     bad_request,

@@ -86,6 +86,10 @@ class TelegramWorld:
         self._query_seq = 0
         self.listeners: list[Callable[[], None]] = []
         """Called after every change: a person's action, or a call of the bot."""
+        self._ephemeral: dict[tuple[int, int], SentMessage] = {}  # (chat, ephemeral id)
+        self._next_ephemeral = 0
+        self.offline: set[int] = set()
+        """Users whose ephemeral messages are lost while they are offline."""
         self._photos: dict[str, Photo] = {}  # file_id of any of its sizes -> photo
         self._files: dict[str, StoredFile] = {}  # file_id -> file
         self._file_paths: dict[str, StoredFile] = {}  # file_path -> file
@@ -371,6 +375,109 @@ class TelegramWorld:
         if button.callback_data is None:
             raise ValueError(f"button {button.text!r} is a link ({button.url}), not a callback")
         return self.press(user_id, chat_id, message_id, button.callback_data)
+
+    # ----------------------------------------------------------------- ephemeral messages
+
+    def set_bot_admin(
+        self, chat_id: int, admin: bool = True, *, by_user_id: int | None = None
+    ) -> None:
+        """The bot is made an administrator of the group (or stops being one),
+        with the my_chat_member update Telegram sends."""
+        chat = self.group(chat_id)
+        old = "administrator" if chat.bot_is_admin else "member"
+        chat.bot_is_admin = admin
+        new = "administrator" if admin else "member"
+        self._my_chat_member(chat, by_user_id or chat.creator_id, old, new)
+
+    def store_ephemeral(self, sent: SentMessage) -> SentMessage:
+        """Keep an ephemeral message (``sent.message_id`` is given here); lost at
+        once when its reader is offline."""
+        self._next_ephemeral += 1
+        sent.message_id = self._next_ephemeral
+        sent.lost = sent.receiver_id in self.offline
+        self._ephemeral[(sent.chat_id, sent.message_id)] = sent
+        return sent
+
+    def ephemeral(self, chat_id: int, ephemeral_id: int) -> SentMessage | None:
+        return self._ephemeral.get((chat_id, ephemeral_id))
+
+    def ephemeral_messages(self, chat_id: int, user_id: int) -> list[SentMessage]:
+        """The ephemeral messages of a group that this member sees now, oldest
+        first (what another member sees of them: nothing)."""
+        return [
+            sent.snapshot()
+            for (chat, _), sent in self._ephemeral.items()
+            if chat == chat_id
+            and sent.receiver_id == user_id
+            and not sent.deleted
+            and not sent.lost
+        ]
+
+    def every_ephemeral(self) -> list[SentMessage]:
+        """Every ephemeral message the bot sent, seen or not (for tests)."""
+        return [sent.snapshot() for sent in self._ephemeral.values()]
+
+    def forget_ephemeral(self, user_id: int) -> None:
+        """The user's app drops the ephemeral messages it shows (they are not kept
+        in the chat's history: a restart of the app, another device)."""
+        for sent in self._ephemeral.values():
+            if sent.receiver_id == user_id:
+                sent.lost = True
+
+    def age_presses(self, seconds: float) -> None:
+        """Every press made so far happened ``seconds`` earlier (the window in
+        which a bot that is no administrator may answer one with an ephemeral
+        message closes)."""
+        for query in self._queries.values():
+            query.at -= seconds
+
+    def press_ephemeral(self, user_id: int, chat_id: int, ephemeral_id: int, data: str) -> str:
+        """The user presses a button of an ephemeral message he sees; returns the
+        callback query id."""
+        sent = self._ephemeral.get((chat_id, ephemeral_id))
+        if sent is None or sent.deleted or sent.lost or sent.receiver_id != user_id:
+            raise ValueError(f"user {user_id} sees no ephemeral message {ephemeral_id}")
+        if data not in sent.callback_datas:
+            raise ValueError(f"ephemeral message {ephemeral_id} has no button {data!r}")
+        user = self.user(user_id)
+        self._query_seq += 1
+        query_id = str(4_815_162_342_000_000 + self._query_seq * 7919)
+        self._queries[query_id] = CallbackQueryRecord(
+            query_id, user_id, chat_id, ephemeral_id, data, time.monotonic(), ephemeral=True
+        )
+        self._enqueue(
+            "callback_query",
+            {
+                "id": query_id,
+                "from": user.to_api(),
+                "message": self.ephemeral_json(sent),
+                "chat_instance": str(-7_000_000_000 - abs(chat_id) % 1_000_000_007),
+                "data": data,
+            },
+        )
+        return query_id
+
+    def ephemeral_json(self, sent: SentMessage) -> JsonDict:
+        """The Bot API Message of an ephemeral message: ``ephemeral_message_id`` and
+        ``receiver_user`` say what it is (its ``message_id`` is 0: no message of
+        the chat's)."""
+        assert sent.receiver_id is not None
+        data: JsonDict = {
+            "message_id": 0,
+            "ephemeral_message_id": sent.message_id,
+            "receiver_user": self.user(sent.receiver_id).to_api(),
+            "from": self.bot.to_api(),
+            "chat": self.chats[sent.chat_id].to_api(),
+            "date": sent.date,
+            "text": sent.text,
+        }
+        if sent.entities:
+            data["entities"] = sent.entities
+        if sent.thread_id is not None:
+            data.update(message_thread_id=sent.thread_id, is_topic_message=True)
+        if sent.buttons and sent.reply_markup is not None:
+            data["reply_markup"] = sent.reply_markup
+        return data
 
     def migrate(self, chat_id: int, new_chat_id: int, *, by_user_id: int | None = None) -> FakeChat:
         """The group becomes a supergroup with a new id, with Telegram's two service messages.

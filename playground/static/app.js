@@ -148,6 +148,7 @@ async function press(chat, message, button, person) {
   }
   const answer = await post("/api/press", {
     user: person, chat: chat.id, message: message.id, data: button.data,
+    ephemeral: message.receiver !== null && message.receiver !== undefined,
   });
   if (answer) pending.set(answer.query, person);
 }
@@ -159,6 +160,8 @@ function presser(chat) {
 function messageEl(chat, message) {
   const el = document.createElement("div");
   el.className = "msg" + (message.bot ? "" : " person");
+  // An ephemeral message: in the group, seen by its receiver alone.
+  if (message.receiver) el.classList.add("ephemeral");
   el.dataset.id = message.id;
   if (chat.kind !== "private" || !message.bot) {
     const from = document.createElement("div");
@@ -189,6 +192,8 @@ function messageEl(chat, message) {
         b.type = "button";
         b.textContent = button.text;
         if (button.url) b.classList.add("link");
+        if (button.style) b.classList.add("style-" + button.style);
+        b.disabled = Boolean(button.disabled);
         b.onclick = () => press(chat, message, button, presser(chat));
         rowEl.appendChild(b);
       }
@@ -196,10 +201,14 @@ function messageEl(chat, message) {
     }
     el.appendChild(keyboard);
   }
-  if (message.edited || message.pinned) {
+  if (message.edited || message.pinned || message.receiver) {
     const meta = document.createElement("div");
     meta.className = "meta";
-    meta.textContent = [message.pinned ? "📌" : "", message.edited ? tr("edited") : ""].join(" ");
+    meta.textContent = [
+      message.receiver ? tr("only_you") : "",
+      message.pinned ? "📌" : "",
+      message.edited ? tr("edited") : "",
+    ].join(" ");
     el.appendChild(meta);
   }
   return el;
@@ -270,12 +279,16 @@ function paint() {
     const closed = chat.kind === "private" && !opened(chat.id);
     panel.form.classList.toggle("hidden", closed);
     panel.start.classList.toggle("hidden", !closed);
-    const signature = JSON.stringify(chat.messages);
+    // A group's ephemeral messages: only those of the person chosen as "you",
+    // under the group's own messages.
+    const mine = (chat.ephemeral || []).filter((m) => String(m.receiver) === whoEl.value);
+    const shown = [...chat.messages, ...mine];
+    const signature = JSON.stringify(shown);
     if (signature === panel.signature) continue;
     panel.signature = signature;
     const list = panel.list;
     const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 60;
-    list.replaceChildren(...chat.messages.map((m) => messageEl(chat, m)));
+    list.replaceChildren(...shown.map((m) => messageEl(chat, m)));
     if (atBottom) list.scrollTop = list.scrollHeight;
   }
   for (const [id, panel] of panels) {
@@ -324,6 +337,7 @@ async function reset(language) {
 
 document.getElementById("reset").onclick = () => reset(state.language);
 languageEl.onchange = () => reset(languageEl.value);
+whoEl.onchange = () => paint(); // another person's view of the groups: his own ephemeral messages
 
 const personError = document.getElementById("person-error");
 document.getElementById("add-person").onclick = () => {

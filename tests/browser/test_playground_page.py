@@ -1,7 +1,8 @@
 """The playground in a real browser: Debian's chromium, driven through Selenium,
 plays a whole game of Durak against a computer by clicking the page's buttons
 (in Russian, the default), and adds people, one of whom has never opened the
-bot (in English, and then switches the page to Russian).
+bot (in English, and then switches the page to Russian); and plays a turn from
+an ephemeral hand in the group, which another person's view does not show.
 
 Screenshots of the start, the middle and the end of the game are kept in the
 test's temporary directory.  Without the browser the test is skipped, except
@@ -10,6 +11,7 @@ under CI (``CI=true``), where a missing browser is a failure.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -18,6 +20,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -285,3 +288,66 @@ def test_people_are_added_and_one_opens_the_bot_from_the_join_link(
     assert browser.find_element(By.ID, "reset").text == "Начать заново"
     assert [o.text for o in Select(browser.find_element(By.ID, "who")).options] == ["Аня", "Борис"]
     browser.save_screenshot(str(tmp_path / "3-russian.png"))
+
+
+def ephemeral(driver: webdriver.Chrome) -> list[WebElement]:
+    """The ephemeral messages the group's panel shows (those of "you")."""
+    try:
+        return panel(driver, GROUP).find_elements(By.CSS_SELECTOR, ".msg.ephemeral")
+    except (StaleElementReferenceException, WebDriverException):
+        return []
+
+
+def ephemeral_moves(driver: webdriver.Chrome) -> list[WebElement]:
+    """The move buttons of Anna's hand in the group (not "to my DM")."""
+    try:
+        shown = ephemeral(driver)
+        buttons = shown[-1].find_elements(By.CSS_SELECTOR, ".keyboard button") if shown else []
+        return [b for b in buttons if "✉️" not in b.text and b.is_enabled()]
+    except (StaleElementReferenceException, WebDriverException):
+        return []
+
+
+def test_a_turn_played_from_an_ephemeral_hand_in_the_group(
+    playground: str, browser: webdriver.Chrome, tmp_path: Path
+) -> None:
+    request = urllib.request.Request(  # noqa: S310 - the playground on 127.0.0.1
+        playground + "api/people",
+        data=json.dumps({"name": "Vera", "opened": False}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as answer:  # noqa: S310 - the same
+        vera = str(json.loads(answer.read())["id"])
+    browser.get(playground)
+    wait(browser, lambda: any("Привет" in t for t in texts(browser, ANNA)))
+    write(browser, GROUP, "/newgame durak")
+    click(browser, GROUP, "Настройки")
+    click(browser, GROUP, "+ компьютер")
+    click(browser, GROUP, "Назад")
+    wait(browser, lambda: any("Игроки (2/6)" in t for t in texts(browser, GROUP)))
+    click(browser, GROUP, "Начать")
+    wait(browser, lambda: any("Козырь" in t for t in texts(browser, ANNA)))
+
+    # Anna (the page's "you") presses "my cards": her hand, in the group, to her alone.
+    click(browser, GROUP, "Мои карты")
+    wait(browser, lambda: ephemeral_moves(browser))
+    # Read and pressed within wait(): the page repaints under the pointer.
+    shown = wait(browser, lambda: [m.text for m in ephemeral(browser)])
+    assert isinstance(shown, list)
+    (before,) = shown
+    assert "видите только вы" in before
+    browser.save_screenshot(str(tmp_path / "ephemeral-hand.png"))
+
+    def press_a_move() -> bool:
+        buttons = ephemeral_moves(browser)
+        if buttons:
+            buttons[0].click()
+        return bool(buttons)
+
+    wait(browser, press_a_move)
+    wait(browser, lambda: [m.text for m in ephemeral(browser)] not in ([], [before]))
+
+    # In Vera's view of the group, nothing of Anna's hand.
+    Select(browser.find_element(By.ID, "who")).select_by_value(vera)
+    wait(browser, lambda: ephemeral(browser) == [])
+    assert all("Ваши карты" not in t for t in texts(browser, GROUP))

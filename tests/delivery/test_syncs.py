@@ -79,10 +79,14 @@ async def test_the_hands_sync_names_the_players_it_cannot_reach_once(
 
         hands = TableDelivery(1, latest=snapshot)
         hands.screen(boris).fresh = True  # a new message for him: it is refused
-        assert await publisher.hands.sync(hands, snapshot, "ru") == Done((boris_seat,))
+        # Tried again at once: his hands go to the group from now on.
+        assert await publisher.hands.sync(hands, snapshot, "ru") == Retry(0.0, (boris_seat,))
         assert hands.screen(boris).told_unreachable
-        # Told once: refused again, the group is not told again.
+        assert hands.screen(boris).dm_refused
+        # Told once.  In the group, where the bot is no administrator, his hand
+        # waits for his press of "my cards".
         assert await publisher.hands.sync(hands, snapshot, "ru") == Done()
+        assert server.every_ephemeral() == []
 
         hands.screen(boris).fresh = False
         hands.screen(anna).fresh = True

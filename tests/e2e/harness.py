@@ -326,6 +326,73 @@ class Table:
         raise AssertionError("the game did not end")
 
 
+@dataclass
+class GroupTable(Table):
+    """A table whose players never opened the bot: each one's hand is an
+    ephemeral message in the group, which he alone sees."""
+
+    def hand(self, user_id: int) -> SentMessage | None:
+        """The user's latest ephemeral message in the group with move buttons."""
+        for message in reversed(self.server.ephemeral_messages(self.group_id, user_id)):
+            if any(MOVE_DATA.match(d) for d in message.callback_datas):
+                return message
+        return None
+
+    def seen(self, user_id: int) -> list[SentMessage]:
+        """The ephemeral messages the user sees in the group."""
+        return self.server.ephemeral_messages(self.group_id, user_id)
+
+    def table_message(self) -> SentMessage:
+        """The group's table message (the one with "my cards")."""
+        message = _last_with(self.server, self.group_id, ("c:",), live=True)
+        if message is None:
+            raise AssertionError("no table message with 'my cards' in the group")
+        return message
+
+    async def press(self, user_id: int, message: SentMessage, data: str) -> dict[str, Any]:
+        if message.receiver_id is None:
+            return await super().press(user_id, message, data)
+        query = self.server.press_ephemeral(user_id, message.chat_id, message.message_id, data)
+        await settle(self.server, self.application)
+        answer = self.server.callback_answer(query)
+        if answer is None:
+            answer = await self.server.answered(query)
+            await settle(self.server, self.application)
+        return answer
+
+    async def my_cards(self, user_id: int) -> dict[str, Any]:
+        """The user presses "🂠 My cards" on the table message."""
+        message = self.table_message()
+        return await self.press(user_id, message, message.callback_data("🂠"))
+
+    async def start_bots(self) -> None:
+        """Nobody opens the bot's DM."""
+
+    def dms(self) -> list[SentMessage]:
+        """Every message the bot sent to any player's private chat."""
+        return [m for u in self.players for m in self.server.chat_messages(u)]
+
+
+def seat_group_players(
+    server: FakeTelegram,
+    names: list[str],
+    application: Any | None = None,
+    *,
+    admin: bool = False,
+    group_id: int = GROUP_ID,
+) -> GroupTable:
+    """Players who never opened the bot, in a group where the bot is an
+    administrator or not."""
+    players = []
+    for i, name in enumerate(names):
+        server.add_user(100 + i, name)
+        players.append(100 + i)
+    server.add_group(group_id, "Friends", supergroup=True, creator=players[0])
+    if admin:
+        server.set_bot_admin(group_id)
+    return GroupTable(server, group_id, players, application)
+
+
 def _last_with(
     server: FakeTelegram, chat_id: int, prefixes: tuple[str, ...], *, live: bool = False
 ) -> SentMessage | None:

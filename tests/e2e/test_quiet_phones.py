@@ -33,7 +33,7 @@ WARNING = "⏳ Осталось"
 
 
 def notifying_dms(server: FakeTelegram, user_id: int) -> int:
-    return sum(1 for _, chat in notifications(server) if chat == user_id)
+    return sum(1 for _, chat, _ in notifications(server) if chat == user_id)
 
 
 def warnings_of(server: FakeTelegram, user_id: int) -> list[SentMessage]:

@@ -78,9 +78,10 @@ async def test_a_player_who_blocks_the_bot_can_come_back(
         while await table.play_random_move() is not None:
             pass  # until the blocked player is the one to move
         notice = await server.wait_for(
-            lambda: next((m for m in table.group_messages() if "не получает карты" in m.text), None)
+            lambda: next((m for m in table.group_messages() if "не может писать" in m.text), None)
         )
-        assert notice.rows[0][0][1].endswith("?start=h1")
+        # His cards are in the group now, under "my cards" (his press brings them).
+        assert notice.rows[0][0][1] == "c:1"
         assert Probe(db_path).table()[0] == "playing"
 
         server.unblock(waiting)

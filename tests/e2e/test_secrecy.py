@@ -1,7 +1,8 @@
 """What nobody may see or do, checked after every move of a whole game of
 every game in the registry: no card a person has not been shown (in the seat's
 own views or in public) in any group text, caption, button or another
-player's DM or in the answer to a press; a stranger's forged press of a real
+player's DM or ephemeral message in the group (which only its receiver ever
+sees), or in the answer to a press; a stranger's forged press of a real
 move (real table id, legal now) never moves, and no player moves for another
 seat."""
 
@@ -24,7 +25,9 @@ from tests.e2e.harness import (
     bot_config,
     faces_in,
     running_bot,
+    seat_group_players,
     seat_players,
+    settle,
 )
 from tests.e2e.test_seats import add_computers
 from tests.engines.playout import cards_in
@@ -223,3 +226,94 @@ async def play_watched(
         sight.update()
         watch.check()
         assert moves > 10
+
+
+class EphemeralWatch(Watch):
+    """:class:`Watch`, and every ephemeral message the bot sent in the group
+    (seen by its receiver or lost on the way): it shows and carries only what
+    its receiver may see, and nobody else ever sees it."""
+
+    def __init__(self, server: FakeTelegram, table: Table, sight: Sight) -> None:
+        super().__init__(server, table, sight)
+        self._ephemeral_checked: dict[int, int] = {}  # ephemeral id: edit count checked
+
+    def check(self) -> None:
+        super().check()
+        for message in self.server.every_ephemeral():
+            if self._ephemeral_checked.get(message.message_id) == message.edit_count:
+                continue
+            self._ephemeral_checked[message.message_id] = message.edit_count
+            receiver = message.receiver_id
+            assert receiver in self.table.players, f"an ephemeral message to {receiver}"
+            may_see = self.sight.may_see(receiver)
+            leaked = _shown(message) - may_see
+            assert not leaked, f"{receiver}'s ephemeral hand shows {sorted(leaked)}"
+            carried = {c for d in message.callback_datas for c in _CODE.findall(d.split(":")[-1])}
+            assert not carried - may_see, (
+                f"{receiver}'s ephemeral buttons carry {carried - may_see}"
+            )
+        for user_id in (*self.table.players, STRANGER):
+            for message in self.server.ephemeral_messages(self.table.group_id, user_id):
+                assert message.receiver_id == user_id, "an ephemeral message seen by another"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game", "preset"), [("durak", None), ("101", None), ("joker", None)])
+async def test_an_ephemeral_hand_never_reaches_another_member(
+    server: FakeTelegram, db_path: Path, game: str, preset: str | None
+) -> None:
+    """Two people who never opened the bot and a computer play a whole game in
+    the group, every move checked as above, the hands being ephemeral messages."""
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_group_players(server, ["Anna", "Boris"], app)
+        server.add_user(STRANGER, "Mallory")
+        await settle(server, app)
+        await table.open(game, preset)
+        await add_computers(table, 1)
+        await table.press(table.players[1], table.lobby(), table.lobby().callback_data("🙋"))
+        await table.set_turn_time("без лимита")
+        await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
+        for user_id in table.players:
+            await table.my_cards(user_id)
+        # A stranger's "my cards" shows him nothing.
+        answer = await table.my_cards(STRANGER)
+        assert answer.get("show_alert")
+        assert server.ephemeral_messages(table.group_id, STRANGER) == []
+        sight = Sight(probe)
+        watch = EphemeralWatch(server, table, sight)
+        rng = random.Random(5)
+        moves = 0
+        for _ in range(6000):
+            if probe.table()[0] != "playing":
+                break
+            sight.update()
+            watch.check()
+            options = [(u, m) for u in table.players if (m := table.hand(u)) is not None]
+            if options:
+                user_id, message = rng.choice(options)
+                data = rng.choice([d for d in message.callback_datas if MOVE_DATA.match(d)])
+                if data.startswith("m:"):
+                    # Forged on the table message by the other player and by a
+                    # stranger: refused.
+                    other = next(u for u in table.players if u != user_id)
+                    others = table.hand(other)
+                    if others is None or data not in others.callback_datas:
+                        await _refused(server, other, table.table_message(), data, probe)
+                    await _refused(server, STRANGER, table.table_message(), data, probe)
+            else:
+                group = table.group_move()
+                assert group is not None, "nobody can move"
+                data = rng.choice([d for d in group.callback_datas if d.startswith("m:")])
+                await _refused(server, STRANGER, group, data, probe)
+                user_id, message = rng.choice(table.players), group
+            answer = await table.press(user_id, message, data)
+            watch.answers.append((user_id, str(answer.get("text", ""))))
+            moves += data.startswith("m:")
+        else:
+            raise AssertionError("the game did not end")
+        sight.update()
+        watch.check()
+        assert moves > 10
+        assert server.every_ephemeral()
+        assert all(server.chat_messages(u) == [] for u in table.players)  # no DM at all

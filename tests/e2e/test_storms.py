@@ -116,7 +116,7 @@ async def _final_displays(server: FakeTelegram, koloda: Koloda, play: Play, prob
     screens = koloda.screens[snapshot.table.game]
     now = koloda.services.clock.now()
     lang = await koloda.services.directory.chat_language(table.group_id)
-    composed = compose_group(snapshot, lang, screens, now=now, deep_link=koloda.publisher.deep_link)
+    composed = compose_group(snapshot, lang, screens, now=now)
     ((message_id,),) = probe.query(
         "SELECT message_id FROM table_messages WHERE table_id = ?", (play.table_id,)
     )

@@ -77,13 +77,11 @@ def painted_rows(lang: str) -> set[tuple[str, ...]]:
                 lobby = snapshot(game, people, status=Status.LOBBY)
                 lobby = Snapshot(lobby.table, spec, rules, None, (), ())
                 for opened in (False, True):
-                    composed = compose_group(
-                        lobby, lang, screens, now=NOW, deep_link=str, options_open=opened
-                    )
+                    composed = compose_group(lobby, lang, screens, now=NOW, options_open=opened)
                     rows.update(rows_of(composed.markup))
                 for _ in range(MOVES):
                     now = snapshot(game, people)
-                    group = compose_group(now, lang, screens, now=NOW, deep_link=str)
+                    group = compose_group(now, lang, screens, now=NOW)
                     rows.update(rows_of(group.markup))
                     for n in range(seats):
                         rows.update(hand_rows(now, n, lang))
@@ -103,6 +101,8 @@ def hand_rows(snap: Snapshot, n: int, lang: str) -> set[tuple[str, ...]]:
     rows = set(rows_of(composed.markup))
     for row in composed.markup or ():
         for button in row:
+            if button.data is None:  # a disabled card: it opens nothing
+                continue
             pressed = cd.parse(button.data)
             if isinstance(pressed, cd.MenuButton) and pressed.focus != BACK:
                 menu = compose_hand(snap, n, lang, screens, now=NOW, focus=pressed.focus)[0]
@@ -124,7 +124,7 @@ def single_rows(lang: str) -> set[tuple[str, ...]]:
             "table.my_cards",
         )
     ]
-    labels += [t(lang, "hand.back_button")]
+    labels += [t(lang, "hand.back_button"), t(lang, "hand.to_dm")]
     for spec in CATALOG.specs.values():
         labels.append(t(lang, spec.name_key))
         for name, preset in spec.presets.items():

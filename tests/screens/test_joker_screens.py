@@ -85,9 +85,11 @@ def _whole_sheet(seats: int) -> bytes:
 
 
 def keys_of(composed: object) -> list[str]:
+    """The labels of the buttons that do something (not the cards shown
+    disabled, which may not be played now)."""
     markup = getattr(composed, "markup", None)
     assert markup is not None
-    return [b.label for row in markup for b in row]
+    return [b.label for row in markup for b in row if not b.disabled]
 
 
 def test_the_dealers_bid_buttons_leave_out_the_forbidden_bid_and_say_why() -> None:
@@ -124,12 +126,15 @@ def test_a_joker_on_a_lead_is_high_or_low_and_the_group_sees_the_trick() -> None
     game.apply(0, Joker.decode_action("pAs"))
     game.apply(1, Joker.decode_action("fX1h"))
     snap = snapshot(game, PEOPLE)
-    text = compose_group(snap, "ru", SCREENS, now=NOW, deep_link=str).text
+    text = compose_group(snap, "ru", SCREENS, now=NOW).text
     assert "На столе: Аня A♠️ · Борис 🃏 старший" in text
     assert faces_in(text) == {"As"}
     game.apply(2, Joker.decode_action("p7s"))
     composed, _ = compose_hand(snapshot(game, PEOPLE), 3, "ru", SCREENS, now=NOW)
     assert keys_of(composed) == ["8♠️"]
+    assert composed.markup is not None
+    (row,) = composed.markup
+    assert [(b.label, b.disabled) for b in row] == [("8♠️", False), ("10♣️", True)]
 
 
 def test_the_nine_card_trump_is_named_from_five_buttons() -> None:
@@ -143,13 +148,13 @@ def test_the_nine_card_trump_is_named_from_five_buttons() -> None:
     composed, _ = compose_hand(snap, chooser, "ru", SCREENS, now=NOW)
     assert keys_of(composed) == ["♠️ пики", "♣️ трефы", "♦️ бубны", "♥️ червы", "без козыря"]
     assert len(faces_in(composed.text)) + composed.text.count("🃏") == 3
-    group = compose_group(snap, "ru", SCREENS, now=NOW, deep_link=str).text
+    group = compose_group(snap, "ru", SCREENS, now=NOW).text
     assert f"Козырь называет: {NAMES[chooser]}" in group
 
 
 def test_the_first_dealer_draw_is_shown_to_the_group() -> None:
     game = Joker.new(JokerRules(), 4, random.Random(6))
-    text = compose_group(snapshot(game, PEOPLE), "ru", SCREENS, now=NOW, deep_link=str).text
+    text = compose_group(snapshot(game, PEOPLE), "ru", SCREENS, now=NOW).text
     draw = game.public_view().draw
     assert faces_in(text) == {e.card.code for e in draw if not e.card.is_joker}
     assert f"Первым сдаёт: {NAMES[game.public_view().dealer]}" in text

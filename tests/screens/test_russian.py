@@ -104,7 +104,7 @@ def test_whole_games_read_right_with_any_names(key: str) -> None:
         texts: list[str] = []
         for move in range(1, 400):
             snap = snapshot(game, people, recent=tuple(recent), moves=move)
-            texts.append(compose_group(snap, "ru", screens, now=NOW, deep_link=str).text)
+            texts.append(compose_group(snap, "ru", screens, now=NOW).text)
             for n in range(seats):
                 texts.append(compose_hand(snap, n, "ru", screens, now=NOW)[0].text)
             names = [NAMES[n % len(NAMES)] for n in range(seats)]

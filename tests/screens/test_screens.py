@@ -31,9 +31,7 @@ MAX_LABEL = 24
 
 def group(snap: Snapshot) -> str:
     screens: GameScreens[Any, Any] = CATALOG.screens[snap.table.game]
-    composed = compose_group(
-        snap, "ru", screens, now=NOW, deep_link=lambda p: f"https://t.me/k?start={p}"
-    )
+    composed = compose_group(snap, "ru", screens, now=NOW)
     return composed.text
 
 
@@ -121,7 +119,7 @@ def test_101s_next_round_is_a_group_button_and_a_button_in_each_players_dm() -> 
         game.apply(mover, rng.choice(game.legal_actions(mover)))
     snap = snapshot(game, (seat(0, "Anna"), seat(1, "Boris")))
     screens = CATALOG.screens["101"]
-    composed = compose_group(snap, "ru", screens, now=NOW, deep_link=lambda p: p)
+    composed = compose_group(snap, "ru", screens, now=NOW)
     assert composed.markup is not None
     labels = [b.label for row in composed.markup for b in row]
     assert "▶️ Следующий кон" in labels
@@ -186,10 +184,10 @@ def test_the_lobby_is_a_short_summary_and_hides_what_does_not_apply() -> None:
     lobby = snapshot(game, (seat(0, "Anna"), seat(1, "Boris")), status=Status.LOBBY)
     lobby = Snapshot(lobby.table, spec, rules, None, (), ())
     screens = CATALOG.screens["101"]
-    text = compose_group(lobby, "ru", screens, now=NOW, deep_link=str).text
+    text = compose_group(lobby, "ru", screens, now=NOW).text
     assert "36 карт · по 5 · заказывает дама · до 101" in text
     assert len(text.splitlines()) < 12
-    options = compose_group(lobby, "ru", screens, now=NOW, deep_link=str, options_open=True)
+    options = compose_group(lobby, "ru", screens, now=NOW, options_open=True)
     assert options.markup is not None
     labels = [b.label for row in options.markup for b in row]
     assert not any(label.startswith("7 и 8") for label in labels)  # only with 32 cards
@@ -224,10 +222,13 @@ def test_a_defenders_beats_show_whole_two_to_a_row_in_the_order_of_the_hand() ->
     )
     beats = [[key.label for key in row] for row in screen.keys[:-1]]
     assert beats == [
+        ["8♠️", "9♠️"],  # they cannot beat the ten: shown disabled, in the hand's order
         ["J♥️→10♥️", "Q♥️→10♥️"],
         ["6♦️★→10♥️", "7♦️★→10♥️"],
         ["10♦️★→10♥️"],
     ]
+    assert all(key.disabled for key in screen.keys[0])
+    assert not any(key.disabled for row in screen.keys[1:] for key in row)
     assert [key.action for key in screen.keys[-1]] == [Take().encode()]
 
 

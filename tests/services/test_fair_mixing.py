@@ -82,7 +82,7 @@ async def test_fair_the_bots_seed_is_committed_when_the_table_opens_before_any_j
     shown = lobby_text("ru", opened, CATALOG.screens["durak"])
     assert f"🔒 Сид бота: {table.seed_commitment[:16]} · 0 вкладов игроков" in shown
 
-    joined = (await lobby.join(table.id, PEOPLE[1], "press-77")).snapshot
+    joined = await lobby.join(table.id, PEOPLE[1], "press-77")
     assert joined.table.contributions == (press("press-77"),)
     assert joined.table.seed_commitment == table.seed_commitment  # never drawn again
     salted = await lobby.salt(table.id, PEOPLE[1], "rowan")

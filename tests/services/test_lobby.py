@@ -37,8 +37,8 @@ async def test_seating_people_and_computers(world: World) -> None:
     assert seated.value.key == "error.already_seated"
     await world.services.directory.set_dm_ok(VERA.id, False)  # she blocked the bot
     joined = await lobby.join(table_id, VERA)
-    assert joined.needs_dm  # Durak deals private hands: he must open the bot first
-    assert VERA.id not in {s.user_id for s in joined.snapshot.table.seats}
+    # Seated all the same: her hands come to her in the group (ephemeral).
+    assert VERA.id in {s.user_id for s in joined.table.seats}
 
 
 async def test_a_leaving_creator_hands_the_table_on_and_an_empty_lobby_closes(
