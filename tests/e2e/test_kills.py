@@ -50,16 +50,22 @@ class Game:
     people: int
     computers: int = 0
     preset: str | None = None
+    away_after_kills: bool = False
+    """Once the kills are over its people stop pressing: the turn timer (the
+    shortest there is) marks them away and the computers finish the game.
+    For a race on the group's message, whose every turn waits for the group's
+    edit budget, which would otherwise take minutes after the last kill."""
 
 
 SEATING = {
     "durak": Game("durak", people=3),
     "101": Game("101", people=2, computers=1),
     "joker": Game("joker", people=2, computers=2),
-    "daytona": Game("daytona", people=1, computers=2, preset="sprint"),
+    "daytona": Game("daytona", people=1, computers=2, preset="sprint", away_after_kills=True),
 }
 """How a game sits through the storm of every game (each listed game plays);
 one not named here seats two people and a computer."""
+SHORTEST_TURN = "30 с"
 
 
 @dataclass
@@ -68,6 +74,7 @@ class Play:
 
     table: Table
     table_id: int
+    game: Game
     accepted: int = 0
     in_flight_at_kills: int = 0
     pressed: list[str] = field(default_factory=list)
@@ -161,9 +168,9 @@ async def _kill_storm(
                 await add_computers(table, game.computers)
             for user_id in table.players[1:]:
                 await table.press(user_id, table.lobby(), table.lobby().callback_data("🙋"))
-            await table.set_turn_time("без лимита")
+            await table.set_turn_time(SHORTEST_TURN if game.away_after_kills else "без лимита")
             await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
-            plays.append(Play(table, index + 1))
+            plays.append(Play(table, index + 1, game))
 
         # Kills fall among the first presses, which every game outlasts (a
         # two-player Durak game takes at least ~38 moves); any left when the
@@ -189,7 +196,8 @@ async def _kill_storm(
             stalled = time.monotonic() - progress[1] > STALL_SECONDS
             assert not stalled, f"the games stopped moving:\n{_describe(server, running)}"
             play = rng.choice(running)
-            choice = play.choose(rng)
+            away = not kill_at and play.game.away_after_kills
+            choice = None if away else play.choose(rng)
             if choice is None:
                 await server.wait_idle(quiet=QUIET)  # computers or deliveries still at work
                 await asyncio.sleep(IDLE_PAUSE)

@@ -21,8 +21,9 @@ H = HundredOneHeuristic()
 RNG = random.Random(0)
 
 
-MIXED_STEPS = 20_000
-"""Moves a match with random options is played for at most."""
+MIXED_STEPS = 5_000
+"""Moves a match with random options is played for at most (a match that
+never ends repeats itself long before)."""
 
 
 def some_rules(count: int) -> list[HundredOneRules]:

@@ -89,7 +89,7 @@ def test_durak_heuristic_is_rarely_the_durak_at_a_table_of_four() -> None:
 
 
 def test_hundred_one_heuristic_beats_random_heads_up() -> None:
-    games = 1000
+    games = 400  # a match is long: 400 put the 99% interval's low end near 0.83
     heuristic = HundredOneHeuristic()
     wins = 0
     for i in range(games):
