@@ -515,6 +515,8 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
             parts.append(t(lang, "durak.summary.diamonds"))
         elif rules.trump is Trump.TURNED_NO_SPADES:
             parts.append(t(lang, "durak.summary.diamonds_5a"))
+        elif rules.trump is Trump.SPADE_PODKIDNOY:
+            parts.append(t(lang, "durak.summary.diamonds_spade_podkidnoy"))
         if rules.applies("transfer"):
             parts.append(t(lang, _TRANSFER_SUMMARY[rules.transfer]))
         if rules.first_bout_five:

@@ -53,7 +53,10 @@ def turn_trump(rules: DurakRules, rest: list[Card]) -> Card | None:
     Diamonds durak turns nothing.  Its option 5.a turns a card, but a spade
     goes into the middle of the stock and the next card is turned (``rest`` is
     reordered in place); if only spades are left, diamonds are trump, as they
-    are when no card is left to turn and the dealer's last card is a spade."""
+    are when no card is left to turn and the dealer's last card is a spade.
+    With the value ``spade_podkidnoy`` a turned spade stays: spades are trump
+    and, since a spade is then beaten only by a higher spade anyway, the game
+    is ordinary podkidnoy."""
     if rules.trump is Trump.DIAMONDS or not rest:
         return None
     if rules.trump is Trump.TURNED_NO_SPADES:

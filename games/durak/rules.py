@@ -97,6 +97,9 @@ class Trump(enum.Enum):
     TURNED_NO_SPADES = "turned_no_spades"
     """Turned up, but a spade goes into the middle of the stock and the next
     card is turned (diamonds durak, option 5.a)."""
+    SPADE_PODKIDNOY = "spade_podkidnoy"
+    """Turned up (diamonds durak, option 5.a), but a turned spade makes the
+    game ordinary podkidnoy with spades trump ("в некоторых компаниях")."""
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from games.cards import Card, Suit
+from games.cards import Card, Suit, deck
 from games.core import Outcome, RulesError
 from games.durak import PRESETS, SPEC, Durak, DurakRules, Shape, Transfers, Trump
 from games.durak.state import Phase
@@ -116,6 +116,46 @@ def test_option_5a_turns_the_trump_but_a_spade_goes_into_the_stock() -> None:
     assert game.public_view().trump is Suit.DIAMONDS
     plain = Durak.deal(rules, 2, pack_for(["6s 7s 8s 9s Ts Js", "6c 7c 8c 9c Tc Jc"], "Ah"))
     assert plain.public_view().trump is Suit.HEARTS
+
+
+def test_spade_turned_podkidnoy_a_turned_spade_makes_the_game_ordinary_podkidnoy() -> None:
+    # Seed 003, 5.a: "В некоторых компаниях в этом случае производится обычный
+    # розыгрыш «дурака подкидного»".
+    rules = DIAMONDS.replace(trump=Trump.SPADE_PODKIDNOY)
+    hands = ["6h 7h 8h 9h Th Jh", "6c 7c 8c 9c Tc Jc"]
+    game = Durak.deal(rules, 2, pack_for(hands, "As", first_stock="Ks 8d"))
+    view = game.public_view()
+    assert view.trump_card == Card.parse("As")
+    assert view.trump is Suit.SPADES
+    assert [c.code for c in game.zones()[0].cards][:2] == ["Ks", "8d"]
+    # Spades are trump: any spade beats a heart, a diamond beats nothing of it.
+    game = position(rules, ["8h 7c", "6s 9d Qh"], trump="s", trump_card=None)
+    play(game, "0:a8h")
+    assert legal(game, 1) == {"b8h6s", "b8hQh", "k"}
+    # A turned heart keeps diamonds durak's spade rule.
+    game = Durak.deal(rules, 2, pack_for(hands, "Qh"))
+    assert game.public_view().trump is Suit.HEARTS
+    game = position(rules, ["8s 7c", "6h 9s 9d"], trump="h", trump_card=None)
+    play(game, "0:a8s")
+    assert legal(game, 1) == {"b8s9s", "k"}
+
+
+def test_spade_turned_podkidnoy_without_stock_the_dealers_spade_is_trump() -> None:
+    rules = DIAMONDS.replace(trump=Trump.SPADE_PODKIDNOY, deck_size=24)
+    spade = Card.parse("9s")
+    pack = [c for c in deck(24) if c != spade] + [spade]  # the dealer's last card
+    game = Durak.deal(rules, 4, pack)
+    assert game.public_view().trump is Suit.SPADES
+
+
+def test_old_diamonds_rules_without_the_new_value_load_as_they_were() -> None:
+    stored = json.loads(json.dumps(DIAMONDS.to_json()))
+    assert DurakRules.from_json(stored) == DIAMONDS
+    stored["trump"] = "turned_no_spades"
+    assert DurakRules.from_json(stored).trump is Trump.TURNED_NO_SPADES
+    assert DurakRules.from_json(DIAMONDS.replace(trump=Trump.SPADE_PODKIDNOY).to_json()).trump is (
+        Trump.SPADE_PODKIDNOY
+    )
 
 
 def test_the_spade_rule_belongs_to_diamonds_durak_only() -> None:
