@@ -67,7 +67,7 @@ def test_two_player_joker_a_whole_game_by_the_computer_is_saved_and_loaded() -> 
     while not game.is_over:
         (seat,) = game.to_move()
         action = heuristic.choose(TWO, game.view(seat), game.legal_actions(seat), rng)
-        game.apply(seat, action)
+        game.apply(seat, Joker.decode_action(action.encode()))
         if len(game.public_view().sheet) == 12 and game.public_view().phase is Phase.DEAL:
             assert Joker.load(json.loads(json.dumps(game.dump()))).dump() == game.dump()
     view = game.public_view()
