@@ -35,6 +35,7 @@ OptionSet = tuple[str, str, Rules, tuple[int, ...]]
 OPTION_SETS: tuple[OptionSet, ...] = (
     ("joker", "two_players_face_value", JokerRules(two_players=True, face_value=True), (2, 4)),
     ("durak", "spade_podkidnoy", DURAK["diamonds"].replace(trump=Trump.SPADE_PODKIDNOY), (2, 5)),
+    ("durak", "spade_named", DURAK["diamonds"].replace(trump=Trump.SPADE_NAMED), (2, 4)),
 )
 """Lobby options no preset has (the seed options of issue 30), played as well:
 few cases, so that the suite's time stays in check."""
