@@ -2,7 +2,8 @@
 lobby and played: two-player Joker (a whole short game), a joker at face
 value (pressed in the first deal, which is played out and scored), and
 diamonds durak's turned spade making the game ordinary podkidnoy (a whole
-game)."""
+game), and the dealer naming the trump over a turned spade by his buttons
+(a whole game)."""
 
 from __future__ import annotations
 
@@ -106,5 +107,36 @@ async def test_spade_turned_podkidnoy_a_diamonds_game_with_a_turned_spade_is_pla
         view = probe.public_view()
         assert view.trump is Suit.SPADES
         assert view.trump_card.suit is Suit.SPADES
+        await table.play_to_the_end(probe=probe)
+        assert probe.table()[0] == "finished"
+
+
+async def test_spade_turned_named_the_dealer_names_the_trump_by_a_button(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path), seeds=lambda: SPADE_TURNED_SEED) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open("durak", "diamonds")
+        await table.press(table.players[1], table.lobby(), table.lobby().callback_data("🙋"))
+        await set_options(table, ["Козырь: ", "Козырь: ", "Козырь: "])
+        assert "козырь (не пики) назначает сдающий" in table.lobby().text
+        await table.set_turn_time("без лимита")
+        anna, boris = table.players
+        await table.press(anna, table.lobby(), table.lobby().callback_data("▶️"))
+        assert probe.public_view().phase.value == "name"
+        assert "Козырь назначает Anna" in table.group_messages()[0].text
+        assert table.hand(boris) is None  # only the dealer has buttons
+        hand = table.hand(anna)
+        assert hand is not None
+        assert "назначьте козырь" in hand.text
+        assert len([d for d in hand.callback_datas if d.startswith("m:")]) == 3
+        data = next(d for d in hand.callback_datas if d.endswith(":Nh"))
+        answer = await table.press(anna, hand, data)
+        assert not answer.get("show_alert"), answer
+        view = probe.public_view()
+        assert view.trump is Suit.HEARTS
+        assert view.trump_card.suit is Suit.SPADES
+        assert "назначен" in table.group_messages()[0].text
         await table.play_to_the_end(probe=probe)
         assert probe.table()[0] == "finished"
