@@ -155,3 +155,16 @@ def test_face_value_a_trick_with_a_face_value_joker_is_saved_and_loaded() -> Non
     loaded = Joker.load(json.loads(json.dumps(game.dump())))
     assert loaded.dump() == game.dump()
     assert trick_winner(moves(loaded, "p7s", "pQs")) == 0
+
+
+def test_face_value_the_computer_plays_its_only_joker_as_a_six_to_lose_and_high_to_win() -> None:
+    heuristic = JokerHeuristic()
+    for bid, wanted in ((0, "vX1"), (1, "fX1h")):
+        game = Joker.position(
+            FACE, ["As", "X1", "7s", "Qs"], trump="h", dealer=3, bids=[1, bid, 0, 0]
+        )
+        moves(game, "pAs")
+        legal = game.legal_actions(1)
+        assert {a.encode() for a in legal} == {"fX1h", "fX1l", "vX1"}
+        choice = heuristic.choose(FACE, game.view(1), legal, random.Random(1))
+        assert choice.encode() == wanted
