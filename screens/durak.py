@@ -215,7 +215,7 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
         *,
         live: bool,
     ) -> Screen:
-        trump = view.trump
+        trump = None if view.phase is Phase.NAME else view.trump  # no trump yet
         cards = " ".join(
             f"<b>{face(c.code)}</b>" if c.suit is trump else face(c.code) for c in view.hand
         ) or t(lang, "durak.no_cards")
