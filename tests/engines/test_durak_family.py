@@ -14,6 +14,7 @@ from games.durak import PRESETS, SPEC, Durak, DurakRules, Shape, Transfers, Trum
 from games.durak.state import Phase
 from games.durak.views import PlaysFor
 from players.durak import DurakHeuristic
+from tests.engines.playout import playout, replay
 from tests.engines.test_durak_scenarios import (
     cards,
     hand,
@@ -150,6 +151,8 @@ def test_spade_turned_podkidnoy_without_stock_the_dealers_spade_is_trump() -> No
 
 
 SPADE_NAMED = DIAMONDS.replace(trump=Trump.SPADE_NAMED)
+SPADE_AT_FOUR = 7
+"""Deals the four-player game a spade to turn (found offline)."""
 
 
 def test_spade_turned_named_the_dealer_names_the_trump_before_the_first_bout() -> None:
@@ -220,6 +223,16 @@ def test_spade_turned_named_the_computer_names_its_strongest_suit() -> None:
         SPADE_NAMED, game.view(0), game.legal_actions(0), random.Random(1)
     )
     assert choice.encode() == "Nd"  # two high diamonds beat three low clubs
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(2, 3), (4, SPADE_AT_FOUR)])
+def test_spade_turned_named_random_playouts_from_a_naming_keep_every_invariant(
+    seats: int, seed: int
+) -> None:
+    assert Durak.new(SPADE_NAMED, seats, random.Random(seed)).phase is Phase.NAME
+    game, log = playout(SPEC, SPADE_NAMED, seats, seed)
+    assert log[0][1].startswith("N")
+    assert replay(SPEC, SPADE_NAMED, seats, seed, log).dump() == game.dump()
 
 
 def test_old_diamonds_rules_without_the_new_value_load_as_they_were() -> None:
