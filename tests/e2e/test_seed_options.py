@@ -54,6 +54,11 @@ async def test_two_player_joker_two_people_play_a_short_game_to_the_sheet(
         assert len(view.sheet) == 12
         assert all(len(row.bids) == 2 for row in view.sheet)
         assert any(m.kind == "photo" and "🏁" in m.caption for m in table.group_messages())
+        await table.command(table.players[0], "/rules joker")
+        rules = server.last_bot_message(table.group_id)
+        assert rules is not None
+        assert "по уговору — двое" in rules.text
+        assert "«по номиналу» — как 6♠ или 6♣" in rules.text
 
 
 async def test_face_value_a_person_plays_a_joker_as_its_six_by_the_buttons(
