@@ -68,7 +68,9 @@ class DurakPublicView(View):
     trump: Suit
     trump_card: Card | None
     """The turned-up card while it lies under the stock; None once drawn or
-    when it was the dealer's last card (no stock)."""
+    when it was the dealer's last card (no stock).  Diamonds durak with
+    ``spade_named``: a spade over which the dealer names the trump (in the
+    ``name`` phase ``trump`` is still that spade's suit)."""
     stock: int
     """Cards still to draw, the trump card included."""
     discard: int
