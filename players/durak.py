@@ -50,6 +50,7 @@ from games.durak.actions import (
     BlindLead,
     Cover,
     Doubt,
+    NameTrump,
     Pass,
     Take,
     Throw,
@@ -148,6 +149,12 @@ def _deck(size: int) -> tuple[Card, ...]:
 @functools.cache
 def _lowest(size: int) -> Rank:
     return min(c.rank for c in _deck(size))
+
+
+def _trump_worth(hand: Sequence[Card], suit: Suit) -> int:
+    """What naming ``suit`` trump is worth to ``hand``: every card of it beats
+    the other plain suits, the more and the higher the better."""
+    return sum(4 + int(c.rank) - 6 for c in hand if c.suit is suit)
 
 
 @functools.cache
@@ -279,6 +286,9 @@ class DurakHeuristic(Player[DurakSeatView]):
             raise TypeError("DurakHeuristic plays Durak")
         if any(isinstance(a, BlindAction) for a in legal):
             return self._blind(legal, rng)
+        names = [a for a in legal if isinstance(a, NameTrump)]
+        if names:
+            return max(names, key=lambda a: _trump_worth(view.hand, a.suit))
         t = _read(rules, view)
         if any(isinstance(a, Believe) for a in legal):
             return self._verdict(t, legal, rng)

@@ -29,7 +29,7 @@ from typing import Any
 
 from games.cards import SUITS, Card, Rank, Suit
 from games.core import Action, Rules
-from games.joker.actions import Bid, ChooseTrump, FollowJoker, LeadJoker, Play
+from games.joker.actions import Bid, ChooseTrump, FaceValue, FollowJoker, LeadJoker, Play
 from games.joker.views import JokerMode, JokerSeatView, TrickCard
 from players.computer import Arena, Computer, Trial
 from players.search import Horizon
@@ -108,7 +108,7 @@ class JokerHeuristic:
             return self._bid(view, legal)
         if isinstance(first, ChooseTrump):
             return self._trump(view, legal)
-        if isinstance(first, Play | LeadJoker | FollowJoker):
+        if isinstance(first, Play | LeadJoker | FollowJoker | FaceValue):
             return self._play(view, legal)
         return first
 
@@ -144,9 +144,15 @@ class JokerHeuristic:
         broken = need > len(view.hand) or need < 0
         goal = self._spoil(view, trick, seat) if broken else need > 0
         plays = [a for a in legal if isinstance(a, Play)]
+        # A joker at face value is weighed as its six, but only when no
+        # ordinary card may be played: a joker is worth more as a joker.
+        at_face = {} if plays else {Play(a.counts_as): a for a in legal if isinstance(a, FaceValue)}
+        plays += at_face
         if not trick:
-            return self._lead(view, legal, plays, goal, trump)
-        return self._follow(view, legal, plays, trick, goal, trump)
+            choice = self._lead(view, legal, plays, goal, trump)
+        else:
+            choice = self._follow(view, legal, plays, trick, goal, trump)
+        return at_face.get(choice, choice) if isinstance(choice, Play) else choice
 
     def _spoil(self, view: JokerSeatView, trick: Sequence[TrickCard], seat: int) -> bool:
         """A broken bid: take the trick from whoever needs it, give it to
@@ -245,18 +251,20 @@ def _lead_strength(card: Card, trump: Suit | None) -> tuple[int, int]:
 
 
 def _led_suit(lead: TrickCard) -> Suit | None:
-    """The suit a trick asks for: a led joker's named suit, else the led card's."""
+    """The suit a trick asks for: a led joker's named suit (or its six's at
+    face value), else the led card's."""
     return lead.suit if lead.joker is not None else lead.card.suit
 
 
 def _best_card(trick: Sequence[TrickCard], led: Suit | None, trump: Suit | None) -> Card | None:
     """The ordinary card that wins the trick so far (None: a joker does, or
-    no ordinary card of the led suit or trumps is on the table)."""
+    no ordinary card of the led suit or trumps is on the table); a joker at
+    face value counts as its six."""
     best: Card | None = None
     for entry in trick:
-        if entry.joker is not None:
+        card = entry.counts_as
+        if card is None:
             continue
-        card = entry.card
         if card.suit is not led and card.suit is not trump:
             continue
         if best is None or _beats(card, best, led, trump):
@@ -288,11 +296,11 @@ def _current_winner(trick: Sequence[TrickCard], trump: Suit | None) -> int:
     best = _best_card(trick, led, trump)
     if lead.joker is _HIGH:
         if best is not None and best.suit is trump and led is not trump:
-            return next(e.seat for e in trick if e.card is best)
+            return next(e.seat for e in trick if e.counts_as == best)
         return lead.seat
     if best is None:
         return lead.seat
-    return next(e.seat for e in trick if e.card is best)
+    return next(e.seat for e in trick if e.counts_as == best)
 
 
 COMPUTER = Computer(

@@ -17,6 +17,7 @@ from games.durak.actions import (
     BlindTransfer,
     Cover,
     Doubt,
+    NameTrump,
     Pass,
     Take,
     Throw,
@@ -45,6 +46,11 @@ TRUMP_MARK = "★"
 
 def _trump_line(lang: str, view: DurakPublicView) -> str:
     suit = suit_symbol(view.trump.value)
+    shown = view.trump_card
+    if view.phase is Phase.NAME:
+        return t(lang, "durak.trump_to_name", card=face(shown.code) if shown else "♠")
+    if shown is not None and shown.suit is not view.trump:  # a trump named over a spade
+        return t(lang, "durak.trump_named_over", suit=suit, card=face(shown.code))
     if view.trump_card is not None:
         return t(lang, "durak.trump_card", card=face(view.trump_card.code), suit=suit)
     return t(lang, "durak.trump_suit", suit=suit)
@@ -168,6 +174,11 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
         return Screen("\n".join(lines))
 
     def turn(self, lang: str, view: DurakPublicView, names: Sequence[str]) -> str | None:
+        if view.phase is Phase.NAME:
+            viewer = view.seat if isinstance(view, DurakSeatView) else None
+            if viewer == view.dealer:
+                return t(lang, "durak.prompt_name_trump")
+            return t(lang, "durak.status_naming", name=names[view.dealer])
         if view.defender is None or view.attacker is None:
             return None
         viewer = view.seat if isinstance(view, DurakSeatView) else None
@@ -204,7 +215,7 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
         *,
         live: bool,
     ) -> Screen:
-        trump = view.trump
+        trump = None if view.phase is Phase.NAME else view.trump  # no trump yet
         cards = " ".join(
             f"<b>{face(c.code)}</b>" if c.suit is trump else face(c.code) for c in view.hand
         ) or t(lang, "durak.no_cards")
@@ -251,6 +262,8 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
     def _prompt(
         self, lang: str, view: DurakSeatView, actions: Sequence[Action], names: Sequence[str]
     ) -> str:
+        if any(isinstance(a, NameTrump) for a in actions):
+            return t(lang, "durak.prompt_name_trump")
         assert view.defender is not None  # a game with moves to make has a defender
         defender = names[view.defender]
         if any(isinstance(a, BlindBeat | BlindTransfer) for a in actions):
@@ -284,6 +297,9 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
                 beats.setdefault(a.cover, []).append(a)
             elif isinstance(a, Cover):
                 beats.setdefault(a.card, []).append(a)
+        names = [a for a in actions if isinstance(a, NameTrump)]
+        if names:
+            return fit_rows([Key(suit_symbol(a.suit.value), action=a.encode()) for a in names])
         menu = focus[1:] if focus is not None and focus.startswith("c") else None
         chosen = next((card for card in beats if card.code == menu), None)
         if chosen is not None:
@@ -451,6 +467,8 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
                 return t(lang, key, cards=" · ".join(pairs))
             case "bout_beaten":
                 return t(lang, "durak.ev_beaten")
+            case "trump_named" if isinstance(event.value, str):
+                return t(lang, own + "trump_named", name=name, suit=suit_symbol(event.value))
             case "bout_taken":
                 return tn(lang, own + "taken", len(event.cards), name=name, cards=cards)
             case "hand_over" if event.target is not None:
@@ -517,6 +535,10 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
             parts.append(t(lang, "durak.summary.diamonds"))
         elif rules.trump is Trump.TURNED_NO_SPADES:
             parts.append(t(lang, "durak.summary.diamonds_5a"))
+        elif rules.trump is Trump.SPADE_PODKIDNOY:
+            parts.append(t(lang, "durak.summary.diamonds_spade_podkidnoy"))
+        elif rules.trump is Trump.SPADE_NAMED:
+            parts.append(t(lang, "durak.summary.diamonds_spade_named"))
         if rules.applies("transfer"):
             parts.append(t(lang, _TRANSFER_SUMMARY[rules.transfer]))
         if rules.first_bout_five:

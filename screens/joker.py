@@ -8,9 +8,9 @@ import hashlib
 import json
 from collections.abc import Sequence
 
-from games.cards import Card, Suit
+from games.cards import Card, Rank, Suit
 from games.core import Action, Event, Outcome, Rules
-from games.joker.actions import Bid, ChooseTrump, Deal, FollowJoker, LeadJoker, Play
+from games.joker.actions import Bid, ChooseTrump, Deal, FaceValue, FollowJoker, LeadJoker, Play
 from games.joker.rules import JokerRules
 from games.joker.views import (
     JokerMode,
@@ -99,6 +99,8 @@ def joker_word(lang: str, how: JokerMode | None, suit: Suit | None) -> str:
     """How a played joker was declared (``suit``: the suit a led one named)."""
     if how is None:
         return ""
+    if how is JokerMode.FACE and suit is not None:
+        return t(lang, "joker.face_value", card=face(Card.of(Rank.SIX, suit).code))
     if suit is not None:
         return t(lang, f"joker.lead_{how.value}", suit=suit_symbol(suit.value))
     return t(lang, f"joker.follow_{how.value}")
@@ -427,6 +429,14 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
             mode = focus[3:]
             mine_leads = [a for a in leads if a.card.code == code]
             mine_follows = [a for a in follows if a.card.code == code]
+            at_face = tuple(
+                Key(
+                    face(a.card.code) + " " + joker_word(lang, JokerMode.FACE, a.counts_as.suit),
+                    a.encode(),
+                )
+                for a in actions
+                if isinstance(a, FaceValue) and a.card.code == code
+            )
             if mine_leads and mode in ("h", "t"):
                 high = mode == "h"
                 suits = [
@@ -448,7 +458,8 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
                     Key("🃏 " + t(lang, "joker.btn_high"), focus=f"j{code}h"),
                     Key("🃏 " + t(lang, "joker.btn_takes"), focus=f"j{code}t"),
                 )
-                return t(lang, "joker.prompt_lead_joker"), (*fit_rows(modes), (back,))
+                rows = (*fit_rows(modes), *fit_rows(at_face), (back,))
+                return t(lang, "joker.prompt_lead_joker"), rows
             if mine_follows:
                 choices = tuple(
                     Key(
@@ -457,7 +468,10 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
                     )
                     for a in mine_follows
                 )
-                return t(lang, "joker.prompt_follow_joker"), (*fit_rows(choices), (back,))
+                rows = (*fit_rows(choices), *fit_rows(at_face), (back,))
+                return t(lang, "joker.prompt_follow_joker"), rows
+            if at_face:
+                return t(lang, "joker.prompt_face_value"), (*fit_rows(at_face), (back,))
         # One key per card, in the order of the hand.
         by_card: dict[Card, Key] = {}
         for a in actions:
@@ -466,7 +480,7 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
                 by_card[a.card] = Key(
                     face(code) + (TRUMP_MARK if _is_trump(a.card, trump) else ""), a.encode()
                 )
-            elif isinstance(a, LeadJoker | FollowJoker):
+            elif isinstance(a, LeadJoker | FollowJoker | FaceValue):
                 by_card.setdefault(a.card, Key(face(a.card.code), focus="j" + a.card.code))
         # The cards that may not be played to this trick are shown, disabled.
         keys = [
@@ -582,6 +596,10 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
             parts.append(t(lang, "joker.summary.joker_lead_last"))
         if rules.first_joker_wins:
             parts.append(t(lang, "joker.summary.first_joker_wins"))
+        if rules.face_value:
+            parts.append(t(lang, "joker.summary.face_value"))
+        if rules.two_players:
+            parts.append(t(lang, "joker.summary.two_players"))
         return " · ".join(parts)
 
     def score_line(self, lang: str, place: int, name: str, row: ScoreRow) -> str:

@@ -20,6 +20,8 @@ code       action          meaning
 ``B6s3``   :class:`BlindBeat`     cover the attack card 6♠ with the card at 3
 ``T3``     :class:`BlindThrow`    throw in the card at position 3
 ``X3``     :class:`BlindTransfer` transfer with the card at position 3
+``Nh``     :class:`NameTrump`     diamonds durak with a turned spade (option
+                                  ``spade_named``): the dealer names hearts
 =========  ==============  ==================================================
 
 Cards inside ``a`` and ``x`` codes are distinct, of one rank (an ``a`` code:
@@ -33,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.cards import Card, CardParseError, parse_cards
+from games.cards import Card, CardParseError, Suit, parse_cards
 from games.core import Action, ActionParseError, IllegalAction
 from games.durak.beating import ALL_CARDS, CARD_BY_ORDER, RANK_BITS
 from games.durak.rules import HAND_SIZE
@@ -48,6 +50,7 @@ __all__ = [
     "BLIND_TRANSFERS",
     "COVERS",
     "DOUBT",
+    "NAMES",
     "PASS",
     "TAKE",
     "THROWS",
@@ -63,6 +66,7 @@ __all__ = [
     "Cover",
     "Doubt",
     "DurakAction",
+    "NameTrump",
     "Pass",
     "Take",
     "Throw",
@@ -205,7 +209,32 @@ class BlindTransfer(Action):
 
 
 BlindAction = BlindLead | BlindBeat | BlindThrow | BlindTransfer
-DurakAction = Attack | Throw | Beat | Transfer | Take | Pass | Cover | Believe | Doubt | BlindAction
+
+
+@dataclass(frozen=True, slots=True)
+class NameTrump(Action):
+    """The dealer names the trump suit: diamonds durak, option 5.a with a
+    turned spade and ``trump`` ``spade_named``."""
+
+    suit: Suit
+
+    def encode(self) -> str:
+        return "N" + self.suit.value
+
+
+DurakAction = (
+    Attack
+    | Throw
+    | Beat
+    | Transfer
+    | Take
+    | Pass
+    | Cover
+    | Believe
+    | Doubt
+    | BlindAction
+    | NameTrump
+)
 
 TAKE = Take()
 PASS = Pass()
@@ -250,7 +279,10 @@ BLIND_BEATS: dict[int, BlindBeat] = {
 }
 """``BLIND_BEATS[(attack.order << 6) | position]``."""
 
-_ALL_ACTIONS: list[DurakAction] = [TAKE, PASS, BELIEVE, DOUBT]
+NAMES: dict[Suit, NameTrump] = {s: NameTrump(s) for s in (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS)}
+"""The suits a dealer may name: not spades (they fall only to spades)."""
+
+_ALL_ACTIONS: list[DurakAction] = [TAKE, PASS, BELIEVE, DOUBT, *NAMES.values()]
 _ALL_ACTIONS.extend(BLIND_LEADS)
 _ALL_ACTIONS.extend(BLIND_THROWS)
 _ALL_ACTIONS.extend(BLIND_TRANSFERS)

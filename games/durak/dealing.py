@@ -12,12 +12,12 @@ from typing import TypeVar
 from games.cards import Card, Suit, deck, parse_cards
 from games.core import Outcome, RulesError
 from games.durak import teams
-from games.durak.beating import SUIT_BITS, mask_of
+from games.durak.beating import SUIT_BITS, Beating, mask_of
 from games.durak.rules import HAND_SIZE, DurakRules, FirstAttack, Trump, seat_range
 from games.durak.state import DurakState
 from games.durak.tables import DECKS
 
-__all__ = ["checked_pack", "dealt", "lowest_trump_holder", "set_up", "turn_trump"]
+__all__ = ["checked_pack", "dealt", "lowest_trump_holder", "name_trump", "set_up", "turn_trump"]
 
 G = TypeVar("G", bound=DurakState)
 
@@ -53,7 +53,11 @@ def turn_trump(rules: DurakRules, rest: list[Card]) -> Card | None:
     Diamonds durak turns nothing.  Its option 5.a turns a card, but a spade
     goes into the middle of the stock and the next card is turned (``rest`` is
     reordered in place); if only spades are left, diamonds are trump, as they
-    are when no card is left to turn and the dealer's last card is a spade."""
+    are when no card is left to turn and the dealer's last card is a spade.
+    With the value ``spade_podkidnoy`` a turned spade stays: spades are trump
+    and, since a spade is then beaten only by a higher spade anyway, the game
+    is ordinary podkidnoy; with ``spade_named`` it stays too, and the dealer
+    names the trump (:func:`name_trump`)."""
     if rules.trump is Trump.DIAMONDS or not rest:
         return None
     if rules.trump is Trump.TURNED_NO_SPADES:
@@ -124,9 +128,25 @@ def dealt(
     ):
         game._locked = True
         game._start_bout((loser - 1) % seats)
-    else:
+    elif not (rules.trump is Trump.SPADE_NAMED and trump_card.suit is Suit.SPADES):
         game._start_bout(lowest_trump_holder(hands, trump_card.suit))
+    # A spade shown with ``spade_named``: the dealer names the trump first.
+    game._naming = rules.trump is Trump.SPADE_NAMED and trump_card.suit is Suit.SPADES
     return game
+
+
+def name_trump(game: DurakState, suit: Suit) -> None:
+    """The trump named (``spade_named``): the spade shown stays where it lies
+    (under the stock, or in the dealer's hand), ``suit`` is trump, and the
+    first bout starts from the lowest trump unless it is already set (under
+    the loser, which no trump decides)."""
+    rules = game.rules
+    game._trump = suit
+    game._beating = Beating(suit, rules.spades_by_spades, rules.unbeatable_queen)
+    game._beaters = game._beating.table
+    game._naming = False
+    if game._attacker < 0:
+        game._start_bout(lowest_trump_holder(game._hands, suit))
 
 
 def set_up(

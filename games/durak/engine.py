@@ -56,6 +56,7 @@ from games.durak import blind, dealing, face_down, persistence, teams, views
 from games.durak.actions import (
     BEATS,
     BLIND_LEADS,
+    NAMES,
     PASS,
     TAKE,
     THROWS,
@@ -69,6 +70,7 @@ from games.durak.actions import (
     Cover,
     Doubt,
     DurakAction,
+    NameTrump,
     Pass,
     Take,
     Throw,
@@ -184,6 +186,8 @@ class Durak(GamePackage[DurakPublicView, DurakSeatView], DurakState):
     def legal_actions(self, seat: int) -> list[DurakAction]:
         if self._over or not 0 <= seat < self._n:
             return []
+        if self._naming:
+            return list(NAMES.values()) if seat == self._dealer else []
         att = self._att
         if not att:
             return self._lead_actions() if seat == self._attacker else []
@@ -237,12 +241,27 @@ class Durak(GamePackage[DurakPublicView, DurakSeatView], DurakState):
             raise IllegalAction("illegal.game_over")
         if not 0 <= seat < self._n:
             raise IllegalAction("illegal.no_such_seat", seat=seat)
+        if self._naming or type(action) is NameTrump:
+            return self._name_trump(seat, action)
         handler = (_BLIND_GAME_HANDLERS if self._blind else _HANDLERS).get(type(action))
         if handler is None:
             raise IllegalAction("illegal.unknown_action")
         events = handler(self, seat, action)
         self._tm = None
         return events
+
+    def _name_trump(self, seat: int, action: DurakAction) -> list[Event]:
+        """The dealer names the trump (``spade_named``); then the first bout
+        starts as it would have with that trump turned."""
+        if not self._naming:
+            raise IllegalAction("illegal.trump_named")
+        if not isinstance(action, NameTrump):
+            raise IllegalAction("illegal.trump_not_named")
+        if seat != self._dealer:
+            raise IllegalAction("illegal.not_your_turn")
+        dealing.name_trump(self, action.suit)
+        self._tm = None
+        return [Event("trump_named", seat, value=action.suit.value)]
 
     def resign(self, seat: int) -> list[Event]:
         """``seat`` leaves the game (removed by an admin, or absent at a table
@@ -258,14 +277,17 @@ class Durak(GamePackage[DurakPublicView, DurakSeatView], DurakState):
         two, or in teams, he is the durak (his team loses): the game ends at
         once, everybody else winning; the seats out keep their places, the
         others still holding cards share the place above him.  See
-        ``docs/rules/durak.md``."""
+        ``docs/rules/durak.md``.  A trump still to be named (``spade_named``)
+        is named first as the timer would name it."""
         if self._over:
             raise IllegalAction("illegal.game_over")
         if not 0 <= seat < self._n or self._out >> seat & 1:
             raise IllegalAction("illegal.not_in_game")
-        if not self._teams and self._n - self._out.bit_count() >= 3:
-            return leave(self, seat)
         events: list[Event] = []
+        if self._naming:  # the trump is named first, as the timer names it
+            events += self._name_trump(self._dealer, self.default_action(self._dealer))
+        if not self._teams and self._n - self._out.bit_count() >= 3:
+            return events + leave(self, seat)
         if self._bout_out:  # they went out in this bout: their place is settled now
             group = tuple(sorted(self._bout_out))
             self._out_order.append(group)

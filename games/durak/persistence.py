@@ -23,7 +23,10 @@ them, in order, and ``aside`` the cards they held (face down, out of play).
 Format 1 (before teams) had neither ``places`` nor ``controls`` nor
 ``losing_team``: every place was played by its own seat; format 2 (before a
 game went on without a player who left) had neither ``left`` nor ``aside``.
-Blind durak adds ``"order"``: each hand's cards by position.
+Blind durak adds ``"order"``: each hand's cards by position.  While the
+dealer is to name the trump (diamonds durak, ``spade_named``) the dump adds
+``"naming": true``; ``trump`` is then the shown spade's suit, and after the
+naming the named suit, no longer the trump card's.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from typing import TypeVar
 from games.cards import Card, Suit, deck
 from games.core import JSON, StateFormatError
 from games.durak.beating import CARD_BY_ORDER, RANK_BITS, cards_of
-from games.durak.rules import DurakRules, seat_range
+from games.durak.rules import DurakRules, Trump, seat_range
 from games.durak.state import DurakState
 from games.reader import array, boolean, card, cards, integer, read_state
 
@@ -89,6 +92,7 @@ def dump(game: DurakState) -> dict[str, JSON]:
         "controls": list(game._ctl),
         "losing_team": game._losing_team if game._losing_team >= 0 else None,
         **({"order": [_codes_by_position(game, s) for s in range(n)]} if game._blind else {}),
+        **({"naming": True} if game._naming else {}),
     }
 
 
@@ -144,8 +148,12 @@ def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
     trump = Suit(data["trump"])
     game = cls._blank(rules, n, trump)
     trump_card = card(data["trump_card"], "trump_card")
-    if trump_card.suit is not trump:
+    named = rules.trump is Trump.SPADE_NAMED and trump_card.suit is Suit.SPADES
+    if trump_card.suit is not trump and not named:
         raise StateFormatError("trump card is not of the trump suit")
+    game._naming = boolean(data.get("naming", False), "naming")
+    if game._naming and not (named and trump is Suit.SPADES):
+        raise StateFormatError("naming: no spade shown to name a trump for")
     game._trump_card = trump_card.order
     game._trump_in_stock = boolean(data["trump_in_stock"], "trump_in_stock")
     stock = cards(data["stock"], "stock")
@@ -185,7 +193,7 @@ def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
     if trump_card not in full:
         raise StateFormatError("trump card is not in the deck")
     over = boolean(data["over"], "over")
-    lo = -1 if over else 0
+    lo = -1 if over or game._naming else 0
     game._over = over
     game._dealer = integer(data["dealer"], "dealer", 0, n - 1)
     game._attacker = integer(data["attacker"], "attacker", lo, n - 1)
@@ -230,5 +238,7 @@ def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
     if not over and (
         game._ctl[game._apos] != game._attacker or game._ctl[game._dpos] != game._defender
     ):
+        if game._naming and game._attacker == game._apos == -1:
+            return game  # no bout yet: it starts once the trump is named
         raise StateFormatError("places and seats disagree")
     return game

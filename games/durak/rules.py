@@ -97,6 +97,13 @@ class Trump(enum.Enum):
     TURNED_NO_SPADES = "turned_no_spades"
     """Turned up, but a spade goes into the middle of the stock and the next
     card is turned (diamonds durak, option 5.a)."""
+    SPADE_PODKIDNOY = "spade_podkidnoy"
+    """Turned up (diamonds durak, option 5.a), but a turned spade makes the
+    game ordinary podkidnoy with spades trump ("в некоторых компаниях")."""
+    SPADE_NAMED = "spade_named"
+    """Turned up (diamonds durak, option 5.a), but when a spade is turned the
+    dealer names the trump, clubs, diamonds or hearts, before the first bout
+    ("назначаются перед игрой"); the spade stays under the stock."""
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from games.durak.actions import (
     ATTACKS,
     BELIEVE,
     BLIND_LEADS,
+    NAMES,
     PASS,
     TAKE,
     Attack,
@@ -52,6 +53,9 @@ NOBODY = -1
 class Phase(enum.Enum):
     """What the bout waits for (:attr:`DurakState.phase`)."""
 
+    NAME = "name"
+    """Before the first bout (diamonds durak, a spade turned, ``trump``
+    ``spade_named``): the dealer names the trump."""
     ATTACK = "attack"
     """The table is empty: the attacker leads."""
     DEFEND = "defend"
@@ -67,7 +71,7 @@ class Phase(enum.Enum):
 
 
 # Python 3.11 looks up an enum class's attributes slowly; views ask every move.
-_ATTACK, _DEFEND, _VERDICT, _THROW, _OVER = Phase
+_NAME, _ATTACK, _DEFEND, _VERDICT, _THROW, _OVER = Phase
 
 
 class DurakState(Game[DurakRules, DurakAction, Any, Any]):
@@ -123,6 +127,7 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
     _blind: bool  # blind durak: nobody sees his own hand
     _arrival: list[int]  # blind: per card order, when it came into its hand
     _arrivals: int  # blind: cards that have come into hands so far
+    _naming: bool  # the dealer is to name the trump before the first bout
 
     @classmethod
     def _blank(cls, rules: DurakRules, seats: int, trump: Suit) -> Self:
@@ -176,6 +181,7 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
         game._blind = rules.blind
         game._arrival = [0] * 64
         game._arrivals = 0
+        game._naming = False
         return game
 
     @property
@@ -221,6 +227,8 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
         """What the bout waits for (see :class:`Phase`)."""
         if self._over:
             return _OVER
+        if self._naming:
+            return _NAME
         if not self._att:
             return _ATTACK
         if self._unbeaten and not self._taking:
@@ -228,6 +236,12 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
         if self._face_down and not self._taking:
             return _VERDICT
         return _THROW
+
+    def strongest_suit(self, seat: int) -> Suit:
+        """The suit other than spades ``seat`` holds most of (ties: the higher
+        top card)."""
+        hand = self._hands[seat]
+        return max(NAMES, key=lambda s: ((hand & SUIT_BITS[s]).bit_count(), hand & SUIT_BITS[s]))
 
     def _limit(self) -> int:
         return 5 if self._first_bout and self.rules.first_bout_five else HAND_SIZE
@@ -243,6 +257,8 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
     def _compute_to_move(self) -> frozenset[int]:
         if self._over:
             return SEAT_SETS[0]
+        if self._naming:
+            return SEAT_SETS[1 << self._dealer]
         att = self._att
         if not att:
             return SEAT_SETS[1 << self._attacker]
@@ -418,6 +434,8 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
             self._aside,
             self._durak,
             self._over,
+            self._naming,
+            self._trump,
             tuple(tuple(self.in_order(s)) for s in range(self._n)) if self._blind else (),
         )
 
@@ -428,6 +446,8 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
         throwers still asked consent: their silence is a pass."""
         if self._over:
             return {}
+        if self._naming:
+            return {self._dealer: Wait.DECIDE}
         if not self._att:
             return {self._attacker: Wait.DECIDE}
         if self._unbeaten and not self._taking:
@@ -439,9 +459,14 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
     def default_action(self, seat: int) -> DurakAction:
         """Leader: his lowest card alone (the lowest non-trump by rank, else
         the lowest trump).  Defender: take.  Thrower: pass.  An attacker facing
-        face-down covers: believe."""
+        face-down covers: believe.  A dealer naming the trump: the suit he
+        holds most of (not spades; ties: the higher top card)."""
         if self._over:
             raise IllegalAction("illegal.game_over")
+        if self._naming:
+            if seat != self._dealer:
+                raise IllegalAction("illegal.not_your_turn")
+            return NAMES[self.strongest_suit(seat)]
         if not self._att:
             if seat == self._attacker and self._blind:
                 return BLIND_LEADS[0]

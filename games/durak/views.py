@@ -68,7 +68,9 @@ class DurakPublicView(View):
     trump: Suit
     trump_card: Card | None
     """The turned-up card while it lies under the stock; None once drawn or
-    when it was the dealer's last card (no stock)."""
+    when it was the dealer's last card (no stock).  Diamonds durak with
+    ``spade_named``: a spade over which the dealer names the trump (in the
+    ``name`` phase ``trump`` is still that spade's suit)."""
     stock: int
     """Cards still to draw, the trump card included."""
     discard: int
@@ -238,8 +240,8 @@ def _shared(
         known,
         game._blind,
         SEAT_SETS[~game._out & ((1 << n) - 1)],
-        None if over else game._attacker,
-        None if over else game._defender,
+        None if over or game._attacker < 0 else game._attacker,
+        None if over or game._defender < 0 else game._defender,
         _table(game),
         game._taking,
         SEAT_SETS[game._passed],

@@ -14,6 +14,9 @@ code       action                meaning
                                  it is the lowest ♠), then the suit
 ``fX2h``   :class:`FollowJoker`  a joker on somebody's lead: ``h`` high (takes
                                  the trick) or ``l`` low (gives it)
+``vX1``    :class:`FaceValue`    option ``face_value``: a joker played "по
+                                 номиналу", as the six it replaces (``X1``
+                                 6♠, ``X2`` 6♣), an ordinary card
 =========  ====================  ============================================
 
 Every action is an interned singleton, so :func:`decode` is a dictionary
@@ -25,13 +28,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.cards import SUITS, Card, Suit
+from games.cards import SUITS, Card, Rank, Suit
 from games.core import Action, ActionParseError
-from games.joker.cards import CARD, JOKER_BITS
+from games.joker.cards import CARD, FACE_BIT, JOKER_BITS
 
 __all__ = [
     "BIDS",
     "DEAL",
+    "FACES",
     "FOLLOWS",
     "LEADS",
     "PLAYS",
@@ -39,6 +43,7 @@ __all__ = [
     "Bid",
     "ChooseTrump",
     "Deal",
+    "FaceValue",
     "FollowJoker",
     "JokerAction",
     "LeadJoker",
@@ -101,7 +106,24 @@ class FollowJoker(Action):
         return f"f{self.card.code}{'h' if self.high else 'l'}"
 
 
-JokerAction = Deal | ChooseTrump | Bid | Play | LeadJoker | FollowJoker
+@dataclass(frozen=True, slots=True)
+class FaceValue(Action):
+    """A joker played "по номиналу" (option ``face_value``): as the six of
+    spades (the first joker) or of clubs (the second) that it replaces in the
+    deck, an ordinary card that follows suit and wins or loses as that six."""
+
+    card: Card
+
+    def encode(self) -> str:
+        return "v" + self.card.code
+
+    @property
+    def counts_as(self) -> Card:
+        """The six it is played as."""
+        return _SIXES[self.card]
+
+
+JokerAction = Deal | ChooseTrump | Bid | Play | LeadJoker | FollowJoker | FaceValue
 
 DEAL = Deal()
 TRUMPS: dict[int, ChooseTrump] = {i: ChooseTrump(s) for i, s in enumerate(SUITS)} | {
@@ -123,7 +145,11 @@ FOLLOWS: dict[tuple[int, bool], FollowJoker] = {
 }
 
 _ALL: list[JokerAction] = [DEAL, *TRUMPS.values(), *BIDS, *PLAYS.values()]
-_ALL += [*LEADS.values(), *FOLLOWS.values()]
+_SIXES: dict[Card, Card] = {CARD[j]: Card.of(Rank.SIX, SUITS[FACE_BIT[j] // 9]) for j in JOKER_BITS}
+FACES: dict[int, FaceValue] = {j: FaceValue(CARD[j]) for j in JOKER_BITS}
+"""By joker bit."""
+
+_ALL += [*LEADS.values(), *FOLLOWS.values(), *FACES.values()]
 _BY_CODE: dict[str, JokerAction] = {a.encode(): a for a in _ALL}
 
 

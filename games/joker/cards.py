@@ -15,6 +15,7 @@ __all__ = [
     "CARD",
     "DECK",
     "DECK_MASK",
+    "FACE_BIT",
     "JOKERS",
     "JOKER_BITS",
     "SUIT_INDEX",
@@ -26,6 +27,9 @@ __all__ = [
 ]
 
 JOKER_BITS = (36, 37)
+FACE_BIT = {36: 0, 37: 9}
+"""By joker bit: the bit of the six it replaces and stands for at face value
+(the first joker 6♠, the second 6♣; seed 002's table plays them in that order)."""
 JOKERS = (1 << 36) | (1 << 37)
 SUIT_MASK = tuple(0x1FF << (9 * i) for i in range(4))
 SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}

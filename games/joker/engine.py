@@ -29,6 +29,7 @@ reasons ``illegal.game_over``, ``illegal.not_your_turn``,
 ``illegal.wrong_phase``, ``illegal.not_in_hand``, ``illegal.must_follow``
 (param ``suit``: the suit's symbol, ♠), ``illegal.must_play_highest``
 (``suit``), ``illegal.must_trump`` (``suit``), ``illegal.joker_lead_last``,
+``illegal.no_face_value`` (a joker at face value without the option),
 ``illegal.not_leading`` (a joker led while following),
 ``illegal.leading`` (a joker followed while leading),
 ``illegal.bid_too_high`` (``n``), ``illegal.forbidden_bid`` (``n``);
@@ -54,6 +55,7 @@ from games.joker import persistence, views
 from games.joker.actions import (
     BIDS,
     DEAL,
+    FACES,
     FOLLOWS,
     LEADS,
     PLAYS,
@@ -61,13 +63,24 @@ from games.joker.actions import (
     Bid,
     ChooseTrump,
     Deal,
+    FaceValue,
     FollowJoker,
     JokerAction,
     LeadJoker,
     Play,
     decode,
 )
-from games.joker.cards import BIT, CARD, DECK, JOKER_BITS, JOKERS, SUIT_INDEX, SUIT_MASK, bits_of
+from games.joker.cards import (
+    BIT,
+    CARD,
+    DECK,
+    FACE_BIT,
+    JOKER_BITS,
+    JOKERS,
+    SUIT_INDEX,
+    SUIT_MASK,
+    bits_of,
+)
 from games.joker.rules import JokerRules
 from games.joker.scoring import PulkaRecord, SheetRow, deal_points, premium
 from games.joker.state import NO_TRUMP, NOBODY, ONLY, JokerState, Phase
@@ -84,8 +97,9 @@ _BID = Phase.BID
 _PLAY = Phase.PLAY
 _OVER = Phase.OVER
 
-NORMAL, LEAD_HIGH, LEAD_TAKES, FOLLOW_HIGH, FOLLOW_LOW = range(5)
-"""How a card was played: an ordinary card, or a joker's declaration."""
+NORMAL, LEAD_HIGH, LEAD_TAKES, FOLLOW_HIGH, FOLLOW_LOW, FACE = range(6)
+"""How a card was played: an ordinary card, a joker's declaration, or a joker
+at face value (as the six it replaces, ``FACE_BIT``)."""
 
 FIRST_TRUMP_CARDS = 3
 """Cards the trump chooser sees before naming the trump in nine-card deals."""
@@ -106,7 +120,13 @@ _LEAD_LISTS: dict[int, tuple[LeadJoker, ...]] = {
 _FOLLOW_LISTS: dict[int, tuple[FollowJoker, ...]] = {
     j: (FOLLOWS[(j, True)], FOLLOWS[(j, False)]) for j in JOKER_BITS
 }
-_MODE_VALUE = {LEAD_HIGH: "high", LEAD_TAKES: "takes", FOLLOW_HIGH: "high", FOLLOW_LOW: "low"}
+_MODE_VALUE = {
+    LEAD_HIGH: "high",
+    LEAD_TAKES: "takes",
+    FOLLOW_HIGH: "high",
+    FOLLOW_LOW: "low",
+    FACE: "face",
+}
 _DEAL_TRIES = 30
 """Random deals :meth:`Joker.determinize` tries before it deals to order."""
 
@@ -284,7 +304,18 @@ class Joker(GamePackage[JokerPublicView, JokerSeatView], JokerState):
                 for j in JOKER_BITS:
                     if jokers >> j & 1:
                         out.extend(_FOLLOW_LISTS[j])
+            if self.rules.face_value:
+                for j in JOKER_BITS:
+                    if jokers >> j & 1 and (leading or self._face_legal(normal, j)):
+                        out.append(FACES[j])
         return out
+
+    def _face_legal(self, normal: int, joker: int) -> bool:
+        """May ``joker`` follow at face value: would its six be a legal card
+        in a hand of ``normal`` and that six?  (The jokers held never oblige
+        anything: a joker may always be played as a joker.)"""
+        six = FACE_BIT[joker]
+        return bool(self._follow_mask(normal | 1 << six) >> six & 1)
 
     def _follow_mask(self, normal: int) -> int:
         """The ordinary cards a follower may play."""
@@ -323,6 +354,18 @@ class Joker(GamePackage[JokerPublicView, JokerSeatView], JokerState):
             if self._trick and not self._done:
                 self._check_follow(seat, bit)
             return self._play(seat, bit, NORMAL, -1)
+        if type(action) is FaceValue:
+            if phase is not _PLAY:
+                raise IllegalAction("illegal.wrong_phase")
+            if not self.rules.face_value:
+                raise IllegalAction("illegal.no_face_value")
+            bit = BIT[action.card]
+            if not self._hands[seat] >> bit & 1:
+                raise IllegalAction("illegal.not_in_hand", card=action.card.code)
+            six = FACE_BIT[bit]
+            if self._trick and not self._done:
+                self._check_follow(seat, six, self._hands[seat] & ~JOKERS | 1 << six)
+            return self._play(seat, bit, FACE, six // 9)
         kind = type(action)
         if kind is LeadJoker or kind is FollowJoker:
             if phase is not _PLAY:
@@ -358,8 +401,11 @@ class Joker(GamePackage[JokerPublicView, JokerSeatView], JokerState):
             return self._deal_cards()
         raise IllegalAction("illegal.wrong_phase")
 
-    def _check_follow(self, seat: int, bit: int) -> None:
-        normal = self._hands[seat] & ~JOKERS
+    def _check_follow(self, seat: int, bit: int, normal: int = -1) -> None:
+        """Refuse ordinary card ``bit`` if it may not follow; ``normal`` is
+        the hand's ordinary cards (default: the hand without its jokers)."""
+        if normal < 0:
+            normal = self._hands[seat] & ~JOKERS
         if self._follow_mask(normal) >> bit & 1:
             return
         suit = SUITS[self._lead_suit].symbol
@@ -514,8 +560,8 @@ class Joker(GamePackage[JokerPublicView, JokerSeatView], JokerState):
         if not trick:
             self._lead_suit = suit if bit >= 36 else bit // 9
             self._lead_high = mode == LEAD_HIGH
-        elif bit < 36:
-            played = bit // 9
+        elif bit < 36 or mode == FACE:
+            played = bit // 9 if bit < 36 else suit
             led = self._lead_suit
             if played != led:
                 self._void[seat] |= 1 << led
@@ -547,6 +593,8 @@ class Joker(GamePackage[JokerPublicView, JokerSeatView], JokerState):
             if trick[0][2] == LEAD_HIGH:
                 high.insert(0, trick[0])
             return (high[0] if self.rules.first_joker_wins else high[-1])[0]
+        if any(e[2] == FACE for e in trick):  # a joker at face value is its six
+            trick = [(e[0], FACE_BIT[e[1]], NORMAL, -1) if e[2] == FACE else e for e in trick]
         trump = self._trump
         best_trump = -1
         winner = -1
@@ -730,6 +778,13 @@ _PLAY_EVENTS.update(
             (FOLLOW_LOW, (-1,)),
         )
         for suit in suits
+    }
+)
+_PLAY_EVENTS.update(
+    {
+        (seat, j, FACE, FACE_BIT[j] // 9): _play_event(seat, j, FACE, FACE_BIT[j] // 9)
+        for seat in range(4)
+        for j in JOKER_BITS
     }
 )
 _TRICK_EVENTS = tuple(tuple(Event("trick", s, value=k) for k in range(10)) for s in range(4))

@@ -14,7 +14,9 @@ Layout, format 1 (cards as codes; hands and the taken pile sorted by card)::
 
 ``trump`` is a suit index (0..3 in ♠ ♣ ♦ ♥ order) or -1 for no trump;
 ``mode`` 0 an ordinary card, 1 a joker led high, 2 led "takes", 3 followed
-high, 4 followed low; ``suit`` the led joker's suit index, else -1.
+high, 4 followed low, 5 a joker played at face value (as the six it
+replaces); ``suit`` the led joker's suit index, at face value the six's suit
+index, else -1.
 ``sheet`` and ``pulkas`` hold the score sheet's rows
 (:class:`~games.joker.scoring.SheetRow`, :class:`~games.joker.scoring.PulkaRecord`)
 field by field, a row's ``trump`` as a suit letter or ``"none"``.
@@ -181,7 +183,7 @@ def load(cls: type[J], data: Mapping[str, JSON]) -> J:
 
 def _load(cls: type[J], data: Mapping[str, JSON]) -> J:
     rules = JokerRules.from_json(data["rules"])
-    n = integer(data["seats"], "seats", 3, 4)
+    n = integer(data["seats"], "seats", 2, 4)
     if n not in seat_range(rules):
         raise StateFormatError(f"{n} seats")
     game = cls.__new__(cls)
@@ -212,7 +214,7 @@ def _load(cls: type[J], data: Mapping[str, JSON]) -> J:
             (
                 integer(seat, "trick", 0, n - 1),
                 bit,
-                integer(mode, "trick", 0, 4),
+                integer(mode, "trick", 0, 5),
                 integer(suit, "trick", -1, 3),
             )
         )

@@ -52,6 +52,12 @@ class JokerRules(Rules):
     """A joker may be led only when the leader holds nothing but jokers."""
     first_joker_wins: bool = option(False)
     """Of two jokers played to win one trick, the earlier wins (not the later)."""
+    face_value: bool = option(False)
+    """A joker may also be played "по номиналу" (seed 002), as the six it
+    replaces (the first joker 6♠, the second 6♣): an ordinary card."""
+    two_players: bool = option(False)
+    """Two may play (seed 002: "может быть уменьшено до трёх-двух"); the deals
+    keep their card counts and the dealer's forbidden bid."""
 
     def validate(self) -> None:
         for f in dataclasses.fields(self):
@@ -83,8 +89,9 @@ def schedule(deals: Deals) -> tuple[tuple[int, ...], ...]:
 
 
 def seat_range(rules: JokerRules) -> range:
-    """Four players, or three (the deals keep their card counts)."""
-    return range(3, 5)
+    """Four players, or three, or with ``two_players`` two (the deals keep
+    their card counts)."""
+    return range(2 if rules.two_players else 3, 5)
 
 
 PRESETS: dict[str, JokerRules] = {

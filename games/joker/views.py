@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from games.cards import SUITS, Card, Suit
+from games.cards import SUITS, Card, Rank, Suit
 from games.core import Progress, View
 from games.joker.cards import CARD
 from games.joker.rules import schedule
@@ -48,6 +48,9 @@ class JokerMode(enum.Enum):
     """Led: the suit named takes, and the joker wins if nobody follows it."""
     LOW = "low"
     """Followed: it gives the trick away."""
+    FACE = "face"
+    """At face value (option ``face_value``): it is the six it replaces, of
+    the :attr:`TrickCard.suit` given (see :attr:`TrickCard.counts_as`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +63,18 @@ class TrickCard(View):
     joker: JokerMode | None
     """A joker's declaration; None for an ordinary card."""
     suit: Suit | None
-    """The suit a led joker named; None otherwise."""
+    """The suit a led joker named, or of the six a joker at face value is;
+    None otherwise."""
+
+    @property
+    def counts_as(self) -> Card | None:
+        """The ordinary card it counts as: itself, or the six of a joker at
+        face value; None for a joker played as a joker."""
+        if self.joker is None:
+            return self.card
+        if self.joker is JokerMode.FACE and self.suit is not None:
+            return Card.of(Rank.SIX, self.suit)
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,9 +183,9 @@ def _hand_cards(hand: int, trump: int) -> tuple[Card, ...]:
     return cards
 
 
-_MODES = (None, JokerMode.HIGH, JokerMode.TAKES, JokerMode.HIGH, JokerMode.LOW)
+_MODES = (None, JokerMode.HIGH, JokerMode.TAKES, JokerMode.HIGH, JokerMode.LOW, JokerMode.FACE)
 """By the state's play mode: an ordinary card, a joker led high, led
-"takes", followed high, followed low."""
+"takes", followed high, followed low, at face value."""
 _VOID_SUITS = tuple(frozenset(SUITS[s] for s in range(4) if mask >> s & 1) for mask in range(16))
 """By a seat's mask of suits shown lacking."""
 _NO_WINNERS: frozenset[int] = frozenset()

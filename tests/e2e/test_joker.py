@@ -90,7 +90,7 @@ def state(db_path: Path) -> Joker:
 async def press_action(table: Table, user_id: int, code: str) -> None:
     """Press the buttons that make the move ``code``: a joker's through its menus."""
     path: list[str] = []
-    if code.startswith(("l", "f")):
+    if code.startswith(("l", "f", "v")):
         joker = code[1:3]
         path.append(f"j{joker}")
         if code.startswith("l"):

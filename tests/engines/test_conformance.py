@@ -1,4 +1,5 @@
-"""The conformance suite: every registered game, every preset, every seat count.
+"""The conformance suite: every registered game, every preset, every seat count,
+and the option sets of :data:`OPTION_SETS` at their seat counts.
 
 :func:`suite` makes the suite's tests for any games handed in, so a game
 listed outside the house's catalog (``tests/one_registration``) runs the
@@ -16,7 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.catalog import CATALOG
-from games.core import Outcome
+from games.core import Outcome, Rules
+from games.durak import PRESETS as DURAK
+from games.durak import Trump
+from games.joker import JokerRules
 from games.spec import GameSpec
 from tests.engines.playout import check_garbage, playout, replay
 
@@ -25,30 +29,50 @@ __all__ = ["suite"]
 CODE_TEXT = st.text(alphabet="abdknoptx-XT2345689JQKAscdhSCDH \n", max_size=8)
 
 
-def suite(specs: Sequence[GameSpec]) -> dict[str, Callable[..., Any]]:
-    """The conformance tests of ``specs``, by name."""
+OptionSet = tuple[str, str, Rules, tuple[int, ...]]
+"""A game's key, a name, the rules, the seat counts."""
+
+OPTION_SETS: tuple[OptionSet, ...] = (
+    ("joker", "two_players_face_value", JokerRules(two_players=True, face_value=True), (2, 4)),
+    ("durak", "spade_podkidnoy", DURAK["diamonds"].replace(trump=Trump.SPADE_PODKIDNOY), (2, 5)),
+    ("durak", "spade_named", DURAK["diamonds"].replace(trump=Trump.SPADE_NAMED), (2, 4)),
+)
+"""Lobby options no preset has (the seed options of issue 30), played as well:
+few cases, so that the suite's time stays in check."""
+
+
+def suite(
+    specs: Sequence[GameSpec], option_sets: Sequence[OptionSet] = ()
+) -> dict[str, Callable[..., Any]]:
+    """The conformance tests of ``specs``, by name (with ``option_sets`` of
+    those games among the cases)."""
     cases = [
-        pytest.param(spec, preset, seats, id=f"{spec.key}-{preset}-{seats}")
+        pytest.param(spec, spec.preset(preset), seats, id=f"{spec.key}-{preset}-{seats}")
         for spec in specs
         for preset, rules in spec.presets.items()
         for seats in spec.seat_range(rules)
     ]
+    keyed = {spec.key: spec for spec in specs}
+    cases += [
+        pytest.param(keyed[key], rules, seats, id=f"{key}-{name}-{seats}")
+        for key, name, rules, seat_counts in option_sets
+        if key in keyed
+        for seats in seat_counts
+    ]
     by_spec = pytest.mark.parametrize("spec", list(specs), ids=[spec.key for spec in specs])
-    by_case = pytest.mark.parametrize(("spec", "preset", "seats"), cases)
+    by_case = pytest.mark.parametrize(("spec", "rules", "seats"), cases)
 
     @by_case
     @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(seed=st.integers(min_value=0, max_value=2**63))
     def test_random_playouts_keep_every_invariant(
-        spec: GameSpec, preset: str, seats: int, seed: int
+        spec: GameSpec, rules: Rules, seats: int, seed: int
     ) -> None:
-        rules = spec.preset(preset)
         game, log = playout(spec, rules, seats, seed)
         assert replay(spec, rules, seats, seed, log).dump() == game.dump()
 
     @by_case
-    def test_next_game_after_an_outcome(spec: GameSpec, preset: str, seats: int) -> None:
-        rules = spec.preset(preset)
+    def test_next_game_after_an_outcome(spec: GameSpec, rules: Rules, seats: int) -> None:
         first, _ = playout(spec, rules, seats, 11, deep=False)
         previous = first.outcome()
         assert isinstance(previous, Outcome)
@@ -59,9 +83,8 @@ def suite(specs: Sequence[GameSpec]) -> dict[str, Callable[..., Any]]:
 
     @by_case
     def test_same_seed_same_game_despite_global_random(
-        spec: GameSpec, preset: str, seats: int
+        spec: GameSpec, rules: Rules, seats: int
     ) -> None:
-        rules = spec.preset(preset)
         random.seed(1)
         first, log1 = playout(spec, rules, seats, 2024, deep=False)
         for _ in range(100):
@@ -73,7 +96,9 @@ def suite(specs: Sequence[GameSpec]) -> dict[str, Callable[..., Any]]:
     @by_spec
     def test_garbled_action_codes_are_refused(spec: GameSpec) -> None:
         codes: set[str] = set()
-        for rules in spec.presets.values():
+        more = [c.values[1] for c in cases if c.values[0] is spec]
+        for rules in [*spec.presets.values(), *more]:
+            assert isinstance(rules, Rules)
             _, log = playout(spec, rules, spec.seat_range(rules)[0], 3, deep=False)
             codes.update(code for _, code in log)
         check_garbage(spec.game, sorted(codes), extra=[None, 7, b"k", ["k"], ("p",)])
@@ -103,4 +128,4 @@ def suite(specs: Sequence[GameSpec]) -> dict[str, Callable[..., Any]]:
     return {test.__name__: test for test in tests}
 
 
-globals().update(suite(list(CATALOG.specs.values())))
+globals().update(suite(list(CATALOG.specs.values()), OPTION_SETS))

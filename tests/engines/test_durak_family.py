@@ -8,11 +8,13 @@ import random
 
 import pytest
 
-from games.cards import Card, Suit
-from games.core import Outcome, RulesError
+from games.cards import Card, Suit, deck
+from games.core import Outcome, RulesError, Wait
 from games.durak import PRESETS, SPEC, Durak, DurakRules, Shape, Transfers, Trump
 from games.durak.state import Phase
 from games.durak.views import PlaysFor
+from players.durak import DurakHeuristic
+from tests.engines.playout import playout, replay
 from tests.engines.test_durak_scenarios import (
     cards,
     hand,
@@ -116,6 +118,131 @@ def test_option_5a_turns_the_trump_but_a_spade_goes_into_the_stock() -> None:
     assert game.public_view().trump is Suit.DIAMONDS
     plain = Durak.deal(rules, 2, pack_for(["6s 7s 8s 9s Ts Js", "6c 7c 8c 9c Tc Jc"], "Ah"))
     assert plain.public_view().trump is Suit.HEARTS
+
+
+def test_spade_turned_podkidnoy_a_turned_spade_makes_the_game_ordinary_podkidnoy() -> None:
+    # Seed 003, 5.a: "В некоторых компаниях в этом случае производится обычный
+    # розыгрыш «дурака подкидного»".
+    rules = DIAMONDS.replace(trump=Trump.SPADE_PODKIDNOY)
+    hands = ["6h 7h 8h 9h Th Jh", "6c 7c 8c 9c Tc Jc"]
+    game = Durak.deal(rules, 2, pack_for(hands, "As", first_stock="Ks 8d"))
+    view = game.public_view()
+    assert view.trump_card == Card.parse("As")
+    assert view.trump is Suit.SPADES
+    assert [c.code for c in game.zones()[0].cards][:2] == ["Ks", "8d"]
+    # Spades are trump: any spade beats a heart, a diamond beats nothing of it.
+    game = position(rules, ["8h 7c", "6s 9d Qh"], trump="s", trump_card=None)
+    play(game, "0:a8h")
+    assert legal(game, 1) == {"b8h6s", "b8hQh", "k"}
+    # A turned heart keeps diamonds durak's spade rule.
+    game = Durak.deal(rules, 2, pack_for(hands, "Qh"))
+    assert game.public_view().trump is Suit.HEARTS
+    game = position(rules, ["8s 7c", "6h 9s 9d"], trump="h", trump_card=None)
+    play(game, "0:a8s")
+    assert legal(game, 1) == {"b8s9s", "k"}
+
+
+def test_spade_turned_podkidnoy_without_stock_the_dealers_spade_is_trump() -> None:
+    rules = DIAMONDS.replace(trump=Trump.SPADE_PODKIDNOY, deck_size=24)
+    spade = Card.parse("9s")
+    pack = [c for c in deck(24) if c != spade] + [spade]  # the dealer's last card
+    game = Durak.deal(rules, 4, pack)
+    assert game.public_view().trump is Suit.SPADES
+
+
+SPADE_NAMED = DIAMONDS.replace(trump=Trump.SPADE_NAMED)
+SPADE_AT_FOUR = 7
+"""Deals the four-player game a spade to turn (found offline)."""
+
+
+def test_spade_turned_named_the_dealer_names_the_trump_before_the_first_bout() -> None:
+    # Seed 003, 5.a: "козыри открываются ... или назначаются перед игрой".
+    hands = ["6h 7h 8c 9c Tc Jc", "6c 7c 8h 9h Th Jh"]
+    game = Durak.deal(SPADE_NAMED, 2, pack_for(hands, "As", first_stock="Ks 8d"))
+    assert game.phase is Phase.NAME
+    assert game.to_move() == {0}  # the dealer (seat 0 in a first game)
+    assert legal(game, 0) == {"Nc", "Nd", "Nh"}  # never spades
+    assert legal(game, 1) == set()
+    assert refused(game, 1, "a6c") == "illegal.trump_not_named"
+    assert refused(game, 1, "Nh") == "illegal.not_your_turn"
+    events = play(game, "0:Nh")
+    assert [(e.kind, e.value) for e in events] == [("trump_named", "h")]
+    view = game.public_view()
+    assert view.trump is Suit.HEARTS
+    assert view.trump_card == Card.parse("As")  # the spade stays under the stock
+    assert view.phase is Phase.ATTACK
+    assert view.attacker == 0  # the lowest heart, 6♥
+    assert refused(game, 0, "Nd") == "illegal.trump_named"
+
+
+def test_spade_turned_named_the_spade_rule_holds_with_the_named_trump() -> None:
+    game = position(SPADE_NAMED, ["8s 7c", "6h 9s 9d"], trump="h", trump_card=None)
+    play(game, "0:a8s")
+    assert legal(game, 1) == {"b8s9s", "k"}
+
+
+def test_spade_turned_named_by_default_the_suit_he_holds_most_of() -> None:
+    hands = ["6h 7c 8c 9c Tc Jd", "6c 7h 8h 9h Th Jh"]
+    game = Durak.deal(SPADE_NAMED, 2, pack_for(hands, "9s"))
+    assert game.default_action(0).encode() == "Nc"
+    assert game.waits() == {0: Wait.DECIDE}
+
+
+def test_spade_turned_named_only_when_a_spade_is_turned() -> None:
+    hands = ["6h 7h 8c 9c Tc Jc", "6c 7c 8h 9h Th Jh"]
+    game = Durak.deal(SPADE_NAMED, 2, pack_for(hands, "Ad"))
+    assert game.phase is Phase.ATTACK
+    assert game.public_view().trump is Suit.DIAMONDS
+
+
+def test_spade_turned_named_is_saved_while_the_trump_is_to_be_named() -> None:
+    hands = ["6h 7h 8c 9c Tc Jc", "6c 7c 8h 9h Th Jh"]
+    game = Durak.deal(SPADE_NAMED, 2, pack_for(hands, "As"))
+    loaded = Durak.load(json.loads(json.dumps(game.dump())))
+    assert loaded.dump() == game.dump()
+    assert loaded.phase is Phase.NAME
+    play(loaded, "0:Nd")
+    again = Durak.load(json.loads(json.dumps(loaded.dump())))
+    assert again.public_view().trump is Suit.DIAMONDS
+    assert again.dump() == loaded.dump()
+
+
+def test_spade_turned_named_a_player_leaving_first_has_the_trump_named_as_the_timer_would() -> None:
+    hands = ["6h 7h 8h 9c Tc Jc", "6c 7c 8c 9h Th Jh", "6d 7d 8d 9d Td Jd"]
+    game = Durak.deal(SPADE_NAMED, 3, pack_for(hands, "As"))
+    events = game.resign(2)
+    assert [e.kind for e in events][:2] == ["trump_named", "resign"]
+    assert game.public_view().trump is Suit.CLUBS  # three of each: J♣ tops 8♥
+    assert game.phase is Phase.ATTACK
+
+
+def test_spade_turned_named_the_computer_names_its_strongest_suit() -> None:
+    hands = ["6h 7c 8c 9c Ad Kd", "6c 7h 8h 9h Th Jh"]
+    game = Durak.deal(SPADE_NAMED, 2, pack_for(hands, "As"))
+    choice = DurakHeuristic().choose(
+        SPADE_NAMED, game.view(0), game.legal_actions(0), random.Random(1)
+    )
+    assert choice.encode() == "Nd"  # two high diamonds beat three low clubs
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(2, 3), (4, SPADE_AT_FOUR)])
+def test_spade_turned_named_random_playouts_from_a_naming_keep_every_invariant(
+    seats: int, seed: int
+) -> None:
+    assert Durak.new(SPADE_NAMED, seats, random.Random(seed)).phase is Phase.NAME
+    game, log = playout(SPEC, SPADE_NAMED, seats, seed)
+    assert log[0][1].startswith("N")
+    assert replay(SPEC, SPADE_NAMED, seats, seed, log).dump() == game.dump()
+
+
+def test_old_diamonds_rules_without_the_new_value_load_as_they_were() -> None:
+    stored = json.loads(json.dumps(DIAMONDS.to_json()))
+    assert DurakRules.from_json(stored) == DIAMONDS
+    stored["trump"] = "turned_no_spades"
+    assert DurakRules.from_json(stored).trump is Trump.TURNED_NO_SPADES
+    assert DurakRules.from_json(DIAMONDS.replace(trump=Trump.SPADE_PODKIDNOY).to_json()).trump is (
+        Trump.SPADE_PODKIDNOY
+    )
 
 
 def test_the_spade_rule_belongs_to_diamonds_durak_only() -> None:

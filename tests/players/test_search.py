@@ -10,13 +10,15 @@ from typing import Any
 import pytest
 
 from bot.catalog import CATALOG
-from games.core import Game
+from games.core import Game, Rules
 from games.durak import PRESETS as DURAK_PRESETS
-from games.durak import Durak
+from games.durak import Durak, Trump
+from games.durak.actions import NameTrump
 from games.spec import GameSpec
 from players.arena import next_seat
 from players.levels import Level, request_for, search_player, think
 from players.search import Budget, SearchPlayer, Situation
+from tests.engines.test_conformance import OPTION_SETS
 
 SMALL = Budget(moves=150)
 """Enough for a few worlds; no time limit, so choices repeat exactly."""
@@ -66,6 +68,38 @@ def test_only_legal_moves_with_every_preset_and_seat_count(
             action = heuristic.choose(game.rules, game.view(seat), legal, rng)
         game.apply(seat, action)
     assert searched > 0
+
+
+@pytest.mark.parametrize(
+    ("key", "rules", "seats"),
+    [(key, rules, seats) for key, _, rules, counts in OPTION_SETS for seats in counts[:1]],
+    ids=[name for _, name, _, _ in OPTION_SETS],
+)
+def test_only_legal_moves_with_the_seed_options(key: str, rules: Rules, seats: int) -> None:
+    """Two-player Joker with jokers at face value, diamonds durak's turned
+    spade as podkidnoy or named (the seed options no preset has)."""
+    spec = CATALOG.specs[key]
+    computer = CATALOG.computers[key]
+    searcher = SearchPlayer(computer.heuristic, SWEEP, computer.horizon)
+    for seed in range(2):
+        rng = random.Random(f"{key}:{seed}")
+        game: Game[Any, Any, Any, Any] = spec.game.new(rules, seats, rng)
+        for _ in range(MAX_MOVES // 2):
+            actors = sorted(game.to_move())
+            if not actors:
+                break
+            seat = next_seat(game, actors, rng)
+            action = searcher.choose(Situation.of(game, seat), rng)
+            assert action in game.legal_actions(seat)
+            game.apply(seat, action)
+
+
+def test_the_search_names_a_trump_over_a_turned_spade() -> None:
+    rules = DURAK_PRESETS["diamonds"].replace(trump=Trump.SPADE_NAMED)
+    game = Durak.new(rules, 2, random.Random(3))  # a spade is turned
+    assert game.to_move() == {0}
+    action = small_player("durak").choose(Situation.of(game, 0), random.Random(1))
+    assert isinstance(action, NameTrump)
 
 
 def midgame(spec: GameSpec, seats: int, moves: int) -> tuple[Game[Any, Any, Any, Any], int]:
