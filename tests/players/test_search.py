@@ -25,7 +25,8 @@ SMALL = Budget(moves=150)
 SPECS = list(CATALOG.specs.values())
 MAX_MOVES = 150
 """Moves played per game in the legality sweep (whole games are the arena's)."""
-SWEEP = Budget(moves=40)
+SWEEP = Budget(moves=20)
+"""A small search: the sweep is about the legality of what it chooses."""
 
 
 def small_player(game: str) -> SearchPlayer:
