@@ -87,14 +87,15 @@ async def test_face_value_a_person_plays_a_joker_as_its_six_by_the_buttons(
         six = "6♠" if played.counts_as.suit is Suit.SPADES else "6♣"
         said = "\n".join(text for m in server.chat_messages(anna) for text in m.history)
         assert f"как {six}" in said
-        # The deal is played out and scored; the game goes on to the next one.
-        for _ in range(20):
-            if state(db_path).public_view().sheet:
-                break
-            await table.play_random_move()
-        (row,) = state(db_path).public_view().sheet
-        assert row.cards == 1
-        assert sum(row.tricks) == 1
+        # The game is played out (its short schedule) with the option on: the
+        # deal with the joker played as a six is scored like any other.
+        await table.play_to_the_end(max_moves=3000, probe=Probe(db_path))
+        final = state(db_path)
+        assert final.is_over
+        first, *_ = final.public_view().sheet
+        assert first.cards == 1
+        assert sum(first.tricks) == 1
+        assert any("🏁" in m.body for m in table.group_messages())
 
 
 async def test_spade_turned_podkidnoy_a_diamonds_game_with_a_turned_spade_is_played_out(
