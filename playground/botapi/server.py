@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from aiohttp import web
+from aiohttp import hdrs, web
 
 from . import api as bot_api
 from . import ephemeral as _ephemeral  # noqa: F401 - registers the ephemeral messages' methods
@@ -25,6 +25,7 @@ from .errors import (
 )
 from .faults import Fault, Storm
 from .models import ApiCall, SentMessage
+from .multipart import MultipartError, boundary_of, read_form
 from .params import Params, Upload
 from .world import TelegramWorld
 
@@ -463,6 +464,15 @@ async def _read_params(request: web.Request) -> Params:
             if not isinstance(body, dict):
                 raise bad_request("can't parse JSON object")
             values.update(body)
+        elif request.content_type == "multipart/form-data":
+            try:
+                fields, uploads = read_form(
+                    await request.read(), boundary_of(request.headers[hdrs.CONTENT_TYPE])
+                )
+            except MultipartError as exc:
+                raise bad_request(f"can't parse the multipart body: {exc}") from exc
+            values.update(fields)
+            files.update(uploads)
         else:
             form = await request.post()
             for key in form:
