@@ -30,7 +30,6 @@ from tests.i18n.test_catalogs import fields
 from tests.one_registration import LISTING, SPEC, TEXTS
 from tests.one_registration.actions import Play
 from tests.services.test_duplicate import check_duplicate_of_every_game
-from tests.services.test_replays import play_out_randomly
 from tests.services.world import GROUP, PEOPLE, World
 
 LISTED = CATALOG.adding(LISTING)
@@ -236,7 +235,7 @@ async def test_it_gets_replays_without_a_line_of_replay_code(tmp_path: Path) -> 
         with pytest.raises(ServiceError) as early:
             await world.services.replays.of(snapshot.table.id)
         assert early.value.key == "replay.in_play"
-        over = (await play_out_randomly(world, snapshot)).table
+        over = (await world.play_out(snapshot.table.id, 5)).table
         history = await world.services.replays.find(GROUP, PEOPLE[0].id, None)
         frames = list(replay_frames("ru", history, screens))
     assert len(frames) == over.moves + 1

@@ -9,7 +9,6 @@ in order are refused; five seats are not offered one."""
 from __future__ import annotations
 
 import json
-import random
 import sqlite3
 from contextlib import closing
 from typing import Any
@@ -18,22 +17,10 @@ import pytest
 
 from bot.catalog import CATALOG, Catalog
 from games.core import Game
-from services import Actor, Duplicates, ServiceError, Snapshot, Status
+from services import Actor, Duplicates, ServiceError, Status
 from services.duplicates import matchpoints
 from services.fairness import commitment
 from tests.services.world import PEOPLE, World
-
-
-async def _play_out(world: World, table_id: int, seed: int = 5) -> Snapshot:
-    rng = random.Random(seed)
-    for _ in range(20_000):
-        snapshot = await world.snapshot(table_id)
-        if snapshot.table.status is not Status.PLAYING:
-            return snapshot
-        seat = rng.choice(sorted(s for s in snapshot.waits() if snapshot.legal(s)))
-        code = rng.choice(snapshot.legal(seat)).encode()
-        await world.services.tables.act(table_id, seat, code, actor=Actor.PLAYER)
-    raise AssertionError("the game did not end")
 
 
 async def _dealt(world: World, table_id: int) -> Game[Any, Any, Any, Any]:
@@ -47,7 +34,7 @@ async def check_duplicate_of_every_game(world: World, catalog: Catalog, game: st
     spec = catalog.specs[game]
     people = spec.seat_range(spec.preset()).start
     first = (await world.table(game, people=people)).table
-    over = await _play_out(world, first.id)
+    over = await world.play_out(first.id, 5)
     n = len(first.seats)
 
     dup = (await world.services.duplicates.deal_next(first.id, PEOPLE[1])).table
@@ -85,10 +72,10 @@ async def test_duplicate_deals_each_person_his_neighbours_hand_in_every_game(
 
 async def test_duplicate_set_of_two_ends_in_its_comparison(world: World) -> None:
     first = (await world.table("durak", people=2)).table
-    await _play_out(world, first.id, seed=1)
+    await world.play_out(first.id, 1)
     assert Duplicates.offered(await world.services.snapshots.table(first.id))
     dup = (await world.services.duplicates.deal_next(first.id, PEOPLE[0])).table
-    await _play_out(world, dup.id, seed=2)
+    await world.play_out(dup.id, 2)
     last = await world.services.snapshots.table(dup.id)
     assert Duplicates.completes(last)
     assert not Duplicates.offered(last)
@@ -111,7 +98,7 @@ async def test_duplicate_presses_out_of_order_are_refused(world: World) -> None:
     first = (await world.table("durak", people=2)).table
     with pytest.raises(ServiceError, match=r"error\.not_finished"):
         await world.services.duplicates.deal_next(first.id, PEOPLE[0])
-    await _play_out(world, first.id)
+    await world.play_out(first.id, 5)
     with pytest.raises(ServiceError, match=r"error\.not_seated"):
         await world.services.duplicates.deal_next(first.id, PEOPLE[2])
     with pytest.raises(ServiceError, match=r"error\.no_table"):
@@ -127,7 +114,7 @@ async def test_duplicate_presses_out_of_order_are_refused(world: World) -> None:
 async def test_duplicate_is_not_offered_for_five_players(world: World) -> None:
     first = (await world.table("durak", people=4, computers=1)).table
     assert len(first.seats) == 5
-    await _play_out(world, first.id)
+    await world.play_out(first.id, 5)
     finished = await world.services.snapshots.table(first.id)
     assert finished.status is Status.FINISHED
     assert not Duplicates.offered(finished)
@@ -140,10 +127,10 @@ async def test_a_duplicate_whose_deal_is_not_its_first_tables_is_refused(world: 
     dealt other cards under the first table's seed): /verify deals the first
     table's game again and finds it is not these cards."""
     first = (await world.table("durak", people=2)).table
-    await _play_out(world, first.id)
+    await world.play_out(first.id, 5)
     dup = (await world.services.duplicates.deal_next(first.id, PEOPLE[0])).table
     assert dup.seed is not None
-    await _play_out(world, dup.id)
+    await world.play_out(dup.id, 5)
     dealt = (await _dealt(world, dup.id)).dump()
     hands = dealt["hands"]
     hands[0][0], hands[1][0] = hands[1][0], hands[0][0]

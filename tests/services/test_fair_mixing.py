@@ -7,7 +7,6 @@ way still verify."""
 from __future__ import annotations
 
 import json
-import random
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import closing
@@ -17,7 +16,7 @@ import pytest
 
 from bot.catalog import CATALOG
 from screens.common import lobby_text
-from services import Actor, ServiceError, Snapshot, Status
+from services import ServiceError, Snapshot
 from services.fairness import (
     SCHEME_V1,
     SCHEME_V2,
@@ -35,19 +34,6 @@ from tests.services.world import GROUP, PEOPLE, World
 async def fair(tmp_path: Path, clock: FakeClock) -> AsyncIterator[World]:
     async with World.open(tmp_path / "fair.sqlite3", clock, fixed_deals=False) as w:
         yield w
-
-
-async def _play_out(world: World, snapshot: Snapshot, seed: int = 3) -> Snapshot:
-    rng = random.Random(seed)
-    table_id = snapshot.table.id
-    for _ in range(20_000):
-        snapshot = await world.snapshot(table_id)
-        if snapshot.table.status is not Status.PLAYING:
-            return snapshot
-        seat = rng.choice(sorted(s for s in snapshot.waits() if snapshot.legal(s)))
-        code = rng.choice(snapshot.legal(seat)).encode()
-        await world.services.tables.act(table_id, seat, code, actor=Actor.PLAYER)
-    raise AssertionError("the game did not end")
 
 
 async def _mixed_table(world: World, *, start_press: str = "start-1") -> Snapshot:
@@ -143,7 +129,7 @@ async def test_fair_words_are_only_a_seated_players_and_only_in_the_lobby(fair: 
 
 
 async def test_fair_the_check_proves_the_commitment_and_the_mixing(fair: World) -> None:
-    over = await _play_out(fair, await _mixed_table(fair))
+    over = await fair.play_out((await _mixed_table(fair)).table.id, 3)
     table = over.table
     verdict = await fair.services.fairness.verify(GROUP, None)
     assert verdict.ok, verdict
@@ -157,7 +143,7 @@ async def test_fair_the_check_proves_the_commitment_and_the_mixing(fair: World) 
 
 
 async def test_fair_a_tampered_bot_seed_contribution_or_deal_is_refused(fair: World) -> None:
-    over = await _play_out(fair, await _mixed_table(fair))
+    over = await fair.play_out((await _mixed_table(fair)).table.id, 3)
     table = over.table
     assert table.server_seed is not None
     fairness = fair.services.fairness
@@ -181,7 +167,7 @@ async def test_fair_a_tampered_bot_seed_contribution_or_deal_is_refused(fair: Wo
 
     # The seed the deal came from replaced by one the bot liked better, with
     # the deal and its commitment made to fit it.
-    other = (await _play_out(fair, await _mixed_table(fair), seed=7)).table
+    other = (await fair.play_out((await _mixed_table(fair)).table.id, 7)).table
     assert other.seed is not None
     _sql(
         fair,
@@ -195,7 +181,7 @@ async def test_fair_a_tampered_bot_seed_contribution_or_deal_is_refused(fair: Wo
     assert (await fairness.verify(GROUP, table.id)).problem == "mix"
 
     # A deal the mixed seed does not give, committed to honestly: still caught.
-    third = (await _play_out(fair, await _mixed_table(fair), seed=9)).table
+    third = (await fair.play_out((await _mixed_table(fair)).table.id, 9)).table
     async with fair.services.db.read() as tx:
         foreign = await tx.tables.deal(other.id)
     assert foreign is not None
@@ -213,7 +199,7 @@ async def test_fair_a_tampered_bot_seed_contribution_or_deal_is_refused(fair: Wo
 
 async def test_fair_games_dealt_the_old_way_still_verify(world: World, fair: World) -> None:
     # A fixed test seed deals the first scheme's way...
-    old = await _play_out(world, await world.table("durak", people=3))
+    old = await world.play_out((await world.table("durak", people=3)).table.id, 3)
     assert old.table.scheme == SCHEME_V1
     assert old.table.server_seed is None
     assert (await world.services.fairness.verify(GROUP, old.table.id)).ok
@@ -233,5 +219,5 @@ async def test_fair_games_dealt_the_old_way_still_verify(world: World, fair: Wor
     await lobby.join(opened.id, PEOPLE[1], "press")
     started = (await lobby.start(opened.id, PEOPLE[0], is_admin=False, press_id="p")).table
     assert (started.scheme, started.contributions) == (SCHEME_V1, ())
-    over = await _play_out(fair, await fair.snapshot(opened.id))
+    over = await fair.play_out((await fair.snapshot(opened.id)).table.id, 3)
     assert (await fair.services.fairness.verify(GROUP, over.table.id)).ok

@@ -5,30 +5,15 @@ log or the final state is caught, and checking a game still on is refused."""
 from __future__ import annotations
 
 import json
-import random
 import sqlite3
 from contextlib import closing
 
 import pytest
 
 from bot.catalog import CATALOG
-from services import Actor, ServiceError, Snapshot, Status
+from services import ServiceError
 from services.fairness import commitment
 from tests.services.world import GROUP, PEOPLE, World
-
-
-async def _play_out(world: World, snapshot: Snapshot, seed: int = 3) -> Snapshot:
-    """Random legal moves by whoever may move, until the game is over."""
-    rng = random.Random(seed)
-    table_id = snapshot.table.id
-    for _ in range(20_000):
-        snapshot = await world.snapshot(table_id)
-        if snapshot.table.status is not Status.PLAYING:
-            return snapshot
-        seat = rng.choice(sorted(s for s in snapshot.waits() if snapshot.legal(s)))
-        code = rng.choice(snapshot.legal(seat)).encode()
-        await world.services.tables.act(table_id, seat, code, actor=Actor.PLAYER)
-    raise AssertionError("the game did not end")
 
 
 def _sql(world: World, statement: str, *params: object) -> None:
@@ -55,7 +40,7 @@ async def test_every_game_is_committed_when_dealt_and_proven_from_its_seed(
         await world.services.fairness.verify(GROUP, table.id)
     assert early.value.key == "fair.in_play"
 
-    over = await _play_out(world, snapshot)
+    over = await world.play_out(snapshot.table.id, 3)
     verdict = await world.services.fairness.verify(GROUP, None)
     assert verdict.ok, verdict
     assert (verdict.table_id, verdict.seed, verdict.commitment) == (
@@ -67,7 +52,7 @@ async def test_every_game_is_committed_when_dealt_and_proven_from_its_seed(
 
 
 async def test_any_change_to_what_was_dealt_or_played_is_caught(world: World) -> None:
-    snapshot = await _play_out(world, await world.table("durak", people=3))
+    snapshot = await world.play_out((await world.table("durak", people=3)).table.id, 3)
     table = snapshot.table
     assert table.seed is not None
     assert table.state is not None
@@ -79,7 +64,7 @@ async def test_any_change_to_what_was_dealt_or_played_is_caught(world: World) ->
     assert (await fairness.verify(GROUP, table.id)).ok
 
     # A deal the seed does not give, committed to honestly: still caught.
-    other = (await _play_out(world, await world.table("durak", people=3), seed=7)).table
+    other = (await world.play_out((await world.table("durak", people=3)).table.id, 7)).table
     async with world.services.db.read() as tx:
         foreign = await tx.tables.deal(other.id)
     assert foreign is not None
@@ -94,7 +79,7 @@ async def test_any_change_to_what_was_dealt_or_played_is_caught(world: World) ->
     assert (await fairness.verify(GROUP, table.id)).problem == "deal"
 
     # A move that did not happen the way the log says.
-    snapshot = await _play_out(world, await world.table("durak", people=2), seed=9)
+    snapshot = await world.play_out((await world.table("durak", people=2)).table.id, 9)
     table = snapshot.table
     with closing(sqlite3.connect(world.path)) as conn:
         ((events,),) = conn.execute(
@@ -112,7 +97,7 @@ async def test_any_change_to_what_was_dealt_or_played_is_caught(world: World) ->
     assert (verdict.problem, verdict.move, verdict.moves) == ("move", 1, 0)
 
     # A final state the moves do not lead to.
-    snapshot = await _play_out(world, await world.table("durak", people=2), seed=11)
+    snapshot = await world.play_out((await world.table("durak", people=2)).table.id, 11)
     state = dict(snapshot.table.state or {})
     state["discard"] = list(reversed(state["discard"]))
     state["over"] = not state["over"]
@@ -137,7 +122,7 @@ async def test_what_cannot_be_checked_is_refused_with_a_reason(world: World) -> 
         await fairness.verify(GROUP, None)  # a lobby never dealt is not "the last game"
     assert still_none.value.key == "fair.none_here"
 
-    over = await _play_out(world, await world.table("durak"))
+    over = await world.play_out((await world.table("durak")).table.id, 3)
     for chat, table_id in ((GROUP, 10_000), (GROUP - 1, over.table.id)):
         with pytest.raises(ServiceError) as unknown:
             await fairness.verify(chat, table_id)
@@ -151,13 +136,13 @@ async def test_what_cannot_be_checked_is_refused_with_a_reason(world: World) -> 
 
 
 async def test_a_rematch_led_by_the_last_winner_is_proven_too(world: World) -> None:
-    first = await _play_out(world, await world.table("101", people=3))
+    first = await world.play_out((await world.table("101", people=3)).table.id, 3)
     rematch = await world.services.lobby.rematch(first.table.id, PEOPLE[0])
     assert len(rematch.table.seats) == 3  # everybody sits down again
     await world.services.lobby.start(rematch.table.id, PEOPLE[0], is_admin=False)
     snapshot = await world.snapshot(rematch.table.id)
     assert snapshot.table.previous_id == first.table.id
-    await _play_out(world, snapshot, seed=5)
+    await world.play_out(snapshot.table.id, 5)
     verdict = await world.services.fairness.verify(GROUP, None)
     assert verdict.ok
     assert verdict.table_id == rematch.table.id

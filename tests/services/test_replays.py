@@ -4,7 +4,6 @@ screens, the last one the game as it ended; the buttons step through them all.""
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -14,26 +13,12 @@ from delivery import callback_data as cd
 from delivery.replay_messages import replay_message
 from screens.common import names_of
 from screens.replay import replay_frames, replay_text
-from services import Actor, ServiceError, Snapshot, Status
+from services import ServiceError
 from tests.services.world import GROUP, PEOPLE, World
 
 VARIANTS = [(game, preset) for game, spec in CATALOG.specs.items() for preset in spec.presets]
 TELEGRAM_TEXT = 4096
 """Characters a message's text may have (once its HTML tags are parsed)."""
-
-
-async def play_out_randomly(world: World, snapshot: Snapshot, seed: int = 5) -> Snapshot:
-    """Random legal moves by whoever may move, until the game is over."""
-    rng = random.Random(seed)
-    table_id = snapshot.table.id
-    for _ in range(50_000):
-        snapshot = await world.snapshot(table_id)
-        if snapshot.table.status is not Status.PLAYING:
-            return snapshot
-        seat = rng.choice(sorted(s for s in snapshot.waits() if snapshot.legal(s)))
-        code = rng.choice(snapshot.legal(seat)).encode()
-        await world.services.tables.act(table_id, seat, code, actor=Actor.PLAYER)
-    raise AssertionError("the game did not end")
 
 
 def _visible(html: str) -> str:
@@ -56,7 +41,7 @@ async def test_every_variant_replays_every_move_from_the_deal_to_its_end(
         await replays.find(GROUP, PEOPLE[0].id, None)
     assert none.value.key == "replay.none"
 
-    over = await play_out_randomly(world, snapshot)
+    over = await world.play_out(snapshot.table.id, 5)
     table = over.table
     history = await replays.find(GROUP, PEOPLE[0].id, None)
     assert history.table.id == table.id
@@ -107,7 +92,7 @@ async def test_a_replay_is_refused_for_a_table_elsewhere_never_dealt_or_unknown(
     world: World,
 ) -> None:
     replays = world.services.replays
-    over = await play_out_randomly(world, await world.table("durak"))
+    over = await world.play_out((await world.table("durak")).table.id, 5)
     for chat, table_id in ((GROUP, 10_000), (GROUP - 1, over.table.id)):
         with pytest.raises(ServiceError) as unknown:
             await replays.find(chat, PEOPLE[0].id, table_id)

@@ -144,6 +144,19 @@ class World:
     async def snapshot(self, table_id: int) -> Snapshot:
         return await self.services.snapshots.snapshot(table_id)
 
+    async def play_out(self, table_id: int, seed: int) -> Snapshot:
+        """Random legal moves by whoever may move (each logged as its player's),
+        until the game is over."""
+        rng = random.Random(seed)
+        for _ in range(50_000):
+            snapshot = await self.snapshot(table_id)
+            if snapshot.table.status is not Status.PLAYING:
+                return snapshot
+            seat = rng.choice(sorted(s for s in snapshot.waits() if snapshot.legal(s)))
+            code = rng.choice(snapshot.legal(seat)).encode()
+            await self.services.tables.act(table_id, seat, code, actor=Actor.PLAYER)
+        raise AssertionError("the game did not end")
+
     async def play_people(self, table_id: int, rng: random.Random, limit: int = 5000) -> int:
         """People press random legal moves (computers move on their own) until the
         game ends; returns the number of presses."""
