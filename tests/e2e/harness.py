@@ -527,6 +527,7 @@ class HiddenCardsWatch:
         self.played: set[str] = set()
         self._moves_read = 0
         self._faces: dict[int, tuple[int, set[str]]] = {}  # message id: (edit count, faces)
+        self._deck: set[str] | None = None  # every card of the game, once it is dealt
 
     def check(self) -> None:
         rows = self.probe.query(
@@ -538,12 +539,17 @@ class HiddenCardsWatch:
                 self.played.update(event.get("cards", ()))
             self._moves_read = int(n)
         public = self.played | self.probe.public_view_cards(self.table_id)
+        if self._deck is None:
+            game = self.probe.game(self.table_id)
+            self._deck = None if game is None else {c.code for z in game.zones() for c in z.cards}
         for message in self.table.server.bot_messages(self.table.group_id):
             known = self._faces.get(message.message_id)
             if known is None or known[0] != message.edit_count:
                 known = (message.edit_count, faces_in(message.text))
                 self._faces[message.message_id] = known
-            leaked = known[1] - public
+            # Only a card of the game can be hidden: a joker played at its face
+            # value names a six the deck does not hold ("🃏 как 6♣").
+            leaked = (known[1] - public) & (self._deck or known[1])
             text = message.text
             assert not leaked, f"group message shows unplayed cards {sorted(leaked)}:\n{text}"
 

@@ -37,6 +37,7 @@ from games.durak.actions import (
     Throw,
     Transfer,
 )
+from games.durak.state import Phase
 from tests.engines.playout import playout, replay
 
 
@@ -105,7 +106,7 @@ def check_table(game: Durak) -> None:
     for seat in range(game.seats):
         if seat not in view.active:
             assert view.hands[seat] == 0
-    if not table:
+    if not table and view.phase is not Phase.NAME:  # the attacker follows the trump named
         assert view.attacker is not None
         assert view.hands[view.attacker] > 0
         assert view.attacker in view.active
