@@ -58,16 +58,17 @@ async def test_the_deal_is_committed_shown_revealed_and_proven(
 
     # Offline, on the database file, as docs/fair-deals.md shows.
     env = dict(os.environ, DATABASE_PATH=str(db_path))
-    done = await asyncio.to_thread(_offline, [str(table_id)], env)
+    done = await asyncio.to_thread(offline_verify, [str(table_id)], env)
     assert done.returncode == 0, done.stderr
     assert f"Table {table_id}: the deal was fair" in done.stdout
     assert f"commitment: {digest}" in done.stdout
-    missing = await asyncio.to_thread(_offline, ["999", "--database", str(db_path)], None)
+    missing = await asyncio.to_thread(offline_verify, ["999", "--database", str(db_path)], None)
     assert missing.returncode == 2
     assert "no table 999" in missing.stderr
 
 
-def _offline(args: list[str], env: dict[str, str] | None) -> subprocess.CompletedProcess[str]:
+def offline_verify(args: list[str], env: dict[str, str] | None) -> subprocess.CompletedProcess[str]:
+    """``python -m bot.verify`` with ``args``, as an operator runs it."""
     return subprocess.run(  # noqa: S603 - our own entry point, our own arguments
         [sys.executable, "-m", "bot.verify", *args],
         capture_output=True,

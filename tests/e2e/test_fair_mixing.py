@@ -9,14 +9,13 @@ import asyncio
 import json
 import os
 import sqlite3
-import subprocess
-import sys
 from contextlib import closing
 from pathlib import Path
 
 from playground.botapi import FakeTelegram
 from services.fairness import SCHEME_V2, commitment, mixed_seed
 from tests.e2e.harness import Probe, bot_config, running_bot, seat_players
+from tests.e2e.test_fair_deals import offline_verify
 
 
 def _reply(server: FakeTelegram, group_id: int) -> str:
@@ -88,19 +87,8 @@ async def test_fair_the_bots_seed_is_committed_before_joins_and_verify_proves_th
         _sql(db_path, "UPDATE tables SET deal = ?, commitment = ? WHERE id = ?", deal, digest, 1)
 
     env = dict(os.environ, DATABASE_PATH=str(db_path))
-    done = await asyncio.to_thread(_offline, [str(table_id)], env)
+    done = await asyncio.to_thread(offline_verify, [str(table_id)], env)
     assert done.returncode == 0, done.stderr
     assert f"bot's seed commitment: {committed}" in done.stdout
     assert f"bot's seed: {bot_seed}" in done.stdout
     assert f"contribution: word:{boris}:рябина" in done.stdout
-
-
-def _offline(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(  # noqa: S603 - our own entry point, our own arguments
-        [sys.executable, "-m", "bot.verify", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-        timeout=60,
-    )
