@@ -134,6 +134,23 @@ def wait(driver: webdriver.Chrome, check: object, timeout: float = 20) -> object
     )
 
 
+def choose(driver: webdriver.Chrome, select_id: str, value: str) -> None:
+    """Pick an option of a ``<select>`` by value; the page rebuilds its people
+    list as it polls, so a select gone stale under the pointer is picked again."""
+
+    def picked() -> bool:
+        select = Select(driver.find_element(By.ID, select_id))
+        select.select_by_value(value)
+        return select.first_selected_option.get_attribute("value") == value
+
+    wait(driver, picked)
+
+
+def who_options(driver: webdriver.Chrome) -> list[str]:
+    """The names in the page's "who are you" list (read again if rebuilt meanwhile)."""
+    return [o.text for o in Select(driver.find_element(By.ID, "who")).options]
+
+
 def write(driver: webdriver.Chrome, chat: str, text: str) -> None:
     field = panel(driver, chat).find_element(By.CSS_SELECTOR, "form.composer input")
     field.send_keys(text)
@@ -282,14 +299,13 @@ def test_people_are_added_and_one_joins_without_opening_the_bot(
     error = browser.find_element(By.ID, "person-error")
     wait(browser, lambda: error.text == "There is already someone called gleb")
     browser.find_element(By.ID, "person-cancel").click()
-    people = [o.text for o in Select(browser.find_element(By.ID, "who")).options]
-    assert people == ["Anna", "Boris", "Vera", "Gleb"]
+    assert wait(browser, lambda: who_options(browser)) == ["Anna", "Boris", "Vera", "Gleb"]
 
     # Another language: a new playground in it.
     Select(browser.find_element(By.ID, "language")).select_by_visible_text("Русский")
     wait(browser, lambda: any("Привет" in t for t in texts(browser, ANNA)))
     assert browser.find_element(By.ID, "reset").text == "Начать заново"
-    assert [o.text for o in Select(browser.find_element(By.ID, "who")).options] == ["Аня", "Борис"]
+    assert wait(browser, lambda: who_options(browser)) == ["Аня", "Борис"]
     browser.save_screenshot(str(tmp_path / "3-russian.png"))
 
 
@@ -351,6 +367,6 @@ def test_a_turn_played_from_an_ephemeral_hand_in_the_group(
     wait(browser, lambda: [m.text for m in ephemeral(browser)] not in ([], [before]))
 
     # In Vera's view of the group, nothing of Anna's hand.
-    Select(browser.find_element(By.ID, "who")).select_by_value(vera)
+    choose(browser, "who", vera)
     wait(browser, lambda: ephemeral(browser) == [])
     assert all("Ваши карты" not in t for t in texts(browser, GROUP))
