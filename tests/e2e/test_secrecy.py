@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -186,51 +187,73 @@ async def play_watched(
         table = seat_players(server, ["Anna", "Boris"], app)
         server.add_user(STRANGER, "Mallory")
         server.start_bot(STRANGER)
-        await table.open(game, preset)
-        await add_computers(table, 1)
-        await table.press(table.players[1], table.lobby(), table.lobby().callback_data("🙋"))
-        await table.set_turn_time("без лимита")
-        await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
+        await _open_and_start(table, game, preset)
         sight = Sight(probe)
         watch = Watch(server, table, sight)
-        rng = random.Random(3)
-        moves = 0
-        for _ in range(6000):
-            if probe.table()[0] != "playing":
-                break
-            sight.update()
-            watch.check()
-            options = [(u, m) for u in table.players if (m := table.hand(u)) is not None]
-            if options:
-                user_id, message = rng.choice(options)
-                data = rng.choice([d for d in message.callback_datas if MOVE_DATA.match(d)])
-                if data.startswith("m:") and moves % FORGED_EVERY == 0:
-                    other = next(u for u in table.players if u != user_id)
-                    own = _last_message(server, other)
-                    assert own is not None
-                    others = table.hand(other)
-                    if others is None or data not in others.callback_datas:
-                        await _refused(server, other, own, data, probe)  # not the other's move
-                    welcome = _last_message(server, STRANGER)
-                    assert welcome is not None
-                    await _refused(server, STRANGER, welcome, data, probe)
-            else:
-                group = table.group_move()
-                if group is None:
-                    await table.command(table.players[0], "/table")
-                    continue
-                data = rng.choice([d for d in group.callback_datas if d.startswith("m:")])
-                if moves % FORGED_EVERY == 0:
-                    await _refused(server, STRANGER, group, data, probe)
-                user_id, message = rng.choice(table.players), group
-            answer = await table.press(user_id, message, data)
-            watch.answers.append((user_id, str(answer.get("text", ""))))
-            moves += data.startswith("m:")
-        else:
-            raise AssertionError("the game did not end")
+
+        def forged_on(user_id: int) -> SentMessage:
+            """A forger presses on the last message in his own chat with the bot."""
+            message = _last_message(server, user_id)
+            assert message is not None
+            return message
+
+        await _play_to_the_end(table, probe, watch, random.Random(3), forged_on)
+
+
+async def _open_and_start(table: Table, game: str, preset: str | None) -> None:
+    await table.open(game, preset)
+    await add_computers(table, 1)
+    await table.press(table.players[1], table.lobby(), table.lobby().callback_data("🙋"))
+    await table.set_turn_time("без лимита")
+    await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
+
+
+async def _play_to_the_end(
+    table: Table,
+    probe: Probe,
+    watch: Watch,
+    rng: random.Random,
+    forged_on: Callable[[int], SentMessage],
+) -> None:
+    """Random presses by the seated people until the game ends, checked by
+    ``watch`` after each; at every :data:`FORGED_EVERY`-th move the other
+    person (where it is not his move too) and the stranger press it first, on
+    the message ``forged_on`` gives each, and are refused."""
+    server = watch.server
+    sight = watch.sight
+    moves = 0
+    for _ in range(6000):
+        if probe.table()[0] != "playing":
+            break
         sight.update()
         watch.check()
-        assert moves > 10
+        options = [(u, m) for u in table.players if (m := table.hand(u)) is not None]
+        if options:
+            user_id, message = rng.choice(options)
+            data = rng.choice([d for d in message.callback_datas if MOVE_DATA.match(d)])
+            if data.startswith("m:") and moves % FORGED_EVERY == 0:
+                other = next(u for u in table.players if u != user_id)
+                others = table.hand(other)
+                if others is None or data not in others.callback_datas:  # not his move too
+                    await _refused(server, other, forged_on(other), data, probe)
+                await _refused(server, STRANGER, forged_on(STRANGER), data, probe)
+        else:
+            group = table.group_move()
+            if group is None:
+                await table.command(table.players[0], "/table")
+                continue
+            data = rng.choice([d for d in group.callback_datas if d.startswith("m:")])
+            if moves % FORGED_EVERY == 0:
+                await _refused(server, STRANGER, group, data, probe)
+            user_id, message = rng.choice(table.players), group
+        answer = await table.press(user_id, message, data)
+        watch.answers.append((user_id, str(answer.get("text", ""))))
+        moves += data.startswith("m:")
+    else:
+        raise AssertionError("the game did not end")
+    sight.update()
+    watch.check()
+    assert moves > 10
 
 
 class EphemeralWatch(Watch):
@@ -274,11 +297,7 @@ async def test_an_ephemeral_hand_never_reaches_another_member(
         table = seat_group_players(server, ["Anna", "Boris"], app)
         server.add_user(STRANGER, "Mallory")
         await settle(server, app)
-        await table.open(game, preset)
-        await add_computers(table, 1)
-        await table.press(table.players[1], table.lobby(), table.lobby().callback_data("🙋"))
-        await table.set_turn_time("без лимита")
-        await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
+        await _open_and_start(table, game, preset)
         for user_id in table.players:
             await table.my_cards(user_id)
         # A stranger's "my cards" shows him nothing.
@@ -287,39 +306,9 @@ async def test_an_ephemeral_hand_never_reaches_another_member(
         assert server.ephemeral_messages(table.group_id, STRANGER) == []
         sight = Sight(probe)
         watch = EphemeralWatch(server, table, sight)
-        rng = random.Random(5)
-        moves = 0
-        for _ in range(6000):
-            if probe.table()[0] != "playing":
-                break
-            sight.update()
-            watch.check()
-            options = [(u, m) for u in table.players if (m := table.hand(u)) is not None]
-            if options:
-                user_id, message = rng.choice(options)
-                data = rng.choice([d for d in message.callback_datas if MOVE_DATA.match(d)])
-                if data.startswith("m:"):
-                    # Forged on the table message by the other player and by a
-                    # stranger: refused.
-                    other = next(u for u in table.players if u != user_id)
-                    others = table.hand(other)
-                    if others is None or data not in others.callback_datas:
-                        await _refused(server, other, table.table_message(), data, probe)
-                    await _refused(server, STRANGER, table.table_message(), data, probe)
-            else:
-                group = table.group_move()
-                assert group is not None, "nobody can move"
-                data = rng.choice([d for d in group.callback_datas if d.startswith("m:")])
-                if moves % FORGED_EVERY == 0:
-                    await _refused(server, STRANGER, group, data, probe)
-                user_id, message = rng.choice(table.players), group
-            answer = await table.press(user_id, message, data)
-            watch.answers.append((user_id, str(answer.get("text", ""))))
-            moves += data.startswith("m:")
-        else:
-            raise AssertionError("the game did not end")
-        sight.update()
-        watch.check()
-        assert moves > 10
+        # Forged on the table message, by the other player and by a stranger.
+        await _play_to_the_end(
+            table, probe, watch, random.Random(5), lambda _: table.table_message()
+        )
         assert server.every_ephemeral()
         assert all(server.chat_messages(u) == [] for u in table.players)  # no DM at all

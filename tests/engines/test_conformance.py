@@ -61,15 +61,30 @@ def suite(
     ]
     by_spec = pytest.mark.parametrize("spec", list(specs), ids=[spec.key for spec in specs])
     by_case = pytest.mark.parametrize(("spec", "rules", "seats"), cases)
+    by_rules = pytest.mark.parametrize(
+        ("spec", "rules"),
+        [
+            pytest.param(spec, rules, id=f"{spec.key}-{name}")
+            for spec in specs
+            for name, rules in spec.presets.items()
+        ]
+        + [
+            pytest.param(keyed[key], rules, id=f"{key}-{name}")
+            for key, name, rules, _ in option_sets
+            if key in keyed
+        ],
+    )
 
-    @by_case
-    # Two fresh seeds a run for each case: every run plays other games, and
-    # the cases (game, preset or option set, seat count) number about ninety.
-    @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(seed=st.integers(min_value=0, max_value=2**63))
+    @by_rules
+    # Hypothesis plays the simplest example first (the fewest seats, seed 0),
+    # then three drawn ones: every run plays other seat counts and deals.
+    @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data(), seed=st.integers(min_value=0, max_value=2**63))
     def test_random_playouts_keep_every_invariant(
-        spec: GameSpec, rules: Rules, seats: int, seed: int
+        spec: GameSpec, rules: Rules, data: st.DataObject, seed: int
     ) -> None:
+        counts = {r: c for key, _, r, c in option_sets if key == spec.key}
+        seats = data.draw(st.sampled_from(counts.get(rules) or spec.seat_range(rules)), "seats")
         game, log = playout(spec, rules, seats, seed)
         assert replay(spec, rules, seats, seed, log).dump() == game.dump()
 
