@@ -12,7 +12,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager, closing
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -445,10 +445,16 @@ class Probe:
     def __init__(self, path: Path, catalog: Catalog = CATALOG) -> None:
         self.path = path
         self.catalog = catalog
+        self._conn: sqlite3.Connection | None = None
 
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with closing(sqlite3.connect(self.path)) as conn:
-            return list(conn.execute(sql, params).fetchall())
+        """Rows of a query, read on one connection kept open (a whole game asks
+        thousands of times, and each new connection reads the schema again).
+        In autocommit mode it holds no snapshot between queries, so each sees
+        every commit the bot made before it, across the bot's restarts too."""
+        if self._conn is None:
+            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        return list(self._conn.execute(sql, params).fetchall())
 
     def table(self, table_id: int = 1) -> tuple[str, int]:
         ((status, moves),) = self.query(

@@ -293,7 +293,7 @@ async def test_three_thousand_random_and_malformed_updates_change_nothing(
 
 @pytest.mark.slow  # left out of a quick run (-m "not slow") too
 @pytest.mark.soak
-async def test_ten_thousand_random_and_malformed_updates_change_nothing(
+async def test_six_thousand_random_and_malformed_updates_change_nothing(
     server: FakeTelegram, db_path: Path
 ) -> None:
-    await _fuzz(server, db_path, updates=10_000, seed=22)
+    await _fuzz(server, db_path, updates=6_000, seed=22)
