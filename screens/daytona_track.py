@@ -22,6 +22,7 @@ Joker's sheet.
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import math
@@ -203,6 +204,44 @@ def _spots(x: float, y: float, cars: int) -> list[tuple[float, float]]:
     return [(left, upper), (right, upper), (left, lower), (right, lower)][:cars]
 
 
+@functools.lru_cache(maxsize=32)
+def _board(
+    track: tuple[Card, ...], start: Card, pit: Card, start_label: str, pit_label: str, cars: int
+) -> Image.Image:
+    """What a race's pictures share: the felt, the legend's ground, the
+    arrows, the track's cards, the start/finish card and the pit stop.  Drawn
+    once per race and language, and copied for each picture (about half the
+    drawing; the pixels are those of drawing it all every time).  Never drawn
+    on: callers draw on a copy."""
+    width = LEFT + MARGIN + 7 * CARD_W + 6 * GAP
+    board_h = MARGIN * 2 + 5 * CARD_H + 4 * GAP
+    height = board_h + LEGEND_ROW * cars + MARGIN
+    image = Image.new("RGB", (width, height), FELT)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, board_h - MARGIN // 2, width, height), fill=LEGEND_BG)
+    for a, b in itertools.pairwise(_LOOP):
+        _arrow(draw, a, b)
+    for index, card in enumerate(track):
+        _card(draw, *_xy(_CELLS[index]), card)
+    where = card_corners()
+    sx, sy = where["start"]
+    _card(draw, sx, sy, start, START_RING)
+    _chequers(draw, sx, sy)
+    draw.text(
+        (sx + CARD_W / 2, sy + CARD_H + 10),
+        start_label,
+        font=typeface(17, True),
+        fill=START_RING,
+        anchor="ma",
+    )
+    px, top = where["pit"]
+    _card(draw, px, top, pit)
+    draw.text(
+        (px + CARD_W / 2, top - 10), pit_label, font=typeface(20, True), fill=PAPER, anchor="md"
+    )
+    return image
+
+
 def draw_track(
     track: Sequence[Card],
     start: Card,
@@ -215,35 +254,17 @@ def draw_track(
     last and the seat that drew it."""
     width = LEFT + MARGIN + 7 * CARD_W + 6 * GAP
     board_h = MARGIN * 2 + 5 * CARD_H + 4 * GAP
-    height = board_h + LEGEND_ROW * len(cars) + MARGIN
-    image = Image.new("RGB", (width, height), FELT)
+    image = _board(tuple(track[:TRACK_CARDS]), start, pit, labels.start, labels.pit, len(cars))
+    image = image.copy()
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, board_h - MARGIN // 2, width, height), fill=LEGEND_BG)
-    for a, b in itertools.pairwise(_LOOP):
-        _arrow(draw, a, b)
-    for index, card in enumerate(track[:TRACK_CARDS]):
-        _card(draw, *_xy(_CELLS[index]), card)
     where = card_corners()
     sx, sy = where["start"]
-    _card(draw, sx, sy, start, START_RING)
-    _chequers(draw, sx, sy)
-    draw.text(
-        (sx + CARD_W / 2, sy + CARD_H + 10),
-        labels.start,
-        font=typeface(17, True),
-        fill=START_RING,
-        anchor="ma",
-    )
 
-    # The middle: the pit stop and the card drawn last, what it did, the stock.
+    # The middle: the card drawn last, what it did, the stock.
     inner_left = _xy((2, 1))[0]
     inner_right = _xy((5, 1))[0] + CARD_W
     middle_x = (inner_left + inner_right) / 2
-    px, top = where["pit"]
-    _card(draw, px, top, pit)
-    draw.text(
-        (px + CARD_W / 2, top - 10), labels.pit, font=typeface(20, True), fill=PAPER, anchor="md"
-    )
+    top = where["pit"][1]
     if last is not None:
         card, seat = last
         lx = where["drawn"][0]
