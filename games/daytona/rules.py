@@ -34,8 +34,9 @@ class DaytonaRules(Rules):
     stands, with no limit: rules saved before the limit existed (they lack
     the key) load as what they were played with."""
 
-    target: int = option(30, 30, 50, 100)
-    """Match points that end the match (places score 10, 5, 2, 0 a race)."""
+    target: int = option(30, 30, 50, 100, 10)
+    """Match points that end the match (places score 10, 5, 2, 0 a race).  The
+    seed leaves the figure to the players; 10 is a match of one race."""
     back_wins: bool = option(True)
     """A card that could take the car forward and back takes it back, as the
     seed says.  Off: forward wins, and races are about four times shorter."""

@@ -238,25 +238,29 @@ class Table:
 
     async def set_turn_time(self, shown: str) -> None:
         """The creator cycles the lobby's turn time until it reads ``shown``."""
+        await self.set_option("На ход", shown)
+
+    async def set_option(self, name: str, shown: str) -> None:
+        """The creator opens the lobby's settings and cycles the option whose
+        button starts with ``name`` until it reads ``shown``."""
         creator = self.players[0]
-        turn = "На ход"
 
         def label() -> str | None:
-            return next((b for b in self.lobby().button_texts if b.startswith(turn)), None)
+            return next((b for b in self.lobby().button_texts if b.startswith(name)), None)
 
         await self.press(creator, self.lobby(), self.lobby().callback_data("⚙️"))
 
         def changed(before: str) -> Callable[[], bool]:
             return lambda: label() != before
 
-        for _ in range(6):
+        for _ in range(8):
             current = await self.server.wait_for(label)
             if current.endswith(shown):
                 break
-            await self.press(creator, self.lobby(), self.lobby().callback_data(turn))
+            await self.press(creator, self.lobby(), self.lobby().callback_data(name))
             await self.server.wait_for(changed(current))
         else:
-            raise AssertionError(f"no turn time {shown!r}")
+            raise AssertionError(f"no {name} {shown!r}")
         await self.press(creator, self.lobby(), self.lobby().callback_data("« Назад"))
         await self.server.wait_for(lambda: label() is None)
 

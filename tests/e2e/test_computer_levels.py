@@ -27,7 +27,8 @@ async def test_the_creator_picks_the_level_and_daytona_races_hard_computers(
     async with running_bot(bot_config(server, db_path)) as app:
         table = seat_players(server, ["Anna"], app)
         await table.open("daytona", "sprint")
-        await add_computers(table, 1)  # one hard computer races a whole race
+        await table.set_option("До очков", "10")  # a match of one race
+        await add_computers(table, 1)  # one hard computer races it
         assert f"{LEVEL}: сильный" in table.lobby().text
         creator = table.players[0]
         await table.press(creator, table.lobby(), table.lobby().callback_data("⚙️"))

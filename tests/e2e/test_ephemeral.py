@@ -78,6 +78,8 @@ async def test_ephemeral_whole_game_of_each_kind_in_the_group(
         table = seat_group_players(server, ["Anna", "Boris"], app, admin=admin)
         await settle(server, app)
         await table.open(game)
+        if game == "daytona":
+            await table.set_option("До очков", "10")  # a match of one race
         await table.press(table.players[1], table.lobby(), table.lobby().callback_data("🙋"))
         if computers:
             await add_computers(table, computers)
