@@ -9,8 +9,13 @@ p99, the level's budget beside it) and simulated moves per second::
     .venv/bin/python -m bench.arena --quick          # a few minutes: smaller budgets, fewer deals
     .venv/bin/python -m bench.arena                  # the aims: hard level (1 s a move)
     .venv/bin/python -m bench.arena --only durak --seats 2 --deals 100 --level normal
-    .venv/bin/python -m bench.arena --only durak --against ismcts --quick
+    .venv/bin/python -m bench.arena --only durak --against ismcts --quick --untimed
     .venv/bin/python -m bench.arena --calibrate      # rollout moves per second, per game
+
+``--untimed`` lifts the searches' time limit, so that every search, ours and
+the reference players', spends exactly its budget of simulated moves: the same
+results for a seed on any machine at any load (the times shown then say what
+the budget costs there).
 
 Games run in ``--workers`` processes (default: the cores), one game per task,
 so each search has a core to itself as it would in the bot's pool.
@@ -106,8 +111,11 @@ class Played:
     """Seconds per searched move of the other seats, when they search."""
 
 
-def play_one(line: Line, seed: int, seat: int, level: Level, scale: float) -> Played:
-    """Play the deal of ``seed`` with the tested player at ``seat``."""
+def play_one(
+    line: Line, seed: int, seat: int, level: Level, scale: float, timed: bool = True
+) -> Played:
+    """Play the deal of ``seed`` with the tested player at ``seat`` (searches
+    without their time limit unless ``timed``)."""
     trial, computer = line.trial, line.computer
     arena = computer.arena
     assert arena is not None
@@ -119,12 +127,14 @@ def play_one(line: Line, seed: int, seat: int, level: Level, scale: float) -> Pl
     reference: Searcher | None = None
     if trial.against in REFERENCES:
         reference = REFERENCES[trial.against](
-            budget(computer, level, scale=scale), computer.horizon
+            budget(computer, level, scale=scale, timed=timed), computer.horizon
         )
     tested: Player[Any] | None = trial.baseline
     if trial.tested == "heuristic":
         tested = computer.heuristic
-    searcher = search_player(computer, level, scale=scale) if trial.tested == "search" else None
+    searcher = None
+    if trial.tested == "search":
+        searcher = search_player(computer, level, scale=scale, timed=timed)
     rng = random.Random(f"arena:{seed}:{seat}")
     times: list[float] = []
     their_times: list[float] = []
@@ -217,10 +227,16 @@ QUICK_SCALE = 0.1
 
 
 def _run_line(
-    pool: ProcessPoolExecutor, line: Line, deals: int, level: Level, scale: float, base: int
+    pool: ProcessPoolExecutor,
+    line: Line,
+    deals: int,
+    level: Level,
+    scale: float,
+    base: int,
+    timed: bool,
 ) -> list[Played]:
     tasks = [
-        pool.submit(play_one, line, base + d, seat, level, scale)
+        pool.submit(play_one, line, base + d, seat, level, scale, timed)
         for d in range(deals)
         for seat in range(line.seats)
     ]
@@ -303,6 +319,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="smaller budgets, fewer deals")
     parser.add_argument("--level", choices=[Level.NORMAL, Level.HARD], default=Level.HARD)
     parser.add_argument("--scale", type=float, help="budget scale (default 1, --quick 0.1)")
+    parser.add_argument(
+        "--untimed",
+        action="store_true",
+        help="budgets in simulated moves only, no time limit: the same results at any load",
+    )
     parser.add_argument("--deals", type=int, help="deals per line (each played once per seat)")
     parser.add_argument("--only", choices=sorted(CATALOG.specs), help="one game")
     parser.add_argument("--seats", type=int, help="only the lines of this many seats")
@@ -327,12 +348,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         and args.seats in (None, line.seats)
         and args.against in (None, line.trial.against)
     ]
-    print(f"level {level} ({1000 * level.seconds * scale:.0f} ms a move), {args.workers} workers")
+    print(
+        f"level {level} ({1000 * level.seconds * scale:.0f} ms a move"
+        f"{', untimed' if args.untimed else ''}), {args.workers} workers"
+    )
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
         for line in lines:
             deals = args.deals or _deals(line, args.quick)
-            results = _run_line(pool, line, deals, level, scale, args.seed * 100_000)
+            base = args.seed * 100_000
+            results = _run_line(pool, line, deals, level, scale, base, not args.untimed)
             print(_report(line, results, level, scale), flush=True)
     print(f"{time.perf_counter() - started:.0f} s")
     return 0
