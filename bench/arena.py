@@ -9,13 +9,16 @@ p99, the level's budget beside it) and simulated moves per second::
     .venv/bin/python -m bench.arena --quick          # a few minutes: smaller budgets, fewer deals
     .venv/bin/python -m bench.arena                  # the aims: hard level (1 s a move)
     .venv/bin/python -m bench.arena --only durak --seats 2 --deals 100 --level normal
-    .venv/bin/python -m bench.arena --only durak --against ismcts --quick --untimed
+    .venv/bin/python -m bench.arena --only durak --against ismcts --quick
     .venv/bin/python -m bench.arena --calibrate      # rollout moves per second, per game
 
-``--untimed`` lifts the searches' time limit, so that every search, ours and
-the reference players', spends exactly its budget of simulated moves: the same
-results for a seed on any machine at any load (the times shown then say what
-the budget costs there).
+``--untimed`` lifts the searches' time limit, so that every search spends
+exactly its budget of simulated moves: the same results for a seed on any
+machine at any load (the times shown then say what the budget costs there).
+The lines against reference players are always played so: the comparison is
+at the same move budget, and a time limit striking on a loaded machine would
+cut our search (whose rollouts cost several times a random playout's moves)
+short of it and not the reference player.
 
 Games run in ``--workers`` processes (default: the cores), one game per task,
 so each search has a core to itself as it would in the bot's pool.
@@ -126,6 +129,7 @@ def play_one(
     others: Player[Any] = computer.heuristic if trial.against == "heuristic" else RandomPlayer()
     reference: Searcher | None = None
     if trial.against in REFERENCES:
+        timed = False  # the same simulated moves for both sides, whatever the load
         reference = REFERENCES[trial.against](
             budget(computer, level, scale=scale, timed=timed), computer.horizon
         )
@@ -357,8 +361,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in lines:
             deals = args.deals or _deals(line, args.quick)
             base = args.seed * 100_000
+            line_started = time.perf_counter()
             results = _run_line(pool, line, deals, level, scale, base, not args.untimed)
-            print(_report(line, results, level, scale), flush=True)
+            took = time.perf_counter() - line_started
+            first, *more = _report(line, results, level, scale).split("\n")
+            print("\n".join([f"{first}  ({took:.0f} s)", *more]), flush=True)
     print(f"{time.perf_counter() - started:.0f} s")
     return 0
 
