@@ -126,13 +126,18 @@ def play_one(
     game: Game[Any, Any, Any, Any] = spec.game.new(
         spec.preset(trial.preset), trial.seats, random.Random(seed)
     )
-    others: Player[Any] = computer.heuristic if trial.against == "heuristic" else RandomPlayer()
+    others: Player[Any] | None = None
     reference: Searcher | None = None
     if trial.against in REFERENCES:
-        timed = False  # the same simulated moves for both sides, whatever the load
         reference = REFERENCES[trial.against](
             budget(computer, level, scale=scale, timed=timed), computer.horizon
         )
+    elif trial.against == "heuristic":
+        others = computer.heuristic
+    elif trial.against == "random":
+        others = RandomPlayer()
+    else:
+        raise ValueError(f"{line.game}: no opponent called {trial.against!r}")
     tested: Player[Any] | None = trial.baseline
     if trial.tested == "heuristic":
         tested = computer.heuristic
@@ -157,6 +162,7 @@ def play_one(
                 their_times.append(time.perf_counter() - started)
             action = found.action
         elif actor != seat:
+            assert others is not None
             action = others.choose(game.rules, game.view(actor), legal, rng)
         elif searcher is not None:
             started = time.perf_counter()
@@ -247,7 +253,14 @@ def _run_line(
     return [t.result() for t in tasks]
 
 
-def _report(line: Line, results: list[Played], level: Level, scale: float) -> str:
+def _timed(line: Line, untimed: bool) -> bool:
+    """Whether the line's searches keep their time limit: not with
+    ``--untimed``, and never against a reference player (the same simulated
+    moves for both sides, whatever the load)."""
+    return not untimed and line.trial.against not in REFERENCES
+
+
+def _report(line: Line, results: list[Played], level: Level, scale: float, timed: bool) -> str:
     n = len(results)
     won = sum(r.score for r in results)
     parts = [
@@ -273,7 +286,8 @@ def _report(line: Line, results: list[Played], level: Level, scale: float) -> st
         speed = sum(r.moves for r in results) / seconds if seconds else 0.0
         parts.append(
             f"move {1000 * statistics.median(times):4.0f}/{1000 * p99:4.0f} ms"
-            f" (budget {1000 * level.seconds * scale:.0f}), {speed:,.0f} sim/s"
+            f" (budget {1000 * level.seconds * scale:.0f}{'' if timed else ', untimed'}),"
+            f" {speed:,.0f} sim/s"
         )
     theirs = sorted(t for r in results for t in r.their_times)
     if theirs:
@@ -362,9 +376,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             deals = args.deals or _deals(line, args.quick)
             base = args.seed * 100_000
             line_started = time.perf_counter()
-            results = _run_line(pool, line, deals, level, scale, base, not args.untimed)
+            timed = _timed(line, args.untimed)
+            results = _run_line(pool, line, deals, level, scale, base, timed)
             took = time.perf_counter() - line_started
-            first, *more = _report(line, results, level, scale).split("\n")
+            first, *more = _report(line, results, level, scale, timed).split("\n")
             print("\n".join([f"{first}  ({took:.0f} s)", *more]), flush=True)
     print(f"{time.perf_counter() - started:.0f} s")
     return 0

@@ -37,6 +37,7 @@ def test_the_arena_measures_the_search_against_a_reference_player(
     rows = [line for line in out if line.startswith("durak")]
     assert [(row.split()[1], row.split()[4]) for row in rows] == [("2", "pimc"), ("4", "pimc")]
     assert all("won" in row and "theirs" in row for row in rows)
+    assert all("untimed" in row for row in rows)  # both sides spend their whole move budget
     assert "each of them" in rows[1]
     games = [row.split()[5] for row in rows]
     assert games == ["2", "4"]  # one deal, played from every seat
