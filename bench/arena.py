@@ -115,10 +115,11 @@ class Played:
 
 
 def play_one(
-    line: Line, seed: int, seat: int, level: Level, scale: float, timed: bool = True
+    line: Line, seed: int, seat: int, level: Level, scale: float, untimed: bool = False
 ) -> Played:
-    """Play the deal of ``seed`` with the tested player at ``seat`` (searches
-    without their time limit unless ``timed``)."""
+    """Play the deal of ``seed`` with the tested player at ``seat`` (the
+    searches' time limit lifted as :func:`_timed` says)."""
+    timed = _timed(line, untimed)
     trial, computer = line.trial, line.computer
     arena = computer.arena
     assert arena is not None
@@ -243,10 +244,10 @@ def _run_line(
     level: Level,
     scale: float,
     base: int,
-    timed: bool,
+    untimed: bool,
 ) -> list[Played]:
     tasks = [
-        pool.submit(play_one, line, base + d, seat, level, scale, timed)
+        pool.submit(play_one, line, base + d, seat, level, scale, untimed)
         for d in range(deals)
         for seat in range(line.seats)
     ]
@@ -376,9 +377,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             deals = args.deals or _deals(line, args.quick)
             base = args.seed * 100_000
             line_started = time.perf_counter()
-            timed = _timed(line, args.untimed)
-            results = _run_line(pool, line, deals, level, scale, base, timed)
+            results = _run_line(pool, line, deals, level, scale, base, args.untimed)
             took = time.perf_counter() - line_started
+            timed = _timed(line, args.untimed)
             first, *more = _report(line, results, level, scale, timed).split("\n")
             print("\n".join([f"{first}  ({took:.0f} s)", *more]), flush=True)
     print(f"{time.perf_counter() - started:.0f} s")
