@@ -125,9 +125,10 @@ class InformationSetMCTS:
                 break
             spent += self._iterate(root, world.determinize(seat, rng), seat, rng)
             iterations += 1
-        if not root.children:  # no time for a single iteration
+        tried = [root.children[seat, a] for a in legal if (seat, a) in root.children]
+        if not tried:  # no time for a single iteration
             return Searched(legal[rng.randrange(len(legal))], 0, 0)
-        best = max(root.children.values(), key=lambda node: node.visits)
+        best = max(tried, key=lambda node: node.visits)
         assert best.action is not None
         return Searched(best.action, spent, iterations)
 
