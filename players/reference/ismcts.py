@@ -31,10 +31,11 @@ game's interface open or the bot needs it:
 * The budget is the hard level's: a count of simulated moves (tree moves and
   playout moves alike, as our search counts its rollouts' moves), so a seed
   gives the same move on any machine; the hard level's time limit sits on top.
-* A node's children are keyed by the seat moving and its move.  Every move in
-  the games searched so far is public except which card lies face down in
-  blind Durak, and SO-ISMCTS treats opponents' moves as seen; the paper's
-  partially-observable variants (SO-ISMCTS+POM, MO-ISMCTS) are not built.
+* A node's children are keyed by the seat moving and its move.  SO-ISMCTS
+  treats opponents' moves as seen, and in these games they are, but for the
+  face-down cover of believe Durak (which names the card nobody else sees:
+  the tree branches on it as on any move); the paper's partially-observable
+  variants (SO-ISMCTS+POM, MO-ISMCTS) are not built.
 * When several seats may act (Durak's throwers), the seat asked is the one the
   bot's driver would ask (:func:`players.arena.next_seat`).
 * Where a game's horizon stops short of its end (101's round, Joker's deal),
