@@ -9,7 +9,16 @@ p99, the level's budget beside it) and simulated moves per second::
     .venv/bin/python -m bench.arena --quick          # a few minutes: smaller budgets, fewer deals
     .venv/bin/python -m bench.arena                  # the aims: hard level (1 s a move)
     .venv/bin/python -m bench.arena --only durak --seats 2 --deals 100 --level normal
+    .venv/bin/python -m bench.arena --only durak --against ismcts --quick
     .venv/bin/python -m bench.arena --calibrate      # rollout moves per second, per game
+
+``--untimed`` lifts the searches' time limit, so that every search spends
+exactly its budget of simulated moves: the same results for a seed on any
+machine at any load (the times shown then say what the budget costs there).
+The lines against reference players are always played so: the comparison is
+at the same move budget, and a time limit striking on a loaded machine would
+cut our search (whose rollouts cost several times a random playout's moves)
+short of it and not the reference player.
 
 Games run in ``--workers`` processes (default: the cores), one game per task,
 so each search has a core to itself as it would in the bot's pool.
@@ -23,6 +32,11 @@ Today's lines mean:
   random); a game is won when the other one is the durak, a draw counts half.
 * ``durak 4``: one search player against three heuristics; "first out" is the
   aim's rate, "not durak" beside it.
+* ``durak 2 ... vs ismcts`` / ``vs pimc``: the search player against a
+  reference player we did not write (:mod:`players.reference`: information
+  set MCTS, perfect information Monte Carlo) searching with the same budget;
+  ``durak 4`` against three of them compares who goes out first: the search
+  player's rate beside each reference's ("each of them").
 * ``101 2``: classic, matches won against the heuristic.
 * ``joker 4``: classic, one search player against three heuristics: whole games
   won (the highest total; a shared first place counts its share), and the
@@ -56,8 +70,9 @@ from players import RandomPlayer
 from players.arena import next_seat
 from players.base import Player
 from players.computer import Computer, Trial
-from players.levels import Level, search_player
-from players.search import Situation
+from players.levels import Level, budget, search_player
+from players.reference import REFERENCES
+from players.search import Searcher, Situation
 
 __all__ = ["Line", "main"]
 
@@ -91,12 +106,20 @@ class Played:
     moves: int
     seconds: float
     bids: list[tuple[int, bool]] = field(default_factory=list)
-    endless: bool = False
     """Joker: (cards dealt, bid made) for each of the player's deals."""
+    endless: bool = False
+    their_first: float = 0.0
+    """The share of the other seats that went out (or finished) first."""
+    their_times: list[float] = field(default_factory=list)
+    """Seconds per searched move of the other seats, when they search."""
 
 
-def play_one(line: Line, seed: int, seat: int, level: Level, scale: float) -> Played:
-    """Play the deal of ``seed`` with the tested player at ``seat``."""
+def play_one(
+    line: Line, seed: int, seat: int, level: Level, scale: float, untimed: bool = False
+) -> Played:
+    """Play the deal of ``seed`` with the tested player at ``seat`` (the
+    searches' time limit lifted as :func:`_timed` says)."""
+    timed = _timed(line, untimed)
     trial, computer = line.trial, line.computer
     arena = computer.arena
     assert arena is not None
@@ -104,13 +127,27 @@ def play_one(line: Line, seed: int, seat: int, level: Level, scale: float) -> Pl
     game: Game[Any, Any, Any, Any] = spec.game.new(
         spec.preset(trial.preset), trial.seats, random.Random(seed)
     )
-    others: Player[Any] = computer.heuristic if trial.against == "heuristic" else RandomPlayer()
+    others: Player[Any] | None = None
+    reference: Searcher | None = None
+    if trial.against in REFERENCES:
+        reference = REFERENCES[trial.against](
+            budget(computer, level, scale=scale, timed=timed), computer.horizon
+        )
+    elif trial.against == "heuristic":
+        others = computer.heuristic
+    elif trial.against == "random":
+        others = RandomPlayer()
+    else:
+        raise ValueError(f"{line.game}: no opponent called {trial.against!r}")
     tested: Player[Any] | None = trial.baseline
     if trial.tested == "heuristic":
         tested = computer.heuristic
-    searcher = search_player(computer, level, scale=scale) if trial.tested == "search" else None
+    searcher = None
+    if trial.tested == "search":
+        searcher = search_player(computer, level, scale=scale, timed=timed)
     rng = random.Random(f"arena:{seed}:{seat}")
     times: list[float] = []
+    their_times: list[float] = []
     simulated = 0
     thinking = 0.0
     moves = 0
@@ -119,7 +156,14 @@ def play_one(line: Line, seed: int, seat: int, level: Level, scale: float) -> Pl
             return Played(0.5, False, True, None, times, simulated, thinking, endless=True)
         actor = next_seat(game, sorted(actors), rng)
         legal = game.legal_actions(actor)
-        if actor != seat:
+        if actor != seat and reference is not None:
+            started = time.perf_counter()
+            found = reference.search(Situation.of(game, actor), random.Random(rng.getrandbits(64)))
+            if found.worlds:
+                their_times.append(time.perf_counter() - started)
+            action = found.action
+        elif actor != seat:
+            assert others is not None
             action = others.choose(game.rules, game.view(actor), legal, rng)
         elif searcher is not None:
             started = time.perf_counter()
@@ -137,6 +181,7 @@ def play_one(line: Line, seed: int, seat: int, level: Level, scale: float) -> Pl
         moves += 1
     outcome = game.outcome()
     assert outcome is not None
+    others_first = sum(s in outcome.places[0] for s in range(trial.seats) if s != seat)
     return Played(
         score=_score(outcome, seat),
         first=seat in outcome.places[0],
@@ -146,6 +191,8 @@ def play_one(line: Line, seed: int, seat: int, level: Level, scale: float) -> Pl
         moves=simulated,
         seconds=thinking,
         bids=_bids(game, seat) if line.game == "joker" else [],
+        their_first=others_first / (trial.seats - 1),
+        their_times=their_times,
     )
 
 
@@ -191,17 +238,30 @@ QUICK_SCALE = 0.1
 
 
 def _run_line(
-    pool: ProcessPoolExecutor, line: Line, deals: int, level: Level, scale: float, base: int
+    pool: ProcessPoolExecutor,
+    line: Line,
+    deals: int,
+    level: Level,
+    scale: float,
+    base: int,
+    untimed: bool,
 ) -> list[Played]:
     tasks = [
-        pool.submit(play_one, line, base + d, seat, level, scale)
+        pool.submit(play_one, line, base + d, seat, level, scale, untimed)
         for d in range(deals)
         for seat in range(line.seats)
     ]
     return [t.result() for t in tasks]
 
 
-def _report(line: Line, results: list[Played], level: Level, scale: float) -> str:
+def _timed(line: Line, untimed: bool) -> bool:
+    """Whether the line's searches keep their time limit: not with
+    ``--untimed``, and never against a reference player (the same simulated
+    moves for both sides, whatever the load)."""
+    return not untimed and line.trial.against not in REFERENCES
+
+
+def _report(line: Line, results: list[Played], level: Level, scale: float, timed: bool) -> str:
     n = len(results)
     won = sum(r.score for r in results)
     parts = [
@@ -210,6 +270,8 @@ def _report(line: Line, results: list[Played], level: Level, scale: float) -> st
     ]
     if line.game == "durak" and line.seats > 2:
         parts.append(f"first out {_percent(sum(r.first for r in results), n)}")
+        if line.trial.against in REFERENCES:
+            parts.append(f"each of them {_percent(sum(r.their_first for r in results), n)}")
     endless = sum(r.endless for r in results)
     if endless:
         parts.append(f"endless {endless}")
@@ -220,13 +282,18 @@ def _report(line: Line, results: list[Played], level: Level, scale: float) -> st
         parts.append(f"mean score {statistics.fmean(r.points or 0 for r in results):5.1f}")
     times = sorted(t for r in results for t in r.times)
     if times:
-        p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+        p99 = _p99(times)
         seconds = sum(r.seconds for r in results)
         speed = sum(r.moves for r in results) / seconds if seconds else 0.0
         parts.append(
             f"move {1000 * statistics.median(times):4.0f}/{1000 * p99:4.0f} ms"
-            f" (budget {1000 * level.seconds * scale:.0f}), {speed:,.0f} sim/s"
+            f" (budget {1000 * level.seconds * scale:.0f}{'' if timed else ', untimed'}),"
+            f" {speed:,.0f} sim/s"
         )
+    theirs = sorted(t for r in results for t in r.their_times)
+    if theirs:
+        median, p99 = statistics.median(theirs), _p99(theirs)
+        parts.append(f"theirs {1000 * median:4.0f}/{1000 * p99:4.0f} ms")
     text = "  ".join(parts)
     if line.game == "joker":
         by_size: dict[int, list[bool]] = defaultdict(list)
@@ -237,6 +304,10 @@ def _report(line: Line, results: list[Played], level: Level, scale: float) -> st
             f"{cards}: {100 * sum(v) / len(v):.0f}%" for cards, v in sorted(by_size.items())
         )
     return text
+
+
+def _p99(ordered: Sequence[float]) -> float:
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
 def calibrate() -> None:
@@ -252,14 +323,34 @@ def calibrate() -> None:
         print(f"{key:8} {speed:10,.0f} simulated moves/s (set: {computer.moves_per_second:,})")
 
 
+def _deals(line: Line, quick: bool) -> int:
+    """The line's deals: its trial's own, else its game's."""
+    arena = line.computer.arena
+    assert arena is not None
+    trial = line.trial
+    if quick:
+        return trial.quick_deals or arena.quick_deals
+    return trial.deals or arena.deals
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="smaller budgets, fewer deals")
     parser.add_argument("--level", choices=[Level.NORMAL, Level.HARD], default=Level.HARD)
     parser.add_argument("--scale", type=float, help="budget scale (default 1, --quick 0.1)")
+    parser.add_argument(
+        "--untimed",
+        action="store_true",
+        help="budgets in simulated moves only, no time limit: the same results at any load",
+    )
     parser.add_argument("--deals", type=int, help="deals per line (each played once per seat)")
     parser.add_argument("--only", choices=sorted(CATALOG.specs), help="one game")
     parser.add_argument("--seats", type=int, help="only the lines of this many seats")
+    parser.add_argument(
+        "--against",
+        choices=sorted({line.trial.against for line in LINES}),
+        help="only the lines against this opponent",
+    )
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--calibrate", action="store_true")
@@ -272,17 +363,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     lines = [
         line
         for line in LINES
-        if args.only in (None, line.game) and args.seats in (None, line.seats)
+        if args.only in (None, line.game)
+        and args.seats in (None, line.seats)
+        and args.against in (None, line.trial.against)
     ]
-    print(f"level {level} ({1000 * level.seconds * scale:.0f} ms a move), {args.workers} workers")
+    print(
+        f"level {level} ({1000 * level.seconds * scale:.0f} ms a move"
+        f"{', untimed' if args.untimed else ''}), {args.workers} workers"
+    )
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
         for line in lines:
-            arena = line.computer.arena
-            assert arena is not None
-            deals = args.deals or (arena.quick_deals if args.quick else arena.deals)
-            results = _run_line(pool, line, deals, level, scale, args.seed * 100_000)
-            print(_report(line, results, level, scale), flush=True)
+            deals = args.deals or _deals(line, args.quick)
+            base = args.seed * 100_000
+            line_started = time.perf_counter()
+            results = _run_line(pool, line, deals, level, scale, base, args.untimed)
+            took = time.perf_counter() - line_started
+            timed = _timed(line, args.untimed)
+            first, *more = _report(line, results, level, scale, timed).split("\n")
+            print("\n".join([f"{first}  ({took:.0f} s)", *more]), flush=True)
     print(f"{time.perf_counter() - started:.0f} s")
     return 0
 

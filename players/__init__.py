@@ -6,6 +6,8 @@ legal actions, and returns one of them; :mod:`players.arena` plays whole games
 between players for tests and benchmarks.  Each game's module exports its
 ``COMPUTER`` (:class:`~players.computer.Computer`): the heuristic and what the
 search players of :mod:`players.levels` need for that game.
+:mod:`players.reference` holds published algorithms (information set MCTS,
+perfect information Monte Carlo) that the arena measures the search against.
 """
 
 from __future__ import annotations

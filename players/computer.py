@@ -40,9 +40,16 @@ class Trial:
     """``"search"`` (at the level measured), ``"heuristic"``, or the name of
     :attr:`baseline`."""
     against: str = "heuristic"
-    """``"heuristic"`` or ``"random"``."""
+    """``"heuristic"``, ``"random"``, or a reference player of
+    :data:`players.reference.REFERENCES` (``"ismcts"``, ``"pimc"``) searching
+    with the budget of the level measured."""
     baseline: Player[Any] | None = None
     """The player under test when ``tested`` names neither search nor heuristic."""
+    deals: int | None = None
+    """Deals of this trial, when not the game's :attr:`Arena.deals` (a table
+    of searchers takes several times as long as one searcher's)."""
+    quick_deals: int | None = None
+    """Deals with ``--quick``, when not the game's :attr:`Arena.quick_deals`."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from players.computer import Computer
 from players.imports import resolve
 from players.search import Budget, SearchPlayer, Situation
 
-__all__ = ["Level", "request_for", "search_player", "searches", "think"]
+__all__ = ["Level", "budget", "request_for", "search_player", "searches", "think"]
 
 
 class Level(enum.StrEnum):
@@ -52,17 +52,28 @@ def searches(computer: Computer, level: Level) -> bool:
     return level is not Level.EASY and not computer.exact
 
 
-@functools.cache
-def search_player(computer: Computer, level: Level, *, scale: float = 1.0) -> SearchPlayer:
-    """The search player of ``computer`` at ``level`` (not easy); ``scale``
-    shrinks or stretches its budget (tests and quick arena runs)."""
+def budget(computer: Computer, level: Level, *, scale: float = 1.0, timed: bool = True) -> Budget:
+    """The search budget of ``computer`` at ``level`` (not easy): simulated
+    moves, and the time limit on top unless not ``timed`` (an arena run that
+    gives the same results at any load); ``scale`` shrinks or stretches it
+    (tests and quick arena runs).  The arena gives the reference players the
+    same."""
     if level is Level.EASY:
         raise ValueError("the easy level is the heuristic, not a search")
     seconds = level.seconds * scale
     moves = max(1, int(computer.moves_per_second * seconds * BUDGET_SHARE))
+    return Budget(moves, seconds * TIME_LIMIT_SHARE if timed else None)
+
+
+@functools.cache
+def search_player(
+    computer: Computer, level: Level, *, scale: float = 1.0, timed: bool = True
+) -> SearchPlayer:
+    """The search player of ``computer`` at ``level`` (not easy), with the
+    :func:`budget` of ``scale`` and ``timed``."""
     return SearchPlayer(
         computer.heuristic,
-        Budget(moves, seconds * TIME_LIMIT_SHARE),
+        budget(computer, level, scale=scale, timed=timed),
         computer.horizon,
         duel=computer.duel,
     )

@@ -28,7 +28,7 @@ import random
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from games.core import JSON, Action, Event, Game, Outcome
 from players.arena import next_seat
@@ -40,6 +40,7 @@ __all__ = [
     "Horizon",
     "SearchPlayer",
     "Searched",
+    "Searcher",
     "Situation",
     "Valued",
     "place_value",
@@ -180,6 +181,13 @@ class Searched:
     """Worlds dealt (0: there was nothing to search, or no time)."""
     exact: bool = False
     """Chosen by the exact search: it forces a win."""
+
+
+class Searcher(Protocol):
+    """Anything that chooses for a :class:`Situation` within a budget: a
+    :class:`SearchPlayer`, or a reference player of :mod:`players.reference`."""
+
+    def search(self, situation: Situation, rng: random.Random) -> Searched: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,3 +26,18 @@ def test_the_arena_prints_a_line_per_pairing(capsys: pytest.CaptureFixture[str])
     assert [row.split()[2] for row in rows] == ["always2", "heuristic", "search"]
     assert all("won" in row and "mean score" in row for row in rows)
     assert "endless" not in "\n".join(rows)
+
+
+def test_the_arena_measures_the_search_against_a_reference_player(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["--only", "durak", "--against", "pimc", "--deals", "1", "--scale", "0.01"]
+    assert arena.main([*argv, "--workers", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    rows = [line for line in out if line.startswith("durak")]
+    assert [(row.split()[1], row.split()[4]) for row in rows] == [("2", "pimc"), ("4", "pimc")]
+    assert all("won" in row and "theirs" in row for row in rows)
+    assert all("untimed" in row for row in rows)  # both sides spend their whole move budget
+    assert "each of them" in rows[1]
+    games = [row.split()[5] for row in rows]
+    assert games == ["2", "4"]  # one deal, played from every seat
