@@ -197,6 +197,8 @@ _COLUMNS = (
     "duplicate_of",
     "rotation",
 )
+
+
 def _select(dialect: Dialect) -> str:
     """The query of whole tables (``WHERE`` and the rest follow)."""
     seats = dialect.json_rows(
@@ -223,17 +225,22 @@ _SELECT = {dialect: _select(dialect) for dialect in (SQLITE, POSTGRES)}
 class Tables(Queries):
     # --- reading ---------------------------------------------------------------
 
+    @property
+    def _whole(self) -> str:
+        """The query of whole tables in this connection's dialect."""
+        return _SELECT[self._dialect]
+
     async def get(self, table_id: int) -> TableRow | None:
         """The table; inside a transaction on PostgreSQL its row stays locked
         until the commit (the moves of a table are serialized by the database)."""
         lock = self._dialect.row_lock("t") if self._conn.locks_rows else ""
-        rows = await self._tables(f"{_SELECT[self._dialect]} WHERE t.id = ?{lock}", (table_id,))
+        rows = await self._tables(f"{self._whole} WHERE t.id = ?{lock}", (table_id,))
         return rows[0] if rows else None
 
     async def open_in(self, chat_id: int, thread_id: int) -> TableRow | None:
         """The chat's (or forum topic's) open table."""
         rows = await self._tables(
-            f"{_SELECT[self._dialect]} WHERE t.chat_id = ? AND t.thread_id = ?"
+            f"{self._whole} WHERE t.chat_id = ? AND t.thread_id = ?"
             " AND t.status IN ('lobby', 'playing')",
             (chat_id, thread_id),
         )
@@ -243,7 +250,7 @@ class Tables(Queries):
         """The chat's (or forum topic's) open table, else the one whose game
         finished last (a cancelled table was not played)."""
         rows = await self._tables(
-            f"{_SELECT[self._dialect]} WHERE t.chat_id = ? AND t.thread_id = ?"
+            f"{self._whole} WHERE t.chat_id = ? AND t.thread_id = ?"
             " AND t.status IN ('lobby', 'playing', 'finished')"
             " ORDER BY t.status = 'finished', t.id DESC LIMIT 1",
             (chat_id, thread_id),
@@ -251,18 +258,20 @@ class Tables(Queries):
         return rows[0] if rows else None
 
     async def all_open(self) -> list[TableRow]:
-        return await self._tables(f"{_SELECT[self._dialect]} WHERE t.status IN ('lobby', 'playing') ORDER BY t.id")
+        return await self._tables(
+            f"{self._whole} WHERE t.status IN ('lobby', 'playing') ORDER BY t.id"
+        )
 
     async def open_in_chat(self, chat_id: int) -> list[TableRow]:
         """Every open table of a chat, in all its forum topics."""
         return await self._tables(
-            f"{_SELECT[self._dialect]} WHERE t.chat_id = ? AND t.status IN ('lobby', 'playing') ORDER BY t.id",
+            f"{self._whole} WHERE t.chat_id = ? AND t.status IN ('lobby', 'playing') ORDER BY t.id",
             (chat_id,),
         )
 
     async def open_of_user(self, user_id: int) -> list[TableRow]:
         return await self._tables(
-            f"{_SELECT[self._dialect]} JOIN seats s ON s.table_id = t.id"
+            f"{self._whole} JOIN seats s ON s.table_id = t.id"
             " WHERE s.user_id = ? AND t.status IN ('lobby', 'playing') ORDER BY t.id",
             (user_id,),
         )
@@ -270,7 +279,7 @@ class Tables(Queries):
     async def last_finished_of(self, user_id: int) -> TableRow | None:
         """The last finished game ``user_id`` played, in any chat."""
         rows = await self._tables(
-            f"{_SELECT[self._dialect]} JOIN seats s ON s.table_id = t.id"
+            f"{self._whole} JOIN seats s ON s.table_id = t.id"
             " WHERE s.user_id = ? AND t.status = 'finished' ORDER BY t.id DESC LIMIT 1",
             (user_id,),
         )
@@ -525,7 +534,7 @@ class Tables(Queries):
         """The tables of the duplicate set that began with ``first_id``: that
         table, then its duplicates by rotation (the latest opened of each)."""
         return await self._tables(
-            f"{_SELECT[self._dialect]} WHERE t.id = ? OR t.duplicate_of = ? ORDER BY t.rotation, t.id",
+            f"{self._whole} WHERE t.id = ? OR t.duplicate_of = ? ORDER BY t.rotation, t.id",
             (first_id, first_id),
         )
 

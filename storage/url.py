@@ -52,7 +52,9 @@ class DatabaseUrl:
             try:
                 parts.port  # noqa: B018 - raises ValueError for a port that is not a number
             except ValueError:
-                raise ValueError(f"the port of {cls(text, None).safe()!r} is not a number") from None
+                raise ValueError(
+                    f"the port of {cls(text, None).safe()!r} is not a number"
+                ) from None
             if not parts.path.strip("/"):
                 raise ValueError(
                     f"{cls(text, None).safe()!r} names no database: "

@@ -101,7 +101,9 @@ class Cluster:
         command = [str(self._binaries / program), *args]
         if self._user is not None:
             command = ["runuser", "-u", self._user, "--", *command]
-        done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=120)
+        done = subprocess.run(  # noqa: S603 - PostgreSQL's own programs, our own arguments
+            command, capture_output=True, text=True, check=False, timeout=120
+        )
         if done.returncode != 0:
             log = self.folder / "log"
             tail = log.read_text(errors="replace")[-2000:] if log.is_file() else ""
@@ -151,5 +153,5 @@ def execute(database: str, sql: str, params: Sequence[Any] = ()) -> list[Any]:
             cursor = conn.execute(postgres_query(sql), params)
             return cursor.fetchall() if cursor.description is not None else []
     assert url.path is not None
-    with closing(sqlite3.connect(url.path)) as conn, conn:
-        return conn.execute(sql, params).fetchall()
+    with closing(sqlite3.connect(url.path)) as sqlite, sqlite:
+        return sqlite.execute(sql, params).fetchall()

@@ -23,6 +23,7 @@ import pytest
 
 from i18n import t
 from playground.botapi import FakeTelegram
+from storage.url import sqlite_url
 from tests.e2e.harness import spawn_bot, wait_exit
 
 # Well-formed, but not the fake server's token: it answers 401 Unauthorized.
@@ -271,7 +272,7 @@ async def test_a_database_path_that_cannot_be_opened_is_one_translated_line(
     if language is not None:
         env["DEFAULT_LANGUAGE"] = language
     code, output = await run_to_exit(env, tmp_path)
-    text = t(language or "ru", "startup.database", path=str(path), reason="")
+    text = t(language or "ru", "startup.database", path=sqlite_url(path), reason="")
     assert code == 2
     assert output.startswith(f"koloda: {text}"), output
     assert output.count("\n") == 1, output
