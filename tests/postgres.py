@@ -7,7 +7,9 @@ that folder only (no TCP port to clash with), with nothing made durable
 nothing a test needs).  The schema is migrated once, into a template database;
 each test gets a database copied from it (``CREATE DATABASE ... TEMPLATE``),
 dropped after the test.  Run as root, the server runs as the ``postgres`` user
-that Debian's package makes.
+that Debian's package makes.  A session killed before it could stop its
+cluster leaves it running; the next session stops such orphans (their owner
+process gone) before starting its own.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from storage import Database
 from storage.translate import postgres_query
 from storage.url import DatabaseUrl
 
+PREFIX = "koloda-pg-"
 TEMPLATE = "koloda_template"
 SERVER_OPTIONS = (
     "-c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
@@ -70,7 +73,9 @@ class Cluster:
     def start(cls) -> Cluster:
         binaries = _binaries()
         user = "postgres" if os.geteuid() == 0 else None
-        folder = Path(tempfile.mkdtemp(prefix="koloda-pg-"))
+        _stop_orphans(binaries, user)
+        folder = Path(tempfile.mkdtemp(prefix=PREFIX))
+        (folder / "owner").write_text(str(os.getpid()))
         cluster = cls(folder, binaries, user)
         if user is not None:
             try:
@@ -132,9 +137,23 @@ class Cluster:
 
     def stop(self) -> None:
         try:
-            self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-s", "stop")
+            if (self.folder / "data" / "postmaster.pid").is_file():
+                self._run(
+                    "pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-s", "stop"
+                )
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _stop_orphans(binaries: Path, user: str | None) -> None:
+    """Stop the clusters of test sessions that died without stopping theirs."""
+    for owner in Path(tempfile.gettempdir()).glob(f"{PREFIX}*/owner"):
+        try:
+            os.kill(int(owner.read_text()), 0)
+        except ProcessLookupError:
+            Cluster(owner.parent, binaries, user).stop()
+        except (ValueError, OSError):
+            continue
 
 
 async def _migrate(url: str, cluster: Cluster) -> None:
