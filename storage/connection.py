@@ -60,6 +60,12 @@ class Dialect:
             return f"(({array})::jsonb || jsonb_build_array(?::text))::text"
         return f"json_insert({array}, '$[#]', ?)"
 
+    def serialize(self, key: int) -> str:
+        """A statement that holds the lock named ``key`` until the commit, so
+        that transactions taking it run one after the other ("" on SQLite,
+        whose transactions always do)."""
+        return f"SELECT pg_advisory_xact_lock({key:d})" if self.postgres else ""
+
     def row_lock(self, alias: str) -> str:
         """Appended to a query of a transaction that reads a row in order to
         change it: holds the row of ``alias`` until the commit, so that

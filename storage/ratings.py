@@ -70,7 +70,19 @@ _EVENT_FIELDS = (
 )
 
 
+RATINGS_LOCK = 0x726174696E6773
+"""The lock held by a transaction that rates a game ("ratings")."""
+
+
 class Ratings(Queries):
+    async def lock(self) -> None:
+        """Hold the ratings until the commit: games are rated one at a time,
+        each from the ratings the one before left, whichever transaction
+        finishes them (on SQLite every transaction already runs alone)."""
+        statement = self._dialect.serialize(RATINGS_LOCK)
+        if statement and self._conn.locks_rows:
+            await self._run(statement)
+
     # --- the games read ---------------------------------------------------------
 
     async def unread_results(self) -> list[FinishedGame]:

@@ -280,3 +280,31 @@ async def test_postgres_a_table_read_for_a_change_waits_for_the_change_before(
     await first.close()
     await second.close()
     postgres.drop(url)
+
+
+async def test_postgres_games_are_rated_one_transaction_at_a_time(postgres: Cluster) -> None:
+    """Two games finishing at once in two processes: the second one's rating
+    waits for the first one's commit (it rates from the ratings that left)."""
+    url = postgres.create()
+    first, second = await Database.open(url), await Database.open(url)
+    order: list[str] = []
+
+    async def other() -> None:
+        async with second.transaction() as tx:
+            await tx.ratings.lock()
+            order.append("second rates")
+
+    async with first.transaction() as tx:
+        await tx.ratings.lock()
+        waiting = asyncio.create_task(other())
+        for _ in range(1000):
+            if await _lock_waits(url):
+                break
+            await asyncio.sleep(0.005)
+        assert await _lock_waits(url) == 1
+        order.append("first rates")
+    await waiting
+    assert order == ["first rates", "second rates"]
+    await first.close()
+    await second.close()
+    postgres.drop(url)
