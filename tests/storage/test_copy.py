@@ -77,7 +77,7 @@ async def test_postgres_copy_of_a_database_with_games_in_progress_plays_on(
     postgres.drop(target)
 
 
-def test_the_copy_goes_from_sqlite_to_postgres_only(
+def test_the_copy_refuses_a_missing_file_and_a_target_that_is_no_server(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     source = sqlite_url(tmp_path / "none.sqlite3")
@@ -100,7 +100,7 @@ def test_parameters_become_psycopgs_and_literals_keep_their_text() -> None:
 
 
 @pytest.mark.parametrize(
-    ("sqlite", "postgres"),
+    ("sqlite", "translated"),
     [
         (
             "CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL)",
@@ -118,10 +118,11 @@ def test_parameters_become_psycopgs_and_literals_keep_their_text() -> None:
             "ALTER TABLE t ADD COLUMN n BIGINT NOT NULL DEFAULT 0",
         ),
     ],
+    ids=["identity", "without-rowid", "added-column"],
 )
-def test_migrations_get_postgres_types(sqlite: str, postgres: str) -> None:
-    assert postgres_ddl(sqlite) == postgres
-    assert postgres_ddl(postgres) == postgres
+def test_migrations_get_postgres_types(sqlite: str, translated: str) -> None:
+    assert postgres_ddl(sqlite) == translated
+    assert postgres_ddl(translated) == translated
 
 
 @pytest.mark.parametrize(
