@@ -17,10 +17,9 @@ import asyncio
 import os
 import sys
 
-from bot.config import database_url
 from storage import DatabaseError
 from storage.copy import copy_database
-from storage.url import DatabaseUrl
+from storage.url import DatabaseUrl, sqlite_url
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     copy.add_argument(
         "--from",
         dest="source",
-        default=database_url({k: v for k, v in os.environ.items() if k == "DATABASE_PATH"}),
+        default=sqlite_url(os.environ.get("DATABASE_PATH") or "data/koloda.sqlite3"),
         help="the SQLite database (default: DATABASE_PATH, else sqlite:///data/koloda.sqlite3)",
     )
     copy.add_argument("--to", dest="target", required=True, help="the PostgreSQL database URL")

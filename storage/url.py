@@ -55,7 +55,7 @@ class DatabaseUrl:
                 raise ValueError(
                     f"the port of {cls(text, None).safe()!r} is not a number"
                 ) from None
-            if not parts.path.strip("/"):
+            if not parts.path.strip("/") and "dbname=" not in parts.query:
                 raise ValueError(
                     f"{cls(text, None).safe()!r} names no database: "
                     "write postgresql://user:password@host:5432/koloda"

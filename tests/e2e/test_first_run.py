@@ -279,6 +279,20 @@ async def test_a_database_path_that_cannot_be_opened_is_one_translated_line(
     assert_token_absent(output, server.token)
 
 
+async def test_a_database_server_out_of_reach_is_one_translated_line_without_its_password(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    """A PostgreSQL URL whose server is not there (its socket folder is empty)."""
+    url = f"postgresql://koloda:sekret@/koloda?host={tmp_path}"
+    env = settings(server, tmp_path / "unused.sqlite3", DATABASE_URL=url)
+    code, output = await run_to_exit(env, tmp_path)
+    shown = url.replace(":sekret@", ":***@")
+    assert code == 2
+    assert output.startswith(f"koloda: {t('ru', 'startup.database', path=shown, reason='')}")
+    assert output.count("\n") == 1, output
+    assert "sekret" not in output
+
+
 # ------------------------------------------------------------------ webhook settings that fail
 
 
