@@ -4,8 +4,9 @@
 first brought to this version's schema (as the bot's start would), then every
 table is copied in the order its references need (a referenced row first;
 a table's own rows by their key, so that a rematch follows the game it is a
-rematch of), page by page in one transaction of the target, and the target's
-identity counters are set past the copied ids.  The target must hold no rows:
+rematch of), page by page, from one read transaction of the source (one
+state of it, even if a bot still wrote to it) into one transaction of the
+target, and the target's identity counters are set past the copied ids.  The target must hold no rows:
 the copy never merges.
 """
 
@@ -49,7 +50,14 @@ async def copy_database(
         dst = await Database.open(target_url.url)
         try:
             async with src.read() as reading, dst.transaction() as writing:
-                return await _copy(reading.connection, writing.connection, target_url, progress)
+                # SQLite's reads open no transaction; this one holds one state.
+                await reading.connection.fetch("BEGIN")
+                try:
+                    return await _copy(
+                        reading.connection, writing.connection, target_url, progress
+                    )
+                finally:
+                    await reading.connection.fetch("COMMIT")
         finally:
             await dst.close()
     finally:
