@@ -53,9 +53,7 @@ async def copy_database(
                 # SQLite's reads open no transaction; this one holds one state.
                 await reading.connection.fetch("BEGIN")
                 try:
-                    return await _copy(
-                        reading.connection, writing.connection, target_url, progress
-                    )
+                    return await _copy(reading.connection, writing.connection, target_url, progress)
                 finally:
                     await reading.connection.fetch("COMMIT")
         finally:

@@ -211,6 +211,33 @@ async def test_scores_and_supergroup_migration_keep_everything(database: str) ->
     await db.close()
 
 
+async def test_a_group_merged_into_a_supergroup_that_exists_adds_up_its_scores(
+    database: str,
+) -> None:
+    db = await Database.open(database)
+    await seed(db)
+    async with db.transaction() as tx:
+        await tx.people.upsert_chat(-1001, "supergroup", "Friends")
+        win, loss = ScoreDelta(1, True, False, False), ScoreDelta(2, False, True, False)
+        await tx.scores.add(-100, "durak", [win, loss], with_computers=False)
+        await tx.scores.add(-1001, "durak", [win], with_computers=False)
+        await tx.ratings.season_told(-100, "2026-10")
+        await tx.ratings.season_told(-100, "2026-11")
+        await tx.ratings.season_told(-1001, "2026-11")
+        assert await tx.people.migrate_chat(-100, -1001)
+        board = await tx.scores.leaderboard(-1001)
+        await tx.ratings.move_chat(-100, -1001)
+        moved = await tx.tables.open_in(-1001, 0)
+    assert [(r.first_name, r.played, r.wins, r.losses) for r in board] == [
+        ("Ann", 2, 2, 0),
+        ("Boris", 1, 0, 1),
+    ]
+    assert moved is not None
+    told = execute(database, "SELECT chat_id, season FROM season_ends ORDER BY chat_id, season")
+    assert [tuple(r) for r in told] == [(-1001, "2026-10"), (-1001, "2026-11"), (-100, "2026-11")]
+    await db.close()
+
+
 async def test_move_log_is_ordered(database: str) -> None:
     db = await Database.open(database)
     table_id = await seed(db)
