@@ -6,8 +6,8 @@ table is copied in the order its references need (a referenced row first;
 a table's own rows by their key, so that a rematch follows the game it is a
 rematch of), page by page, from one read transaction of the source (one
 state of it, even if a bot still wrote to it) into one transaction of the
-target, and the target's identity counters are set past the copied ids.  The target must hold no rows:
-the copy never merges.
+target, and the target's identity counters are set past the copied ids.  The
+target must hold no rows: the copy never merges.
 """
 
 from __future__ import annotations
