@@ -61,7 +61,7 @@ def build_application(
     os.environ.setdefault("PTB_TIMEDELTA", "1")
 
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
-        db = await Database.open(config.database_path, now=clock.now)
+        db = await Database.open(config.database_url, now=clock.now)
         services = Services.create(
             db,
             games=catalog.specs,

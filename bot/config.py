@@ -12,8 +12,11 @@ from urllib.parse import urlsplit
 from dotenv import dotenv_values
 
 from i18n import LANGUAGES
+from storage.url import DatabaseUrl, sqlite_url
 
-__all__ = ["Config", "ConfigError", "MissingToken"]
+__all__ = ["DEFAULT_DATABASE", "Config", "ConfigError", "MissingToken", "database_url"]
+
+DEFAULT_DATABASE = sqlite_url("data/koloda.sqlite3")
 
 _TOKEN = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{8,}$")
 _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -32,7 +35,8 @@ class Config:
     token: str
     api_base_url: str = "https://api.telegram.org/bot"
     file_base_url: str = "https://api.telegram.org/file/bot"
-    database_path: Path = Path("data/koloda.sqlite3")
+    database_url: str = DEFAULT_DATABASE
+    """``sqlite:///PATH`` or ``postgresql://...`` (:mod:`storage.url`)."""
     log_level: str = "INFO"
     default_language: str = "ru"
     group_edits_per_minute: int = 20
@@ -49,7 +53,8 @@ class Config:
     webhook_secret: str | None = None
 
     def __repr__(self) -> str:  # never print the token
-        return f"Config(api_base_url={self.api_base_url!r}, database_path={self.database_path!r})"
+        database = DatabaseUrl.parse(self.database_url).safe()
+        return f"Config(api_base_url={self.api_base_url!r}, database_url={database!r})"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, dotenv: Path | None = None) -> Config:
@@ -87,7 +92,7 @@ class Config:
             token=token,
             api_base_url=_url(values, "TELEGRAM_API_BASE_URL", cls.api_base_url),
             file_base_url=_url(values, "TELEGRAM_FILE_BASE_URL", cls.file_base_url),
-            database_path=Path(values.get("DATABASE_PATH", "") or cls.database_path),
+            database_url=_database(values),
             log_level=level,
             default_language=language,
             group_edits_per_minute=_int(values, "GROUP_EDITS_PER_MINUTE", 20, 1, 60),
@@ -99,6 +104,25 @@ class Config:
             webhook_port=_int(values, "WEBHOOK_PORT", 8443, 1, 65535),
             webhook_secret=values.get("WEBHOOK_SECRET", "").strip() or None,
         )
+
+
+def database_url(values: Mapping[str, str]) -> str:
+    """``DATABASE_URL``; else ``DATABASE_PATH``, the SQLite file of installs
+    from before PostgreSQL, still honoured; else the default SQLite file."""
+    url = values.get("DATABASE_URL", "").strip()
+    if url:
+        return url
+    path = values.get("DATABASE_PATH", "").strip()
+    return sqlite_url(path) if path else DEFAULT_DATABASE
+
+
+def _database(values: Mapping[str, str]) -> str:
+    url = database_url(values)
+    try:
+        DatabaseUrl.parse(url)
+    except ValueError as exc:
+        raise ConfigError(f"DATABASE_URL: {exc}") from None
+    return url
 
 
 def _int(values: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:

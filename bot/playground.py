@@ -23,6 +23,7 @@ from bot.runner import App, Fatal, bring_up, tear_down
 from i18n import t
 from playground.botapi import FakeTelegram
 from playground.web import FIRST_PERSON, PlaygroundSite
+from storage.url import sqlite_url
 
 __all__ = ["DEFAULT_PORT", "run_playground"]
 
@@ -68,7 +69,7 @@ class Playground:
             token=world.token,
             api_base_url=world.base_url,
             file_base_url=world.base_file_url,
-            database_path=database,
+            database_url=sqlite_url(database),
             default_language=self._language,
         )
         application = await bring_up(config, stop)

@@ -16,13 +16,14 @@ import argparse
 import asyncio
 import os
 import sys
-from pathlib import Path
 
 from bot.catalog import CATALOG
+from bot.config import database_url
 from services.clock import SystemClock
 from services.ratings import Ratings
 from services.snapshots import Snapshots
 from storage import Database, RatingEvent
+from storage.url import DatabaseUrl
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,15 +33,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("command", choices=["recompute"])
     parser.add_argument(
         "--database",
-        type=Path,
-        default=Path(os.environ.get("DATABASE_PATH") or "data/koloda.sqlite3"),
-        help="the bot's SQLite file (default: DATABASE_PATH, else data/koloda.sqlite3)",
+        default=database_url(os.environ),
+        help="the bot's database: a DATABASE_URL or an SQLite file (default: DATABASE_URL,"
+        " else DATABASE_PATH, else sqlite:///data/koloda.sqlite3)",
     )
     args = parser.parse_args(argv)
-    if not args.database.is_file():
-        print(f"no database at {args.database}", file=sys.stderr)
+    try:
+        url = DatabaseUrl.parse(args.database)
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
         return 2
-    before, after = asyncio.run(_recompute(args.database))
+    if url.path is not None and not url.path.is_file():
+        print(f"no database at {url.path}", file=sys.stderr)
+        return 2
+    before, after = asyncio.run(_recompute(url))
     changed = sum(1 for a, b in zip(before, after, strict=False) if _key(a) != _key(b))
     changed += abs(len(before) - len(after))
     print(f"games rated: {len({e.table_id for e in after})}, rating events: {len(after)}")
@@ -65,9 +71,9 @@ def _key(e: RatingEvent) -> tuple[object, ...]:
     )
 
 
-async def _recompute(path: Path) -> tuple[list[RatingEvent], list[RatingEvent]]:
+async def _recompute(url: DatabaseUrl) -> tuple[list[RatingEvent], list[RatingEvent]]:
     """The rating log before and after the recompute."""
-    db = await Database.open(path)
+    db = await Database.open(url.url)
     try:
         ratings = Ratings(db, Snapshots(db, CATALOG.specs), SystemClock())
         async with db.read() as tx:

@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import logging
 import signal
-import sqlite3
 from collections.abc import Awaitable
 from typing import Any
 from urllib.parse import urlparse
@@ -35,7 +34,8 @@ from bot.app import build_application
 from bot.config import Config
 from bot.logs import TokenRejectedWatch
 from i18n import t
-from storage import Database, DatabaseTooNewError
+from storage import Database, DatabaseError
+from storage.url import DatabaseUrl
 
 __all__ = ["MAX_PAUSE", "App", "Fatal", "bring_up", "pause_before", "run", "tear_down"]
 
@@ -87,16 +87,16 @@ async def run(config: Config, watch: TokenRejectedWatch) -> None:
 async def check_database(config: Config) -> None:
     """Open (create, migrate) the database and close it: a clear line if it cannot be."""
     lang = config.default_language
-    path = config.database_path
+    shown = DatabaseUrl.parse(config.database_url).safe()
     try:
-        db = await Database.open(path)
+        db = await Database.open(config.database_url)
         await db.close()
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename else ""
         reason = f"{exc.strerror or exc}{where}"
-        raise Fatal(t(lang, "startup.database", path=str(path), reason=reason)) from None
-    except (sqlite3.Error, DatabaseTooNewError) as exc:
-        raise Fatal(t(lang, "startup.database", path=str(path), reason=str(exc))) from None
+        raise Fatal(t(lang, "startup.database", path=shown, reason=reason)) from None
+    except DatabaseError as exc:
+        raise Fatal(t(lang, "startup.database", path=shown, reason=str(exc))) from None
 
 
 def _retryable(exc: BaseException) -> bool:

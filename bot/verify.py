@@ -15,9 +15,9 @@ import argparse
 import asyncio
 import os
 import sys
-from pathlib import Path
 
 from bot.catalog import CATALOG
+from bot.config import database_url
 from i18n import LANGUAGES, t
 from screens.common import verdict_text
 from services import ServiceError, Verdict
@@ -25,6 +25,7 @@ from services.fairness import SCHEME_V2, Fairness
 from services.history import Histories
 from services.snapshots import Snapshots
 from storage import Database
+from storage.url import DatabaseUrl
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,17 +35,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("table", type=int, help="the table number (/verify in the group shows it)")
     parser.add_argument(
         "--database",
-        type=Path,
-        default=Path(os.environ.get("DATABASE_PATH") or "data/koloda.sqlite3"),
-        help="the bot's SQLite file (default: DATABASE_PATH, else data/koloda.sqlite3)",
+        default=database_url(os.environ),
+        help="the bot's database: a DATABASE_URL or an SQLite file (default: DATABASE_URL,"
+        " else DATABASE_PATH, else sqlite:///data/koloda.sqlite3)",
     )
     parser.add_argument("--language", choices=LANGUAGES, default="en")
     args = parser.parse_args(argv)
-    if not args.database.is_file():
-        print(f"no database at {args.database}", file=sys.stderr)
+    try:
+        url = DatabaseUrl.parse(args.database)
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if url.path is not None and not url.path.is_file():
+        print(f"no database at {url.path}", file=sys.stderr)
         return 2
     try:
-        verdict = asyncio.run(_verify(args.database, args.table))
+        verdict = asyncio.run(_verify(url, args.table))
     except ServiceError as exc:
         print(t(args.language, exc.key, **exc.params), file=sys.stderr)
         return 2
@@ -59,8 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if verdict.ok else 1
 
 
-async def _verify(path: Path, table_id: int) -> Verdict:
-    db = await Database.open(path)
+async def _verify(url: DatabaseUrl, table_id: int) -> Verdict:
+    db = await Database.open(url.url)
     try:
         snapshots = Snapshots(db, CATALOG.specs)
         return await Fairness(db, snapshots, Histories(db, snapshots)).verify(None, table_id)

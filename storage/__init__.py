@@ -1,5 +1,7 @@
-"""SQLite persistence: migrations, transactions and queries by area.  No Telegram here."""
+"""Persistence on SQLite (embedded, the default) or PostgreSQL: migrations,
+transactions and queries by area.  No Telegram here."""
 
+from storage.connection import DatabaseError, IntegrityError
 from storage.db import Database, DatabaseTooNewError, Tx
 from storage.deadlines import LOBBY_SEAT, DeadlineRow
 from storage.messages import HandMessageRow, Messages, Retiring, TableMessageRow
@@ -23,11 +25,13 @@ __all__ = [
     "Actor",
     "ChatRow",
     "Database",
+    "DatabaseError",
     "DatabaseTooNewError",
     "DeadlineRow",
     "EndReason",
     "FinishedGame",
     "HandMessageRow",
+    "IntegrityError",
     "Messages",
     "MoveRow",
     "OnAbsence",

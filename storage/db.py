@@ -1,37 +1,36 @@
-"""The SQLite database: connection settings, migrations and transactions.
+"""The database: opening either backend, migrations and units of work.
 
-One aiosqlite connection serves the whole bot; an asyncio lock hands it to one
-transaction at a time (SQLite has a single writer anyway), and every
-transaction starts with ``BEGIN IMMEDIATE`` so that it holds the write lock
-from its first read and a version check inside it cannot be overtaken.
+``Database.open`` takes a ``DATABASE_URL`` (see :mod:`storage.url`): an SQLite
+file (:mod:`storage.sqlite`, the embedded default) or a PostgreSQL database
+(:mod:`storage.postgres`).  Both give the same units of work, :meth:`read` and
+:meth:`transaction`, each a :class:`Tx` of the query classes on one
+connection, and both apply the same numbered migrations (``migrations/*.sql``,
+SQLite's SQL; PostgreSQL gets them translated, :mod:`storage.translate`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from importlib import resources
 from pathlib import Path
 
-import aiosqlite
-
+from storage.connection import Connection, DatabaseError, Dialect
 from storage.deadlines import Deadlines
 from storage.messages import Messages
 from storage.people import People
 from storage.ratings import Ratings
 from storage.scores import Scores
 from storage.tables import Tables
+from storage.url import DatabaseUrl
 
-__all__ = ["Database", "DatabaseTooNewError", "Tx", "migrations"]
-
-log = logging.getLogger(__name__)
+__all__ = ["Database", "DatabaseTooNewError", "Tx", "migrations", "statements"]
 
 
-class DatabaseTooNewError(RuntimeError):
-    """The file was written by a newer Koloda; refusing to touch it."""
+class DatabaseTooNewError(DatabaseError):
+    """The database was written by a newer Koloda; refusing to touch it."""
 
 
 def migrations() -> list[tuple[int, str]]:
@@ -50,10 +49,25 @@ def migrations() -> list[tuple[int, str]]:
     return found
 
 
+def statements(sql: str) -> list[str]:
+    """Split a migration into statements (our migrations hold no triggers)."""
+    lines = [line.split("--", 1)[0] for line in sql.splitlines()]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+def check_version(current: int) -> None:
+    if current > len(migrations()):
+        raise DatabaseTooNewError(
+            f"database schema version {current} is newer than this code's {len(migrations())}"
+        )
+
+
 class Tx:
     """The queries of one unit of work, by area; they share its connection."""
 
-    def __init__(self, conn: aiosqlite.Connection, now: Callable[[], float]) -> None:
+    def __init__(self, conn: Connection, now: Callable[[], float]) -> None:
+        self.connection = conn
+        """For storage's own tools (the copy between databases)."""
         self.people = People(conn, now)
         self.tables = Tables(conn, now)
         self.deadlines = Deadlines(conn, now)
@@ -62,98 +76,40 @@ class Tx:
         self.ratings = Ratings(conn, now)
 
 
-class Database:
-    def __init__(self, conn: aiosqlite.Connection, now: Callable[[], float]) -> None:
-        self._conn = conn
-        self._now = now
-        self._lock = asyncio.Lock()
+class Database(ABC):
+    """One storage API on either backend."""
+
+    url: DatabaseUrl
+    dialect: Dialect
 
     @classmethod
-    async def open(cls, path: str | Path, *, now: Callable[[], float] = time.time) -> Database:
-        """Open (creating file and folder if needed) and migrate to the latest schema.
-        ``now`` gives the time stamped on rows (the bot's clock)."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(path, isolation_level=None)
-        try:
-            await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA synchronous = NORMAL")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            await conn.execute("PRAGMA busy_timeout = 5000")
-            db = cls(conn, now)
-            await db._migrate()
-        except BaseException:
-            await conn.close()
-            raise
-        return db
+    async def open(cls, target: str | Path, *, now: Callable[[], float] = time.time) -> Database:
+        """Open the database of ``target`` (a ``DATABASE_URL``, or the path of
+        an SQLite file) and migrate it to the latest schema, creating an SQLite
+        file and its folder if needed.  ``now`` gives the time stamped on rows
+        (the bot's clock).  Raises ValueError for a URL that names no database."""
+        url = DatabaseUrl.parse(target)
+        if url.postgres:
+            # Imported when used: an SQLite installation never loads the driver.
+            from storage.postgres import PostgresDatabase
 
-    async def close(self) -> None:
-        async with self._lock:
-            await self._conn.close()
+            return await PostgresDatabase.connect(url, now)
+        from storage.sqlite import SqliteDatabase
 
-    async def schema_version(self) -> int:
-        async with self._conn.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        assert row is not None
-        return int(row[0])
+        return await SqliteDatabase.connect(url, now)
 
-    async def _migrate(self) -> None:
-        known = migrations()
-        current = await self.schema_version()
-        if current > len(known):
-            raise DatabaseTooNewError(
-                f"database schema version {current} is newer than this code's {len(known)}"
-            )
-        for number, sql in known[current:]:
-            log.info("applying database migration %04d", number)
-            # executescript would COMMIT on its own; run statement by statement
-            # inside one explicit transaction together with the version bump.
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                for statement in _statements(sql):
-                    await self._conn.execute(statement)
-                await self._conn.execute(f"PRAGMA user_version = {number:d}")
-                await self._conn.execute("COMMIT")
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
+    @abstractmethod
+    async def close(self) -> None: ...
 
-    @asynccontextmanager
-    async def read(self) -> AsyncIterator[Tx]:
-        """Queries that change nothing.  No transaction is opened: holding the
-        connection's lock already keeps this process's writers out, and other
-        processes only ever see committed states."""
-        async with self._lock:
-            yield Tx(self._conn, self._now)
+    @abstractmethod
+    async def schema_version(self) -> int: ...
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
-        """One atomic unit of work; rolled back if the block raises."""
-        async with self._lock:
-            await self._begin()
-            try:
-                yield Tx(self._conn, self._now)
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
-            await self._conn.execute("COMMIT")
+    @abstractmethod
+    def read(self) -> AbstractAsyncContextManager[Tx]:
+        """Queries that change nothing; they see committed states only."""
 
-    async def _begin(self) -> None:
-        """BEGIN, even for a caller cancelled meanwhile (a stop ending its
-        tasks): aiosqlite's thread runs a statement once handed it, so a BEGIN
-        given up on would leave the connection inside a transaction for
-        whoever comes next.  Such a BEGIN is waited for and rolled back."""
-        begun = asyncio.ensure_future(self._conn.execute("BEGIN IMMEDIATE"))
-        try:
-            await asyncio.shield(begun)
-        except asyncio.CancelledError:
-            await asyncio.wait([begun])
-            if not begun.cancelled() and begun.exception() is None:
-                await self._conn.execute("ROLLBACK")
-            raise
-
-
-def _statements(sql: str) -> list[str]:
-    """Split a migration into statements (our migrations hold no triggers)."""
-    lines = [line.split("--", 1)[0] for line in sql.splitlines()]
-    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Tx]:
+        """One atomic unit of work; rolled back if the block raises.  A table
+        read in it (``tx.tables.get``) stays locked to other transactions
+        until the commit."""

@@ -72,7 +72,8 @@ class Messages(Queries):
     async def set_announced(self, table_id: int, moves: int) -> None:
         await self._run(
             "INSERT INTO table_messages (table_id, announced) VALUES (?, ?)"
-            " ON CONFLICT (table_id) DO UPDATE SET announced = MAX(announced, excluded.announced)",
+            " ON CONFLICT (table_id) DO UPDATE SET announced ="
+            f" {self._dialect.greatest}(table_messages.announced, excluded.announced)",
             (table_id, moves),
         )
 

@@ -44,7 +44,7 @@ class People(Queries):
             "INSERT INTO users (id, first_name, username, locale, updated_at)"
             " VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (id) DO UPDATE SET first_name = excluded.first_name,"
-            " username = excluded.username, locale = COALESCE(excluded.locale, locale),"
+            " username = excluded.username, locale = COALESCE(excluded.locale, users.locale),"
             " updated_at = excluded.updated_at",
             (user_id, first_name, username, locale, self._now()),
         )
@@ -127,8 +127,8 @@ class People(Queries):
             " draws) SELECT ?, game, user_id, with_computers, played, wins, losses, draws"
             " FROM scores WHERE chat_id = ?"
             " ON CONFLICT (chat_id, game, user_id, with_computers) DO UPDATE SET"
-            " played = played + excluded.played, wins = wins + excluded.wins,"
-            " losses = losses + excluded.losses, draws = draws + excluded.draws",
+            " played = scores.played + excluded.played, wins = scores.wins + excluded.wins,"
+            " losses = scores.losses + excluded.losses, draws = scores.draws + excluded.draws",
             (new_id, old_id),
         )
         await self._run("DELETE FROM scores WHERE chat_id = ?", (old_id,))

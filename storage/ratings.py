@@ -70,7 +70,19 @@ _EVENT_FIELDS = (
 )
 
 
+RATINGS_LOCK = 0x726174696E6773
+"""The lock held by a transaction that rates a game ("ratings")."""
+
+
 class Ratings(Queries):
+    async def lock(self) -> None:
+        """Hold the ratings until the commit: games are rated one at a time,
+        each from the ratings the one before left, whichever transaction
+        finishes them (on SQLite every transaction already runs alone)."""
+        statement = self._dialect.serialize(RATINGS_LOCK)
+        if statement and self._conn.locks_rows:
+            await self._run(statement)
+
     # --- the games read ---------------------------------------------------------
 
     async def unread_results(self) -> list[FinishedGame]:
@@ -146,8 +158,11 @@ class Ratings(Queries):
         await self._run("UPDATE rating_events SET scope = ? WHERE scope = ?", (new_id, old_id))
         for table in ("rated_games", "achievements"):
             await self._run(f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+        # A season both chats were told of stays told (the old chat's row stays).
         await self._run(
-            "UPDATE OR IGNORE season_ends SET chat_id = ? WHERE chat_id = ?", (new_id, old_id)
+            "UPDATE season_ends SET chat_id = ? WHERE chat_id = ?"
+            " AND season NOT IN (SELECT season FROM season_ends WHERE chat_id = ?)",
+            (new_id, old_id, new_id),
         )
 
     # --- the rating log -----------------------------------------------------------
@@ -176,10 +191,10 @@ class Ratings(Queries):
     async def current(self, scope: int, season: str, family: str, who: str) -> RatingRow | None:
         row = await self._one(
             "SELECT mu_after, sigma_after, (SELECT COUNT(*) FROM rating_events"
-            "  WHERE scope = ?1 AND season = ?2 AND family = ?3 AND who = ?4)"
-            " FROM rating_events WHERE scope = ?1 AND season = ?2 AND family = ?3 AND who = ?4"
+            "  WHERE scope = ? AND season = ? AND family = ? AND who = ?)"
+            " FROM rating_events WHERE scope = ? AND season = ? AND family = ? AND who = ?"
             " ORDER BY id DESC LIMIT 1",
-            (scope, season, family, who),
+            (scope, season, family, who) * 2,
         )
         return None if row is None else RatingRow(who, None, row[0], row[1], row[2])
 
@@ -190,7 +205,8 @@ class Ratings(Queries):
             " FROM (SELECT MAX(id) AS id, COUNT(*) AS games FROM rating_events"
             "  WHERE scope = ? AND season = ? AND family = ? GROUP BY who) last"
             " JOIN rating_events e ON e.id = last.id"
-            " LEFT JOIN users u ON e.who GLOB 'u*' AND u.id = CAST(substr(e.who, 2) AS INTEGER)",
+            " LEFT JOIN users u ON u.id ="
+            " CASE WHEN e.who LIKE 'u%' THEN CAST(substr(e.who, 2) AS BIGINT) END",
             (scope, season, family),
         )
         return [RatingRow(*r) for r in rows]

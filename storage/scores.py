@@ -53,8 +53,8 @@ class Scores(Queries):
             "INSERT INTO scores (chat_id, game, user_id, with_computers, played, wins, losses,"
             " draws) VALUES (?, ?, ?, ?, 1, ?, ?, ?)"
             " ON CONFLICT (chat_id, game, user_id, with_computers) DO UPDATE SET"
-            " played = played + 1, wins = wins + excluded.wins,"
-            " losses = losses + excluded.losses, draws = draws + excluded.draws",
+            " played = scores.played + 1, wins = scores.wins + excluded.wins,"
+            " losses = scores.losses + excluded.losses, draws = scores.draws + excluded.draws",
             [
                 (
                     chat_id,
@@ -92,7 +92,10 @@ class Scores(Queries):
             "SELECT s.user_id, u.first_name, s.game, s.with_computers, SUM(s.played),"
             " SUM(s.wins), SUM(s.losses), SUM(s.draws) FROM scores s"
             f" JOIN users u ON u.id = s.user_id WHERE {where}"
-            " GROUP BY s.game, s.with_computers ORDER BY s.game, s.with_computers",
+            # One user: grouping by him and his name too changes no group.
+            " GROUP BY s.game, s.with_computers, s.user_id, u.first_name"
+            " ORDER BY s.game, s.with_computers",
             params,
         )
-        return [ScoreRow(r[0], r[1], r[2], bool(r[3]), *r[4:]) for r in rows]
+        # PostgreSQL sums integers as NUMERIC (Decimal).
+        return [ScoreRow(r[0], r[1], r[2], bool(r[3]), *map(int, r[4:])) for r in rows]

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import aiosqlite
+from storage.connection import Connection
 
 __all__ = ["Queries"]
 
@@ -14,30 +13,32 @@ __all__ = ["Queries"]
 class Queries:
     """Queries of one area, run on the connection of the transaction that made them.
 
-    Each helper is one call into aiosqlite's thread: a statement and its rows
-    come back together (``execute_fetchall``), never as an open cursor that
-    costs two more round trips (fetch, close).  Every statement of a move's
-    transaction is such a round trip, and the transaction holds the one
-    connection for all of them."""
+    Each helper is one call to the backend: a statement and its rows come back
+    together, never as an open cursor that costs more round trips (on SQLite,
+    to aiosqlite's thread; on PostgreSQL, to the server).  Every statement of a
+    move's transaction is such a round trip, and the transaction holds its
+    connection for all of them.  The SQL is SQLite's, with ``?`` parameters;
+    what PostgreSQL spells differently comes from ``self._dialect``."""
 
-    def __init__(self, conn: aiosqlite.Connection, now: Callable[[], float]) -> None:
+    def __init__(self, conn: Connection, now: Callable[[], float]) -> None:
         self._conn = conn
+        self._dialect = conn.dialect
         self._now = now
 
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
         """The row of a query that finds at most one."""
-        rows = await self._all(sql, params)
+        rows = await self._conn.fetch(sql, params)
         return rows[0] if rows else None
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return list(await self._conn.execute_fetchall(sql, params))
+        return await self._conn.fetch(sql, params)
 
     async def _run(self, sql: str, params: Sequence[Any] = ()) -> None:
-        await self._conn.execute_fetchall(sql, params)
+        await self._conn.fetch(sql, params)
 
     async def _changed(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Rows that an INSERT, UPDATE or DELETE changed (by ``RETURNING``)."""
-        return len(await self._all(f"{sql} RETURNING 1", params))
+        return len(await self._conn.fetch(f"{sql} RETURNING 1", params))
 
     async def _many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        await self._conn.executemany(sql, rows)
+        await self._conn.execute_many(sql, rows)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import enum
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from storage.connection import POSTGRES, SQLITE, Dialect, IntegrityError
 from storage.sql import Queries
 
 __all__ = [
@@ -197,32 +197,50 @@ _COLUMNS = (
     "duplicate_of",
     "rotation",
 )
-_SELECT = (
-    "SELECT "
-    + ", ".join(f"t.{c}" for c in _COLUMNS)
-    # The seats come along as one JSON array, so that reading a table is one
-    # query: each query of a move's transaction is a round trip to SQLite's
-    # thread while the transaction holds the connection.
-    + ", c.title, (SELECT json_group_array(json_array(s.seat, s.user_id, s.computer,"
-    " u.first_name, COALESCE(u.dm_ok, 0), COALESCE(u.language, u.locale), s.timeouts,"
-    " s.absent, COALESCE((SELECT m.n FROM moves m WHERE m.table_id = s.table_id"
-    " AND m.seat = s.seat ORDER BY m.n DESC LIMIT 1), 0), u.hand_in))"
-    " FROM seats s LEFT JOIN users u ON u.id = s.user_id WHERE s.table_id = t.id)"
-    " FROM tables t LEFT JOIN chats c ON c.id = t.chat_id"
-)
+
+
+def _select(dialect: Dialect) -> str:
+    """The query of whole tables (``WHERE`` and the rest follow)."""
+    seats = dialect.json_rows(
+        "s.seat, s.user_id, s.computer, u.first_name, COALESCE(u.dm_ok, 0),"
+        " COALESCE(u.language, u.locale), s.timeouts, s.absent, COALESCE((SELECT m.n FROM moves m"
+        " WHERE m.table_id = s.table_id AND m.seat = s.seat ORDER BY m.n DESC LIMIT 1), 0),"
+        " u.hand_in"
+    )
+    return (
+        "SELECT "
+        + ", ".join(f"t.{c}" for c in _COLUMNS)
+        # The seats come along as one JSON array, so that reading a table is
+        # one query: each query of a move's transaction is a round trip while
+        # the transaction holds the connection.
+        + f", c.title, (SELECT {seats}"
+        " FROM seats s LEFT JOIN users u ON u.id = s.user_id WHERE s.table_id = t.id)"
+        " FROM tables t LEFT JOIN chats c ON c.id = t.chat_id"
+    )
+
+
+_SELECT = {dialect: _select(dialect) for dialect in (SQLITE, POSTGRES)}
 
 
 class Tables(Queries):
     # --- reading ---------------------------------------------------------------
 
+    @property
+    def _whole(self) -> str:
+        """The query of whole tables in this connection's dialect."""
+        return _SELECT[self._dialect]
+
     async def get(self, table_id: int) -> TableRow | None:
-        rows = await self._tables(f"{_SELECT} WHERE t.id = ?", (table_id,))
+        """The table; inside a transaction on PostgreSQL its row stays locked
+        until the commit (the moves of a table are serialized by the database)."""
+        lock = self._dialect.row_lock("t") if self._conn.locks_rows else ""
+        rows = await self._tables(f"{self._whole} WHERE t.id = ?{lock}", (table_id,))
         return rows[0] if rows else None
 
     async def open_in(self, chat_id: int, thread_id: int) -> TableRow | None:
         """The chat's (or forum topic's) open table."""
         rows = await self._tables(
-            f"{_SELECT} WHERE t.chat_id = ? AND t.thread_id = ?"
+            f"{self._whole} WHERE t.chat_id = ? AND t.thread_id = ?"
             " AND t.status IN ('lobby', 'playing')",
             (chat_id, thread_id),
         )
@@ -232,7 +250,7 @@ class Tables(Queries):
         """The chat's (or forum topic's) open table, else the one whose game
         finished last (a cancelled table was not played)."""
         rows = await self._tables(
-            f"{_SELECT} WHERE t.chat_id = ? AND t.thread_id = ?"
+            f"{self._whole} WHERE t.chat_id = ? AND t.thread_id = ?"
             " AND t.status IN ('lobby', 'playing', 'finished')"
             " ORDER BY t.status = 'finished', t.id DESC LIMIT 1",
             (chat_id, thread_id),
@@ -240,18 +258,20 @@ class Tables(Queries):
         return rows[0] if rows else None
 
     async def all_open(self) -> list[TableRow]:
-        return await self._tables(f"{_SELECT} WHERE t.status IN ('lobby', 'playing') ORDER BY t.id")
+        return await self._tables(
+            f"{self._whole} WHERE t.status IN ('lobby', 'playing') ORDER BY t.id"
+        )
 
     async def open_in_chat(self, chat_id: int) -> list[TableRow]:
         """Every open table of a chat, in all its forum topics."""
         return await self._tables(
-            f"{_SELECT} WHERE t.chat_id = ? AND t.status IN ('lobby', 'playing') ORDER BY t.id",
+            f"{self._whole} WHERE t.chat_id = ? AND t.status IN ('lobby', 'playing') ORDER BY t.id",
             (chat_id,),
         )
 
     async def open_of_user(self, user_id: int) -> list[TableRow]:
         return await self._tables(
-            f"{_SELECT} JOIN seats s ON s.table_id = t.id"
+            f"{self._whole} JOIN seats s ON s.table_id = t.id"
             " WHERE s.user_id = ? AND t.status IN ('lobby', 'playing') ORDER BY t.id",
             (user_id,),
         )
@@ -259,7 +279,7 @@ class Tables(Queries):
     async def last_finished_of(self, user_id: int) -> TableRow | None:
         """The last finished game ``user_id`` played, in any chat."""
         rows = await self._tables(
-            f"{_SELECT} JOIN seats s ON s.table_id = t.id"
+            f"{self._whole} JOIN seats s ON s.table_id = t.id"
             " WHERE s.user_id = ? AND t.status = 'finished' ORDER BY t.id DESC LIMIT 1",
             (user_id,),
         )
@@ -317,11 +337,11 @@ class Tables(Queries):
     ) -> int:
         now = self._now()
         try:
-            async with self._conn.execute(
+            rows = await self._all(
                 "INSERT INTO tables (chat_id, thread_id, game, rules, status, creator_id,"
                 " previous_id, turn_seconds, on_absence, computer_level, duplicate_of, rotation,"
                 " created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     chat_id,
                     thread_id,
@@ -337,14 +357,12 @@ class Tables(Queries):
                     now,
                     now,
                 ),
-            ) as cur:
-                table_id = cur.lastrowid
-        except sqlite3.IntegrityError as exc:
-            if "UNIQUE" in str(exc):
+            )
+        except IntegrityError as exc:
+            if exc.unique:
                 raise TableExistsError(chat_id) from exc
             raise
-        assert table_id is not None
-        return table_id
+        return int(rows[0][0])
 
     async def update(
         self,
@@ -402,10 +420,9 @@ class Tables(Queries):
     async def add_contribution(self, table_id: int, contribution: str) -> None:
         """Append a player's contribution to the table's list (see
         :mod:`services.fairness`)."""
+        append = self._dialect.json_append("COALESCE(contributions, '[]')")
         await self._run(
-            "UPDATE tables SET contributions = json_insert(COALESCE(contributions, '[]'),"
-            " '$[#]', ?) WHERE id = ?",
-            (contribution, table_id),
+            f"UPDATE tables SET contributions = {append} WHERE id = ?", (contribution, table_id)
         )
 
     async def add_seat(
@@ -517,7 +534,7 @@ class Tables(Queries):
         """The tables of the duplicate set that began with ``first_id``: that
         table, then its duplicates by rotation (the latest opened of each)."""
         return await self._tables(
-            f"{_SELECT} WHERE t.id = ? OR t.duplicate_of = ? ORDER BY t.rotation, t.id",
+            f"{self._whole} WHERE t.id = ? OR t.duplicate_of = ? ORDER BY t.rotation, t.id",
             (first_id, first_id),
         )
 

@@ -11,9 +11,14 @@ order is the same in every process, as xdist requires.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from storage.url import sqlite_url
+from tests.postgres import Cluster, ClusterUnavailable
 
 LONGEST = "test_kills.py"
 """The kill storm, the longest test by far (minutes of real time), starts first."""
@@ -37,3 +42,38 @@ def _rank(item: pytest.Item) -> tuple[int, bool]:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=_rank)  # stable: the usual order within a rank
+
+
+# --- the database backends -----------------------------------------------------------
+
+BACKENDS = ("sqlite", "postgres")
+"""The storage and services tests run on both; ``[postgres]`` in a test's name
+says it ran on PostgreSQL."""
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    """This session's throwaway PostgreSQL cluster (``tests/postgres.py``).
+    Under ``CI=true`` a cluster that cannot start fails the tests that need
+    it; elsewhere they are skipped, saying why."""
+    try:
+        cluster = Cluster.start()
+    except ClusterUnavailable as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL is needed under CI: {exc}")
+        pytest.skip(f"no PostgreSQL for the [postgres] tests: {exc}")
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(params=BACKENDS)
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The ``DATABASE_URL`` of a new database on each backend: an SQLite file
+    not created yet, or a PostgreSQL database holding the migrated schema."""
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path / "koloda.sqlite3")
+        return
+    cluster: Cluster = request.getfixturevalue("postgres")
+    url = cluster.create()
+    yield url
+    cluster.drop(url)

@@ -101,6 +101,7 @@ def _skip(
 
 async def rate_game(tx: Tx, snapshots: Snapshots, table_id: int) -> None:
     """Rate the finished game at ``table_id`` (once: a game read is skipped)."""
+    await tx.ratings.lock()
     if await tx.ratings.rated_game(table_id) is not None:
         return
     finished = await tx.ratings.finished(table_id)

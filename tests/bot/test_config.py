@@ -15,7 +15,7 @@ TOKEN = "123456789:AAExampleTokenExampleTokenExample"
 def test_defaults_and_overrides(tmp_path: Path) -> None:
     config = Config.from_env({"BOT_TOKEN": TOKEN}, dotenv=tmp_path / "none")
     assert config.api_base_url == "https://api.telegram.org/bot"
-    assert config.database_path == Path("data/koloda.sqlite3")
+    assert config.database_url == "sqlite:///data/koloda.sqlite3"
     assert config.default_language == "ru"
     assert config.webhook_url is None
     custom = Config.from_env(
@@ -30,9 +30,28 @@ def test_defaults_and_overrides(tmp_path: Path) -> None:
         dotenv=tmp_path / "none",
     )
     assert custom.api_base_url == "http://127.0.0.1:9/bot"
+    assert custom.database_url == f"sqlite:///{tmp_path / 'x.db'}"  # DATABASE_PATH, as before
     assert custom.default_language == "en"
     assert custom.group_edits_per_minute == 10
     assert custom.computer_pause_ms == 0
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "sqlite:///data/koloda.sqlite3",
+        "sqlite:////var/lib/koloda/koloda.sqlite3",
+        "postgresql://koloda:secret@db.example:5432/koloda",
+        "postgres://koloda@/koloda?host=/run/postgresql",
+    ],
+)
+def test_database_url_names_either_backend_and_wins_over_database_path(
+    tmp_path: Path, url: str
+) -> None:
+    env = {"BOT_TOKEN": TOKEN, "DATABASE_URL": url, "DATABASE_PATH": "old.sqlite3"}
+    config = Config.from_env(env, dotenv=tmp_path / "none")
+    assert config.database_url == url
+    assert "secret" not in repr(config)
 
 
 @pytest.mark.parametrize("language", ["ru", "uk", "en", "ka"])
@@ -63,6 +82,11 @@ def test_dotenv_is_read_and_the_environment_wins(tmp_path: Path) -> None:
         ({"BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": "http://127.0.0.1:81"}, "appended"),
         ({"BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": "http://"}, "TELEGRAM_API_BASE_URL"),
         ({"BOT_TOKEN": TOKEN, "TELEGRAM_FILE_BASE_URL": "http://h:x/f"}, "TELEGRAM_FILE_BASE"),
+        ({"BOT_TOKEN": TOKEN, "DATABASE_URL": "mysql://h/koloda"}, "'mysql' is not a database"),
+        ({"BOT_TOKEN": TOKEN, "DATABASE_URL": "sqlite:///"}, "names no file"),
+        ({"BOT_TOKEN": TOKEN, "DATABASE_URL": "sqlite://data/k.sqlite3"}, "sqlite:///path"),
+        ({"BOT_TOKEN": TOKEN, "DATABASE_URL": "postgresql://u:pw@h:x/k"}, "port of"),
+        ({"BOT_TOKEN": TOKEN, "DATABASE_URL": "postgresql://u:pw@h"}, "names no database"),
     ],
 )
 def test_bad_settings_are_explained(tmp_path: Path, env: dict[str, str], message: str) -> None:

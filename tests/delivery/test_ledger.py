@@ -4,12 +4,11 @@ and writes made together commit together."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from pathlib import Path
 
 from delivery.ledger import HandMessageRow, Ledger
 from services import Background
-from storage import Database
+from storage import Database, IntegrityError
 from tests.storage.test_storage import seed
 
 
@@ -78,7 +77,7 @@ async def test_writes_queued_while_the_database_is_busy_commit_in_one_transactio
             await asyncio.sleep(0.01)
             assert not any(task.done() for task in queued)
         results = await asyncio.gather(*queued, return_exceptions=True)
-        assert all(isinstance(r, sqlite3.IntegrityError) for r in results)
+        assert all(isinstance(r, IntegrityError) for r in results)
         fresh = Ledger(db, Background())
         assert await fresh.table_message(table_id) == await ledger.table_message(table_id)
         assert (await fresh.table_message(table_id)).announced == 0

@@ -24,6 +24,7 @@ from games.core import Game
 from handlers.context import KEY, Koloda
 from i18n import t
 from playground.botapi import FakeTelegram, SentMessage
+from storage.url import sqlite_url
 from tests.clock import FakeClock
 from tests.engines.playout import cards_in
 
@@ -49,7 +50,7 @@ def bot_config(server: FakeTelegram, db_path: Path, **overrides: Any) -> Config:
         "token": server.token,
         "api_base_url": server.base_url,
         "file_base_url": server.base_file_url,
-        "database_path": db_path,
+        "database_url": sqlite_url(db_path),
         "group_edits_per_minute": 60,
         "overall_rate": 10_000.0,
         "computer_thinking_percent": THINKING_PERCENT,

@@ -23,6 +23,7 @@ import pytest
 
 from i18n import t
 from playground.botapi import FakeTelegram
+from storage.url import sqlite_url
 from tests.e2e.harness import spawn_bot, wait_exit
 
 # Well-formed, but not the fake server's token: it answers 401 Unauthorized.
@@ -271,11 +272,25 @@ async def test_a_database_path_that_cannot_be_opened_is_one_translated_line(
     if language is not None:
         env["DEFAULT_LANGUAGE"] = language
     code, output = await run_to_exit(env, tmp_path)
-    text = t(language or "ru", "startup.database", path=str(path), reason="")
+    text = t(language or "ru", "startup.database", path=sqlite_url(path), reason="")
     assert code == 2
     assert output.startswith(f"koloda: {text}"), output
     assert output.count("\n") == 1, output
     assert_token_absent(output, server.token)
+
+
+async def test_a_database_server_out_of_reach_is_one_translated_line_without_its_password(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    """A PostgreSQL URL whose server is not there (its socket folder is empty)."""
+    url = f"postgresql://koloda:sekret@/koloda?host={tmp_path}"
+    env = settings(server, tmp_path / "unused.sqlite3", DATABASE_URL=url)
+    code, output = await run_to_exit(env, tmp_path)
+    shown = url.replace(":sekret@", ":***@")
+    assert code == 2
+    assert output.startswith(f"koloda: {t('ru', 'startup.database', path=shown, reason='')}")
+    assert output.count("\n") == 1, output
+    assert "sekret" not in output
 
 
 # ------------------------------------------------------------------ webhook settings that fail

@@ -1,9 +1,9 @@
-"""The services tier: real SQLite files, the fake clock, no Telegram."""
+"""The services tier: real databases (an SQLite file, and a PostgreSQL
+database: ``database`` in tests/conftest.py), the fake clock, no Telegram."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -17,6 +17,6 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def world(tmp_path: Path, clock: FakeClock) -> AsyncIterator[World]:
-    async with World.open(tmp_path / "koloda.sqlite3", clock) as w:
+async def world(database: str, clock: FakeClock) -> AsyncIterator[World]:
+    async with World.open(database, clock) as w:
         yield w

@@ -6,7 +6,6 @@ import multiprocessing
 import random
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 import pytest
 
@@ -80,10 +79,10 @@ COMPUTER = replace(players.durak.COMPUTER, module=__name__, heuristic=SPY)
 worker would find it here)."""
 
 
-async def test_a_computer_is_shown_only_its_own_seats_view(tmp_path: Any) -> None:
+async def test_a_computer_is_shown_only_its_own_seats_view(database: str) -> None:
     SPY.shown.clear()
     catalog = Catalog(replace(CATALOG.listings[0], computer=COMPUTER))
-    async with World.open(tmp_path / "k.sqlite3", FakeClock(), catalog) as world:
+    async with World.open(database, FakeClock(), catalog) as world:
         snapshot = await world.table(people=1, computers=1, turn=0, level="easy")
         await world.play_people(snapshot.table.id, random.Random(1))
         computer = next(s.seat for s in snapshot.table.seats if s.computer is not None)

@@ -9,8 +9,6 @@ in order are refused; five seats are not offered one."""
 from __future__ import annotations
 
 import json
-import sqlite3
-from contextlib import closing
 from typing import Any
 
 import pytest
@@ -20,6 +18,7 @@ from games.core import Game
 from services import Actor, Duplicates, ServiceError, Status
 from services.duplicates import matchpoints
 from services.fairness import commitment
+from tests.postgres import execute
 from tests.services.world import PEOPLE, World
 
 
@@ -134,10 +133,10 @@ async def test_a_duplicate_whose_deal_is_not_its_first_tables_is_refused(world: 
     dealt = (await _dealt(world, dup.id)).dump()
     hands = dealt["hands"]
     hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
-    with closing(sqlite3.connect(world.path)) as conn, conn:
-        conn.execute(
-            "UPDATE tables SET deal = ?, commitment = ? WHERE id = ?",
-            (json.dumps(dealt), commitment("durak", dup.seed, dealt), dup.id),
-        )
+    execute(
+        world.database,
+        "UPDATE tables SET deal = ?, commitment = ? WHERE id = ?",
+        (json.dumps(dealt), commitment("durak", dup.seed, dealt), dup.id),
+    )
     verdict = await world.services.fairness.verify(None, dup.id)
     assert verdict.problem == "deal"

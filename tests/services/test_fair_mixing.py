@@ -7,10 +7,7 @@ way still verify."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import AsyncIterator
-from contextlib import closing
-from pathlib import Path
 
 import pytest
 
@@ -27,12 +24,13 @@ from services.fairness import (
     word,
 )
 from tests.clock import FakeClock
+from tests.postgres import execute
 from tests.services.world import GROUP, PEOPLE, World
 
 
 @pytest.fixture
-async def fair(tmp_path: Path, clock: FakeClock) -> AsyncIterator[World]:
-    async with World.open(tmp_path / "fair.sqlite3", clock, fixed_deals=False) as w:
+async def fair(database: str, clock: FakeClock) -> AsyncIterator[World]:
+    async with World.open(database, clock, fixed_deals=False) as w:
         yield w
 
 
@@ -48,8 +46,7 @@ async def _mixed_table(world: World, *, start_press: str = "start-1") -> Snapsho
 
 
 def _sql(world: World, statement: str, *params: object) -> None:
-    with closing(sqlite3.connect(world.path)) as conn, conn:
-        conn.execute(statement, params)
+    execute(world.database, statement, params)
 
 
 async def test_fair_the_bots_seed_is_committed_when_the_table_opens_before_any_join(

@@ -5,20 +5,18 @@ log or the final state is caught, and checking a game still on is refused."""
 from __future__ import annotations
 
 import json
-import sqlite3
-from contextlib import closing
 
 import pytest
 
 from bot.catalog import CATALOG
 from services import ServiceError
 from services.fairness import commitment
+from tests.postgres import execute
 from tests.services.world import GROUP, PEOPLE, World
 
 
 def _sql(world: World, statement: str, *params: object) -> None:
-    with closing(sqlite3.connect(world.path)) as conn, conn:
-        conn.execute(statement, params)
+    execute(world.database, statement, params)
 
 
 @pytest.mark.parametrize("game", sorted(CATALOG.specs))
@@ -81,10 +79,9 @@ async def test_any_change_to_what_was_dealt_or_played_is_caught(world: World) ->
     # A move that did not happen the way the log says.
     snapshot = await world.play_out((await world.table("durak", people=2)).table.id, 9)
     table = snapshot.table
-    with closing(sqlite3.connect(world.path)) as conn:
-        ((events,),) = conn.execute(
-            "SELECT events FROM moves WHERE table_id = ? AND n = 1", (table.id,)
-        ).fetchall()
+    ((events,),) = execute(
+        world.database, "SELECT events FROM moves WHERE table_id = ? AND n = 1", (table.id,)
+    )
     changed = json.loads(events)
     changed.append({"kind": "take", "seat": 0})
     _sql(

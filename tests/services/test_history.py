@@ -5,13 +5,12 @@ was tampered with is refused at the move that no longer replays."""
 from __future__ import annotations
 
 import random
-import sqlite3
-from contextlib import closing
 
 import pytest
 
 from bot.catalog import CATALOG
 from services import Actor, HistoryError, ServiceError, Snapshot, Status
+from tests.postgres import execute
 from tests.services.world import World
 
 
@@ -56,10 +55,11 @@ async def _dealt(world: World, table_id: int) -> object:
 
 async def test_a_tampered_log_stops_the_history_at_the_move(world: World) -> None:
     over = await _play_out(world, await world.table("durak", people=2))
-    with closing(sqlite3.connect(world.path)) as conn, conn:
-        conn.execute(
-            "UPDATE moves SET events = '[]' WHERE table_id = ? AND n = 3", (over.table.id,)
-        )
+    execute(
+        world.database,
+        "UPDATE moves SET events = '[]' WHERE table_id = ? AND n = 3",
+        (over.table.id,),
+    )
     history = await world.services.histories.of(over.table.id)
     with pytest.raises(HistoryError) as stopped:
         list(history.steps())

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
-from contextlib import closing
-from pathlib import Path
 
 import pytest
 
@@ -24,6 +21,7 @@ from services import Actor, Snapshot, Status
 from services.ratings import ACROSS, DAILY_CAP, season_of
 from storage import RatingEvent
 from tests.clock import FakeClock
+from tests.postgres import execute
 from tests.services.rating_reference import MU, SIGMA, plackett_luce, shown
 from tests.services.world import GROUP, PEOPLE, World
 
@@ -317,17 +315,20 @@ async def test_rating_recompute_agrees_with_the_ratings_kept_as_games_ended(
 
 
 async def test_rating_a_database_from_before_ratings_is_rated_at_start(
-    tmp_path: Path, clock: FakeClock
+    database: str, clock: FakeClock
 ) -> None:
-    path = tmp_path / "koloda.sqlite3"
+    path = database
     async with World.open(path, clock) as world:
         for people, seed in [(2, 1), (3, 2)]:
             await play_out(world, await world.table("durak", people=people), seed)
         kept = await events(world)
-    with closing(sqlite3.connect(path)) as conn:  # what an earlier version left
-        conn.executescript(
-            "DELETE FROM rating_events; DELETE FROM rated_games; DELETE FROM achievements;"
-        )
+    # What an earlier version left.
+    for statement in (
+        "DELETE FROM rating_events",
+        "DELETE FROM rated_games",
+        "DELETE FROM achievements",
+    ):
+        execute(path, statement)
     async with World.open(path, clock) as world:
         again = await events(world)
     assert [(e.table_id, e.who, e.mu_after) for e in again] == [
@@ -343,7 +344,7 @@ async def test_rating_the_recompute_command_rates_the_stored_games_again_and_agr
     for people, seed in [(2, 1), (3, 2)]:
         await play_out(world, await world.table("durak", people=people), seed)
     kept = await events(world)
-    code = await asyncio.to_thread(main, ["recompute", "--database", str(world.path)])
+    code = await asyncio.to_thread(main, ["recompute", "--database", world.database])
     assert code == 0
     out = capsys.readouterr().out
     assert f"games rated: 2, rating events: {len(kept)}" in out

@@ -7,7 +7,6 @@ from __future__ import annotations
 import multiprocessing
 import random
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -34,9 +33,9 @@ def test_the_listing_names_this_module_for_the_workers() -> None:
 
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 async def test_a_game_listed_only_in_the_catalog_plays_at_every_level(
-    tmp_path: Path, level: str, caplog: pytest.LogCaptureFixture
+    database: str, level: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    async with World.open(tmp_path / "k.sqlite3", FakeClock(), LISTED) as world:
+    async with World.open(database, FakeClock(), LISTED) as world:
         snapshot = await world.table(KEY, people=1, computers=1, turn=0, level=level)
         assert snapshot.table.game == KEY
         table_id = snapshot.table.id
@@ -50,10 +49,10 @@ async def test_a_game_listed_only_in_the_catalog_plays_at_every_level(
 
 
 async def test_a_search_that_fails_leaves_its_moves_to_the_heuristic(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    database: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     listing = Listing(replace(durak.SPEC, key=KEY), DurakScreens(), failing_search.COMPUTER)
-    async with World.open(tmp_path / "k.sqlite3", FakeClock(), Catalog(listing)) as world:
+    async with World.open(database, FakeClock(), Catalog(listing)) as world:
         snapshot = await world.table(KEY, people=1, computers=1, turn=0, level="hard")
         await world.play_people(snapshot.table.id, random.Random(3))
         assert (await world.snapshot(snapshot.table.id)).table.status is Status.FINISHED

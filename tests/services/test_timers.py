@@ -3,8 +3,6 @@ lobby expiry."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from games.core import RESIGN, Wait
 from services import Setting, Snapshot
 from services.turns import LOBBY_TIMEOUT
@@ -276,9 +274,9 @@ async def test_a_throwers_silence_is_a_pass_not_a_timeout(world: World) -> None:
 
 
 async def test_deadlines_survive_a_restart_with_the_downtime_added(
-    tmp_path: Path, clock: FakeClock
+    database: str, clock: FakeClock
 ) -> None:
-    path = tmp_path / "koloda.sqlite3"
+    path = database
     async with World.open(path, clock) as world:
         snapshot = await world.table(turn=60)
         table_id = snapshot.table.id

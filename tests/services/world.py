@@ -36,7 +36,8 @@ class Recorder:
 
 @dataclass
 class World:
-    path: Path
+    database: str
+    """The ``DATABASE_URL`` of its database."""
     clock: FakeClock
     services: Services
     seen: Recorder
@@ -45,19 +46,19 @@ class World:
     @asynccontextmanager
     async def open(
         cls,
-        path: Path,
+        database: str | Path,
         clock: FakeClock,
         catalog: Catalog = CATALOG,
         *,
         seed: int = 1,
         fixed_deals: bool = True,
     ) -> AsyncIterator[World]:
-        """The services on the database at ``path`` hosting the games of
+        """The services on ``database`` (a URL, or an SQLite file) hosting the games of
         ``catalog``; deals are seeded by ``seed`` (dealt the first scheme's
         way), or with ``fixed_deals`` False nobody's choice, as the bot deals
         them (services.fairness: the bot's committed seed and the players'
         contributions)."""
-        db = await Database.open(path, now=clock.now)
+        db = await Database.open(database, now=clock.now)
         deals = random.Random(seed)
         services = Services.create(
             db,
@@ -77,7 +78,7 @@ class World:
                 await tx.people.upsert_user(p.id, p.first_name, None)
                 await tx.people.set_dm_ok(p.id, True)
         await services.start()
-        world = cls(path, clock, services, seen)
+        world = cls(db.url.url, clock, services, seen)
         try:
             yield world
         finally:

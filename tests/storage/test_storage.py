@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -10,6 +9,7 @@ from storage import (
     Actor,
     Database,
     DatabaseTooNewError,
+    IntegrityError,
     OnAbsence,
     ScoreDelta,
     StaleVersionError,
@@ -17,32 +17,57 @@ from storage import (
     TableExistsError,
 )
 from storage.db import Tx, migrations
+from storage.url import sqlite_url
+from tests.postgres import Cluster, execute
+
+TABLES = {"users", "chats", "tables", "seats", "moves", "results", "scores"}
+TABLES |= {"deadlines", "table_messages", "hand_messages", "meta"}
 
 
-async def open_db(tmp_path: Path) -> Database:
-    return await Database.open(tmp_path / "sub" / "koloda.sqlite3")
+async def test_migrates_an_empty_sqlite_file_and_reopens_without_change(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "koloda.sqlite3"
+    for _ in range(2):
+        db = await Database.open(sqlite_url(path))
+        assert await db.schema_version() == len(migrations())
+        await db.close()
+    assert execute(str(path), "PRAGMA journal_mode") == [("wal",)]
+    names = execute(str(path), "SELECT name FROM sqlite_master WHERE type='table'")
+    assert {r[0] for r in names} >= TABLES
 
 
-async def test_migrates_an_empty_file_and_reopens_without_change(tmp_path: Path) -> None:
-    db = await open_db(tmp_path)
-    assert await db.schema_version() == len(migrations())
+async def test_migrates_an_empty_postgres_database_and_reopens_without_change(
+    postgres: Cluster,
+) -> None:
+    url = postgres.create(empty=True)
+    for _ in range(2):
+        db = await Database.open(url)
+        assert await db.schema_version() == len(migrations())
+        await db.close()
+    assert execute(url, "SELECT version FROM schema_version") == [(len(migrations()),)]
+    names = execute(url, "SELECT table_name FROM information_schema.tables")
+    assert {r[0] for r in names} >= TABLES
+    postgres.drop(url)
+
+
+async def test_postgres_migrations_started_together_apply_each_once(postgres: Cluster) -> None:
+    url = postgres.create(empty=True)
+    opened = await asyncio.gather(*(Database.open(url) for _ in range(3)))
+    for db in opened:
+        assert await db.schema_version() == len(migrations())
+        await db.close()
+    postgres.drop(url)
+
+
+async def test_refuses_a_database_from_newer_code(database: str) -> None:
+    db = await Database.open(database)
     await db.close()
-    db = await open_db(tmp_path)
-    assert await db.schema_version() == len(migrations())
-    await db.close()
-    with sqlite3.connect(tmp_path / "sub" / "koloda.sqlite3") as conn:
-        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"users", "chats", "tables", "seats", "moves", "results", "scores"} <= tables
-    assert {"deadlines", "table_messages", "hand_messages", "meta"} <= tables
-
-
-async def test_refuses_a_database_from_newer_code(tmp_path: Path) -> None:
-    path = tmp_path / "new.sqlite3"
-    with sqlite3.connect(path) as conn:
-        conn.execute(f"PRAGMA user_version = {len(migrations()) + 1}")
+    newer = len(migrations()) + 1
+    if database.startswith("sqlite"):
+        execute(database.removeprefix("sqlite:///"), f"PRAGMA user_version = {newer}")
+    else:
+        execute(database, "UPDATE schema_version SET version = ?", (newer,))
     with pytest.raises(DatabaseTooNewError):
-        await Database.open(path)
+        await Database.open(database)
 
 
 def test_migrations_are_numbered_without_gaps() -> None:
@@ -74,8 +99,8 @@ async def seed(db: Database) -> int:
     return table_id
 
 
-async def test_one_open_table_per_chat_and_topic(tmp_path: Path) -> None:
-    db = await open_db(tmp_path)
+async def test_one_open_table_per_chat_and_topic(database: str) -> None:
+    db = await Database.open(database)
     await seed(db)
     with pytest.raises(TableExistsError):
         async with db.transaction() as tx:
@@ -87,8 +112,8 @@ async def test_one_open_table_per_chat_and_topic(tmp_path: Path) -> None:
     await db.close()
 
 
-async def test_version_check_refuses_a_stale_writer_and_rolls_back(tmp_path: Path) -> None:
-    db = await open_db(tmp_path)
+async def test_version_check_refuses_a_stale_writer_and_rolls_back(database: str) -> None:
+    db = await Database.open(database)
     table_id = await seed(db)
     async with db.transaction() as tx:
         version = await tx.tables.update(
@@ -109,12 +134,12 @@ async def test_version_check_refuses_a_stale_writer_and_rolls_back(tmp_path: Pat
 
 
 async def test_a_writer_cancelled_while_its_transaction_begins_leaves_none_open(
-    tmp_path: Path,
+    database: str,
 ) -> None:
     """A stop cancels tasks wherever they are; one cancelled while its BEGIN
     is under way must not leave the connection inside a transaction (the next
     writer would fail with "cannot start a transaction within a transaction")."""
-    db = await open_db(tmp_path)
+    db = await Database.open(database)
     table_id = await seed(db)
 
     async def writer() -> None:
@@ -134,8 +159,8 @@ async def test_a_writer_cancelled_while_its_transaction_begins_leaves_none_open(
     await db.close()
 
 
-async def test_seats_close_gaps_and_keep_names(tmp_path: Path) -> None:
-    db = await open_db(tmp_path)
+async def test_seats_close_gaps_and_keep_names(database: str) -> None:
+    db = await Database.open(database)
     table_id = await seed(db)
     async with db.transaction() as tx:
         await tx.tables.remove_seat(table_id, 0)
@@ -148,14 +173,14 @@ async def test_seats_close_gaps_and_keep_names(tmp_path: Path) -> None:
         (2, None, 3),
     ]
     assert table.has_computers
-    with pytest.raises(sqlite3.IntegrityError):  # one seat per person
+    with pytest.raises(IntegrityError):  # one seat per person
         async with db.transaction() as tx:
             await tx.tables.add_seat(table_id, user_id=2)
     await db.close()
 
 
-async def test_scores_and_supergroup_migration_keep_everything(tmp_path: Path) -> None:
-    db = await open_db(tmp_path)
+async def test_scores_and_supergroup_migration_keep_everything(database: str) -> None:
+    db = await Database.open(database)
     table_id = await seed(db)
     async with db.transaction() as tx:
         scores = tx.scores
@@ -186,8 +211,35 @@ async def test_scores_and_supergroup_migration_keep_everything(tmp_path: Path) -
     await db.close()
 
 
-async def test_move_log_is_ordered(tmp_path: Path) -> None:
-    db = await open_db(tmp_path)
+async def test_a_group_merged_into_a_supergroup_that_exists_adds_up_its_scores(
+    database: str,
+) -> None:
+    db = await Database.open(database)
+    await seed(db)
+    async with db.transaction() as tx:
+        await tx.people.upsert_chat(-1001, "supergroup", "Friends")
+        win, loss = ScoreDelta(1, True, False, False), ScoreDelta(2, False, True, False)
+        await tx.scores.add(-100, "durak", [win, loss], with_computers=False)
+        await tx.scores.add(-1001, "durak", [win], with_computers=False)
+        await tx.ratings.season_told(-100, "2026-10")
+        await tx.ratings.season_told(-100, "2026-11")
+        await tx.ratings.season_told(-1001, "2026-11")
+        assert await tx.people.migrate_chat(-100, -1001)
+        board = await tx.scores.leaderboard(-1001)
+        await tx.ratings.move_chat(-100, -1001)
+        moved = await tx.tables.open_in(-1001, 0)
+    assert [(r.first_name, r.played, r.wins, r.losses) for r in board] == [
+        ("Ann", 2, 2, 0),
+        ("Boris", 1, 0, 1),
+    ]
+    assert moved is not None
+    told = execute(database, "SELECT chat_id, season FROM season_ends ORDER BY chat_id, season")
+    assert [tuple(r) for r in told] == [(-1001, "2026-10"), (-1001, "2026-11"), (-100, "2026-11")]
+    await db.close()
+
+
+async def test_move_log_is_ordered(database: str) -> None:
+    db = await Database.open(database)
     table_id = await seed(db)
     async with db.transaction() as tx:
         for n in range(1, 8):
@@ -203,7 +255,83 @@ async def test_move_log_is_ordered(tmp_path: Path) -> None:
     assert [m.n for m in after] == [6, 7]
     assert table is not None
     assert [s.last_move for s in table.seats] == [6, 7, 5]
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with db.transaction() as tx:
             await tx.tables.append_move(table_id, 7, 0, "dup", [], Actor.PLAYER)
     await db.close()
+
+
+async def _lock_waits(url: str) -> int:
+    rows = execute(
+        url,
+        "SELECT COUNT(*) FROM pg_stat_activity"
+        " WHERE wait_event_type = 'Lock' AND datname = current_database()",
+    )
+    return int(rows[0][0])
+
+
+async def test_postgres_a_table_read_for_a_change_waits_for_the_change_before(
+    postgres: Cluster,
+) -> None:
+    """Two processes (two pools) change one table: the second one's read of the
+    table waits for the first one's commit, and then sees its version."""
+    url = postgres.create()
+    first, second = await Database.open(url), await Database.open(url)
+    table_id = await seed(first)
+    seen: list[object] = []
+
+    async def other() -> None:
+        async with second.transaction() as tx:
+            table = await tx.tables.get(table_id)
+            assert table is not None
+            seen.append(("second read", table.version, table.state))
+            await tx.tables.update(table_id, table.version, state={"by": "second"})
+
+    async with first.transaction() as tx:
+        table = await tx.tables.get(table_id)
+        assert table is not None
+        waiting = asyncio.create_task(other())
+        for _ in range(1000):
+            if await _lock_waits(url):
+                break
+            await asyncio.sleep(0.005)
+        assert await _lock_waits(url) == 1
+        seen.append("first writes")
+        await tx.tables.update(table_id, table.version, state={"by": "first"})
+    await waiting
+    assert seen == ["first writes", ("second read", 1, {"by": "first"})]
+    async with second.read() as tx:
+        final = await tx.tables.get(table_id)
+    assert final is not None
+    assert (final.version, final.state) == (2, {"by": "second"})
+    await first.close()
+    await second.close()
+    postgres.drop(url)
+
+
+async def test_postgres_games_are_rated_one_transaction_at_a_time(postgres: Cluster) -> None:
+    """Two games finishing at once in two processes: the second one's rating
+    waits for the first one's commit (it rates from the ratings that left)."""
+    url = postgres.create()
+    first, second = await Database.open(url), await Database.open(url)
+    order: list[str] = []
+
+    async def other() -> None:
+        async with second.transaction() as tx:
+            await tx.ratings.lock()
+            order.append("second rates")
+
+    async with first.transaction() as tx:
+        await tx.ratings.lock()
+        waiting = asyncio.create_task(other())
+        for _ in range(1000):
+            if await _lock_waits(url):
+                break
+            await asyncio.sleep(0.005)
+        assert await _lock_waits(url) == 1
+        order.append("first rates")
+    await waiting
+    assert order == ["first rates", "second rates"]
+    await first.close()
+    await second.close()
+    postgres.drop(url)
