@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from storage.url import sqlite_url
+from tests.backends import BACKENDS
 from tests.postgres import Cluster, ClusterUnavailable
 
 LONGEST = "test_kills.py"
@@ -45,10 +46,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 # --- the database backends -----------------------------------------------------------
-
-BACKENDS = ("sqlite", "postgres")
-"""The storage and services tests run on both; ``[postgres]`` in a test's name
-says it ran on PostgreSQL."""
 
 
 @pytest.fixture(scope="session")

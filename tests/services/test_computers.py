@@ -14,11 +14,12 @@ from bot.catalog import CATALOG, Catalog
 from games.core import Action, Rules
 from games.durak.views import DurakSeatView
 from storage import Actor, Status
+from tests.backends import sweep
 from tests.clock import FakeClock
 from tests.services.world import PEOPLE, World
 
 
-@pytest.mark.parametrize(("game", "computers"), [("durak", 3), ("101", 3), ("durak", 1)])
+@sweep(("game", "computers"), [("durak", 3), ("101", 3), ("durak", 1)])
 async def test_one_person_and_computers_play_to_the_result(
     world: World, game: str, computers: int
 ) -> None:

@@ -20,6 +20,7 @@ from games.joker import Joker, JokerRules
 from services import Actor, Snapshot, Status
 from services.ratings import ACROSS, DAILY_CAP, season_of
 from storage import RatingEvent
+from tests.backends import sweep
 from tests.clock import FakeClock
 from tests.postgres import execute
 from tests.services.rating_reference import MU, SIGMA, plackett_luce, shown
@@ -107,12 +108,12 @@ async def test_rating_a_two_player_durak_moves_both_by_hand_computed_values(worl
     ]
 
 
-@pytest.mark.parametrize(
+@sweep(
     ("game", "preset", "people"),
     [
+        ("durak", "teams", 4),
         ("durak", "podkidnoy", 4),
         ("durak", "perevodnoy", 3),
-        ("durak", "teams", 4),
         ("101", None, 3),
         ("joker", None, 4),
         ("daytona", None, 3),

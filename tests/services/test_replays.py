@@ -14,6 +14,7 @@ from delivery.replay_messages import replay_message
 from screens.common import names_of
 from screens.replay import replay_frames, replay_text
 from services import ServiceError
+from tests.backends import sweep
 from tests.services.world import GROUP, PEOPLE, World
 
 VARIANTS = [(game, preset) for game, spec in CATALOG.specs.items() for preset in spec.presets]
@@ -25,7 +26,7 @@ def _visible(html: str) -> str:
     return re.sub(r"<[^>]+>", "", html)
 
 
-@pytest.mark.parametrize(("game", "preset"), VARIANTS)
+@sweep(("game", "preset"), VARIANTS)
 async def test_every_variant_replays_every_move_from_the_deal_to_its_end(
     world: World, game: str, preset: str
 ) -> None:
