@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 
 from bot.catalog import CATALOG
-from bot.config import database_url
+from bot.cli import add_database_option, existing_database
 from services.clock import SystemClock
 from services.ratings import Ratings
 from services.snapshots import Snapshots
@@ -31,20 +30,12 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m bot.ratings", description=__doc__.split("\n\n")[0].replace("\n", " ")
     )
     parser.add_argument("command", choices=["recompute"])
-    parser.add_argument(
-        "--database",
-        default=database_url(os.environ),
-        help="the bot's database: a DATABASE_URL or an SQLite file (default: DATABASE_URL,"
-        " else DATABASE_PATH, else sqlite:///data/koloda.sqlite3)",
-    )
+    add_database_option(parser)
     args = parser.parse_args(argv)
     try:
-        url = DatabaseUrl.parse(args.database)
+        url = existing_database(args.database)
     except ValueError as exc:
         print(exc, file=sys.stderr)
-        return 2
-    if url.path is not None and not url.path.is_file():
-        print(f"no database at {url.path}", file=sys.stderr)
         return 2
     before, after = asyncio.run(_recompute(url))
     changed = sum(1 for a, b in zip(before, after, strict=False) if _key(a) != _key(b))

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 
 from bot.catalog import CATALOG
-from bot.config import database_url
+from bot.cli import add_database_option, existing_database
 from i18n import LANGUAGES, t
 from screens.common import verdict_text
 from services import ServiceError, Verdict
@@ -33,21 +32,13 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m bot.verify", description=__doc__.split("\n\n")[0].replace("\n", " ")
     )
     parser.add_argument("table", type=int, help="the table number (/verify in the group shows it)")
-    parser.add_argument(
-        "--database",
-        default=database_url(os.environ),
-        help="the bot's database: a DATABASE_URL or an SQLite file (default: DATABASE_URL,"
-        " else DATABASE_PATH, else sqlite:///data/koloda.sqlite3)",
-    )
+    add_database_option(parser)
     parser.add_argument("--language", choices=LANGUAGES, default="en")
     args = parser.parse_args(argv)
     try:
-        url = DatabaseUrl.parse(args.database)
+        url = existing_database(args.database)
     except ValueError as exc:
         print(exc, file=sys.stderr)
-        return 2
-    if url.path is not None and not url.path.is_file():
-        print(f"no database at {url.path}", file=sys.stderr)
         return 2
     try:
         verdict = asyncio.run(_verify(url, args.table))

@@ -270,6 +270,15 @@ async def _lock_waits(url: str) -> int:
     return int(rows[0][0])
 
 
+async def _until_one_waits_for_a_lock(url: str) -> None:
+    """Until another connection to the database waits for a lock (5 s at most)."""
+    for _ in range(1000):
+        if await _lock_waits(url):
+            break
+        await asyncio.sleep(0.005)
+    assert await _lock_waits(url) == 1
+
+
 async def test_postgres_a_table_read_for_a_change_waits_for_the_change_before(
     postgres: Cluster,
 ) -> None:
@@ -291,11 +300,7 @@ async def test_postgres_a_table_read_for_a_change_waits_for_the_change_before(
         table = await tx.tables.get(table_id)
         assert table is not None
         waiting = asyncio.create_task(other())
-        for _ in range(1000):
-            if await _lock_waits(url):
-                break
-            await asyncio.sleep(0.005)
-        assert await _lock_waits(url) == 1
+        await _until_one_waits_for_a_lock(url)
         seen.append("first writes")
         await tx.tables.update(table_id, table.version, state={"by": "first"})
     await waiting
@@ -324,11 +329,7 @@ async def test_postgres_games_are_rated_one_transaction_at_a_time(postgres: Clus
     async with first.transaction() as tx:
         await tx.ratings.lock()
         waiting = asyncio.create_task(other())
-        for _ in range(1000):
-            if await _lock_waits(url):
-                break
-            await asyncio.sleep(0.005)
-        assert await _lock_waits(url) == 1
+        await _until_one_waits_for_a_lock(url)
         order.append("first rates")
     await waiting
     assert order == ["first rates", "second rates"]
