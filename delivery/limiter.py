@@ -1,0 +1,202 @@
+"""The bot's overall Bot API budget, learnt from Telegram's refusals.
+
+Telegram's Bot FAQ gives about 30 messages a second for *bulk notifications*
+to many users, one a second per chat and 20 a minute per group, says the
+exact limits are not fixed, and asks bots to wait the ``retry_after`` of a 429
+before trying again.  A fixed 30 a second is a guess: under it the bot can
+still be refused, and each refusal costs the players of that table the wait.
+So the overall rate here is additive-increase / multiplicative-decrease, like
+TCP's congestion window:
+
+* a 429 on any call (an answer to a press included) cuts the rate by
+  :data:`CUT`, once per :data:`CUT_SPACING` so that one burst of refusals
+  counts as one, never below the floor (a tenth of the ceiling);
+* that chat is held for its ``retry_after``: its calls wait here, the other
+  chats' calls go on;
+* after :data:`QUIET` seconds without a 429 the rate grows by a tenth of the
+  ceiling, and again every :data:`QUIET` seconds, never above the ceiling
+  (``TELEGRAM_MAX_RATE``): a rate cut to half comes back in 50 s.
+
+Only calls that name a chat are paced, as PTB's ``AIORateLimiter`` does:
+``answerCallbackQuery`` (the answer to a person's own press, which is not a
+bulk notification, and which a spinning button waits for) and ``getUpdates``
+never queue behind sends and edits.
+
+Why a :class:`~telegram.ext.BaseRateLimiter` of our own rather than
+``AIORateLimiter`` or its ``aiolimiter.AsyncLimiter``: the leaky bucket keeps
+time on the event loop (``loop.time()``, ``loop.call_at``), which the tests'
+fake clock cannot drive, and its rate is fixed at construction; wrapping it
+would mean replacing the bucket on every change and losing its queue.  The
+pacing here is a few lines (a FIFO lock and the virtual-scheduling form of a
+token bucket, GCRA) on :class:`services.Clock`, so every test runs on the fake
+clock.  The limiter never retries a call: the publisher retries flood waits
+itself and gives the players that time back (``delivery/telegram_io.py``), and
+each group's 20 a minute is the publisher's too (``delivery/group_window.py``).
+
+The state is per process, as PTB's was: with several workers each one's
+ceiling is its share of the token's budget, and a 429 slows the worker that
+met it (the others meet their own).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from telegram.error import RetryAfter
+from telegram.ext import BaseRateLimiter
+
+from services import Clock
+
+__all__ = ["CUT", "CUT_SPACING", "QUIET", "AdaptiveRateLimiter", "Budget"]
+
+log = logging.getLogger(__name__)
+
+CUT = 0.5
+"""The share of the rate kept after a 429."""
+CUT_SPACING = 1.0
+"""Seconds after a cut during which further 429s do not cut again (they were
+sent at the rate before it)."""
+QUIET = 5.0
+"""Seconds without a 429 before each step of recovery."""
+FLOOR_SHARE = 0.1
+"""The floor, as a share of the ceiling."""
+BURST_SECONDS = 1.0
+"""How much of a second's budget may go out at once after an idle spell."""
+HELD_CHATS_KEPT = 10_000
+"""Chats whose flood wait is remembered before the expired ones are dropped."""
+
+Result = bool | dict[str, Any] | list[dict[str, Any]]
+
+
+@dataclass
+class Budget:
+    """The overall rate, how it moved, and when the next call may go."""
+
+    ceiling: float
+    floor: float
+    rate: float
+    last_cut: float | None = None
+    last_step: float = 0.0
+    """When the rate was last cut or stepped up."""
+    refused: int = 0
+    """429s met so far."""
+    cuts: int = 0
+    theoretical: float = 0.0
+    """GCRA's theoretical arrival time of the next call."""
+
+    def adapt(self, now: float) -> None:
+        """Recover the steps of quiet time since the last cut or step."""
+        if self.rate >= self.ceiling:
+            return
+        steps = int((now - self.last_step) // QUIET)
+        if steps > 0:
+            self.rate = min(self.ceiling, self.rate + steps * self.ceiling * FLOOR_SHARE)
+            self.last_step += steps * QUIET
+
+    def cut(self, now: float) -> bool:
+        """A 429 came back; False when it belongs to a burst already cut for."""
+        self.refused += 1
+        if self.last_cut is not None and now - self.last_cut < CUT_SPACING:
+            return False
+        self.adapt(now)
+        self.rate = max(self.floor, self.rate * CUT)
+        self.last_cut = self.last_step = now
+        self.cuts += 1
+        return True
+
+    def delay(self, now: float) -> float:
+        """How long the next call must wait (the budget is spent when it goes)."""
+        self.adapt(now)
+        interval = 1.0 / self.rate
+        tolerance = max(0.0, (self.rate * BURST_SECONDS - 1) * interval)
+        return max(0.0, max(self.theoretical, now) - tolerance - now)
+
+    def spend(self, now: float) -> None:
+        self.theoretical = max(self.theoretical, now) + 1.0 / self.rate
+
+
+class AdaptiveRateLimiter(BaseRateLimiter[None]):
+    """PTB's rate limiter for the bot: the overall rate between ``ceiling``
+    and its floor, learnt from 429s, and each chat's flood wait honoured."""
+
+    def __init__(self, clock: Clock, ceiling: float, floor: float | None = None) -> None:
+        floor = ceiling * FLOOR_SHARE if floor is None else floor
+        if not 0 < floor <= ceiling:
+            raise ValueError(f"need 0 < floor <= ceiling, got {floor} and {ceiling}")
+        self._clock = clock
+        self.budget = Budget(ceiling=ceiling, floor=floor, rate=ceiling)
+        self._turn = asyncio.Lock()
+        self._held: dict[int | str, float] = {}
+
+    @property
+    def rate(self) -> float:
+        """The overall rate now (calls a second)."""
+        self.budget.adapt(self._clock.now())
+        return self.budget.rate
+
+    async def initialize(self) -> None:
+        """Nothing to open."""
+
+    async def shutdown(self) -> None:
+        """Nothing to close."""
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, Result]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: None,
+    ) -> Result:
+        chat = data.get("chat_id")
+        if isinstance(chat, int | str):
+            with contextlib.suppress(ValueError):
+                chat = int(chat)
+            await self._wait_out_flood(chat)
+            await self._take_turn()
+        else:
+            chat = None  # a press's answer, getMe, …: not bulk, never paced
+        try:
+            return await callback(*args, **kwargs)
+        except RetryAfter as exc:
+            self._refused(chat, endpoint, exc)
+            raise
+
+    async def _wait_out_flood(self, chat: int | str) -> None:
+        while (until := self._held.get(chat)) is not None:
+            wait = until - self._clock.now()
+            if wait <= 0:
+                self._held.pop(chat, None)
+                return
+            await self._clock.sleep(wait)
+
+    async def _take_turn(self) -> None:
+        """Wait for this call's place in the overall rate; calls go in the
+        order they came, each at the rate of the moment it reaches the head."""
+        async with self._turn:
+            while (wait := self.budget.delay(self._clock.now())) > 0:
+                await self._clock.sleep(wait)
+            self.budget.spend(self._clock.now())
+
+    def _refused(self, chat: int | str | None, endpoint: str, exc: RetryAfter) -> None:
+        now = self._clock.now()
+        wait = exc.retry_after
+        seconds = wait if isinstance(wait, int | float) else wait.total_seconds()
+        if chat is not None:
+            if len(self._held) >= HELD_CHATS_KEPT:
+                self._held = {c: until for c, until in self._held.items() if until > now}
+            self._held[chat] = max(self._held.get(chat, now), now + seconds)
+        if self.budget.cut(now):
+            log.info(
+                "%s to %s: flood wait of %s s; overall rate cut to %.1f/s",
+                endpoint,
+                chat,
+                seconds,
+                self.budget.rate,
+            )

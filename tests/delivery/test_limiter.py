@@ -1,0 +1,163 @@
+"""The adaptive overall rate, on the fake clock: paced at the ceiling, cut by
+a 429 and the chat held for its wait, recovered slowly, between its floor and
+its ceiling, and answers to presses never queued behind sends."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import Any
+
+import pytest
+from telegram.error import RetryAfter
+
+from delivery.limiter import QUIET, AdaptiveRateLimiter
+from tests.clock import FakeClock
+
+Call = tuple[str, int | str | None, float]
+
+
+@pytest.fixture(autouse=True)
+def _timedelta_flood_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")  # as bot.app sets it
+
+
+class Api:
+    """Calls through the limiter, each recorded with the fake time it went
+    out at; ``floods[chat]`` 429s answer that chat's next calls."""
+
+    def __init__(self, limiter: AdaptiveRateLimiter, clock: FakeClock) -> None:
+        self.limiter = limiter
+        self.clock = clock
+        self.start = clock.now()
+        self.calls: list[Call] = []
+        self.floods: dict[int | str | None, list[int]] = {}
+
+    async def call(self, endpoint: str, data: dict[str, Any]) -> bool:
+        chat = data.get("chat_id")
+
+        async def callback() -> bool:
+            self.calls.append((endpoint, chat, self.clock.now() - self.start))
+            if self.floods.get(chat):
+                raise RetryAfter(self.floods[chat].pop(0))
+            return True
+
+        return bool(await self.limiter.process_request(callback, (), {}, endpoint, data, None))
+
+    def send(self, chat: int | str) -> Coroutine[Any, Any, bool]:
+        return self.call("sendMessage", {"chat_id": chat, "text": "x"})
+
+    def answer(self) -> Coroutine[Any, Any, bool]:
+        return self.call("answerCallbackQuery", {"callback_query_id": "1"})
+
+    async def run(self, *calls: Coroutine[Any, Any, bool]) -> list[bool | BaseException]:
+        """Run ``calls`` side by side to their ends, the time moving only
+        when every one of them waits on it."""
+        tasks = [asyncio.ensure_future(c) for c in calls]
+        while not all(task.done() for task in tasks):
+            for _ in range(20):
+                await asyncio.sleep(0)
+            if not all(task.done() for task in tasks):
+                assert self.clock.next_wake() is not None, "stuck without a sleeper"
+                self.clock.wake_next()
+        return list(await asyncio.gather(*tasks, return_exceptions=True))
+
+    def at(self, endpoint: str = "sendMessage") -> list[float]:
+        return [when for name, _, when in self.calls if name == endpoint]
+
+
+def api(ceiling: float, floor: float | None = None) -> Api:
+    clock = FakeClock()
+    return Api(AdaptiveRateLimiter(clock, ceiling, floor), clock)
+
+
+async def test_limiter_lets_a_seconds_budget_out_at_once_then_paces_at_the_ceiling() -> None:
+    bot = api(8)
+    await bot.run(*(bot.send(chat) for chat in range(12)))
+    assert bot.at() == [0.0] * 8 + [0.125, 0.25, 0.375, 0.5]
+
+
+async def test_limiter_cuts_the_rate_on_a_429_and_holds_that_chat_for_its_wait() -> None:
+    bot = api(8)
+    bot.floods[1] = [3]
+    [refused] = await bot.run(bot.send(1))
+    assert isinstance(refused, RetryAfter)  # the publisher retries it, not the limiter
+    assert bot.limiter.rate == 4
+    assert bot.limiter.budget.refused == 1
+    await bot.run(bot.send(1), bot.send(2))
+    # the other chat goes at once; the refused one after its 3 s
+    assert [(chat, when) for _, chat, when in bot.calls[1:]] == [(2, 0.0), (1, 3.0)]
+
+
+async def test_limiter_paces_at_the_cut_rate() -> None:
+    bot = api(8)
+    bot.floods[0] = [1]
+    await bot.run(bot.send(0))
+    assert bot.limiter.rate == 4
+    bot.clock.set(bot.clock.now() + 1.0)  # idle a second: a full second's budget
+    await bot.run(*(bot.send(chat) for chat in range(1, 9)))
+    # 4 a second now: 4 at once, then 0.25 s apart
+    assert bot.at()[1:] == [1.0] * 4 + [1.25, 1.5, 1.75, 2.0]
+
+
+async def test_limiter_counts_a_burst_of_429s_as_one_cut() -> None:
+    bot = api(8)
+    for chat in range(3):
+        bot.floods[chat] = [1]
+    await bot.run(*(bot.send(chat) for chat in range(3)))
+    assert bot.limiter.budget.refused == 3
+    assert bot.limiter.rate == 4  # not 1: the three were sent at the old rate
+    bot.clock.set(bot.clock.now() + 1.0)
+    bot.floods[5] = [1]
+    await bot.run(bot.send(5))
+    assert bot.limiter.rate == 2
+
+
+async def test_limiter_recovers_a_tenth_of_the_ceiling_per_quiet_spell() -> None:
+    bot = api(10)
+    bot.floods[0] = [1]
+    await bot.run(bot.send(0))
+    assert bot.limiter.rate == 5
+    cut_at = bot.clock.now()
+    bot.clock.set(cut_at + QUIET - 0.5)
+    assert bot.limiter.rate == 5
+    bot.clock.set(cut_at + QUIET)
+    assert bot.limiter.rate == 6
+    bot.clock.set(cut_at + 3 * QUIET)
+    assert bot.limiter.rate == 8
+    bot.floods[0] = [1]  # a 429 during recovery cuts what was recovered
+    await bot.run(bot.send(0))
+    assert bot.limiter.rate == 4
+    bot.clock.set(bot.clock.now() + 100 * QUIET)
+    assert bot.limiter.rate == 10  # the ceiling, not above
+
+
+async def test_limiter_never_goes_below_its_floor() -> None:
+    bot = api(10, floor=2)
+    for expected in (5, 2.5, 2, 2):
+        bot.floods[0] = [1]
+        await bot.run(bot.send(0))
+        assert bot.limiter.rate == expected
+        bot.clock.set(bot.clock.now() + 1.0)
+    assert bot.limiter.budget.cuts == 4
+    with pytest.raises(ValueError, match="floor"):
+        AdaptiveRateLimiter(bot.clock, 10, floor=20)
+
+
+async def test_limiter_never_queues_an_answer_to_a_press_behind_sends() -> None:
+    bot = api(1, floor=1)
+    bot.floods[7] = [30]
+    await bot.run(bot.send(7))  # 7 is held 30 s
+    results = await bot.run(*(bot.send(chat) for chat in (7, 1, 2, 3)), bot.answer())
+    assert all(result is True for result in results)
+    assert bot.at("answerCallbackQuery") == [0.0]
+    assert bot.at()[-1] == 30.0  # the held chat, after its wait
+    assert bot.at()[1:4] == [1.0, 2.0, 3.0]  # the others at 1 a second
+
+
+async def test_limiter_reads_a_chat_given_as_text_as_the_same_chat() -> None:
+    bot = api(8)
+    bot.floods["-100"] = [2]
+    await bot.run(bot.send("-100"))
+    await bot.run(bot.send(-100))
+    assert bot.at() == [0.0, 2.0]
