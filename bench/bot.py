@@ -799,7 +799,8 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
     if options.telegram_limit and span > 0:
         floods = sum(1 for c in bot_calls if c.error is not None and c.error.startswith("429"))
         passed = sum(1 for c in bot_calls if c.ok and c.method in FLOODABLE)
-        row("sends and edits let through", f"{passed / span:.1f}/s", f"<= {options.telegram_limit}/s")
+        limit = f"<= {options.telegram_limit}/s"
+        row("sends and edits let through", f"{passed / span:.1f}/s", limit)
         row("calls refused with 429", f"{floods} ({floods / span:.1f}/s)")
     add("")
     add("details")
