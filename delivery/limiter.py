@@ -50,7 +50,7 @@ from typing import Any
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
-from services import Clock
+from services import Background, Clock
 
 __all__ = ["CUT", "CUT_SPACING", "QUIET", "AdaptiveRateLimiter", "Budget"]
 
@@ -132,6 +132,13 @@ class AdaptiveRateLimiter(BaseRateLimiter[None]):
         self.budget = Budget(ceiling=ceiling, floor=floor, rate=ceiling)
         self._turn = asyncio.Lock()
         self._held: dict[int | str, float] = {}
+        self._background: Background | None = None
+
+    def wait_as_idle(self, background: Background) -> None:
+        """Count the waits of ``background``'s tasks here as their idle time,
+        as their other waits on the clock are (the services are built after
+        the application and its limiter)."""
+        self._background = background
 
     @property
     def rate(self) -> float:
@@ -174,15 +181,21 @@ class AdaptiveRateLimiter(BaseRateLimiter[None]):
             if wait <= 0:
                 self._held.pop(chat, None)
                 return
-            await self._clock.sleep(wait)
+            await self._sleep(wait)
 
     async def _take_turn(self) -> None:
         """Wait for this call's place in the overall rate; calls go in the
         order they came, each at the rate of the moment it reaches the head."""
         async with self._turn:
             while (wait := self.budget.delay(self._clock.now())) > 0:
-                await self._clock.sleep(wait)
+                await self._sleep(wait)
             self.budget.spend(self._clock.now())
+
+    async def _sleep(self, seconds: float) -> None:
+        if self._background is None:
+            await self._clock.sleep(seconds)
+        else:
+            await self._background.wait(self._clock.sleep(seconds))
 
     def _refused(self, chat: int | str | None, endpoint: str, exc: RetryAfter) -> None:
         now = self._clock.now()
