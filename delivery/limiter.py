@@ -11,8 +11,11 @@ TCP's congestion window:
 * a 429 on any call (an answer to a press included) cuts the rate by
   :data:`CUT`, once per :data:`CUT_SPACING` so that one burst of refusals
   counts as one, never below the floor (a tenth of the ceiling);
-* that chat is held for its ``retry_after``: its calls wait here, the other
-  chats' calls go on;
+* that chat is held for its ``retry_after``: until it ends, a call to it is
+  answered here as Telegram would answer it, a flood wait of the time left,
+  without a request; the other chats' calls go on.  The callers already deal
+  with flood waits (the publisher waits them out and gives the players that
+  time back), and a wait here would stall an update's handler instead;
 * after :data:`QUIET` seconds without a 429 the rate grows by a tenth of the
   ceiling, and again every :data:`QUIET` seconds, never above the ceiling
   (``TELEGRAM_MAX_RATE``): a rate cut to half comes back in 50 s.
@@ -42,6 +45,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -165,7 +169,9 @@ class AdaptiveRateLimiter(BaseRateLimiter[None]):
         if isinstance(chat, int | str):
             with contextlib.suppress(ValueError):
                 chat = int(chat)
-            await self._wait_out_flood(chat)
+            left = self._flood_wait_left(chat)
+            if left > 0:
+                raise RetryAfter(dt.timedelta(seconds=left))
             await self._take_turn()
         else:
             chat = None  # a press's answer, getMe, …: not bulk, never paced
@@ -175,13 +181,14 @@ class AdaptiveRateLimiter(BaseRateLimiter[None]):
             self._refused(chat, endpoint, exc)
             raise
 
-    async def _wait_out_flood(self, chat: int | str) -> None:
-        while (until := self._held.get(chat)) is not None:
-            wait = until - self._clock.now()
-            if wait <= 0:
-                self._held.pop(chat, None)
-                return
-            await self._sleep(wait)
+    def _flood_wait_left(self, chat: int | str) -> float:
+        until = self._held.get(chat)
+        if until is None:
+            return 0.0
+        left = until - self._clock.now()
+        if left <= 0:
+            del self._held[chat]
+        return left
 
     async def _take_turn(self) -> None:
         """Wait for this call's place in the overall rate; calls go in the
