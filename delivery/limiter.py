@@ -8,17 +8,19 @@ still be refused, and each refusal costs the players of that table the wait.
 So the overall rate here is additive-increase / multiplicative-decrease, like
 TCP's congestion window:
 
-* a 429 on any call (an answer to a press included) cuts the rate by
-  :data:`CUT`, once per :data:`CUT_SPACING` so that one burst of refusals
-  counts as one, never below the floor (a tenth of the ceiling);
+* a 429 on any call (an answer to a press included) cuts the rate to 80 %,
+  once a second at most so that one burst of refusals counts as one, never
+  below the floor (a tenth of the ceiling);
 * that chat is held for its ``retry_after``: until it ends, a call to it is
   answered here as Telegram would answer it, a flood wait of the time left,
   without a request; the other chats' calls go on.  The callers already deal
   with flood waits (the publisher waits them out and gives the players that
   time back), and a wait here would stall an update's handler instead;
-* after :data:`QUIET` seconds without a 429 the rate grows by a tenth of the
-  ceiling, and again every :data:`QUIET` seconds, never above the ceiling
-  (``TELEGRAM_MAX_RATE``): a rate cut to half comes back in 50 s.
+* each second without a 429 gives back a thirtieth of the ceiling (1 a second
+  at 30), never above the ceiling (``TELEGRAM_MAX_RATE``): a cut from 30 to
+  24 comes back in 6 s, the floor in 27 s;
+* at most a fifth of a second's budget goes out at once after a quiet spell,
+  so that a burst does not meet the limit the rate keeps under.
 
 Only calls that name a chat are paced, as PTB's ``AIORateLimiter`` does:
 ``answerCallbackQuery`` (the answer to a person's own press, which is not a
@@ -56,25 +58,34 @@ from telegram.ext import BaseRateLimiter
 
 from services import Background, Clock
 
-__all__ = ["CUT", "CUT_SPACING", "QUIET", "AdaptiveRateLimiter", "Budget"]
+__all__ = ["AdaptiveRateLimiter", "Budget", "Tuning"]
 
 log = logging.getLogger(__name__)
 
-CUT = 0.5
-"""The share of the rate kept after a 429."""
-CUT_SPACING = 1.0
-"""Seconds after a cut during which further 429s do not cut again (they were
-sent at the rate before it)."""
-QUIET = 5.0
-"""Seconds without a 429 before each step of recovery."""
-FLOOR_SHARE = 0.1
-"""The floor, as a share of the ceiling."""
-BURST_SECONDS = 1.0
-"""How much of a second's budget may go out at once after an idle spell."""
 HELD_CHATS_KEPT = 10_000
 """Chats whose flood wait is remembered before the expired ones are dropped."""
 
 Result = bool | dict[str, Any] | list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Tuning:
+    """How the rate moves (the defaults were measured with ``bench.bot
+    --telegram-limit``: see docs/scaling.md)."""
+
+    cut: float = 0.8
+    """The share of the rate kept after a 429."""
+    cut_spacing: float = 1.0
+    """Seconds after a cut during which further 429s do not cut again (they
+    were sent at the rate before it)."""
+    quiet: float = 1.0
+    """Seconds without a 429 before each step of recovery."""
+    step_share: float = 1 / 30
+    """Each step of recovery, as a share of the ceiling (1 a second at 30)."""
+    floor_share: float = 0.1
+    """The floor, as a share of the ceiling."""
+    burst: float = 0.2
+    """How much of a second's budget may go out at once after an idle spell."""
 
 
 @dataclass
@@ -84,6 +95,7 @@ class Budget:
     ceiling: float
     floor: float
     rate: float
+    tuning: Tuning
     last_cut: float | None = None
     last_step: float = 0.0
     """When the rate was last cut or stepped up."""
@@ -97,18 +109,20 @@ class Budget:
         """Recover the steps of quiet time since the last cut or step."""
         if self.rate >= self.ceiling:
             return
-        steps = int((now - self.last_step) // QUIET)
+        quiet = self.tuning.quiet
+        steps = int((now - self.last_step) // quiet)
         if steps > 0:
-            self.rate = min(self.ceiling, self.rate + steps * self.ceiling * FLOOR_SHARE)
-            self.last_step += steps * QUIET
+            step = self.ceiling * self.tuning.step_share
+            self.rate = min(self.ceiling, self.rate + steps * step)
+            self.last_step += steps * quiet
 
     def cut(self, now: float) -> bool:
         """A 429 came back; False when it belongs to a burst already cut for."""
         self.refused += 1
-        if self.last_cut is not None and now - self.last_cut < CUT_SPACING:
+        if self.last_cut is not None and now - self.last_cut < self.tuning.cut_spacing:
             return False
         self.adapt(now)
-        self.rate = max(self.floor, self.rate * CUT)
+        self.rate = max(self.floor, self.rate * self.tuning.cut)
         self.last_cut = self.last_step = now
         self.cuts += 1
         return True
@@ -117,7 +131,7 @@ class Budget:
         """How long the next call must wait (the budget is spent when it goes)."""
         self.adapt(now)
         interval = 1.0 / self.rate
-        tolerance = max(0.0, (self.rate * BURST_SECONDS - 1) * interval)
+        tolerance = max(0.0, (self.rate * self.tuning.burst - 1) * interval)
         return max(0.0, max(self.theoretical, now) - tolerance - now)
 
     def spend(self, now: float) -> None:
@@ -128,12 +142,14 @@ class AdaptiveRateLimiter(BaseRateLimiter[None]):
     """PTB's rate limiter for the bot: the overall rate between ``ceiling``
     and its floor, learnt from 429s, and each chat's flood wait honoured."""
 
-    def __init__(self, clock: Clock, ceiling: float, floor: float | None = None) -> None:
-        floor = ceiling * FLOOR_SHARE if floor is None else floor
+    def __init__(
+        self, clock: Clock, ceiling: float, floor: float | None = None, tuning: Tuning = Tuning()
+    ) -> None:
+        floor = ceiling * tuning.floor_share if floor is None else floor
         if not 0 < floor <= ceiling:
             raise ValueError(f"need 0 < floor <= ceiling, got {floor} and {ceiling}")
         self._clock = clock
-        self.budget = Budget(ceiling=ceiling, floor=floor, rate=ceiling)
+        self.budget = Budget(ceiling=ceiling, floor=floor, rate=ceiling, tuning=tuning)
         self._turn = asyncio.Lock()
         self._held: dict[int | str, float] = {}
         self._background: Background | None = None

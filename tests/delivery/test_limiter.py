@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from telegram.error import RetryAfter
 
-from delivery.limiter import QUIET, AdaptiveRateLimiter
+from delivery.limiter import AdaptiveRateLimiter, Tuning
 from tests.clock import FakeClock
 
 Call = tuple[str, int | str | None, float]
@@ -67,9 +67,15 @@ class Api:
         return [when for name, _, when in self.calls if name == endpoint]
 
 
-def api(ceiling: float, floor: float | None = None) -> Api:
+QUIET = 5.0
+ROUND = Tuning(cut=0.5, quiet=QUIET, step_share=0.1, burst=1.0)
+"""Figures easy to follow: a 429 halves the rate, 5 quiet seconds give back a
+tenth of the ceiling, a second's budget may go out at once."""
+
+
+def api(ceiling: float, floor: float | None = None, tuning: Tuning = ROUND) -> Api:
     clock = FakeClock()
-    return Api(AdaptiveRateLimiter(clock, ceiling, floor), clock)
+    return Api(AdaptiveRateLimiter(clock, ceiling, floor, tuning), clock)
 
 
 async def test_limiter_lets_a_seconds_budget_out_at_once_then_paces_at_the_ceiling() -> None:
@@ -166,3 +172,19 @@ async def test_limiter_reads_a_chat_given_as_text_as_the_same_chat() -> None:
     [held] = await bot.run(bot.send(-100))
     assert isinstance(held, RetryAfter)
     assert bot.at() == [0.0]
+
+
+async def test_limiter_by_default_keeps_four_fifths_recovers_1_a_second_smooths_bursts() -> None:
+    bot = api(30, tuning=Tuning())
+    await bot.run(*(bot.send(chat) for chat in range(10)))
+    # a fifth of a second's budget at once, then 1/30 s apart
+    assert bot.at() == pytest.approx([0.0] * 6 + [n / 30 for n in range(1, 5)], abs=1e-6)
+    bot.clock.set(bot.clock.now() + 1.0)
+    bot.floods[0] = [1]
+    await bot.run(bot.send(0))
+    assert bot.limiter.rate == pytest.approx(24)
+    bot.clock.set(bot.clock.now() + 3.0)
+    assert bot.limiter.rate == pytest.approx(27)
+    bot.clock.set(bot.clock.now() + 30.0)
+    assert bot.limiter.rate == 30
+    assert bot.limiter.budget.floor == 3
