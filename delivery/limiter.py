@@ -49,6 +49,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
+from collections import deque
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
@@ -58,10 +59,12 @@ from telegram.ext import BaseRateLimiter
 
 from services import Background, Clock
 
-__all__ = ["AdaptiveRateLimiter", "Budget", "Tuning"]
+__all__ = ["AdaptiveRateLimiter", "Budget", "Tuning", "Turns"]
 
 log = logging.getLogger(__name__)
 
+PRIVATE_RUN = 3
+"""Private chats' calls that may go ahead of a waiting group's call in a row."""
 HELD_CHATS_KEPT = 10_000
 """Chats whose flood wait is remembered before the expired ones are dropped."""
 
@@ -138,6 +141,55 @@ class Budget:
         self.theoretical = max(self.theoretical, now) + 1.0 / self.rate
 
 
+class Turns:
+    """Who goes next at the overall rate: calls to private chats (a player's
+    own hand, a reply to his press or his turn coming) ahead of calls to
+    groups, whose table messages the group outbox coalesces while they wait,
+    yet a group's call after every :data:`PRIVATE_RUN` private ones, so that
+    groups are never starved.  Within each kind, first come first served."""
+
+    def __init__(self) -> None:
+        self._busy = False
+        self._private: deque[asyncio.Future[None]] = deque()
+        self._groups: deque[asyncio.Future[None]] = deque()
+        self._run = 0
+
+    async def acquire(self, private: bool) -> None:
+        if not self._busy:
+            self._busy = True
+            self._counted(private)
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        lane = self._private if private else self._groups
+        lane.append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self.release()  # given the turn as it was cancelled: pass it on
+            else:
+                lane.remove(turn)
+            raise
+
+    def release(self) -> None:
+        for lane in self._order():
+            while lane:
+                turn = lane.popleft()
+                if not turn.done():
+                    self._counted(lane is self._private)
+                    turn.set_result(None)
+                    return
+        self._busy = False
+
+    def _order(self) -> tuple[deque[asyncio.Future[None]], ...]:
+        if self._run >= PRIVATE_RUN:
+            return (self._groups, self._private)
+        return (self._private, self._groups)
+
+    def _counted(self, private: bool) -> None:
+        self._run = self._run + 1 if private else 0
+
+
 class AdaptiveRateLimiter(BaseRateLimiter[None]):
     """PTB's rate limiter for the bot: the overall rate between ``ceiling``
     and its floor, learnt from 429s, and each chat's flood wait honoured."""
@@ -150,7 +202,7 @@ class AdaptiveRateLimiter(BaseRateLimiter[None]):
             raise ValueError(f"need 0 < floor <= ceiling, got {floor} and {ceiling}")
         self._clock = clock
         self.budget = Budget(ceiling=ceiling, floor=floor, rate=ceiling, tuning=tuning)
-        self._turn = asyncio.Lock()
+        self._turns = Turns()
         self._held: dict[int | str, float] = {}
         self._background: Background | None = None
 
@@ -188,7 +240,7 @@ class AdaptiveRateLimiter(BaseRateLimiter[None]):
             left = self._flood_wait_left(chat)
             if left > 0:
                 raise RetryAfter(dt.timedelta(seconds=left))
-            await self._take_turn()
+            await self._take_turn(private=isinstance(chat, int) and chat > 0)
         else:
             chat = None  # a press's answer, getMe, …: not bulk, never paced
         try:
@@ -206,13 +258,16 @@ class AdaptiveRateLimiter(BaseRateLimiter[None]):
             del self._held[chat]
         return left
 
-    async def _take_turn(self) -> None:
-        """Wait for this call's place in the overall rate; calls go in the
-        order they came, each at the rate of the moment it reaches the head."""
-        async with self._turn:
+    async def _take_turn(self, *, private: bool) -> None:
+        """Wait for this call's place in the overall rate (see :class:`Turns`),
+        each at the rate of the moment it reaches the head."""
+        await self._turns.acquire(private)
+        try:
             while (wait := self.budget.delay(self._clock.now())) > 0:
                 await self._sleep(wait)
             self.budget.spend(self._clock.now())
+        finally:
+            self._turns.release()
 
     async def _sleep(self, seconds: float) -> None:
         if self._background is None:

@@ -51,7 +51,9 @@ class Api:
     def answer(self) -> Coroutine[Any, Any, bool]:
         return self.call("answerCallbackQuery", {"callback_query_id": "1"})
 
-    async def run(self, *calls: Coroutine[Any, Any, bool]) -> list[bool | BaseException]:
+    async def run(
+        self, *calls: Coroutine[Any, Any, bool] | asyncio.Future[bool]
+    ) -> list[bool | BaseException]:
         """Run ``calls`` side by side to their ends, the time moving only
         when every one of them waits on it."""
         tasks = [asyncio.ensure_future(c) for c in calls]
@@ -188,3 +190,26 @@ async def test_limiter_by_default_keeps_four_fifths_recovers_1_a_second_smooths_
     bot.clock.set(bot.clock.now() + 30.0)
     assert bot.limiter.rate == 30
     assert bot.limiter.budget.floor == 3
+
+
+async def test_limiter_lets_private_chats_ahead_of_groups_yet_never_starves_a_group() -> None:
+    bot = api(1, floor=1)
+    groups, people = [-1, -2, -3], [1, 2, 3, 4]
+    await bot.run(*(bot.send(chat) for chat in groups + people))
+    # -1 went at once and -2 found the turn free (it holds it till its second
+    # comes); then three people, the last group, the fourth person
+    assert [chat for _, chat, _ in bot.calls] == [-1, -2, 1, 2, 3, -3, 4]
+    assert bot.at() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+
+
+async def test_limiter_passes_a_turn_on_when_its_waiter_is_cancelled() -> None:
+    bot = api(1, floor=1)
+    first = asyncio.ensure_future(bot.send(1))
+    await asyncio.sleep(0)  # it goes at once and holds the turn till it is sent
+    waiting = [asyncio.ensure_future(bot.send(chat)) for chat in (2, 3)]
+    for _ in range(5):
+        await asyncio.sleep(0)
+    waiting[0].cancel()
+    await bot.run(first, waiting[1])
+    assert waiting[0].cancelled()
+    assert [(chat, when) for _, chat, when in bot.calls] == [(1, 0.0), (3, 1.0)]
