@@ -25,7 +25,7 @@ How it works
 ------------
 * The bot runs as ``python -m bot`` in a subprocess (its CPU and memory are its
   own), with a fresh SQLite file in a temporary directory that is removed at
-  the end.  It gets ``TELEGRAM_MAX_RATE=100000`` so PTB's overall rate limiter
+  the end.  It gets ``TELEGRAM_MAX_RATE=100000`` so the bot's overall rate limiter
   never gates the benchmark, and the production default
   ``GROUP_EDITS_PER_MINUTE=20`` (group messages are coalesced, so they do not
   gate moves).
