@@ -553,6 +553,7 @@ class Durak(GamePackage[DurakPublicView, DurakSeatView], DurakState):
             events.append(Event("bout_beaten", d, tuple(shown)))
         self._att = []
         self._dfn = []
+        self._seen_covers = 0
         self._unbeaten = 0
         self._table_ranks = 0
         self._taking = False

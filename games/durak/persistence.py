@@ -26,7 +26,9 @@ game went on without a player who left) had neither ``left`` nor ``aside``.
 Blind durak adds ``"order"``: each hand's cards by position.  While the
 dealer is to name the trump (diamonds durak, ``spade_named``) the dump adds
 ``"naming": true``; ``trump`` is then the shown spade's suit, and after the
-naming the named suit, no longer the trump card's.
+naming the named suit, no longer the trump card's.  Believe / don't believe
+adds ``"seen_covers"`` while the face-down covers include cards everybody saw
+the defender take (which covers they are, only he knows).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from typing import TypeVar
 from games.cards import Card, Suit, deck
 from games.core import JSON, StateFormatError
 from games.durak.beating import CARD_BY_ORDER, RANK_BITS, cards_of
-from games.durak.rules import DurakRules, Trump, seat_range
+from games.durak.rules import Covers, DurakRules, Trump, seat_range
 from games.durak.state import DurakState
 from games.reader import array, boolean, card, cards, integer, read_state
 
@@ -93,6 +95,7 @@ def dump(game: DurakState) -> dict[str, JSON]:
         "losing_team": game._losing_team if game._losing_team >= 0 else None,
         **({"order": [_codes_by_position(game, s) for s in range(n)]} if game._blind else {}),
         **({"naming": True} if game._naming else {}),
+        **({"seen_covers": _codes(game._seen_covers)} if game._seen_covers else {}),
     }
 
 
@@ -179,6 +182,10 @@ def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
         game._att.append(card(pair[0], "table").order)
         game._dfn.append(-1 if pair[1] is None else card(pair[1], "table").order)
     game._unbeaten = game._dfn.count(-1)
+    game._seen_covers = _mask(cards(data.get("seen_covers", []), "seen_covers"), "seen_covers")
+    covers = sum(1 << o for o in game._dfn if o >= 0)
+    if game._seen_covers & ~covers or (game._seen_covers and rules.covers is not Covers.FACE_DOWN):
+        raise StateFormatError("seen_covers: not face-down covers on the table")
     for o in game._att + game._dfn:
         if o >= 0:
             game._table_ranks |= RANK_BITS[o >> 2]

@@ -94,6 +94,7 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
     _beaten_mask: int
     _att: list[int]
     _dfn: list[int]  # NOBODY where the attack card is unbeaten
+    _seen_covers: int  # believe: known cards of the defender's he laid face down
     _unbeaten: int
     _table_ranks: int  # RANK_BITS of every rank on the table
     _dealer: int
@@ -148,6 +149,7 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
         game._beaten_mask = 0
         game._att = []
         game._dfn = []
+        game._seen_covers = 0
         game._unbeaten = 0
         game._table_ranks = 0
         game._dealer = 0
@@ -414,6 +416,7 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
             tuple(self._beaten),
             tuple(self._att),
             tuple(self._dfn),
+            self._seen_covers,
             self._trump_in_stock,
             self._dealer,
             self._attacker,

@@ -434,6 +434,26 @@ def test_face_down_covers_reach_only_the_defender_before_the_verdict() -> None:
     assert game.default_action(0).encode() == "y"
 
 
+def test_a_card_seen_taken_and_laid_face_down_stays_among_the_covers() -> None:
+    # Boris takes 7s in sight of everybody, then lays it face down on 9c (and
+    # 6d on 9d): Anna knows 7s is one of the two covers, not which.
+    game = position(BELIEVE, ["7s Ac 9c 9d", "6d Kh 8c"], trump_card="Ah")
+    play(game, "0:a7s", "1:k", "0:a9c9d", "1:f9c7s", "1:f9d6d")
+    assert "7s" not in {c.code for c in game.public_view().known[1]}
+    assert game.dump()["seen_covers"] == ["7s"]
+    assert Durak.load(game.dump()).dump() == game.dump()
+    rows = set()
+    for seed in range(30):
+        world = game.determinize(0, random.Random(seed))
+        covers = {z.name: z.cards for z in world.zones()}["covers"]
+        assert Card.parse("7s") in covers
+        rows.add(covers)
+    assert len({c for row in rows for c in row}) > 3  # the other cover is anybody's guess
+    assert len({row.index(Card.parse("7s")) for row in rows}) == 2
+    play(game, "0:n")  # the covers turned up: nothing is face down any more
+    assert "seen_covers" not in game.dump()
+
+
 def test_believed_and_right_the_cards_are_beaten_off() -> None:
     game = covered(right=True)
     events = play(game, "0:y")

@@ -147,6 +147,20 @@ def test_believe_variant_search_doubts_a_cover_that_cannot_beat(level: Level) ->
 
 
 @pytest.mark.parametrize("level", LEVELS)
+def test_believe_variant_search_doubts_a_cover_it_saw_him_take(level: Level) -> None:
+    # Spades are trumps, no stock. Boris took 7h in sight of Anna; she leads
+    # her last card, 6c, and he lays 7h face down on it. Three of his four
+    # cards would beat 6c, but the one he laid down is the 7h she saw him
+    # take: doubting makes him take, and she is out.
+    game = Durak.position(PRESETS["believe"], ["7h 6c", "7c 8c 9c"], attacker=0, trump="s")
+    play(game, 0, "a7h")
+    play(game, 1, "k")
+    play(game, 0, "a6c")
+    play(game, 1, "f6c7h")
+    assert isinstance(chosen(game, 0, level), Doubt)
+
+
+@pytest.mark.parametrize("level", LEVELS)
 def test_believe_variant_search_bluffs_with_its_last_card(level: Level) -> None:
     # Spades are trumps. Anna leads 7c and keeps As. Taking loses by force
     # (the ace follows); covering face down with 6h, a bluff, wins unless
