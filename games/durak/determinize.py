@@ -22,7 +22,8 @@ G = TypeVar("G", bound=DurakState)
 def determinize(source: G, observer: int, rng: random.Random) -> G:
     """Deal anew the cards ``observer`` cannot see: the other hands, but for
     the cards everybody knows to be in them, the stock (the turned-up
-    trump card stays under it; the discard pile is known, every card in it
+    trump card stays under it, and so do the spades diamonds durak's option
+    5.a turned up and put into it; the discard pile is known, every card in it
     was seen beaten off) and the cards set aside by players who left (in
     blind durak he saw those, and they stay).  Hand sizes stay, and so does what the table sees
     of the hands: a thrower asked to throw in (or who passed) still holds a
@@ -40,6 +41,12 @@ def determinize(source: G, observer: int, rng: random.Random) -> G:
     hands = game._hands
     known = game._known
     pool = game._stock  # the stock's cards, then the hidden cards of the hands
+    # Turned spades put into the stock (diamonds durak, option 5.a) stay
+    # where everybody saw them go.
+    seen_in_stock = game._seen_in_stock
+    fixed = [(i, o) for i, o in enumerate(pool) if seen_in_stock >> o & 1]
+    if fixed:
+        pool[:] = [o for o in pool if not seen_in_stock >> o & 1]
     seats: list[int] = []
     sizes: list[int] = []
     for s in range(n):
@@ -106,6 +113,8 @@ def determinize(source: G, observer: int, rng: random.Random) -> G:
         rng.shuffle(covers)
         for i, o in zip(covered, covers, strict=True):
             game._dfn[i] = o
+    for i, o in fixed:
+        pool.insert(i, o)
     return game
 
 

@@ -28,7 +28,9 @@ dealer is to name the trump (diamonds durak, ``spade_named``) the dump adds
 ``"naming": true``; ``trump`` is then the shown spade's suit, and after the
 naming the named suit, no longer the trump card's.  Believe / don't believe
 adds ``"seen_covers"`` while the face-down covers include cards everybody saw
-the defender take (which covers they are, only he knows).
+the defender take (which covers they are, only he knows), and diamonds
+durak's option 5.a ``"seen_in_stock"`` while spades turned up and put into
+the stock lie there (everybody knows where, so who draws them).
 """
 
 from __future__ import annotations
@@ -96,6 +98,7 @@ def dump(game: DurakState) -> dict[str, JSON]:
         **({"order": [_codes_by_position(game, s) for s in range(n)]} if game._blind else {}),
         **({"naming": True} if game._naming else {}),
         **({"seen_covers": _codes(game._seen_covers)} if game._seen_covers else {}),
+        **({"seen_in_stock": _codes(game._seen_in_stock)} if game._seen_in_stock else {}),
     }
 
 
@@ -161,6 +164,11 @@ def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
     game._trump_in_stock = boolean(data["trump_in_stock"], "trump_in_stock")
     stock = cards(data["stock"], "stock")
     game._stock = [c.order for c in reversed(stock)]
+    game._seen_in_stock = _mask(
+        cards(data.get("seen_in_stock", []), "seen_in_stock"), "seen_in_stock"
+    )
+    if game._seen_in_stock & ~sum(1 << o for o in game._stock):
+        raise StateFormatError("seen_in_stock: not in the stock")
     hands = array(data["hands"], "hands")
     known = array(data["known"], "known")
     if len(hands) != n or len(known) != n:

@@ -87,6 +87,7 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
     _trump_card: int  # the turned card (the suit's lowest card when none is turned)
     _trump_in_stock: bool  # the turned card lies under the stock, drawn last
     _stock: list[int]  # the next card drawn is _stock[-1]
+    _seen_in_stock: int  # turned spades everybody saw put into the stock (option 5.a)
     _hands: list[int]
     _known: list[int]  # per seat, the cards of his hand everybody has seen
     _discard: int
@@ -142,6 +143,7 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
         game._trump_card = 0
         game._trump_in_stock = False
         game._stock = []
+        game._seen_in_stock = 0
         game._hands = [0] * seats
         game._known = [0] * seats
         game._discard = 0
@@ -410,6 +412,7 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
         derived from them cannot): a tuple, built without the dump's codes."""
         return (
             tuple(self._stock),
+            self._seen_in_stock,
             tuple(self._hands),
             tuple(self._known),
             self._discard,
