@@ -15,7 +15,7 @@ from games.durak.actions import BlindBeat, Cover, Doubt, DurakAction
 from games.durak.beating import CARD_BY_ORDER
 from players.arena import next_seat
 from players.levels import Level, search_player, searches
-from players.search import SearchPlayer, Situation
+from players.search import Budget, SearchPlayer, Situation
 
 COMPUTER = CATALOG.computers["durak"]
 VARIANTS = ("perevodnoy", "refusal", "teams", "blind", "diamonds", "akulina", "believe")
@@ -187,3 +187,39 @@ def test_blind_variant_search_covers_from_the_position_it_knows(level: Level) ->
     action = chosen(game, 1, level)
     assert isinstance(action, BlindBeat)
     assert action.position == 3
+
+
+class Ticks:
+    """A clock that moves one second each time it is read."""
+
+    def __init__(self) -> None:
+        self.now = -1.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def test_akulina_variant_search_drops_a_world_the_time_limit_cuts_short() -> None:
+    # Akulina's leads are every set of cards of one suit: a world rolls out
+    # a dozen moves here, and more than the level's time on a long deal. The
+    # clock reads one second later at each rollout: 1.5 s allow one.
+    game = Durak.position(
+        PRESETS["akulina"], ["6c 8c 9c Jc Th 6h", "Kh Ac 9h 7d"], attacker=0, trump="d"
+    )
+    legal = game.legal_actions(0)
+    assert len(legal) > 10
+    budget = Budget(moves=10**6, seconds=1.5)
+    cut = SearchPlayer(COMPUTER.heuristic, budget, clock=Ticks())
+    found = cut.search(Situation.of(game, 0), random.Random(3))
+    assert found.worlds == 0  # no whole world: the heuristic's choice
+    assert found.action == COMPUTER.heuristic.choose(
+        game.rules, game.view(0), legal, random.Random(3)
+    )
+    # With time for one world and a bit, every move kept has the same worlds.
+    budget = Budget(moves=10**6, seconds=len(legal) + 3.5)
+    valued = SearchPlayer(COMPUTER.heuristic, budget, clock=Ticks()).values(
+        Situation.of(game, 0), random.Random(3), legal[0]
+    )
+    assert {v.worlds for v in valued} == {1}
+    assert len(valued) == len(legal)
