@@ -44,8 +44,9 @@ def determinize(source: G, observer: int, rng: random.Random) -> G:
     # Turned spades put into the stock (diamonds durak, option 5.a) stay
     # where everybody saw them go.
     seen_in_stock = game._seen_in_stock
-    fixed = [(i, o) for i, o in enumerate(pool) if seen_in_stock >> o & 1]
-    if fixed:
+    fixed = []
+    if seen_in_stock:
+        fixed = [(i, o) for i, o in enumerate(pool) if seen_in_stock >> o & 1]
         pool[:] = [o for o in pool if not seen_in_stock >> o & 1]
     seats: list[int] = []
     sizes: list[int] = []
