@@ -81,9 +81,14 @@ class Assessment:
 
 
 def assessment(valued: Sequence[Valued], played: str, in_points: bool) -> Assessment:
-    """What the search's values say of the move ``played``."""
-    mine = next(v for v in valued if v.action.encode() == played)
-    best = max((v for v in valued if v.live), key=lambda v: v.mean)
+    """What the search's values say of the move ``played``: nothing significant
+    when the search's time ran out before it valued that move in one whole
+    world (a busy machine), rather than a guess."""
+    mine = next((v for v in valued if v.action.encode() == played), None)
+    live = [v for v in valued if v.live]
+    if mine is None or not live:
+        return Assessment(played, played, 0.0, 0.0, in_points, significant=False)
+    best = max(live, key=lambda v: v.mean)
     lead = best.mean - mine.mean
     noise = math.hypot(best.error, mine.error)
     significant = (

@@ -44,6 +44,18 @@ def test_analysis_finds_the_durak_lead_that_throws_away_a_forced_win() -> None:
     assert not analysis_of(game, 0, "aAs", "durak", 0.3).significant
 
 
+def test_analysis_out_of_time_before_one_world_calls_the_move_no_mistake() -> None:
+    """A busy machine: the search's time runs out before any move was valued in
+    a whole world.  The decision is not assessed (no guess, and no
+    StopIteration, which a worker's future cannot carry back)."""
+    game = Durak.position(DURAK["podkidnoy"], ["6h As", "7h 8c"], attacker=0, trump="s")
+    request = assess_request(game, 0, "a6h", CATALOG.computers["durak"], 0.3, seed=1)
+    request["seconds"] = 0.0
+    found = assessed(assess(request))
+    assert not found.significant
+    assert (found.played, found.best) == ("a6h", "a6h")
+
+
 def test_analysis_finds_the_101_ten_played_instead_of_the_six_that_hits() -> None:
     # Boris holds one card: Anna's 6c makes him draw, her 10c lets him go out.
     game = HundredOne.position(HUNDRED_ONE["classic"], ["6cTc8h", "7d"], discard="9c")
