@@ -1,7 +1,8 @@
 """The arena: seeded tournaments between computer players, with duplicate deals.
 
 Every deal is played once per seat of the player under test (the same seed,
-the player moved round the table), so the cards' luck cancels out.  It prints,
+the player moved round the table; in teams once per side), so the cards'
+luck cancels out.  It prints,
 per line, the games played, the rate the aim is about with its 95% interval
 (Wilson), the other rates that matter, the time per searched move (median and
 p99, the level's budget beside it) and simulated moves per second::
@@ -10,6 +11,7 @@ p99, the level's budget beside it) and simulated moves per second::
     .venv/bin/python -m bench.arena                  # the aims: hard level (1 s a move)
     .venv/bin/python -m bench.arena --only durak --seats 2 --deals 100 --level normal
     .venv/bin/python -m bench.arena --only durak --against ismcts --quick
+    .venv/bin/python -m bench.arena --only durak --preset believe --deals 10
     .venv/bin/python -m bench.arena --calibrate      # rollout moves per second, per game
 
 ``--untimed`` lifts the searches' time limit, so that every search spends
@@ -41,6 +43,10 @@ Today's lines mean:
 * ``joker 4``: classic, one search player against three heuristics: whole games
   won (the highest total; a shared first place counts its share), and the
   player's deals with its bid made, overall and by deal size.
+* ``durak/<variant> 2``: every other Durak preset, the search against the
+  heuristic; ``durak/teams 4``: two searchers against two heuristics, each
+  deal played once from each side.  Not in ``--quick`` (``--preset`` and
+  ``--deals`` play them there).
 * ``daytona 3``: the sprint; the deuce choice's effect: the player under test
   (always 2, the heuristic, the search) against two heuristics; races are
   luck, so only the mean score and win rate are shown.
@@ -92,6 +98,19 @@ class Line:
     def computer(self) -> Computer:
         return CATALOG.computers[self.game]
 
+    @property
+    def label(self) -> str:
+        """The game, and the preset when it is not the game's first."""
+        first = next(iter(CATALOG.specs[self.game].presets))
+        preset = self.trial.preset
+        return self.game if preset == first else f"{self.game}/{preset}"
+
+    @property
+    def sides(self) -> int:
+        """The seats each deal is played from: every seat, or with
+        :attr:`~players.computer.Trial.partners` one of each team."""
+        return 2 if self.trial.partners else self.trial.seats
+
 
 @dataclass(slots=True)
 class Played:
@@ -124,9 +143,11 @@ def play_one(
     arena = computer.arena
     assert arena is not None
     spec = CATALOG.specs[line.game]
-    game: Game[Any, Any, Any, Any] = spec.game.new(
-        spec.preset(trial.preset), trial.seats, random.Random(seed)
-    )
+    rules = spec.preset(trial.preset)
+    game: Game[Any, Any, Any, Any] = spec.game.new(rules, trial.seats, random.Random(seed))
+    ours = {seat}
+    if trial.partners:
+        ours = set(next(team for team in spec.teams(rules, trial.seats) if seat in team))
     others: Player[Any] | None = None
     reference: Searcher | None = None
     if trial.against in REFERENCES:
@@ -156,18 +177,18 @@ def play_one(
             return Played(0.5, False, True, None, times, simulated, thinking, endless=True)
         actor = next_seat(game, sorted(actors), rng)
         legal = game.legal_actions(actor)
-        if actor != seat and reference is not None:
+        if actor not in ours and reference is not None:
             started = time.perf_counter()
             found = reference.search(Situation.of(game, actor), random.Random(rng.getrandbits(64)))
             if found.worlds:
                 their_times.append(time.perf_counter() - started)
             action = found.action
-        elif actor != seat:
+        elif actor not in ours:
             assert others is not None
             action = others.choose(game.rules, game.view(actor), legal, rng)
         elif searcher is not None:
             started = time.perf_counter()
-            result = searcher.search(Situation.of(game, seat), random.Random(rng.getrandbits(64)))
+            result = searcher.search(Situation.of(game, actor), random.Random(rng.getrandbits(64)))
             took = time.perf_counter() - started
             if result.worlds:
                 times.append(took)
@@ -181,7 +202,7 @@ def play_one(
         moves += 1
     outcome = game.outcome()
     assert outcome is not None
-    others_first = sum(s in outcome.places[0] for s in range(trial.seats) if s != seat)
+    others_first = sum(s in outcome.places[0] for s in range(trial.seats) if s not in ours)
     return Played(
         score=_score(outcome, seat),
         first=seat in outcome.places[0],
@@ -191,7 +212,7 @@ def play_one(
         moves=simulated,
         seconds=thinking,
         bids=_bids(game, seat) if line.game == "joker" else [],
-        their_first=others_first / (trial.seats - 1),
+        their_first=others_first / (trial.seats - len(ours)),
         their_times=their_times,
     )
 
@@ -249,7 +270,7 @@ def _run_line(
     tasks = [
         pool.submit(play_one, line, base + d, seat, level, scale, untimed)
         for d in range(deals)
-        for seat in range(line.seats)
+        for seat in range(line.sides)
     ]
     return [t.result() for t in tasks]
 
@@ -265,10 +286,10 @@ def _report(line: Line, results: list[Played], level: Level, scale: float, timed
     n = len(results)
     won = sum(r.score for r in results)
     parts = [
-        f"{line.game:7} {line.seats}  {line.trial.tested:9} vs {line.trial.against:9} {n:5}",
+        f"{line.label:17} {line.seats}  {line.trial.tested:9} vs {line.trial.against:9} {n:5}",
         f"won {_percent(won, n)}",
     ]
-    if line.game == "durak" and line.seats > 2:
+    if line.game == "durak" and line.seats > 2 and not line.trial.partners:
         parts.append(f"first out {_percent(sum(r.first for r in results), n)}")
         if line.trial.against in REFERENCES:
             parts.append(f"each of them {_percent(sum(r.their_first for r in results), n)}")
@@ -329,7 +350,7 @@ def _deals(line: Line, quick: bool) -> int:
     assert arena is not None
     trial = line.trial
     if quick:
-        return trial.quick_deals or arena.quick_deals
+        return arena.quick_deals if trial.quick_deals is None else trial.quick_deals
     return trial.deals or arena.deals
 
 
@@ -346,6 +367,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, help="deals per line (each played once per seat)")
     parser.add_argument("--only", choices=sorted(CATALOG.specs), help="one game")
     parser.add_argument("--seats", type=int, help="only the lines of this many seats")
+    parser.add_argument(
+        "--preset",
+        choices=sorted({line.trial.preset for line in LINES}),
+        help="only the lines of this preset",
+    )
     parser.add_argument(
         "--against",
         choices=sorted({line.trial.against for line in LINES}),
@@ -365,6 +391,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in LINES
         if args.only in (None, line.game)
         and args.seats in (None, line.seats)
+        and args.preset in (None, line.trial.preset)
         and args.against in (None, line.trial.against)
     ]
     print(
@@ -375,6 +402,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with ProcessPoolExecutor(args.workers) as pool:
         for line in lines:
             deals = args.deals or _deals(line, args.quick)
+            if not deals:  # a line left out of --quick
+                continue
             base = args.seed * 100_000
             line_started = time.perf_counter()
             results = _run_line(pool, line, deals, level, scale, base, args.untimed)

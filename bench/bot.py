@@ -8,6 +8,7 @@ Run it (from the repository root)::
     .venv/bin/python -m bench.bot --think 2 --seconds 40   # open loop: users think 0..4 s
     .venv/bin/python -m bench.bot --game joker --players 2 --computers 2 --think 2
     .venv/bin/python -m bench.bot --profile /tmp/bot.svg   # + a py-spy flame graph of the bot
+    .venv/bin/python -m bench.bot --tables 30 --think 1 --seconds 30 --telegram-limit 20
 
 Closed loop (the default) measures how fast the bot can go: every user presses
 the moment his buttons appear.  Open loop (``--think``) measures it at a
@@ -24,7 +25,7 @@ How it works
 ------------
 * The bot runs as ``python -m bot`` in a subprocess (its CPU and memory are its
   own), with a fresh SQLite file in a temporary directory that is removed at
-  the end.  It gets ``TELEGRAM_MAX_RATE=100000`` so PTB's overall rate limiter
+  the end.  It gets ``TELEGRAM_MAX_RATE=100000`` so the bot's overall rate limiter
   never gates the benchmark, and the production default
   ``GROUP_EDITS_PER_MINUTE=20`` (group messages are coalesced, so they do not
   gate moves).
@@ -61,6 +62,9 @@ What it prints (targets beside the figures)
   of finished games; when none finished (a random two-player game is ~90 moves), an
   estimate from bytes per logged move times the mean length of random engine games;
 * refused presses (answered with ``show_alert``), which should be ~0;
+* with ``--telegram-limit N`` (the stand-in answers 429 past N sends and edits
+  a second, as Telegram's flood control does, and the bot runs at its default
+  ``TELEGRAM_MAX_RATE``): the sends and edits let through and the calls refused;
 * details: calls by method split by DM / group (and edits that remove buttons),
   CPU used by the bot (its event-loop thread apart) and by this process, to tell
   which side was the limit, and CPU used by other processes: on a busy machine
@@ -97,6 +101,7 @@ from typing import Any, TypeVar
 from bot.catalog import CATALOG
 from playground.botapi import FakeTelegram, Fault, SentMessage
 from playground.botapi.errors import ApiError
+from playground.botapi.faults import FLOODABLE, FloodLimit
 from playground.botapi.params import Params
 from playground.botapi.world import MessageRecord
 
@@ -104,7 +109,8 @@ ROOT = Path(__file__).resolve().parents[1]
 T = TypeVar("T")
 
 GROUP_EDITS_PER_MINUTE = 20  # the production default (bot/config.py)
-MAX_RATE = 100_000  # PTB's overall limiter: out of the way for the benchmark
+MAX_RATE = 100_000  # the bot's overall limiter: out of the way for the benchmark
+LIMITED_MAX_RATE = 30  # ... but its production default against --telegram-limit
 NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
 
 TARGET_MOVES_PER_SECOND = 300.0  # closed loop: as fast as the bot goes
@@ -224,7 +230,7 @@ def _die_with_parent() -> None:
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
-def bot_environment(server: FakeTelegram, db_path: Path) -> dict[str, str]:
+def bot_environment(server: FakeTelegram, db_path: Path, max_rate: int) -> dict[str, str]:
     return {
         "PATH": os.environ.get("PATH", ""),
         "PYTHONPATH": str(ROOT),
@@ -235,21 +241,26 @@ def bot_environment(server: FakeTelegram, db_path: Path) -> dict[str, str]:
         "TELEGRAM_FILE_BASE_URL": server.base_file_url,
         "DATABASE_PATH": str(db_path),
         "GROUP_EDITS_PER_MINUTE": str(GROUP_EDITS_PER_MINUTE),
-        "TELEGRAM_MAX_RATE": str(MAX_RATE),
+        "TELEGRAM_MAX_RATE": str(max_rate),
         "LOG_LEVEL": "WARNING",
     }
 
 
 @asynccontextmanager
 async def bot_process(
-    server: FakeTelegram, db_path: Path, workdir: Path, log: Path, measured: Measured
+    server: FakeTelegram,
+    db_path: Path,
+    workdir: Path,
+    log: Path,
+    measured: Measured,
+    max_rate: int = MAX_RATE,
 ) -> AsyncIterator[subprocess.Popen[bytes]]:
     """``python -m bot`` against the fake server; stopped on the way out, whatever happens."""
     with log.open("ab") as stderr:  # the child keeps its own copy of the handle
         process = subprocess.Popen(  # noqa: ASYNC220 - returns at once; waits go to a thread
             [sys.executable, "-m", "bot"],
             cwd=workdir,  # no .env from the checkout is read
-            env=bot_environment(server, db_path),
+            env=bot_environment(server, db_path, max_rate),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=stderr,
@@ -602,6 +613,13 @@ class Options:
     computers: int = 0
     think: float = 0.0
     """Open loop: a user's mean think time, in seconds (0: press at once)."""
+    telegram_limit: int = 0
+    """The stand-in's overall flood limit in the measured period (0: none)."""
+
+    @property
+    def max_rate(self) -> int:
+        """The bot's ``TELEGRAM_MAX_RATE``: its default against a flood limit."""
+        return LIMITED_MAX_RATE if self.telegram_limit else MAX_RATE
 
 
 @dataclass
@@ -690,7 +708,8 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
     add("=" * 78)
     add("bot:    python -m bot in a subprocess, SQLite file in a temporary directory")
     add(
-        f"        TELEGRAM_MAX_RATE={MAX_RATE} (generous, for the benchmark); "
+        f"        TELEGRAM_MAX_RATE={options.max_rate} "
+        f"({'the default' if options.telegram_limit else 'generous, for the benchmark'}); "
         f"GROUP_EDITS_PER_MINUTE={GROUP_EDITS_PER_MINUTE}"
     )
     add("        (the production default: group edits are coalesced and do not gate moves)")
@@ -777,6 +796,12 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
         row("database size per finished game", "n/a", "(no game finished)")
     row("finished games (in the database)", str(finished))
     row("refused presses (stale / illegal)", str(len(refused)), "~0", len(refused) <= 1)
+    if options.telegram_limit and span > 0:
+        floods = sum(1 for c in bot_calls if c.error is not None and c.error.startswith("429"))
+        passed = sum(1 for c in bot_calls if c.ok and c.method in FLOODABLE)
+        limit = f"<= {options.telegram_limit}/s"
+        row("sends and edits let through", f"{passed / span:.1f}/s", limit)
+        row("calls refused with 429", f"{floods} ({floods / span:.1f}/s)")
     add("")
     add("details")
     add(
@@ -943,7 +968,9 @@ async def run(options: Options) -> str:
         await server.start()
         try:
             players = Players(server, options)
-            async with bot_process(server, db_path, workdir, log, measured) as process:
+            async with bot_process(
+                server, db_path, workdir, log, measured, options.max_rate
+            ) as process:
                 await measure(options, server, players, process, log, measured)
         finally:
             await server.stop()
@@ -996,6 +1023,8 @@ async def measure(
         bench_before = time.process_time()
         bot_wait = proc_cpu_wait_seconds(process.pid)
         busy_before = machine_busy_seconds()
+        if options.telegram_limit:
+            server.flood_limit = FloodLimit(options.telegram_limit)
         measured.started = time.monotonic()
         measured.wall_started = time.time()
         end = measured.started + options.seconds
@@ -1009,6 +1038,7 @@ async def measure(
                 raise BenchError(f"the bot exited with {process.returncode}:\n{log_tail(log)}")
         measured.ended = time.monotonic()
         measured.wall_ended = time.time()
+        server.flood_limit = None
         cpu_after = proc_cpu_seconds(process.pid)
         loop_after = proc_cpu_seconds(process.pid, process.pid)
         if loop_before is not None and loop_after is not None:
@@ -1114,6 +1144,14 @@ def parse_args(argv: list[str] | None = None) -> Options:
         "--computers", type=int, default=0, help="computer seats per table, beside the players"
     )
     parser.add_argument(
+        "--telegram-limit",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the stand-in refuses sends and edits past N a second overall (429, retry_after "
+        f"1 s) in the measured period, and the bot runs at TELEGRAM_MAX_RATE={LIMITED_MAX_RATE}",
+    )
+    parser.add_argument(
         "--profile",
         type=Path,
         metavar="FILE",
@@ -1133,6 +1171,8 @@ def parse_args(argv: list[str] | None = None) -> Options:
         parser.error("--think must be between 0 and 60 seconds")
     if not 0 <= args.computers <= 5:
         parser.error("--computers must be between 0 and 5")
+    if args.telegram_limit < 0:
+        parser.error("--telegram-limit must not be negative")
     return Options(
         tables=tables,
         players=args.players,
@@ -1142,6 +1182,7 @@ def parse_args(argv: list[str] | None = None) -> Options:
         game=args.game,
         computers=args.computers,
         think=args.think,
+        telegram_limit=args.telegram_limit,
     )
 
 

@@ -8,7 +8,6 @@ from collections.abc import Callable, Iterable
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -24,6 +23,7 @@ from bot.config import Config
 from bot.transport import AiohttpRequest
 from delivery.group_window import GroupWindow
 from delivery.ledger import Ledger
+from delivery.limiter import AdaptiveRateLimiter
 from delivery.publisher import Publisher
 from delivery.seasons import SeasonHerald
 from delivery.telegram_io import TelegramIO
@@ -56,6 +56,7 @@ def build_application(
     are for tests that drive time, ``seeds`` for tests whose deals must repeat
     (by default every game is shuffled from the system's secure source)."""
     clock = clock or SystemClock()
+    limiter = AdaptiveRateLimiter(clock, config.overall_rate)
     # Flood waits as timedelta, as python-telegram-bot's next major version
     # gives them (the handlers read either); without it each one warns.
     os.environ.setdefault("PTB_TIMEDELTA", "1")
@@ -73,6 +74,7 @@ def build_application(
             thinking=Thinking(scale=config.computer_thinking_percent / 100),
             seeds=seeds,
         )
+        limiter.wait_as_idle(services.background)
         pacer = GroupWindow(clock, services.background, config.group_edits_per_minute)
         publisher = Publisher(
             TelegramIO(app.bot, clock, services.background),
@@ -105,12 +107,10 @@ def build_application(
         .token(config.token)
         .base_url(config.api_base_url)
         .base_file_url(config.file_base_url)
-        .rate_limiter(
-            # The overall rate only: each group's budget is the publisher's, and
-            # so are flood waits (it retries them itself and gives the players
-            # of the table that time back), so the limiter never retries.
-            AIORateLimiter(overall_max_rate=config.overall_rate, group_max_rate=0, max_retries=0)
-        )
+        # The overall rate only, learnt from 429s under the configured ceiling:
+        # each group's budget is the publisher's, and so are flood retries (it
+        # gives the players of the table that time back).
+        .rate_limiter(limiter)
         .concurrent_updates(64)
         # Several connections, so that one move's messages go out side by side.
         .request(AiohttpRequest(16))
@@ -134,9 +134,6 @@ def build_application(
         ChatMemberHandler(membership.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER)
     )
     application.add_error_handler(on_error)
-    # The limiter reports a flood wait it does not retry as an error; the
-    # publisher retries it, so that report is noise.
-    logging.getLogger("telegram.ext.AIORateLimiter").setLevel(logging.CRITICAL)
     return application
 
 

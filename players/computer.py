@@ -49,7 +49,11 @@ class Trial:
     """Deals of this trial, when not the game's :attr:`Arena.deals` (a table
     of searchers takes several times as long as one searcher's)."""
     quick_deals: int | None = None
-    """Deals with ``--quick``, when not the game's :attr:`Arena.quick_deals`."""
+    """Deals with ``--quick``, when not the game's :attr:`Arena.quick_deals`
+    (0: the line is left out of ``--quick`` unless ``--deals`` is given)."""
+    partners: bool = False
+    """Teams: the tested player's partners play as it does, one side against
+    the other, and each deal is played once from each side."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -517,6 +517,18 @@ def _duel(game: Game[Any, Any, Any, Any]) -> bool:
     return len(view.active) == 2
 
 
+_VARIANT_TRIALS = tuple(
+    Trial(preset, 4, partners=True, deals=25, quick_deals=0)
+    if preset == "teams"
+    else Trial(preset, 2, deals=25, quick_deals=0)
+    for preset in ("perevodnoy", "refusal", "teams", "blind", "diamonds", "akulina", "believe")
+)
+"""Every other variant, the search against its heuristic (in teams, two
+searchers against two heuristics), on fewer deals than podkidnoy and left
+out of ``--quick``, which must stay under five minutes (``--quick --preset
+believe --deals 2`` plays one)."""
+
+
 COMPUTER = Computer(
     __name__,
     DurakHeuristic(),
@@ -531,6 +543,7 @@ COMPUTER = Computer(
             Trial("podkidnoy", 2, against="pimc", quick_deals=3),
             Trial("podkidnoy", 4, against="ismcts", deals=25, quick_deals=1),
             Trial("podkidnoy", 4, against="pimc", deals=25, quick_deals=1),
+            *_VARIANT_TRIALS,
         ),
         deals=50,
         quick_deals=12,

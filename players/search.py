@@ -271,7 +271,7 @@ class SearchPlayer:
             spent = solver.visited // NODES_PER_MOVE
         tallies = [_Tally(a) for a in legal]
         live, spent, worlds = self._roll(root, seat, tallies, rng, spent, deadline)
-        if not worlds:  # out of time at once: the rollout player's own choice
+        if not worlds:  # out of time before one whole world: the rollout player's choice
             return Searched(self._rollout.choose(root.rules, root.view(seat), legal, rng), 0, 0)
         return Searched(max(live, key=lambda t: t.mean).action, spent, worlds)
 
@@ -316,21 +316,29 @@ class SearchPlayer:
         horizon = self._horizon
         value = measure or horizon.value
         worlds = 0
+        clock = self._clock
         while spent < self.budget.moves and len(live) > 1:
-            if deadline is not None and self._clock() >= deadline:
-                break
             world = root.determinize(seat, rng)
             start = horizon.start(world)
             seed = rng.getrandbits(64)
+            values: list[float] = []
             for tally in live:
+                if deadline is not None and clock() >= deadline:
+                    # Out of time in mid-world (a world of many moves, such
+                    # as Akulina's leads, can take longer than the level's
+                    # time): the world is dropped, so that every move kept
+                    # was tried in the same worlds.
+                    return live, spent, worlds
                 game = world.clone()
                 events = game.apply(seat, tally.action)
                 moves = 0
                 if not _stops(horizon, events):
                     moves = self._play_out(game, random.Random(seed))
                 ended = moves < MAX_ROLLOUT or not game.to_move()
-                tally.add(value(game, start, seat) if ended else 0.5)
+                values.append(value(game, start, seat) if ended else 0.5)
                 spent += moves + 1
+            for tally, got in zip(live, values, strict=True):
+                tally.add(got)
             worlds += 1
             if worlds >= WORLDS_BEFORE_PRUNING:
                 live = _pruned(live, keep)

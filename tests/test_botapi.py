@@ -29,6 +29,7 @@ from telegram.error import (
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
 
 from playground.botapi import FakeTelegram, application_builder, polling
+from playground.botapi.faults import FloodLimit
 
 TOKEN = "123456:TEST-token"
 ANNA, BORIS = 101, 102
@@ -213,6 +214,33 @@ async def test_injected_429_is_retry_after(
         assert caught.value.retry_after == dtm.timedelta(seconds=7)
     await bot.send_message(ANNA, "calm")
     assert [m.text for m in server.chat_messages(ANNA)] == ["calm"]
+
+
+async def test_limiter_bench_flood_limit_refuses_sends_and_edits_past_n_a_second(
+    server: FakeTelegram, bot: Bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PTB_TIMEDELTA", "true")
+    limit = FloodLimit(2)
+    # Times given: the calls let through in the last second count, the refused do not.
+    assert [limit.admit("sendMessage", at) for at in (0.0, 0.5, 0.9, 1.0, 1.2, 1.6)] == [
+        True,
+        True,
+        False,
+        True,
+        False,
+        True,
+    ]
+    assert limit.admit("answerCallbackQuery", 1.6)  # not a send nor an edit
+    assert limit.refused == 2
+    await bot.send_message(ANNA, "one")
+    server.flood_limit = FloodLimit(0)  # the server's own clock: none let through
+    await bot.get_me()
+    with pytest.raises(RetryAfter) as caught:
+        await bot.send_message(ANNA, "two")
+    assert caught.value.retry_after == dtm.timedelta(seconds=1)
+    server.flood_limit = None
+    await bot.send_message(ANNA, "three")
+    assert [m.text for m in server.chat_messages(ANNA)] == ["one", "three"]
 
 
 async def test_long_callback_data_and_text_are_refused(server: FakeTelegram, bot: Bot) -> None:

@@ -46,13 +46,14 @@ def lowest_trump_holder(hands: Sequence[int], trump: Suit) -> int:
     return min(lowest)[1]
 
 
-def turn_trump(rules: DurakRules, rest: list[Card]) -> Card | None:
+def turn_trump(rules: DurakRules, rest: list[Card], shown: list[Card] | None = None) -> Card | None:
     """The card turned up as trump from the undealt ``rest`` (``rest[0]``),
     which then lies under the stock; None when the trump is not turned.
 
     Diamonds durak turns nothing.  Its option 5.a turns a card, but a spade
     goes into the middle of the stock and the next card is turned (``rest`` is
-    reordered in place); if only spades are left, diamonds are trump, as they
+    reordered in place, and the spades everybody saw go in are added to
+    ``shown``); if only spades are left, diamonds are trump, as they
     are when no card is left to turn and the dealer's last card is a spade.
     With the value ``spade_podkidnoy`` a turned spade stays: spades are trump
     and, since a spade is then beaten only by a higher spade anyway, the game
@@ -66,6 +67,8 @@ def turn_trump(rules: DurakRules, rest: list[Card]) -> Card | None:
         while rest[0].suit is Suit.SPADES:
             spade = rest.pop(0)
             rest.insert(len(rest) // 2, spade)
+            if shown is not None:
+                shown.append(spade)
     return rest[0]
 
 
@@ -98,7 +101,8 @@ def dealt(
         hands[seat] |= 1 << card.order
     known = [0] * seats
     rest = cards[i:]
-    turned = turn_trump(rules, rest)
+    shown: list[Card] = []
+    turned = turn_trump(rules, rest, shown)
     if turned is not None:
         trump_card, stock, in_stock = turned, rest[1:], True
     elif (
@@ -115,6 +119,7 @@ def dealt(
     game._trump_card = trump_card.order
     game._trump_in_stock = in_stock
     game._stock = [c.order for c in reversed(stock)]
+    game._seen_in_stock = mask_of(shown)
     game._hands = hands
     game._known = known
     game._dealer = dealer

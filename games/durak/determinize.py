@@ -22,12 +22,14 @@ G = TypeVar("G", bound=DurakState)
 def determinize(source: G, observer: int, rng: random.Random) -> G:
     """Deal anew the cards ``observer`` cannot see: the other hands, but for
     the cards everybody knows to be in them, the stock (the turned-up
-    trump card stays under it; the discard pile is known, every card in it
+    trump card stays under it, and so do the spades diamonds durak's option
+    5.a turned up and put into it; the discard pile is known, every card in it
     was seen beaten off) and the cards set aside by players who left (in
     blind durak he saw those, and they stay).  Hand sizes stay, and so does what the table sees
     of the hands: a thrower asked to throw in (or who passed) still holds a
     card of a rank on the table, one not asked still holds none.  Face-down
-    covers are dealt anew too, but for the defender."""
+    covers are dealt anew too, but for the defender (the cards everybody
+    saw him take that he laid face down stay among them)."""
     n = source._n
     if not 0 <= observer < n:
         raise IndexError(f"no seat {observer}")
@@ -39,6 +41,13 @@ def determinize(source: G, observer: int, rng: random.Random) -> G:
     hands = game._hands
     known = game._known
     pool = game._stock  # the stock's cards, then the hidden cards of the hands
+    # Turned spades put into the stock (diamonds durak, option 5.a) stay
+    # where everybody saw them go.
+    seen_in_stock = game._seen_in_stock
+    fixed = []
+    if seen_in_stock:
+        fixed = [(i, o) for i, o in enumerate(pool) if seen_in_stock >> o & 1]
+        pool[:] = [o for o in pool if not seen_in_stock >> o & 1]
     seats: list[int] = []
     sizes: list[int] = []
     for s in range(n):
@@ -57,11 +66,13 @@ def determinize(source: G, observer: int, rng: random.Random) -> G:
         sizes.append(game._aside.bit_count())
         pool.extend(c.order for c in cards_of(game._aside))
         game._aside = 0
-    # Face-down covers are hidden from everybody but the defender.
+    # Face-down covers are hidden from everybody but the defender; those
+    # everybody saw him take stay among them.
     covered = []
+    seen_covers = source._seen_covers
     if source._face_down and observer != source._defender:
         covered = [i for i, o in enumerate(game._dfn) if o >= 0]
-        pool.extend(game._dfn[i] for i in covered)
+        pool.extend(game._dfn[i] for i in covered if not seen_covers >> game._dfn[i] & 1)
     # What the table sees: whether each thrower holds a card of a rank on
     # the table (he is in to_move, or has passed), unless his known cards
     # already say so.  -1: nothing to keep.
@@ -98,8 +109,13 @@ def determinize(source: G, observer: int, rng: random.Random) -> G:
             hands[s] |= mask
     if covered:
         rng.shuffle(pool)
-        for i in covered:
-            game._dfn[i] = pool.pop()
+        covers = [o for o in range(64) if seen_covers >> o & 1]
+        covers += [pool.pop() for _ in range(len(covered) - len(covers))]
+        rng.shuffle(covers)
+        for i, o in zip(covered, covers, strict=True):
+            game._dfn[i] = o
+    for i, o in fixed:
+        pool.insert(i, o)
     return game
 
 

@@ -553,6 +553,7 @@ class Durak(GamePackage[DurakPublicView, DurakSeatView], DurakState):
             events.append(Event("bout_beaten", d, tuple(shown)))
         self._att = []
         self._dfn = []
+        self._seen_covers = 0
         self._unbeaten = 0
         self._table_ranks = 0
         self._taking = False
@@ -622,6 +623,9 @@ class Durak(GamePackage[DurakPublicView, DurakSeatView], DurakState):
                 o = stock.pop()
                 hand |= 1 << o
                 got += 1
+                if self._seen_in_stock >> o & 1:  # everybody saw where it lay
+                    self._seen_in_stock ^= 1 << o
+                    self._known[s] |= 1 << o
                 if self._blind:
                     self._arrive((o,))
             if got < need and self._trump_in_stock:

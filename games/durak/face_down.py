@@ -50,6 +50,9 @@ def cover(game: DurakState, seat: int, action: Cover) -> list[Event]:
         raise IllegalAction("illegal.not_in_hand")
     hand ^= 1 << c
     game._hands[seat] = hand
+    # A card everybody saw him take is now known to lie face down (which
+    # one of the covers it is, only he knows).
+    game._seen_covers |= game._known[seat] & 1 << c
     game._known[seat] &= hand
     game._dfn[i] = c
     game._unbeaten -= 1

@@ -26,7 +26,11 @@ game went on without a player who left) had neither ``left`` nor ``aside``.
 Blind durak adds ``"order"``: each hand's cards by position.  While the
 dealer is to name the trump (diamonds durak, ``spade_named``) the dump adds
 ``"naming": true``; ``trump`` is then the shown spade's suit, and after the
-naming the named suit, no longer the trump card's.
+naming the named suit, no longer the trump card's.  Believe / don't believe
+adds ``"seen_covers"`` while the face-down covers include cards everybody saw
+the defender take (which covers they are, only he knows), and diamonds
+durak's option 5.a ``"seen_in_stock"`` while spades turned up and put into
+the stock lie there (everybody knows where, so who draws them).
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from typing import TypeVar
 from games.cards import Card, Suit, deck
 from games.core import JSON, StateFormatError
 from games.durak.beating import CARD_BY_ORDER, RANK_BITS, cards_of
-from games.durak.rules import DurakRules, Trump, seat_range
+from games.durak.rules import Covers, DurakRules, Trump, seat_range
 from games.durak.state import DurakState
 from games.reader import array, boolean, card, cards, integer, read_state
 
@@ -93,6 +97,8 @@ def dump(game: DurakState) -> dict[str, JSON]:
         "losing_team": game._losing_team if game._losing_team >= 0 else None,
         **({"order": [_codes_by_position(game, s) for s in range(n)]} if game._blind else {}),
         **({"naming": True} if game._naming else {}),
+        **({"seen_covers": _codes(game._seen_covers)} if game._seen_covers else {}),
+        **({"seen_in_stock": _codes(game._seen_in_stock)} if game._seen_in_stock else {}),
     }
 
 
@@ -158,6 +164,11 @@ def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
     game._trump_in_stock = boolean(data["trump_in_stock"], "trump_in_stock")
     stock = cards(data["stock"], "stock")
     game._stock = [c.order for c in reversed(stock)]
+    game._seen_in_stock = _mask(
+        cards(data.get("seen_in_stock", []), "seen_in_stock"), "seen_in_stock"
+    )
+    if game._seen_in_stock & ~sum(1 << o for o in game._stock):
+        raise StateFormatError("seen_in_stock: not in the stock")
     hands = array(data["hands"], "hands")
     known = array(data["known"], "known")
     if len(hands) != n or len(known) != n:
@@ -179,6 +190,10 @@ def _load(cls: type[D], data: Mapping[str, JSON]) -> D:
         game._att.append(card(pair[0], "table").order)
         game._dfn.append(-1 if pair[1] is None else card(pair[1], "table").order)
     game._unbeaten = game._dfn.count(-1)
+    game._seen_covers = _mask(cards(data.get("seen_covers", []), "seen_covers"), "seen_covers")
+    covers = sum(1 << o for o in game._dfn if o >= 0)
+    if game._seen_covers & ~covers or (game._seen_covers and rules.covers is not Covers.FACE_DOWN):
+        raise StateFormatError("seen_covers: not face-down covers on the table")
     for o in game._att + game._dfn:
         if o >= 0:
             game._table_ranks |= RANK_BITS[o >> 2]

@@ -87,6 +87,7 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
     _trump_card: int  # the turned card (the suit's lowest card when none is turned)
     _trump_in_stock: bool  # the turned card lies under the stock, drawn last
     _stock: list[int]  # the next card drawn is _stock[-1]
+    _seen_in_stock: int  # turned spades everybody saw put into the stock (option 5.a)
     _hands: list[int]
     _known: list[int]  # per seat, the cards of his hand everybody has seen
     _discard: int
@@ -94,6 +95,7 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
     _beaten_mask: int
     _att: list[int]
     _dfn: list[int]  # NOBODY where the attack card is unbeaten
+    _seen_covers: int  # believe: known cards of the defender's he laid face down
     _unbeaten: int
     _table_ranks: int  # RANK_BITS of every rank on the table
     _dealer: int
@@ -141,6 +143,7 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
         game._trump_card = 0
         game._trump_in_stock = False
         game._stock = []
+        game._seen_in_stock = 0
         game._hands = [0] * seats
         game._known = [0] * seats
         game._discard = 0
@@ -148,6 +151,7 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
         game._beaten_mask = 0
         game._att = []
         game._dfn = []
+        game._seen_covers = 0
         game._unbeaten = 0
         game._table_ranks = 0
         game._dealer = 0
@@ -408,12 +412,14 @@ class DurakState(Game[DurakRules, DurakAction, Any, Any]):
         derived from them cannot): a tuple, built without the dump's codes."""
         return (
             tuple(self._stock),
+            self._seen_in_stock,
             tuple(self._hands),
             tuple(self._known),
             self._discard,
             tuple(self._beaten),
             tuple(self._att),
             tuple(self._dfn),
+            self._seen_covers,
             self._trump_in_stock,
             self._dealer,
             self._attacker,

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import enum
 import random
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
-__all__ = ["Fault", "Storm"]
+__all__ = ["Fault", "FloodLimit", "Storm"]
 
 
 class Fault(enum.Enum):
@@ -83,3 +83,26 @@ class Storm:
     @property
     def total(self) -> int:
         return sum(self.counts.values())
+
+
+@dataclass
+class FloodLimit:
+    """Telegram's overall flood control, stood in for: past ``per_second``
+    sends and edits (:data:`FLOODABLE`) in any second, a call is answered 429
+    with a ``retry_after`` of one second.  Only the calls let through count,
+    so a bot going too fast loses the excess, not the whole second."""
+
+    per_second: int
+    refused: int = 0
+    _passed: deque[float] = field(default_factory=deque)
+
+    def admit(self, method: str, now: float) -> bool:
+        if method not in FLOODABLE:
+            return True
+        while self._passed and self._passed[0] <= now - 1.0:
+            self._passed.popleft()
+        if len(self._passed) >= self.per_second:
+            self.refused += 1
+            return False
+        self._passed.append(now)
+        return True

@@ -23,7 +23,7 @@ from .errors import (
     too_many_requests,
     unauthorized,
 )
-from .faults import Fault, Storm
+from .faults import Fault, FloodLimit, Storm
 from .models import ApiCall, SentMessage
 from .multipart import MultipartError, boundary_of, read_form
 from .params import Params, Upload
@@ -73,6 +73,8 @@ class FakeTelegram(TelegramWorld):
         self._injected: dict[str, list[_Injected]] = {}
         self.storm: Storm | None = None
         """Random faults on the bot's calls while set (see :mod:`.faults`)."""
+        self.flood_limit: FloodLimit | None = None
+        """An overall limit of sends and edits a second while set (see :mod:`.faults`)."""
         self._runner: web.AppRunner | None = None
         self._update_event = asyncio.Event()
         self._poll_generation = 0
@@ -334,6 +336,8 @@ class FakeTelegram(TelegramWorld):
         try:
             params = await _read_params(request)
             await self._suffer(fault, request)
+            if self.flood_limit is not None and not self.flood_limit.admit(name, arrived):
+                raise too_many_requests(1)
             result = await self._dispatch(name, params)
         except ApiError as error:
             self._record(name, params, arrived, error=error, fault=fault)

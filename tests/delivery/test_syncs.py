@@ -95,5 +95,10 @@ async def test_the_hands_sync_names_the_players_it_cannot_reach_once(
         assert hands.screen(anna).fresh  # still owed
         # Nobody was given the time back: that is the publisher's to do.
         assert (await services.snapshots.snapshot(1)).deadlines == snapshot.deadlines
+        # Her chat is in its flood wait: asked again at once, the bot's limiter
+        # tells the time left without asking Telegram; after it, she gets it.
+        assert await publisher.hands.sync(hands, snapshot, "ru") == Retry(3.0)
+        clock = app.bot_data["test_clock"]
+        clock.set(clock.now() + 3.0)
         assert await publisher.hands.sync(hands, snapshot, "ru") == Done()
         assert not hands.screen(anna).fresh

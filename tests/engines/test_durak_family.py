@@ -10,7 +10,7 @@ import pytest
 
 from games.cards import Card, Suit, deck
 from games.core import Outcome, RulesError, Wait
-from games.durak import PRESETS, SPEC, Durak, DurakRules, Shape, Transfers, Trump
+from games.durak import PRESETS, SPEC, Durak, DurakAction, DurakRules, Shape, Transfers, Trump
 from games.durak.state import Phase
 from games.durak.views import PlaysFor
 from players.durak import DurakHeuristic
@@ -118,6 +118,33 @@ def test_option_5a_turns_the_trump_but_a_spade_goes_into_the_stock() -> None:
     assert game.public_view().trump is Suit.DIAMONDS
     plain = Durak.deal(rules, 2, pack_for(["6s 7s 8s 9s Ts Js", "6c 7c 8c 9c Tc Jc"], "Ah"))
     assert plain.public_view().trump is Suit.HEARTS
+
+
+def test_option_5a_everybody_knows_where_the_turned_spades_lie_and_who_draws_them() -> None:
+    rules = DIAMONDS.replace(trump=Trump.TURNED_NO_SPADES)
+    hands = ["6h 7h 8h 9h Th Jh", "6c 7c 8c 9c Tc Jc"]
+    game = Durak.deal(rules, 2, pack_for(hands, "As", first_stock="Ks 8d"))
+    assert game.dump()["seen_in_stock"] == ["Ks", "As"]
+    assert Durak.load(game.dump()).dump() == game.dump()
+    stock = {z.name: z.cards for z in game.zones()}["stock"]
+    spades = [stock.index(Card.parse(c)) for c in ("As", "Ks")]
+    dealt = set()
+    for seed in range(20):
+        world = game.determinize(0, random.Random(seed))
+        dealt_stock = {z.name: z.cards for z in world.zones()}["stock"]
+        assert [dealt_stock.index(Card.parse(c)) for c in ("As", "Ks")] == spades
+        dealt.add(dealt_stock)
+    assert len(dealt) > 10
+    rng = random.Random(1)
+    heuristic = DurakHeuristic()
+    while Card.parse("As") in {z.name: z.cards for z in game.zones()}["stock"]:
+        seat = min(game.to_move())
+        legal_moves = game.legal_actions(seat)
+        action = heuristic.choose(game.rules, game.view(seat), legal_moves, rng)
+        assert isinstance(action, DurakAction)
+        game.apply(seat, action)
+    drawer = next(s for s in range(2) if Card.parse("As") in game.hand(s))
+    assert Card.parse("As") in game.public_view().known[drawer]
 
 
 def test_spade_turned_podkidnoy_a_turned_spade_makes_the_game_ordinary_podkidnoy() -> None:
@@ -432,6 +459,26 @@ def test_face_down_covers_reach_only_the_defender_before_the_verdict() -> None:
     assert [row.covered for row in game.public_view().table] == [True, True]
     assert legal(game, 0) == {"y", "n"}
     assert game.default_action(0).encode() == "y"
+
+
+def test_a_card_seen_taken_and_laid_face_down_stays_among_the_covers() -> None:
+    # Boris takes 7s in sight of everybody, then lays it face down on 9c (and
+    # 6d on 9d): Anna knows 7s is one of the two covers, not which.
+    game = position(BELIEVE, ["7s Ac 9c 9d", "6d Kh 8c"], trump_card="Ah")
+    play(game, "0:a7s", "1:k", "0:a9c9d", "1:f9c7s", "1:f9d6d")
+    assert "7s" not in {c.code for c in game.public_view().known[1]}
+    assert game.dump()["seen_covers"] == ["7s"]
+    assert Durak.load(game.dump()).dump() == game.dump()
+    rows = set()
+    for seed in range(30):
+        world = game.determinize(0, random.Random(seed))
+        covers = {z.name: z.cards for z in world.zones()}["covers"]
+        assert Card.parse("7s") in covers
+        rows.add(covers)
+    assert len({c for row in rows for c in row}) > 3  # the other cover is anybody's guess
+    assert len({row.index(Card.parse("7s")) for row in rows}) == 2
+    play(game, "0:n")  # the covers turned up: nothing is face down any more
+    assert "seen_covers" not in game.dump()
 
 
 def test_believed_and_right_the_cards_are_beaten_off() -> None:

@@ -41,3 +41,20 @@ def test_the_arena_measures_the_search_against_a_reference_player(
     assert "each of them" in rows[1]
     games = [row.split()[5] for row in rows]
     assert games == ["2", "4"]  # one deal, played from every seat
+
+
+def test_the_arena_plays_a_teams_variant_line_side_against_side(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["--only", "durak", "--preset", "teams", "--deals", "1", "--scale", "0.01"]
+    assert arena.main([*argv, "--workers", "1"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("durak")]
+    assert [row.split()[:6] for row in rows] == [
+        ["durak/teams", "4", "search", "vs", "heuristic", "2"]  # one deal, from each side
+    ]
+    assert "first out" not in rows[0]  # the side wins or loses together
+
+
+def test_quick_leaves_the_variant_lines_out(capsys: pytest.CaptureFixture[str]) -> None:
+    assert arena.main(["--only", "durak", "--preset", "believe", "--quick"]) == 0
+    assert not [line for line in capsys.readouterr().out.splitlines() if "durak" in line]
