@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 
 from playground.botapi import FakeTelegram, SentMessage
-from tests.e2e.harness import MOVE_DATA, Table, bot_config, running_bot, seat_players
+from tests.e2e.harness import (
+    MOVE_DATA,
+    Table,
+    bot_config,
+    quick_options,
+    running_bot,
+    seat_players,
+)
 
 
 def live_dm(server: FakeTelegram, user: int) -> str:
@@ -113,7 +120,7 @@ async def test_no_dm_names_its_own_reader_in_a_whole_game(
             ["Anna", "Boris", "Vera", "Gleb"] if preset == "teams" else ["Anna", "Boris", "Vera"]
         )
         table = seat_players(server, names, app)
-        await table.open_and_start(game, preset)
+        await table.open_and_start(game, preset, options=quick_options(game, preset))
         moves = 0
         while await table.play_random_move() is not None:
             moves += 1

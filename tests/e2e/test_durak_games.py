@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from playground.botapi import FakeTelegram
-from tests.e2e.harness import Probe, bot_config, running_bot, seat_players
+from tests.e2e.harness import Probe, bot_config, quick_options, running_bot, seat_players
 
 NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
 
@@ -32,7 +32,7 @@ async def test_a_whole_game_by_buttons_to_the_result_and_leaderboard(
     probe = Probe(db_path)
     async with running_bot(bot_config(server, db_path)) as app:
         table = seat_players(server, NAMES[:players], app)
-        await table.open_and_start("durak", preset)
+        await table.open_and_start("durak", preset, options=quick_options("durak", preset))
         assert probe.table() == ("playing", 0)
         for user_id in table.players:  # everybody got a hand in his DM
             assert "Ваши " in server.chat_messages(user_id)[-1].text

@@ -20,6 +20,7 @@ from tests.e2e.harness import (
     Probe,
     advance,
     bot_config,
+    quick_options,
     running_bot,
     seat_group_players,
     settle,
@@ -78,8 +79,7 @@ async def test_ephemeral_whole_game_of_each_kind_in_the_group(
         table = seat_group_players(server, ["Anna", "Boris"], app, admin=admin)
         await settle(server, app)
         await table.open(game)
-        if game == "daytona":
-            await table.set_option("До очков", "10")  # a match of one race
+        await table.set_options(quick_options(game))
         await table.press(table.players[1], table.lobby(), table.lobby().callback_data("🙋"))
         if computers:
             await add_computers(table, computers)

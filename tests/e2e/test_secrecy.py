@@ -25,6 +25,7 @@ from tests.e2e.harness import (
     Table,
     bot_config,
     faces_in,
+    quick_options,
     running_bot,
     seat_group_players,
     seat_players,
@@ -157,9 +158,6 @@ on the move number."""
 QUICK_PRESETS = {"daytona": "sprint"}
 """Presets that let a random game end in a few thousand presses (a Daytona
 race where back wins may take thousands of draws)."""
-QUICK_OPTIONS = {"daytona": ("До очков", "10")}
-"""Options that shorten a game whose every part is played already in its first
-round (a Daytona match of one race)."""
 
 
 VARIANTS = [(listing.spec.key, QUICK_PRESETS.get(listing.spec.key)) for listing in CATALOG.listings]
@@ -205,8 +203,7 @@ async def play_watched(
 
 async def _open_and_start(table: Table, game: str, preset: str | None) -> None:
     await table.open(game, preset)
-    if game in QUICK_OPTIONS:
-        await table.set_option(*QUICK_OPTIONS[game])
+    await table.set_options(quick_options(game, preset))
     await add_computers(table, 1)
     await table.press(table.players[1], table.lobby(), table.lobby().callback_data("🙋"))
     await table.set_turn_time("без лимита")
