@@ -93,7 +93,7 @@ async def test_a_computer_is_shown_only_its_own_seats_view(database: str) -> Non
 
 async def test_computers_of_every_level_play_through_the_same_path(world: World) -> None:
     for level in ("normal", "easy"):
-        snapshot = await world.table("101", people=1, computers=2, turn=0, level=level)
+        snapshot = await world.table("durak", people=1, computers=2, turn=0, level=level)
         table_id = snapshot.table.id
         await world.play_people(table_id, random.Random(2))
         assert (await world.snapshot(table_id)).table.status is Status.FINISHED
