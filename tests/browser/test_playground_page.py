@@ -117,11 +117,21 @@ def panel(driver: webdriver.Chrome, chat: str) -> WebElement:
     return driver.find_element(By.CSS_SELECTOR, f'section.chat[data-chat="{chat}"]')
 
 
+TEXTS = """return Array.from(
+    document.querySelectorAll(`section.chat[data-chat="${arguments[0]}"] .msg`),
+    (message) => message.innerText.trim(),
+);"""
+"""The rendered texts of a chat's messages, read in one call to the page: an
+element's ``.text`` is a round trip to the browser each, and a game's chat
+holds hundreds of messages, read again at every poll."""
+
+
 def texts(driver: webdriver.Chrome, chat: str) -> list[str]:
     try:
-        return [m.text for m in panel(driver, chat).find_elements(By.CSS_SELECTOR, ".msg")]
-    except (StaleElementReferenceException, WebDriverException):
+        found = driver.execute_script(TEXTS, chat)
+    except WebDriverException:
         return []
+    return [str(text) for text in found]
 
 
 def wait(driver: webdriver.Chrome, check: object, timeout: float = 20) -> object:
@@ -170,6 +180,23 @@ def click(driver: webdriver.Chrome, chat: str, label: str) -> None:
     button.click()
 
 
+def cycle(driver: webdriver.Chrome, chat: str, label: str, value: str) -> None:
+    """Click the button whose text contains ``label`` until it ends with ``value``."""
+
+    def shown() -> str:
+        buttons = panel(driver, chat).find_elements(By.CSS_SELECTOR, ".keyboard button")
+        return next((b.text for b in reversed(buttons) if label in b.text), "")
+
+    for _ in range(6):
+        before = wait(driver, shown)
+        assert isinstance(before, str)
+        if before.endswith(value):
+            return
+        click(driver, chat, label)
+        wait(driver, lambda before=before: shown() not in ("", before))
+    raise AssertionError(f"{label} never read {value}")
+
+
 def move_buttons(driver: webdriver.Chrome) -> list[WebElement]:
     """The buttons of Anna's live hand that may be pressed now (only its last
     message has any)."""
@@ -197,8 +224,11 @@ def test_a_whole_game_against_a_computer_by_clicking(
     write(browser, GROUP, "/newgame durak")
     click(browser, GROUP, "Настройки")
     click(browser, GROUP, "+ компьютер")
+    # A short game against a quick computer: the page is what is tested here.
+    cycle(browser, GROUP, "Уровень 🤖", "лёгкий")
+    cycle(browser, GROUP, "Колода", "24")
     click(browser, GROUP, "Назад")
-    wait(browser, lambda: any("🤖" in t and "Игроки (2/6)" in t for t in texts(browser, GROUP)))
+    wait(browser, lambda: any("🤖" in t and "Игроки (2/4)" in t for t in texts(browser, GROUP)))
     click(browser, GROUP, "Начать")
     wait(browser, lambda: any("Козырь" in t for t in texts(browser, ANNA)))
 
