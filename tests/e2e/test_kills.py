@@ -24,6 +24,7 @@ from playground.botapi import FakeTelegram, SentMessage
 from tests.e2e.harness import (
     Probe,
     Table,
+    quick_options,
     seat_players,
     start_bot_process,
     stop_bot_process,
@@ -164,6 +165,7 @@ async def _kill_storm(
             )
             table.rng = random.Random(seed + index)
             await table.open(game.key, game.preset)
+            await table.set_options(quick_options(game.key, game.preset))
             if game.computers:
                 await add_computers(table, game.computers)
             for user_id in table.players[1:]:
