@@ -24,7 +24,16 @@ from delivery.table_messages import compose_group
 from handlers.callbacks import ANSWER_PAUSES
 from handlers.context import KEY, Koloda
 from playground.botapi import FakeTelegram, Fault, SentMessage, Storm
-from tests.e2e.harness import Probe, Table, advance, bot_config, running_bot, seat_players, settle
+from tests.e2e.harness import (
+    Probe,
+    Table,
+    advance,
+    bot_config,
+    quick_options,
+    running_bot,
+    seat_players,
+    settle,
+)
 from tests.e2e.test_seats import add_computers
 
 NAMES = ["Anna", "Boris", "Vera", "Gleb"]
@@ -160,8 +169,9 @@ def _message(server: FakeTelegram, chat_id: int, message_id: int) -> SentMessage
 
 
 async def _open(table: Table, game: Game) -> None:
-    """Open the table, seat everybody, no turn timer, start."""
+    """Open the table with its quick options, seat everybody, no turn timer, start."""
     await table.open(game.key, game.preset)
+    await table.set_options(quick_options(game.key, game.preset))
     if game.computers:
         await add_computers(table, game.computers)
     for user_id in table.players[1:]:
