@@ -154,6 +154,8 @@ def play_one(
         reference = REFERENCES[trial.against](
             budget(computer, level, scale=scale, timed=timed), computer.horizon
         )
+    elif trial.against == Level.NORMAL:
+        reference = search_player(computer, Level.NORMAL, scale=scale, timed=timed)
     elif trial.against == "heuristic":
         others = computer.heuristic
     elif trial.against == "random":
@@ -282,6 +284,31 @@ def _timed(line: Line, untimed: bool) -> bool:
     return not untimed and line.trial.against not in REFERENCES
 
 
+def _by_size(results: list[Played]) -> dict[int, list[bool]]:
+    """Joker: whether each bid was made, by the deal's size."""
+    by_size: dict[int, list[bool]] = defaultdict(list)
+    for r in results:
+        for cards, made in r.bids:
+            by_size[cards].append(made)
+    return dict(sorted(by_size.items()))
+
+
+def _verdict(line: Line, results: list[Played]) -> bool | None:
+    """Whether the line meets its trial's aim (None: it has none)."""
+    aim = line.trial.aim
+    if aim is None:
+        return None
+    n = len(results)
+    if aim.rate == "bids made":
+        bids = [made for r in results for _, made in r.bids]
+        sizes = tuple(sum(v) / len(v) for v in _by_size(results).values())
+        return aim.met(sum(bids) / len(bids), by_size=sizes)
+    if aim.rate == "first out":
+        theirs = sum(r.their_first for r in results) / n
+        return aim.met(sum(r.first for r in results) / n, theirs=theirs)
+    return aim.met(sum(r.score for r in results) / n)
+
+
 def _report(line: Line, results: list[Played], level: Level, scale: float, timed: bool) -> str:
     n = len(results)
     won = sum(r.score for r in results)
@@ -299,6 +326,9 @@ def _report(line: Line, results: list[Played], level: Level, scale: float, timed
     if line.game == "joker":
         bids = [made for r in results for _, made in r.bids]
         parts.append(f"bids made {_percent(sum(bids), len(bids))}")
+    verdict = _verdict(line, results)
+    if verdict is not None:
+        parts.append(f"aim {line.trial.aim}: {'met' if verdict else 'NOT MET'}")
     if all(r.points is not None for r in results):
         parts.append(f"mean score {statistics.fmean(r.points or 0 for r in results):5.1f}")
     times = sorted(t for r in results for t in r.times)
@@ -317,12 +347,8 @@ def _report(line: Line, results: list[Played], level: Level, scale: float, timed
         parts.append(f"theirs {1000 * median:4.0f}/{1000 * p99:4.0f} ms")
     text = "  ".join(parts)
     if line.game == "joker":
-        by_size: dict[int, list[bool]] = defaultdict(list)
-        for r in results:
-            for cards, made in r.bids:
-                by_size[cards].append(made)
         text += "\n        exact bids by deal size: " + ", ".join(
-            f"{cards}: {100 * sum(v) / len(v):.0f}%" for cards, v in sorted(by_size.items())
+            f"{cards}: {100 * sum(v) / len(v):.0f}%" for cards, v in _by_size(results).items()
         )
     return text
 
@@ -399,6 +425,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{', untimed' if args.untimed else ''}), {args.workers} workers"
     )
     started = time.perf_counter()
+    verdicts: list[bool] = []
     with ProcessPoolExecutor(args.workers) as pool:
         for line in lines:
             deals = args.deals or _deals(line, args.quick)
@@ -411,6 +438,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             timed = _timed(line, args.untimed)
             first, *more = _report(line, results, level, scale, timed).split("\n")
             print("\n".join([f"{first}  ({took:.0f} s)", *more]), flush=True)
+            if (verdict := _verdict(line, results)) is not None:
+                verdicts.append(verdict)
+    if verdicts:
+        print(f"aims met: {sum(verdicts)} of {len(verdicts)}")
     print(f"{time.perf_counter() - started:.0f} s")
     return 0
 

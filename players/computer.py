@@ -23,10 +23,49 @@ from players.base import Player
 from players.imports import address
 from players.search import Horizon
 
-__all__ = ["ATTRIBUTE", "Arena", "Computer", "Trial"]
+__all__ = ["ATTRIBUTE", "Aim", "Arena", "Computer", "Trial", "level_trials"]
 
 ATTRIBUTE = "COMPUTER"
 """The name a game's player module exports its computer under."""
+
+
+@dataclass(frozen=True, slots=True)
+class Aim:
+    """What a trial's line is to show, printed beside its rates.
+
+    ``rate`` names the line's rate (``"won"``, ``"first out"``, ``"bids
+    made"``); it must reach ``at_least`` or stay under ``under`` (shares of
+    one).  ``each_deal_size`` asks the same of Joker's bids in every deal
+    size; ``beats_each`` asks the tested player to go out first more often
+    than each of the others."""
+
+    rate: str = "won"
+    at_least: float | None = None
+    under: float | None = None
+    each_deal_size: float | None = None
+    beats_each: bool = False
+
+    def met(self, rate: float, *, by_size: tuple[float, ...] = (), theirs: float = 0.0) -> bool:
+        """Whether a line's ``rate`` (and its bids ``by_size``, the others'
+        first-out rate ``theirs``) meets the aim."""
+        return (
+            (self.at_least is None or rate >= self.at_least)
+            and (self.under is None or rate < self.under)
+            and (self.each_deal_size is None or all(r >= self.each_deal_size for r in by_size))
+            and (not self.beats_each or rate > theirs)
+        )
+
+    def __str__(self) -> str:
+        parts = []
+        if self.at_least is not None:
+            parts.append(f"{self.rate} >= {100 * self.at_least:.0f}%")
+        if self.under is not None:
+            parts.append(f"{self.rate} < {100 * self.under:.0f}%")
+        if self.each_deal_size is not None:
+            parts.append(f"every deal size >= {100 * self.each_deal_size:.0f}%")
+        if self.beats_each:
+            parts.append(f"{self.rate} above each of them")
+        return ", ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +79,8 @@ class Trial:
     """``"search"`` (at the level measured), ``"heuristic"``, or the name of
     :attr:`baseline`."""
     against: str = "heuristic"
-    """``"heuristic"``, ``"random"``, or a reference player of
+    """``"heuristic"``, ``"random"``, ``"normal"`` (the search at the normal
+    level, whatever level is measured), or a reference player of
     :data:`players.reference.REFERENCES` (``"ismcts"``, ``"pimc"``) searching
     with the budget of the level measured."""
     baseline: Player[Any] | None = None
@@ -54,6 +94,29 @@ class Trial:
     partners: bool = False
     """Teams: the tested player's partners play as it does, one side against
     the other, and each deal is played once from each side."""
+    aim: Aim | None = None
+    """What the line is to show at the hard level (the arena prints whether it
+    does)."""
+
+
+def level_trials(preset: str, *, deals: int, quick_deals: int) -> tuple[Trial, Trial]:
+    """The two lines that say what the levels mean, two players on duplicate
+    deals: the level measured (hard) against the normal one wins at least 60%
+    of its games, and the easy level (the heuristic) loses to the normal one."""
+    return (
+        Trial(
+            preset, 2, against="normal", deals=deals, quick_deals=quick_deals, aim=Aim(at_least=0.6)
+        ),
+        Trial(
+            preset,
+            2,
+            tested="heuristic",
+            against="normal",
+            deals=deals,
+            quick_deals=quick_deals,
+            aim=Aim(under=0.5),
+        ),
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,7 +59,7 @@ from games.durak.actions import (
 from games.durak.beating import Beating
 from games.durak.views import DurakPublicView, DurakSeatView
 from players.base import Player
-from players.computer import Arena, Computer, Trial
+from players.computer import Aim, Arena, Computer, Trial, level_trials
 
 __all__ = ["COMPUTER", "DurakHeuristic", "Weights"]
 
@@ -517,6 +517,11 @@ def _duel(game: Game[Any, Any, Any, Any]) -> bool:
     return len(view.active) == 2
 
 
+FIRST_OUT = Aim("first out", beats_each=True)
+"""Four players, one searcher against three reference players: it goes out
+first more often than each of them."""
+
+
 _VARIANT_TRIALS = tuple(
     Trial(preset, 4, partners=True, deals=25, quick_deals=0)
     if preset == "teams"
@@ -536,13 +541,14 @@ COMPUTER = Computer(
     duel=_duel,
     arena=Arena(
         (
-            Trial("podkidnoy", 2),
+            Trial("podkidnoy", 2, aim=Aim(at_least=0.92)),
             Trial("podkidnoy", 2, against="random"),
             Trial("podkidnoy", 4),
-            Trial("podkidnoy", 2, against="ismcts", quick_deals=3),
-            Trial("podkidnoy", 2, against="pimc", quick_deals=3),
-            Trial("podkidnoy", 4, against="ismcts", deals=25, quick_deals=1),
-            Trial("podkidnoy", 4, against="pimc", deals=25, quick_deals=1),
+            Trial("podkidnoy", 2, against="ismcts", quick_deals=3, aim=Aim(at_least=0.55)),
+            Trial("podkidnoy", 2, against="pimc", quick_deals=3, aim=Aim(at_least=0.55)),
+            Trial("podkidnoy", 4, against="ismcts", deals=25, quick_deals=1, aim=FIRST_OUT),
+            Trial("podkidnoy", 4, against="pimc", deals=25, quick_deals=1, aim=FIRST_OUT),
+            *level_trials("podkidnoy", deals=50, quick_deals=2),
             *_VARIANT_TRIALS,
         ),
         deals=50,

@@ -44,7 +44,7 @@ from games.hundred_one import (
 )
 from games.hundred_one.views import HundredOneSeatView
 from players.base import Player
-from players.computer import Arena, Computer, Trial
+from players.computer import Arena, Computer, Trial, level_trials
 from players.search import Horizon
 
 __all__ = ["COMPUTER", "HundredOneHeuristic", "Weights"]
@@ -302,5 +302,10 @@ COMPUTER = Computer(
     horizon=Horizon(
         stop_at=frozenset({"round_over", "match_over"}), lower_is_better=True, scale=30.0
     ),
-    arena=Arena((Trial("classic", 2),), deals=20, quick_deals=4, max_moves=5_000),
+    arena=Arena(
+        (Trial("classic", 2), *level_trials("classic", deals=20, quick_deals=1)),
+        deals=20,
+        quick_deals=4,
+        max_moves=5_000,
+    ),
 )

@@ -31,7 +31,7 @@ from games.cards import SUITS, Card, Rank, Suit
 from games.core import Action, Rules
 from games.joker.actions import Bid, ChooseTrump, FaceValue, FollowJoker, LeadJoker, Play
 from games.joker.views import JokerMode, JokerSeatView, TrickCard
-from players.computer import Arena, Computer, Trial
+from players.computer import Aim, Arena, Computer, Trial
 from players.search import Horizon
 
 __all__ = ["COMPUTER", "JokerHeuristic"]
@@ -308,5 +308,10 @@ COMPUTER = Computer(
     JokerHeuristic(),
     moves_per_second=30_000,
     horizon=Horizon(stop_at=frozenset({"deal_over", "game_over"}), scale=250.0),
-    arena=Arena((Trial("classic", 4),), deals=3, quick_deals=1, max_moves=5_000),
+    arena=Arena(
+        (Trial("classic", 4, aim=Aim("bids made", at_least=0.75, each_deal_size=0.70)),),
+        deals=3,
+        quick_deals=1,
+        max_moves=5_000,
+    ),
 )
