@@ -39,6 +39,10 @@ Today's lines mean:
   set MCTS, perfect information Monte Carlo) searching with the same budget;
   ``durak 4`` against three of them compares who goes out first: the search
   player's rate beside each reference's ("each of them").
+* ``durak 2 search vs normal`` / ``101 2 search vs normal``: what the levels
+  mean, on duplicate deals: the level measured (hard) against the normal
+  level's search, and ``heuristic vs normal``: the easy level (the heuristic)
+  against the normal one.
 * ``101 2``: classic, matches won against the heuristic.
 * ``joker 4``: classic, one search player against three heuristics: whole games
   won (the highest total; a shared first place counts its share), and the
@@ -52,6 +56,13 @@ Today's lines mean:
   luck, so only the mean score and win rate are shown.
 
 Games that keep a score (all but Durak) show the player's mean final score.
+
+A line whose trial has an aim (:class:`~players.computer.Aim`: podkidnoy's
+92% against the heuristic, 55% against each reference player and going out
+first more often than each of them, hard's 60% against normal and easy's
+losing to it, Joker's bids) says whether it is met, and the run ends with how
+many were: the aims are the hard level's, at its full budget; ``--quick`` and
+``--scale`` show the lines' shape, not the aims.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bench import arena
@@ -58,3 +60,20 @@ def test_the_arena_plays_a_teams_variant_line_side_against_side(
 def test_quick_leaves_the_variant_lines_out(capsys: pytest.CaptureFixture[str]) -> None:
     assert arena.main(["--only", "durak", "--preset", "believe", "--quick"]) == 0
     assert not [line for line in capsys.readouterr().out.splitlines() if "durak" in line]
+
+
+def test_the_arena_says_what_the_levels_mean_and_whether_each_aim_is_met(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["--only", "durak", "--against", "normal", "--deals", "1", "--scale", "0.01"]
+    assert arena.main([*argv, "--workers", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    rows = [line for line in out if line.startswith("durak")]
+    assert [row.split()[2:5] for row in rows] == [
+        ["search", "vs", "normal"],  # the hard level against the normal one
+        ["heuristic", "vs", "normal"],  # the easy level against the normal one
+    ]
+    assert "aim won >= 60%: " in rows[0]
+    assert "aim won < 50%: " in rows[1]
+    assert all("theirs" in row for row in rows)  # the normal level searched
+    assert re.fullmatch(r"aims met: [012] of 2", out[-2])
