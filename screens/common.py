@@ -43,6 +43,7 @@ __all__ = [
     "game_title",
     "game_words",
     "help_text",
+    "level_about",
     "level_label",
     "lobby_text",
     "names_of",
@@ -121,6 +122,13 @@ def level_label(lang: str, level: str) -> str:
     return t(lang, "lobby.level", what=t(lang, f"lobby.level.{level}"))
 
 
+def level_about(lang: str, snapshot: Snapshot) -> str:
+    """What the computers' level means at this table's game."""
+    if not snapshot.levels_differ:
+        return t(lang, "lobby.level.about.same")
+    return t(lang, f"lobby.level.about.{snapshot.table.computer_level}")
+
+
 def setting_label(lang: str, table: TableRow, setting: Setting) -> str:
     if setting is Setting.TURN:
         return turn_label(lang, table.turn_seconds)
@@ -179,6 +187,7 @@ def lobby_text(lang: str, snapshot: Snapshot, screens: GameScreens[Any, Any]) ->
         f"<i>{about}</i>",
         screens.summary(lang, rules),
         settings_line(lang, table),
+        *([f"<i>{level_about(lang, snapshot)}</i>"] if computers_play(table) else []),
         "",
         t(lang, "lobby.players", n=len(table.seats), max=seats[-1]) + (":" if table.seats else ""),
     ]

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from games.spec import GameSpec
 from players.computer import Computer
+from players.levels import Level, searches
 from services.analysis import Analyses, Analysis, Mistake
 from services.background import Background
 from services.clock import Clock, SystemClock
@@ -123,7 +124,10 @@ class Services:
         ``thinking`` runs the search players (by default in a pool of worker
         processes, one per core, started at the first search)."""
         background = Background()
-        snapshots = Snapshots(db, games)
+        same = frozenset(
+            key for key, computer in computers.items() if not searches(computer, Level.HARD)
+        )
+        snapshots = Snapshots(db, games, same_at_every_level=same)
         tables = Tables(db, snapshots, clock)
         timers = Timers(db, tables, clock, background, heartbeat=heartbeat)
         thinking = thinking or Thinking()

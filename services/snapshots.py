@@ -48,6 +48,7 @@ class Snapshot:
         "_public",
         "_views",
         "deadlines",
+        "levels_differ",
         "recent",
         "rules",
         "spec",
@@ -62,10 +63,15 @@ class Snapshot:
         game: Game[Any, Any, Any, Any] | None,
         deadlines: Sequence[DeadlineRow],
         recent: Sequence[LoggedEvent],
+        *,
+        levels_differ: bool = True,
     ) -> None:
         self.table = table
         self.spec = spec
         self.rules = rules
+        self.levels_differ = levels_differ
+        """Whether the game's computer plays differently at each level (not
+        where its heuristic already chooses exactly)."""
         self.deadlines: Mapping[int, DeadlineRow] = {d.seat: d for d in deadlines}
         self.recent = tuple(recent)
         self._game = game
@@ -175,9 +181,18 @@ class Snapshots:
     """The tables as they stand: snapshots for display, the game specs, and the
     listings of open tables."""
 
-    def __init__(self, db: Database, games: Mapping[str, GameSpec]) -> None:
+    def __init__(
+        self,
+        db: Database,
+        games: Mapping[str, GameSpec],
+        *,
+        same_at_every_level: frozenset[str] = frozenset(),
+    ) -> None:
+        """``same_at_every_level``: the games whose computer plays alike at
+        every level."""
         self._db = db
         self._games = games
+        self._same_at_every_level = same_at_every_level
         self._cache = GameCache()
 
     @property
@@ -293,7 +308,15 @@ class Snapshots:
         deadlines: Sequence[DeadlineRow],
         recent: Sequence[LoggedEvent],
     ) -> Snapshot:
-        return Snapshot(table, self.spec(table.game), self.rules_of(table), game, deadlines, recent)
+        return Snapshot(
+            table,
+            self.spec(table.game),
+            self.rules_of(table),
+            game,
+            deadlines,
+            recent,
+            levels_differ=table.game not in self._same_at_every_level,
+        )
 
     def _load(self, table: TableRow) -> Game[Any, Any, Any, Any]:
         assert table.state is not None

@@ -30,6 +30,8 @@ async def test_the_creator_picks_the_level_and_daytona_races_hard_computers(
         await table.set_option("До очков", "10")  # a match of one race
         await add_computers(table, 1)  # one hard computer races it
         assert f"{LEVEL}: сильный" in table.lobby().text
+        # Its one choice (a deuce's reading) is worked out exactly at every level.
+        assert "Здесь все уровни играют одинаково" in table.lobby().text
         creator = table.players[0]
         await table.press(creator, table.lobby(), table.lobby().callback_data("⚙️"))
         levels = []
@@ -60,6 +62,7 @@ async def test_the_bot_answers_a_person_while_a_computer_thinks(
         anna = table.players[0]
         await table.open("durak")
         await add_computers(table, 3)
+        assert "🤖 Сильный: разыгрывает втрое больше раскладов" in table.lobby().text
         await table.set_turn_time("без лимита")
         await table.press(anna, table.lobby(), table.lobby().callback_data("▶️"))
         answered_while_thinking = 0
