@@ -34,9 +34,9 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast, get_args
 
 from games.cards import Card, Rank, Suit, deck
 from games.core import Action, Game, Rules
@@ -284,21 +284,27 @@ class DurakHeuristic(Player[DurakSeatView]):
             return legal[0]
         if not isinstance(rules, DurakRules):
             raise TypeError("DurakHeuristic plays Durak")
-        if any(isinstance(a, BlindAction) for a in legal):
+        # The legal moves by their class, sorted once: this runs at every move
+        # of every rollout, and each isinstance() of an Action (an ABC) costs
+        # as much as a dict lookup does many times over.
+        kinds: dict[type[Action], list[Action]] = {}
+        for action in legal:
+            kinds.setdefault(type(action), []).append(action)
+        if not kinds.keys().isdisjoint(_BLIND):
             return self._blind(legal, rng)
-        names = [a for a in legal if isinstance(a, NameTrump)]
+        names = cast("list[NameTrump]", kinds.get(NameTrump))
         if names:
             return max(names, key=lambda a: _trump_worth(view.hand, a.suit))
         t = _read(rules, view)
-        if any(isinstance(a, Believe) for a in legal):
+        if Believe in kinds:
             return self._verdict(t, legal, rng)
-        if any(isinstance(a, Cover) for a in legal):
+        if Cover in kinds:
             return self._face_down(t, view, legal)
-        if t.seat == t.defender and any(isinstance(a, Take | Beat | Transfer) for a in legal):
-            return self._defend(t, legal)
-        if any(isinstance(a, Attack) for a in legal):
-            return self._lead(t, legal, rng)
-        return self._throw(t, legal)
+        if t.seat == t.defender and not kinds.keys().isdisjoint(_DEFENCE):
+            return self._defend(t, kinds, legal)
+        if Attack in kinds:
+            return self._lead(t, cast("list[Attack]", kinds[Attack]), rng)
+        return self._throw(t, kinds)
 
     def opp_weight(self, t: _Table) -> float:
         """How much an opponent's progress counts against ours: fully with two
@@ -360,12 +366,10 @@ class DurakHeuristic(Player[DurakSeatView]):
                 total += gain - self.worth(t, d)
         return total
 
-    def _lead(self, t: _Table, legal: Sequence[Action], rng: random.Random) -> Action:
+    def _lead(self, t: _Table, attacks: Sequence[Attack], rng: random.Random) -> Action:
         defender = t.defender
         scored: list[tuple[float, int, Action]] = []
-        for n, action in enumerate(legal):
-            if not isinstance(action, Attack):
-                continue
+        for n, action in enumerate(attacks):
             score = 0.0
             load = 0.0
             for i, card in enumerate(action.cards):
@@ -381,16 +385,14 @@ class DurakHeuristic(Player[DurakSeatView]):
             return scored[1][2]
         return scored[0][2]
 
-    def _throw(self, t: _Table, legal: Sequence[Action]) -> Action:
+    def _throw(self, t: _Table, kinds: Mapping[type[Action], list[Action]]) -> Action:
         defender = t.defender
         unbeaten = sum(1 for _, d in t.table if d is None)
         load = self._table_load(t)
         k = 1.0 if t.defender is None else self.opp_weight(t)
         best: Action | None = None
         best_score = -math.inf
-        for action in legal:
-            if not isinstance(action, Throw):
-                continue
+        for action in cast("list[Throw]", kinds.get(Throw, [])):
             card = action.card
             score = -self.cost(t, card)
             if defender is not None:
@@ -401,11 +403,12 @@ class DurakHeuristic(Player[DurakSeatView]):
                     score += self.w.press * self.pressure(t, defender, card, unbeaten, load)
             if score > best_score:
                 best, best_score = action, score
-        pass_ok = any(isinstance(a, Pass) for a in legal)
+        passes = kinds.get(Pass)
         if best is None:
-            return next(a for a in legal if isinstance(a, Pass))
-        if pass_ok and best_score <= self.w.throw_bar:
-            return next(a for a in legal if isinstance(a, Pass))
+            assert passes, "neither a throw nor a pass is legal"
+            return passes[0]
+        if passes and best_score <= self.w.throw_bar:
+            return passes[0]
         return best
 
     def _cover(self, t: _Table) -> tuple[float, list[tuple[Card, Card]]] | None:
@@ -475,10 +478,12 @@ class DurakHeuristic(Player[DurakSeatView]):
         wanted = Believe if rng.random() < right else Doubt
         return next(a for a in legal if isinstance(a, wanted))
 
-    def _defend(self, t: _Table, legal: Sequence[Action]) -> Action:
+    def _defend(
+        self, t: _Table, kinds: Mapping[type[Action], list[Action]], legal: Sequence[Action]
+    ) -> Action:
         w = self.w
         options: list[tuple[float, Action]] = []
-        take = next((a for a in legal if isinstance(a, Take)), None)
+        take = next(iter(kinds.get(Take, ())), None)
         gain = self.gain(t)
         room = t.cap - len(t.table)
         on_table = [a for a, _ in t.table] + [d for _, d in t.table if d is not None]
@@ -498,17 +503,20 @@ class DurakHeuristic(Player[DurakSeatView]):
             attack, cover_card = pairs[0]
             beat = next(
                 a
-                for a in legal
-                if isinstance(a, Beat) and a.attack is attack and a.cover is cover_card
+                for a in cast("list[Beat]", kinds[Beat])
+                if a.attack is attack and a.cover is cover_card
             )
             options.append((price + extra, beat))
-        for action in legal:
-            if isinstance(action, Transfer):
-                price = sum(self.cost(t, c) for c in action.cards)
-                options.append((price - w.tempo, action))
+        for action in cast("list[Transfer]", kinds.get(Transfer, [])):
+            price = sum(self.cost(t, c) for c in action.cards)
+            options.append((price - w.tempo, action))
         if not options:
             return legal[0]
         return min(options, key=lambda o: o[0])[1]
+
+
+_BLIND = frozenset(get_args(BlindAction))
+_DEFENCE = frozenset({Take, Beat, Transfer})
 
 
 def _duel(game: Game[Any, Any, Any, Any]) -> bool:
