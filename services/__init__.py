@@ -19,7 +19,7 @@ from services.duplicates import Comparison, Duplicates, HandResult
 from services.errors import ServiceError
 from services.fairness import SCHEME_V2, Fairness, Verdict
 from services.history import Histories, History, HistoryError, Step
-from services.leases import EVERY_CHAT, ChatHolder, ChatLeases, Holding, worker_id
+from services.leases import CHANNEL, EVERY_CHAT, ChatHolder, ChatLeases, Holding, worker_id
 from services.lobby import Lobby, Setting
 from services.moderation import Moderation
 from services.ratings import Ratings
@@ -42,6 +42,7 @@ from storage import (
 )
 
 __all__ = [
+    "CHANNEL",
     "EVERY_CHAT",
     "MIN_GAMES",
     "SCHEME_V2",
@@ -185,6 +186,11 @@ class Services:
     def holding(self) -> Holding:
         """Which chats this process acts on."""
         return EVERY_CHAT if self.leases is None else self.leases
+
+    async def take(self, chat_id: int) -> bool:
+        """Act on ``chat_id``: True if this process may (one process always
+        may; a worker among several if it holds the chat or could take it)."""
+        return self.leases is None or await self.leases.take(chat_id)
 
     async def stop(self) -> None:
         """Stop every background task (the Telegram layer's too); the heartbeat

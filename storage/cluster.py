@@ -163,6 +163,11 @@ class Cluster(Queries):
         )
         return [Pending(*r) for r in rows]
 
+    async def waiting_chats(self) -> list[int]:
+        """The chats with updates not handled yet."""
+        rows = await self._all("SELECT DISTINCT chat_id FROM inbox WHERE handled_at IS NULL")
+        return [int(r[0]) for r in rows]
+
     async def handled(self, inbox_id: int) -> None:
         await self._run("UPDATE inbox SET handled_at = ? WHERE id = ?", (self._now(), inbox_id))
 
