@@ -112,7 +112,10 @@ class Inbox:
     def start(self) -> None:
         """Listen for updates filed for this worker's chats, and look now and then."""
         self._tasks = [
-            self._background.spawn(self._db.listen(CHANNEL, self._noticed), "inbox-listen"),
+            # Waiting for notifications is idle time, as waiting for the clock is.
+            self._background.spawn(
+                self._background.wait(self._db.listen(CHANNEL, self._noticed)), "inbox-listen"
+            ),
             self._background.spawn(self._poll(), "inbox-poll"),
         ]
 
@@ -179,6 +182,7 @@ class Inbox:
                         log.exception("update %s of chat %s failed", update.update_id, chat_id)
                     async with self._db.transaction() as tx:
                         await tx.cluster.handled(update.id)
+                    self._leases.used(chat_id)
                 if not waiting and chat_id not in self._again:
                     return
         except Exception:

@@ -61,6 +61,8 @@ SCAN = 2.0
 """Seconds between looks for chats nobody holds."""
 INBOX_KEPT = 3600.0
 """Seconds a handled update is kept, so that a late redelivery is dropped."""
+IDLE = 600.0
+"""Seconds after which a chat without work, and without an update, is released."""
 SENDS_KEPT = 60.0
 """Seconds a group's send is kept: its budget's window."""
 CHANNEL = "koloda_inbox"
@@ -121,6 +123,8 @@ class ChatLeases:
         self.ttl, self.renew_every, self.scan_every = ttl, renew, scan
         self._held: dict[int, int] = {}
         """Chat -> the epoch under which this worker took it."""
+        self._used: dict[int, float] = {}
+        """When each chat held was taken or last had an update handled."""
         self._renewed = 0.0
         """When the leases were last renewed (or first taken)."""
         self._taking: dict[int, asyncio.Lock] = {}
@@ -206,6 +210,7 @@ class ChatLeases:
             given_back = max(0.0, self._clock.now() - taken.unheld_since)
             log.info("took chat %s (epoch %d, unheld %.1f s)", chat_id, taken.epoch, given_back)
         self._held[chat_id] = taken.epoch
+        self._used[chat_id] = self._clock.now()
         for holder in self._holders:
             try:
                 await holder.chat_taken(chat_id, given_back)
@@ -218,6 +223,7 @@ class ChatLeases:
         return self._clock.now() - self._renewed <= self.ttl / 2
 
     def _drop(self, chat_id: int) -> None:
+        self._used.pop(chat_id, None)
         if self._held.pop(chat_id, None) is None:
             return
         for holder in reversed(self._holders):
@@ -283,13 +289,17 @@ class ChatLeases:
     async def _scan_once(self) -> list[int]:
         now = self._clock.now()
         async with self._db.transaction() as tx:
-            unheld = await tx.cluster.unheld(10_000)
+            busy = await tx.cluster.busy()
             await tx.cluster.purge_inbox(now - INBOX_KEPT)
             await tx.cluster.purge_sends(now - SENDS_KEPT)
             await tx.cluster.forget_workers(now - 10 * self.ttl)
+        await self._release_idle({chat_id for chat_id, _ in busy})
+        unheld = [chat_id for chat_id, worker in busy if worker is None]
         if not unheld:
             return []
-        share = math.ceil(len(unheld) / self._workers)
+        # This worker's share of the chats with work, less those it holds.
+        mine = sum(1 for _, worker in busy if worker == self.worker)
+        share = math.ceil(len(busy) / self._workers) - mine
         random.shuffle(unheld)  # workers scanning together mostly want different chats
         taken: list[int] = []
         for chat_id in unheld:
@@ -298,6 +308,22 @@ class ChatLeases:
             if await self.take(chat_id):
                 taken.append(chat_id)
         return taken
+
+    def used(self, chat_id: int) -> None:
+        """An update of the chat was handled here: it is not idle."""
+        if chat_id in self._held:
+            self._used[chat_id] = self._clock.now()
+
+    async def _release_idle(self, busy: set[int]) -> None:
+        """Give up the chats without work that had no update for a while (a
+        private chat's, mostly), so that the renewals stay small."""
+        since = self._clock.now() - IDLE
+        idle = [c for c in self._held if c not in busy and self._used.get(c, 0.0) < since]
+        if not idle:
+            return
+        self._drop_all(idle)
+        async with self._db.transaction() as tx:
+            await tx.cluster.release(self.worker, idle)
 
     async def _sleep_or_woken(self, seconds: float) -> None:
         sleep = asyncio.ensure_future(self._clock.sleep(seconds))

@@ -92,8 +92,11 @@ class Timers:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks = []
-        async with self._db.transaction() as tx:
-            await tx.deadlines.set_alive_at(self._clock.now())
+        try:
+            async with self._db.transaction() as tx:
+                await tx.deadlines.set_alive_at(self._clock.now())
+        except Exception:  # a stop goes on: the last heartbeat stands
+            log.exception("writing the last heartbeat failed")
 
     async def postpone(self, table_ids: Iterable[int], seconds: float) -> None:
         """The tables' messages were held back (a flood wait): their players get

@@ -65,8 +65,8 @@ class Cluster(Queries):
         now = self._now()
         await self._run("DELETE FROM workers WHERE id = ?", (worker,))
         await self._run(
-            "UPDATE chat_leases SET expires_at = ? WHERE worker = ? AND expires_at > ?",
-            (now, worker, now),
+            "UPDATE chat_leases SET expires_at = ?, renewed_at = ? WHERE worker = ? AND expires_at > ?",
+            (now, now, worker, now),
         )
 
     async def forget_workers(self, before: float) -> None:
@@ -126,22 +126,21 @@ class Cluster(Queries):
             [(now, now, chat_id, worker) for chat_id in chat_ids],
         )
 
-    async def unheld(self, limit: int) -> list[int]:
-        """Chats with work that nobody holds (no lease, or an expired one), at
-        most ``limit``: open tables, updates waiting, announcements owed."""
+    async def busy(self) -> list[tuple[int, str | None]]:
+        """Chats with work (open tables, announcements owed, updates waiting),
+        each with the worker holding it (None: nobody, or an expired lease)."""
         now = self._now()
         rows = await self._all(
-            "SELECT chat_id FROM ("
+            "SELECT busy.chat_id, l.worker FROM ("
             " SELECT chat_id FROM tables WHERE status IN ('lobby', 'playing')"
             " UNION SELECT t.chat_id FROM tables t"
             "  JOIN table_messages m ON m.table_id = t.id WHERE t.moves > m.announced"
             " UNION SELECT chat_id FROM inbox WHERE handled_at IS NULL"
-            ") AS busy WHERE NOT EXISTS ("
-            " SELECT 1 FROM chat_leases l WHERE l.chat_id = busy.chat_id AND l.expires_at > ?"
-            ") ORDER BY chat_id LIMIT ?",
-            (now, limit),
+            ") AS busy LEFT JOIN chat_leases l ON l.chat_id = busy.chat_id AND l.expires_at > ?"
+            " ORDER BY busy.chat_id",
+            (now,),
         )
-        return [int(r[0]) for r in rows]
+        return [(int(r[0]), r[1]) for r in rows]
 
     # --- the inbox -----------------------------------------------------------------
 
