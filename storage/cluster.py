@@ -65,7 +65,8 @@ class Cluster(Queries):
         now = self._now()
         await self._run("DELETE FROM workers WHERE id = ?", (worker,))
         await self._run(
-            "UPDATE chat_leases SET expires_at = ?, renewed_at = ? WHERE worker = ? AND expires_at > ?",
+            "UPDATE chat_leases SET expires_at = ?, renewed_at = ?"
+            " WHERE worker = ? AND expires_at > ?",
             (now, now, worker, now),
         )
 

@@ -50,10 +50,9 @@ async def workers(database: str, clock: FakeClock, *names: str) -> AsyncIterator
         ]
 
 
-def kill(world: World) -> None:
+async def kill(world: World) -> None:
     """The worker dies: nothing it runs goes on, nothing is released."""
-    for task in world.services.background._waiting:
-        task.cancel()
+    await world.services.background.stop()
 
 
 async def cut_off(world: World) -> None:
@@ -103,7 +102,7 @@ async def test_postgres_a_dead_workers_chat_is_taken_over_with_its_timers_resume
         (seat,) = snapshot.waits()
         due = snapshot.deadlines[seat].due_at
         await advance(clock, 20, a, b)
-        kill(a)  # 40 s left on the clock, last renewed at most RENEW ago
+        await kill(a)  # 40 s left on the clock, last renewed at most RENEW ago
         async with a.services.db.read() as tx:
             lease = await tx.cluster.lease(GROUP)
         assert lease is not None
@@ -164,7 +163,6 @@ async def test_postgres_a_worker_cut_off_from_the_database_stops_before_its_leas
         assert holder(b) == {GROUP}
         await advance(clock, 80, b)
         assert await b.actors(snapshot.table.id) == [Actor.TIMER]
-
 
 
 async def test_postgres_a_deadline_fired_by_two_workers_at_once_is_played_once(
@@ -228,7 +226,7 @@ async def test_postgres_a_dead_workers_chats_spread_over_the_live_workers(
             await leases(a).take(chat_id)
             await a.services.lobby.create(chat_id, 0, PEOPLE[0], "durak", None)
         await advance(clock, 1, a, b, c)
-        kill(a)
+        await kill(a)
         await advance(clock, TTL + 2 * RENEW, b, c)
         assert holder(b) | holder(c) == set(chats)
         assert len(holder(b)) == len(holder(c)) == 3  # a fair share each
@@ -266,7 +264,7 @@ async def test_postgres_a_groups_budget_holds_across_a_takeover(
         for _ in range(20):  # A spends the minute's budget, one a second
             await window_a.turn(GROUP)
             clock.set(clock.now() + 1.0)
-        kill(a)
+        await kill(a)
         await window_b.load(GROUP)  # B takes the group over
         assert window_b.delay(GROUP) == pytest.approx(start + 60 - clock.now())
         turn = asyncio.ensure_future(window_b.turn(GROUP))

@@ -1,0 +1,240 @@
+"""Several workers of the real bot on one PostgreSQL database, in this test
+process, against the stand-in Bot API: each update is posted to whichever
+worker a test chooses, as a load balancer would, and reaches its chat's
+worker through the inbox (bot/worker.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.app import build_application, inbox_of
+from handlers.context import KEY, Koloda
+from playground.botapi import FakeTelegram, SentMessage
+from services.leases import RENEW, SCAN, TTL
+from storage import Actor, Database
+from tests.clock import FakeClock
+from tests.e2e.harness import bot_config
+
+pytestmark = pytest.mark.parametrize("database", ["postgres"], indirect=True)
+
+GROUP = -1001
+ANNA, BORIS = 1, 2
+IDLE_POLL = 0.005
+
+
+def koloda(app: Any) -> Koloda:
+    found = app.bot_data[KEY]
+    assert isinstance(found, Koloda)
+    return found
+
+
+def held(app: Any) -> frozenset[int]:
+    leases = koloda(app).services.leases
+    assert leases is not None
+    return leases.held
+
+
+@asynccontextmanager
+async def worker(
+    server: FakeTelegram, database: str, clock: FakeClock, name: str
+) -> AsyncIterator[Any]:
+    """A worker as the runner starts one, but with the updates posted to its
+    inbox by the test instead of its webhook server."""
+    config = bot_config(server, Path("unused"), database_url=database)
+    app = build_application(config, clock=clock, heartbeat=3600.0, worker=name)
+    await app.initialize()
+    try:
+        assert app.post_init is not None
+        await app.post_init(app)
+        await app.start()
+        try:
+            await asyncio.wait_for(koloda(app).resumed.wait(), 10)
+            yield app
+        finally:
+            await app.stop()
+            assert app.post_stop is not None
+            await app.post_stop(app)
+    finally:
+        await app.shutdown()
+        assert app.post_shutdown is not None
+        await app.post_shutdown(app)
+
+
+async def kill(app: Any) -> None:
+    """The worker dies: nothing it runs goes on, nothing is released."""
+    await koloda(app).services.background.stop()
+
+
+async def post(server: FakeTelegram, app: Any) -> list[dict[str, Any]]:
+    """Post the updates the stand-in holds to ``app``'s inbox, as its webhook
+    server would."""
+    updates = server.take_updates(100)
+    if updates:
+        server.confirm_updates(updates[-1]["update_id"] + 1)
+    inbox = inbox_of(app)
+    assert inbox is not None
+    for update in updates:
+        await inbox.receive(update)
+    return updates
+
+
+async def pending(db: Database) -> int:
+    async with db.read() as tx:
+        return len(await tx.cluster.waiting_chats())
+
+
+async def settle(*apps: Any) -> None:
+    """Until every update filed is handled and every worker only waits."""
+    db = koloda(apps[0]).services.db
+    quiet = 0
+    for _ in range(int(20 / IDLE_POLL)):
+        await asyncio.sleep(IDLE_POLL)
+        idle = all(koloda(app).services.background.idle for app in apps)
+        quiet = quiet + 1 if idle and await pending(db) == 0 else 0
+        if quiet >= 3:
+            return
+    raise AssertionError("the workers did not settle")
+
+
+async def advance(clock: FakeClock, seconds: float, *apps: Any) -> None:
+    target = clock.now() + seconds
+    while True:
+        await settle(*apps)
+        wake = clock.next_wake()
+        if wake is None or wake > target:
+            break
+        clock.wake_next()
+    clock.set(target)
+    await settle(*apps)
+
+
+def with_buttons(server: FakeTelegram, chat_id: int, prefix: str) -> SentMessage:
+    for message in reversed(server.chat_messages(chat_id)):
+        if not message.deleted and any(d.startswith(prefix) for d in message.callback_datas):
+            return message
+    raise AssertionError(f"no message with {prefix} buttons in chat {chat_id}")
+
+
+def sends(server: FakeTelegram, chat_id: int) -> int:
+    return len(server.calls_to("sendMessage", chat_id)) + len(server.calls_to("sendPhoto", chat_id))
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as fake:
+        fake.add_user(ANNA, "Anna", started=True)
+        fake.add_user(BORIS, "Boris", started=True)
+        fake.add_group(GROUP, "Friends", supergroup=True)
+        yield fake
+
+
+async def test_postgres_an_update_any_worker_receives_is_handled_by_its_chats_holder(
+    server: FakeTelegram, database: str
+) -> None:
+    clock = FakeClock()
+    async with (
+        worker(server, database, clock, "a") as a,
+        worker(server, database, clock, "b") as b,
+    ):
+        server.send(ANNA, GROUP, "/newgame durak")
+        await post(server, a)  # nobody held the group: A takes it
+        await advance(clock, 2, a, b)
+        assert GROUP in held(a)
+        lobby = with_buttons(server, GROUP, "l:")
+        query = server.press(BORIS, GROUP, lobby.message_id, lobby.callback_data("🙋"))
+        await post(server, b)  # B files it; A, the group's holder, handles it
+        await advance(clock, 2, a, b)
+        assert GROUP not in held(b)
+        assert server.callback_answer(query) is not None
+        assert "Boris" in with_buttons(server, GROUP, "l:").text
+        assert sends(server, GROUP) == 1  # the lobby, edited in place
+        server.send(BORIS, BORIS, "/help")
+        await post(server, a)
+        await advance(clock, 1, a, b)
+        assert BORIS in held(a)
+        assert len(server.chat_messages(BORIS)) == 1
+
+
+async def test_postgres_an_update_posted_twice_is_handled_once(
+    server: FakeTelegram, database: str
+) -> None:
+    clock = FakeClock()
+    async with (
+        worker(server, database, clock, "a") as a,
+        worker(server, database, clock, "b") as b,
+    ):
+        server.send(ANNA, ANNA, "/help")
+        (update,) = await post(server, a)
+        inbox = inbox_of(b)
+        assert inbox is not None
+        assert not await inbox.receive(update)  # Telegram's redelivery, to another worker
+        await advance(clock, 1, a, b)
+        assert not await inbox.receive(update)  # and once more, after it was handled
+        await advance(clock, 1, a, b)
+        assert len(server.chat_messages(ANNA)) == 1
+
+
+async def test_postgres_a_dead_workers_table_is_taken_over_and_goes_on_with_nothing_sent_twice(
+    server: FakeTelegram, database: str
+) -> None:
+    clock = FakeClock()
+    async with (
+        worker(server, database, clock, "a") as a,
+        worker(server, database, clock, "b") as b,
+    ):
+        for user_id in (ANNA, BORIS):  # their hands go to their DMs
+            server.send(user_id, user_id, "/start")
+        await post(server, b)
+        server.send(ANNA, GROUP, "/newgame durak")
+        await post(server, a)
+        await advance(clock, 2, a, b)
+        lobby = with_buttons(server, GROUP, "l:")
+        server.press(BORIS, GROUP, lobby.message_id, lobby.callback_data("🙋"))
+        await post(server, b)
+        await advance(clock, 2, a, b)
+        lobby = with_buttons(server, GROUP, "l:")
+        server.press(ANNA, GROUP, lobby.message_id, lobby.callback_data("▶️"))
+        await post(server, a)
+        await advance(clock, 5, a, b)
+        services = koloda(b).services
+        (table,) = await services.snapshots.tables_in_chat(GROUP)
+        snapshot = await services.snapshots.snapshot(table.id)
+        assert snapshot.started
+        (seat,) = snapshot.waits()
+        mover = snapshot.seat(seat).user_id
+        assert mover is not None
+        due = snapshot.deadlines[seat].due_at
+        before = {chat: sends(server, chat) for chat in (GROUP, ANNA, BORIS)}
+        hand = with_buttons(server, mover, "m:")
+
+        await kill(a)
+        await advance(clock, TTL + SCAN + RENEW, b)
+        assert GROUP in held(b)
+        # B resumed the table from the database: everything was delivered, so
+        # nothing is sent again.
+        assert {chat: sends(server, chat) for chat in (GROUP, ANNA, BORIS)} == before
+        assert with_buttons(server, mover, "m:").message_id == hand.message_id
+
+        move = next(d for d in hand.callback_datas if d.startswith("m:"))
+        server.press(mover, mover, hand.message_id, move)
+        await post(server, b)
+        await advance(clock, 3, b)
+        after = await services.snapshots.snapshot(table.id)
+        assert after.table.moves == 1
+        # The next turn's deadline runs on B, and fires once.
+        (nxt,) = after.waits()
+        left = after.deadlines[nxt].due_at - clock.now()
+        assert after.deadlines[nxt].due_at > due
+        await advance(clock, left + 1, b)
+        async with services.db.read() as tx:
+            actors = [m.actor for m in await tx.tables.last_moves(table.id, 100)]
+        assert actors.count(Actor.TIMER) >= 1
+        assert actors[:2] == [Actor.PLAYER, Actor.TIMER]
+        # Every DM hand and the group's message is still one message each.
+        assert sends(server, GROUP) - before[GROUP] <= 1  # at most the turn's mention
