@@ -6,20 +6,25 @@ worker through the inbox (bot/worker.py)."""
 from __future__ import annotations
 
 import asyncio
+import json
+import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 
 from bot.app import build_application, inbox_of
+from bot.worker import SECRET_HEADER
 from handlers.context import KEY, Koloda
 from playground.botapi import FakeTelegram, SentMessage
 from services.leases import RENEW, SCAN, TTL
 from storage import Actor, Database
 from tests.clock import FakeClock
-from tests.e2e.harness import bot_config
+from tests.e2e.harness import bot_config, spawn_bot, wait_exit
+from tests.e2e.test_webhook import SECRET, free_port
 
 pytestmark = pytest.mark.parametrize("database", ["postgres"], indirect=True)
 
@@ -238,3 +243,72 @@ async def test_postgres_a_dead_workers_table_is_taken_over_and_goes_on_with_noth
         assert actors[:2] == [Actor.PLAYER, Actor.TIMER]
         # Every DM hand and the group's message is still one message each.
         assert sends(server, GROUP) - before[GROUP] <= 1  # at most the turn's mention
+
+
+async def test_postgres_a_worker_process_files_each_post_before_answering_it(
+    server: FakeTelegram, database: str, tmp_path: Path
+) -> None:
+    """``python -m bot`` with WEBHOOK_URL and a PostgreSQL DATABASE_URL is a
+    worker among several: its webhook server files an update, then answers."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/koloda-hook"
+    env = {
+        "BOT_TOKEN": server.token,
+        "TELEGRAM_API_BASE_URL": server.base_url,
+        "DATABASE_URL": database,
+        "WEBHOOK_URL": url,
+        "WEBHOOK_LISTEN": "127.0.0.1",
+        "WEBHOOK_PORT": str(port),
+        "WEBHOOK_SECRET": SECRET,
+        "WORKER_ID": "worker-1",
+        "LOG_LEVEL": "INFO",
+    }
+    log = tmp_path / "bot.log"
+    process = spawn_bot(env, tmp_path, log)
+    try:
+        await server.wait_for(lambda: server.webhook, timeout=30)
+        server.send(ANNA, ANNA, "/help")
+        (update,) = server.take_updates(10)
+
+        async def posted(secret: str, body: str) -> int:
+            headers = {"Content-Type": "application/json", SECRET_HEADER: secret}
+            async with aiohttp.ClientSession() as http:
+                for _ in range(100):  # its server starts right after setWebhook
+                    try:
+                        async with http.post(url, data=body, headers=headers) as answer:
+                            return answer.status
+                    except aiohttp.ClientConnectionError:
+                        await asyncio.sleep(0.1)
+            raise AssertionError("the worker's webhook server did not start")
+
+        assert await posted("wrong", json.dumps(update)) == 403
+        assert await posted(SECRET, "not json") == 400
+        assert await posted(SECRET, json.dumps(update)) == 200
+        assert await posted(SECRET, json.dumps(update)) == 200  # Telegram's redelivery
+        reply = await server.wait_for(lambda: server.last_bot_message(ANNA), timeout=20)
+        assert "/newgame" in reply.text
+        db = await Database.open(database)
+        try:
+            async with db.read() as tx:
+                assert await tx.cluster.waiting_chats() == []
+                lease = await tx.cluster.lease(ANNA)
+        finally:
+            await db.close()
+        assert lease is not None
+        assert lease.worker == "worker-1"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        await wait_exit(process, 20)
+    output = log.read_text(encoding="utf-8")
+    assert "Traceback" not in output
+    assert "worker worker-1" in output
+    assert len(server.chat_messages(ANNA)) == 1
+    # A stopping worker releases its chats: another may take them at once.
+    db = await Database.open(database)
+    try:
+        async with db.read() as tx:
+            released = await tx.cluster.lease(ANNA)
+    finally:
+        await db.close()
+    assert released is not None
+    assert released.expires_at <= released.renewed_at
