@@ -46,8 +46,9 @@ itself and gives the players that time back (``delivery/telegram_io.py``), and
 each group's 20 a minute is the publisher's too (``delivery/group_window.py``).
 
 The state is per process, as PTB's was: with several workers each one's
-ceiling is its share of the token's budget, and a 429 slows the worker that
-met it (the others meet their own).
+ceiling is its share of the token's budget (:meth:`AdaptiveRateLimiter.share`,
+told the live workers at every heartbeat), and a 429 slows the worker that met
+it (the others meet their own).
 """
 
 from __future__ import annotations
