@@ -61,6 +61,9 @@ SCAN = 2.0
 """Seconds between looks for chats nobody holds."""
 INBOX_KEPT = 3600.0
 """Seconds a handled update is kept, so that a late redelivery is dropped."""
+OWED_WINDOW = 24 * 3600.0
+"""A table changed this long ago or less may still owe its chat an announcement
+(the window the publisher resumes, :data:`delivery.publisher.RESUME_WINDOW`)."""
 IDLE = 600.0
 """Seconds after which a chat without work, and without an update, is released."""
 SENDS_KEPT = 60.0
@@ -289,7 +292,7 @@ class ChatLeases:
     async def _scan_once(self) -> list[int]:
         now = self._clock.now()
         async with self._db.transaction() as tx:
-            busy = await tx.cluster.busy()
+            busy = await tx.cluster.busy(now - OWED_WINDOW)
             await tx.cluster.purge_inbox(now - INBOX_KEPT)
             await tx.cluster.purge_sends(now - SENDS_KEPT)
             await tx.cluster.forget_workers(now - 10 * self.ttl)

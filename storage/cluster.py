@@ -127,19 +127,21 @@ class Cluster(Queries):
             [(now, now, chat_id, worker) for chat_id in chat_ids],
         )
 
-    async def busy(self) -> list[tuple[int, str | None]]:
-        """Chats with work (open tables, announcements owed, updates waiting),
-        each with the worker holding it (None: nobody, or an expired lease)."""
+    async def busy(self, since: float) -> list[tuple[int, str | None]]:
+        """Chats with work (open tables, announcements owed by a table changed
+        since ``since``, updates waiting), each with the worker holding it
+        (None: nobody, or an expired lease)."""
         now = self._now()
         rows = await self._all(
             "SELECT busy.chat_id, l.worker FROM ("
             " SELECT chat_id FROM tables WHERE status IN ('lobby', 'playing')"
             " UNION SELECT t.chat_id FROM tables t"
-            "  JOIN table_messages m ON m.table_id = t.id WHERE t.moves > m.announced"
+            "  JOIN table_messages m ON m.table_id = t.id"
+            "  WHERE t.updated_at > ? AND t.moves > m.announced"
             " UNION SELECT chat_id FROM inbox WHERE handled_at IS NULL"
             ") AS busy LEFT JOIN chat_leases l ON l.chat_id = busy.chat_id AND l.expires_at > ?"
             " ORDER BY busy.chat_id",
-            (now,),
+            (since, now),
         )
         return [(int(r[0]), r[1]) for r in rows]
 

@@ -47,3 +47,7 @@ CREATE TABLE group_sends (
     at          REAL    NOT NULL
 );
 CREATE INDEX group_sends_by_chat ON group_sends(chat_id, at);
+
+-- The tables changed lately, among which a worker looks for announcements
+-- owed (a dead worker's chats with work) without reading every table.
+CREATE INDEX tables_by_update ON tables(updated_at);
