@@ -35,7 +35,7 @@ from telegram.ext import Application
 from delivery import callback_data as cd
 from services import CHANNEL, ChatLeases, ServiceError, Services
 
-__all__ = ["POLL", "Inbox", "WebhookServer", "chat_of"]
+__all__ = ["POLL", "Inbox", "MalformedUpdate", "WebhookServer", "chat_of"]
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +94,10 @@ def _table_named(update: Update) -> int | None:
     return None
 
 
+class MalformedUpdate(ValueError):
+    """A post that is no Telegram update."""
+
+
 class Inbox:
     """Files updates for their chats' workers, and hands this worker's
     chats' updates to the application.  A :class:`~services.ChatHolder`."""
@@ -123,9 +127,13 @@ class Inbox:
 
     async def receive(self, payload: dict[str, Any]) -> bool:
         """File one update posted to this worker; False for one filed before.
-        Raises what the database raised (the post is then answered with an
-        error, and Telegram posts it again)."""
-        update = Update.de_json(payload, self._app.bot)
+        Raises :class:`MalformedUpdate` for a payload that is no update, and
+        what the database raised (the post is then answered with an error,
+        and Telegram posts it again)."""
+        try:
+            update = Update.de_json(payload, self._app.bot)
+        except Exception as exc:  # whatever the library chokes on
+            raise MalformedUpdate(str(exc)) from exc
         chat_id = await chat_of(update, self._services)
         async with self._db.transaction() as tx:
             filed = await tx.cluster.receive(chat_id, update.update_id, json.dumps(payload))
@@ -256,6 +264,9 @@ class WebhookServer:
             return web.Response(status=400)
         try:
             await self._inbox.receive(payload)
+        except MalformedUpdate as exc:
+            log.warning("refused a post that is no update: %s", exc)
+            return web.Response(status=400)
         except Exception:
             log.exception("filing update %s failed", payload.get("update_id"))
             return web.Response(status=500)  # Telegram posts it again

@@ -445,8 +445,10 @@ class Publisher:
                 return True
 
     async def _migrated(self, old: int, new: int) -> None:
-        """The group became a supergroup: its tables move, and are painted there."""
+        """The group became a supergroup: its tables move, and are painted there
+        (with several workers, by this one, which takes the new chat too)."""
         await self.services.directory.migrate_chat(old, new)
+        await self.services.take(new)
         for table in await self.services.snapshots.tables_in_chat(new):
             self._delivery(table.id).latest = await self.services.snapshots.snapshot(table.id)
 

@@ -283,6 +283,7 @@ async def test_postgres_a_worker_process_files_each_post_before_answering_it(
 
         assert await posted("wrong", json.dumps(update)) == 403
         assert await posted(SECRET, "not json") == 400
+        assert await posted(SECRET, json.dumps({"update_id": 1, "message": "what"})) == 400
         assert await posted(SECRET, json.dumps(update)) == 200
         assert await posted(SECRET, json.dumps(update)) == 200  # Telegram's redelivery
         reply = await server.wait_for(lambda: server.last_bot_message(ANNA), timeout=20)
@@ -312,3 +313,31 @@ async def test_postgres_a_worker_process_files_each_post_before_answering_it(
         await db.close()
     assert released is not None
     assert released.expires_at <= released.renewed_at
+
+
+async def test_postgres_a_stopping_workers_chats_are_taken_at_once_by_the_others(
+    server: FakeTelegram, database: str
+) -> None:
+    clock = FakeClock()
+    async with worker(server, database, clock, "b") as b:
+        async with worker(server, database, clock, "a") as a:
+            server.send(ANNA, GROUP, "/newgame durak")
+            await post(server, a)
+            await advance(clock, 2, a, b)
+            assert GROUP in held(a)
+            lobby = with_buttons(server, GROUP, "l:")
+        # A released the group and said so: B takes it without waiting for
+        # its lease to run out, or for its own next look (the clock stands).
+        for _ in range(1000):
+            if GROUP in held(b):
+                break
+            await asyncio.sleep(IDLE_POLL)
+        assert GROUP in held(b)
+        await settle(b)
+        assert sends(server, GROUP) == 1
+        query = server.press(BORIS, GROUP, lobby.message_id, lobby.callback_data("🙋"))
+        await post(server, b)
+        await advance(clock, 2, b)
+        assert server.callback_answer(query) is not None
+        assert "Boris" in with_buttons(server, GROUP, "l:").text
+        assert sends(server, GROUP) == 1
