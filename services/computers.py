@@ -166,6 +166,9 @@ class Computers:
         turn = self._turns.get(table_id)
         if turn is None:
             return
+        if not self._holding.holds(seen.table.chat_id):  # another worker's now
+            del self._turns[table_id]
+            return
         turn.acting = True
         try:
             await self._move(table_id)

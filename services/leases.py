@@ -154,7 +154,7 @@ class ChatLeases:
         return frozenset(self._held)
 
     def holds(self, chat_id: int) -> bool:
-        return chat_id in self._held
+        return chat_id in self._held and self._fresh()
 
     # --- running ---------------------------------------------------------------------
 
@@ -164,6 +164,7 @@ class ChatLeases:
         self._renewed = self._clock.now()
         self._tasks = [
             self._background.spawn(self._keep(), "leases"),
+            self._background.spawn(self._watch(), "lease-watch"),
             self._background.spawn(self._scan(), "lease-scan"),
         ]
 
@@ -252,17 +253,14 @@ class ChatLeases:
             told(workers)
 
     async def _keep(self) -> None:
-        """Renew the leases; drop what was taken over, or everything once the
-        renewals failed for half the TTL."""
+        """Renew the leases; drop the chats another worker took meanwhile."""
         while True:
-            pause = self.renew_every
-            if self._held:  # wake in time to stop acting before anybody may take over
-                pause = min(pause, max(0.0, self._renewed + self.ttl / 2 - self._clock.now()))
-            await self._background.wait(self._clock.sleep(max(pause, 0.01)))
+            await self._background.wait(self._clock.sleep(self.renew_every))
+            started = self._clock.now()
             try:
                 async with self._db.transaction() as tx:
                     kept = await tx.cluster.renew(self.worker, self.ttl)
-                self._renewed = self._clock.now()
+                self._renewed = started  # they run out TTL after it, not after the commit
                 self._drop_all(c for c, e in self._held.items() if kept.get(c) != e)
                 stray = [c for c in kept if c not in self._held]
                 if stray:  # leases this worker stopped acting on: others may take them
@@ -271,9 +269,19 @@ class ChatLeases:
                 await self._beat()
             except Exception:
                 log.exception("renewing the leases of worker %s failed", self.worker)
-                if not self._fresh() and self._held:
-                    log.warning("leases not renewed for %.1f s: dropping every chat", self.ttl / 2)
+
+    async def _watch(self) -> None:
+        """Stop acting on every chat once the leases went unrenewed for half
+        their TTL, however long a renewal hangs: nobody may take them for as
+        long again."""
+        while True:
+            left = self._renewed + self.ttl / 2 - self._clock.now()
+            if left <= 0:
+                if self._held:
+                    log.warning("leases not renewed for %.1f s: dropping every chat", -left)
                     self._drop_all(self._held)
+                left = self.renew_every
+            await self._background.wait(self._clock.sleep(left))
 
     async def _scan(self) -> None:
         """Take chats with work that nobody holds, this worker's share of them."""
@@ -285,11 +293,7 @@ class ChatLeases:
                 log.exception("looking for chats nobody holds failed")
             await self._background.wait(self._sleep_or_woken(self.scan_every))
 
-    async def scan_once(self) -> list[int]:
-        """One look for chats nobody holds; the chats this worker took."""
-        return await self._scan_once()
-
-    async def _scan_once(self) -> list[int]:
+    async def _scan_once(self) -> None:
         now = self._clock.now()
         async with self._db.transaction() as tx:
             busy = await tx.cluster.busy(now - OWED_WINDOW)
@@ -299,18 +303,16 @@ class ChatLeases:
         await self._release_idle({chat_id for chat_id, _ in busy})
         unheld = [chat_id for chat_id, worker in busy if worker is None]
         if not unheld:
-            return []
+            return
         # This worker's share of the chats with work, less those it holds.
         mine = sum(1 for _, worker in busy if worker == self.worker)
         share = math.ceil(len(busy) / self._workers) - mine
         random.shuffle(unheld)  # workers scanning together mostly want different chats
-        taken: list[int] = []
         for chat_id in unheld:
-            if len(taken) >= share:
+            if share <= 0:
                 break
             if await self.take(chat_id):
-                taken.append(chat_id)
-        return taken
+                share -= 1
 
     def used(self, chat_id: int) -> None:
         """An update of the chat was handled here: it is not idle."""

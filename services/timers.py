@@ -166,12 +166,19 @@ class Timers:
             return False
         return (row.due_at if kind == DUE else row.warn_at) == when
 
+    def _acts_on(self, table_id: int) -> bool:
+        """This process acts on the table's chat (one process: on every chat)."""
+        chat_id = self._chats.get(table_id)
+        if chat_id is None:
+            return self._holding is EVERY_CHAT
+        return self._holding.holds(chat_id)
+
     async def _run(self) -> None:
         while True:
             now = self._clock.now()
             while self._queue and self._queue[0][0] <= now:
                 when, kind, table_id, seat = heapq.heappop(self._queue)
-                if self._still_due(when, kind, table_id, seat):
+                if self._still_due(when, kind, table_id, seat) and self._acts_on(table_id):
                     await self._fire(kind, table_id, seat)
             await self._sleep(self._queue[0][0] - now if self._queue else None)
 
