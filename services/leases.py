@@ -130,6 +130,9 @@ class ChatLeases:
         """When each chat held was taken or last had an update handled."""
         self._renewed = 0.0
         """When the leases were last renewed (or first taken)."""
+        self._single_alive: float | None = None
+        """The heartbeat found at start: a chat that never had a lease gets the
+        time since given back, as a single process's restart would."""
         self._taking: dict[int, asyncio.Lock] = {}
         self._holders: list[ChatHolder] = []
         self._workers = 1
@@ -160,6 +163,10 @@ class ChatLeases:
 
     async def start(self) -> None:
         """Say this worker is alive, then keep its leases and look for chats nobody holds."""
+        async with self._db.read() as tx:
+            # Before this worker's own beat overwrites it: when a single
+            # process (an installation before several workers) last ran.
+            self._single_alive = await tx.deadlines.alive_at()
         await self._beat()
         self._renewed = self._clock.now()
         self._tasks = [
@@ -206,7 +213,7 @@ class ChatLeases:
 
     async def _take(self, chat_id: int) -> bool:
         async with self._db.transaction() as tx:
-            taken = await tx.cluster.take(chat_id, self.worker, self.ttl)
+            taken = await tx.cluster.take(chat_id, self.worker, self.ttl, self._single_alive)
         if taken is None:
             return False
         given_back = 0.0

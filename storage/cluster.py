@@ -27,8 +27,8 @@ class Taken:
     chat_id: int
     epoch: int
     unheld_since: float | None
-    """When its previous holder last said it held it (None: nobody ever did,
-    or this worker held it all along)."""
+    """When its previous holder last said it held it (None: this worker held
+    it all along, or nobody is known to have acted on it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,10 +80,14 @@ class Cluster(Queries):
         row = await self._one(f"{_LEASE} WHERE chat_id = ?", (chat_id,))
         return None if row is None else Lease(*row)
 
-    async def take(self, chat_id: int, worker: str, ttl: float) -> Taken | None:
+    async def take(
+        self, chat_id: int, worker: str, ttl: float, never_held_since: float | None = None
+    ) -> Taken | None:
         """Hold ``chat_id`` for ``ttl`` seconds from now if nobody else holds
         it (no lease, or one that expired); None if somebody does.  Taking a
-        chat from another worker bumps its epoch."""
+        chat from another worker bumps its epoch.  ``never_held_since``: when
+        a chat that never had a lease was last acted on (a single process's
+        last heartbeat)."""
         now = self._now()
         held = await self._one(
             f"{_LEASE} WHERE chat_id = ?{self._dialect.row_lock('chat_leases')}", (chat_id,)
@@ -94,7 +98,7 @@ class Cluster(Queries):
                 " VALUES (?, ?, ?, ?, 1) ON CONFLICT (chat_id) DO NOTHING RETURNING epoch",
                 (chat_id, worker, now + ttl, now),
             )
-            return Taken(chat_id, 1, None) if inserted else None
+            return Taken(chat_id, 1, never_held_since) if inserted else None
         lease = Lease(*held)
         if lease.worker != worker and lease.expires_at > now:
             return None

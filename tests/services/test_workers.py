@@ -290,3 +290,23 @@ async def test_postgres_a_worker_releases_its_chats_when_it_stops(
         assert await lease_of(b, GROUP) == ("b", 2)
         async with b.services.db.read() as tx:
             assert await tx.cluster.live_workers(clock.now() - TTL) == 1
+
+
+async def test_postgres_a_single_processs_games_go_on_under_workers_with_its_downtime_given_back(
+    database: str, clock: FakeClock
+) -> None:
+    async with World.open(database, clock) as single:  # one process, as before
+        snapshot = await single.table(turn=60)
+        table_id = snapshot.table.id
+        (seat,) = snapshot.waits()
+        due = snapshot.deadlines[seat].due_at
+        await single.advance(40)  # it stops here, its heartbeat says so
+    clock.set(clock.now() + 600)  # ten minutes down
+    async with workers(database, clock, "a") as (a,):
+        await advance(clock, 0.1, a)
+        assert holder(a) == {GROUP}
+        assert (await a.snapshot(table_id)).deadlines[seat].due_at == due + 600
+        await advance(clock, 19, a)
+        assert (await a.snapshot(table_id)).table.moves == 0
+        await advance(clock, 2, a)
+        assert await a.actors(table_id) == [Actor.TIMER]
