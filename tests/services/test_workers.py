@@ -310,3 +310,31 @@ async def test_postgres_a_single_processs_games_go_on_under_workers_with_its_dow
         assert (await a.snapshot(table_id)).table.moves == 0
         await advance(clock, 2, a)
         assert await a.actors(table_id) == [Actor.TIMER]
+
+
+async def test_postgres_a_dead_workers_computer_moves_on_the_worker_that_takes_its_chat(
+    database: str, clock: FakeClock
+) -> None:
+    async with workers(database, clock, "a", "b") as (a, b):
+        await leases(a).take(GROUP)
+        snapshot = await a.table(people=1, computers=1, turn=0)
+        table_id = snapshot.table.id
+        human = next(s.seat for s in snapshot.table.seats if s.user_id is not None)
+        for _ in range(50):  # Anna moves until the computer is to move
+            snapshot = await a.snapshot(table_id)
+            if human not in snapshot.waits():
+                break
+            code = snapshot.legal(human)[0].encode()
+            await a.services.tables.act(table_id, human, code, actor=Actor.PLAYER)
+        assert snapshot.waits()
+        assert human not in snapshot.waits()
+        moves = snapshot.table.moves
+        await kill(a)  # during the computer's pause: it never moves on A
+        await advance(clock, TTL + SCAN + RENEW, b)
+        assert holder(b) == {GROUP}
+        after = await b.snapshot(table_id)
+        assert after.table.moves > moves
+        async with b.services.db.read() as tx:
+            made = await tx.tables.moves_after(table_id, moves, 100)
+        assert made[0].actor is Actor.COMPUTER
+        assert human in after.waits() or after.table.status is Status.FINISHED
