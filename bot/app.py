@@ -96,7 +96,7 @@ def build_application(
         leases = services.leases
         pacer = GroupWindow(clock, services.background, config.group_edits_per_minute, sends=leases)
         publisher = Publisher(
-            TelegramIO(app.bot, clock, services.background),
+            TelegramIO(app.bot, clock, services.background, shared_dms=leases is not None),
             services,
             catalog.screens,
             pacer,

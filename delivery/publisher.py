@@ -368,6 +368,7 @@ class Publisher:
             del self._deliveries[table.table_id]
             self.ledger.forget(table.table_id)
         self.pacer.forget(chat_id)
+        self.io.hand_over(chat_id)
 
     async def drain(self, timeout: float) -> None:  # noqa: ASYNC109 - a bound for shutdown
         """Let deliveries in hand finish, for at most ``timeout`` seconds."""
