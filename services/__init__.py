@@ -146,10 +146,11 @@ class Services:
         )
         tables.observe(timers)
         tables.observe(seats)
+        directory = Directory(db, default_language)
         if leases is not None:
+            leases.add(directory)  # first: the others read the chat's settings through it
             leases.add(timers)
             leases.add(seats)
-        directory = Directory(db, default_language)
         histories = Histories(db, snapshots)
         return cls(
             leases=leases,

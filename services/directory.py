@@ -146,6 +146,23 @@ class Directory:
                 await tx.people.set_chat_language(chat.id, language)
                 self._chat_languages.pop(chat.id, None)
 
+    # --- the chats of this worker (services.leases) ------------------------------
+
+    async def chat_taken(self, chat_id: int, given_back: float) -> None:
+        """What is cached of the chat may have changed while another worker
+        held it (its language, pictures, the bot's rights): read it again."""
+        self._forget(chat_id)
+
+    def chat_dropped(self, chat_id: int) -> None:
+        self._forget(chat_id)
+
+    def _forget(self, chat_id: int) -> None:
+        self._chat_languages.pop(chat_id, None)
+        self._chat_pictures.pop(chat_id, None)
+        self._bot_admin.pop(chat_id, None)
+        self._user_languages.pop(chat_id, None)  # a private chat's id is its user's
+        self._written = {x for x in self._written if x.id != chat_id}
+
     async def migrate_chat(self, old_id: int, new_id: int) -> bool:
         async with self._db.transaction() as tx:
             moved = await tx.people.migrate_chat(old_id, new_id)

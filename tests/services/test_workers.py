@@ -11,7 +11,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 import pytest
 
 from delivery.group_window import GroupWindow
-from services import ChatLeases, ServiceError
+from services import ChatInfo, ChatLeases, ServiceError
 from services.leases import RENEW, SCAN, TTL
 from storage import Actor, Database, Status
 from tests.clock import FakeClock
@@ -338,3 +338,21 @@ async def test_postgres_a_dead_workers_computer_moves_on_the_worker_that_takes_i
             made = await tx.tables.moves_after(table_id, moves, 100)
         assert made[0].actor is Actor.COMPUTER
         assert human in after.waits() or after.table.status is Status.FINISHED
+
+
+async def test_postgres_a_chats_settings_changed_on_another_worker_are_read_again_on_taking_it(
+    database: str, clock: FakeClock
+) -> None:
+    async with workers(database, clock, "a", "b") as (a, b):
+        assert await leases(b).take(GROUP)
+        assert await b.services.directory.chat_language(GROUP) == "ru"  # B caches it
+        await leases(b).stop()
+        assert await leases(a).take(GROUP)
+        group = ChatInfo(GROUP, "supergroup", "Friends")
+        await a.services.directory.set_language(group, PEOPLE[0].id, "en")  # /language on A
+        await a.services.directory.set_chat_pictures(GROUP, False)
+        await leases(a).stop()
+        await leases(b).start()
+        assert await leases(b).take(GROUP)
+        assert await b.services.directory.chat_language(GROUP) == "en"
+        assert not await b.services.directory.chat_pictures(GROUP)
