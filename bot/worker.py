@@ -10,10 +10,11 @@ inbox (a repeated ``update_id`` is dropped: Telegram redelivers what was not
 answered in time), ``NOTIFY``s, and answers 200 at once.  The chat's holder,
 woken by ``LISTEN`` (and by a look every :data:`POLL` seconds, since a
 notification sent while a listener reconnects is lost), hands the chat's
-updates in order to PTB's ``Application.process_update`` and marks each
-handled once it was: an update is handled at least once, and a press handled
-twice is refused by the table's version check as any doubled press is.  A
-chat nobody holds is taken by the worker that received its update.
+updates in Telegram's order (by ``update_id``) to PTB's
+``Application.process_update`` and marks each handled once it was: an update
+is handled at least once, and a press handled twice is refused by the table's
+version check as any doubled press is.  A chat nobody holds is taken by the
+worker that received its update.
 
 Long polling (one process) and SQLite keep the direct path: PTB hands every
 update to the handlers as it comes.

@@ -161,10 +161,10 @@ class Cluster(Queries):
         return bool(rows)
 
     async def pending(self, chat_id: int, limit: int = 100) -> list[Pending]:
-        """The chat's updates not handled yet, oldest first."""
+        """The chat's updates not handled yet, in Telegram's order."""
         rows = await self._all(
             "SELECT id, update_id, payload FROM inbox WHERE chat_id = ? AND handled_at IS NULL"
-            " ORDER BY id LIMIT ?",
+            " ORDER BY update_id LIMIT ?",
             (chat_id, limit),
         )
         return [Pending(*r) for r in rows]

@@ -25,7 +25,9 @@ CREATE TABLE chat_leases (
 );
 CREATE INDEX chat_leases_by_worker ON chat_leases(worker);
 
--- Updates received by any worker, handed to the chat's holder in id order.
+-- Updates received by any worker, handed to the chat's holder in Telegram's
+-- order (by update_id: two posts filed by two workers at once may take their
+-- ids the other way round).
 -- A repeated update_id (Telegram redelivers what was not answered in time)
 -- is dropped; a handled update is kept an hour, so that a late redelivery
 -- is dropped too.
@@ -37,7 +39,7 @@ CREATE TABLE inbox (
     received_at REAL    NOT NULL,
     handled_at  REAL
 );
-CREATE INDEX inbox_pending ON inbox(chat_id, id) WHERE handled_at IS NULL;
+CREATE INDEX inbox_pending ON inbox(chat_id, update_id) WHERE handled_at IS NULL;
 CREATE INDEX inbox_handled ON inbox(handled_at) WHERE handled_at IS NOT NULL;
 
 -- A group's sends of the last minute, so that a worker taking the group over
