@@ -233,7 +233,9 @@ async def test_postgres_a_dead_workers_chats_spread_over_the_live_workers(
         assert not holder(b) & holder(c)
 
 
-async def test_postgres_a_doubled_update_is_filed_once(database: str, clock: FakeClock) -> None:
+async def test_postgres_a_doubled_update_is_filed_once_and_updates_go_in_telegrams_order(
+    database: str, clock: FakeClock
+) -> None:
     db = await Database.open(database, now=clock.now)
     try:
         async with db.transaction() as tx:
@@ -247,8 +249,11 @@ async def test_postgres_a_doubled_update_is_filed_once(database: str, clock: Fak
             await tx.cluster.handled(first.id)
             # Redelivered after it was handled: still dropped.
             assert not await tx.cluster.receive(GROUP, 500, '{"update_id": 500}')
+            # Two posts filed by two workers the other way round: Telegram's order.
+            assert await tx.cluster.receive(GROUP, 503, '{"update_id": 503}')
+            assert await tx.cluster.receive(GROUP, 502, '{"update_id": 502}')
         async with db.read() as tx:
-            assert [p.update_id for p in await tx.cluster.pending(GROUP)] == [501]
+            assert [p.update_id for p in await tx.cluster.pending(GROUP)] == [501, 502, 503]
             assert await tx.cluster.waiting_chats() == [GROUP]
     finally:
         await db.close()
