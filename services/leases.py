@@ -264,13 +264,19 @@ class ChatLeases:
         while True:
             await self._background.wait(self._clock.sleep(self.renew_every))
             started = self._clock.now()
+            held = dict(self._held)
             try:
                 async with self._db.transaction() as tx:
                     kept = await tx.cluster.renew(self.worker, self.ttl)
                 self._renewed = started  # they run out TTL after it, not after the commit
-                self._drop_all(c for c, e in self._held.items() if kept.get(c) != e)
-                stray = [c for c in kept if c not in self._held]
-                if stray:  # leases this worker stopped acting on: others may take them
+                # Taken over by another worker (a chat taken while the renewal
+                # ran may be missing from it: it is renewed next time).
+                self._drop_all(
+                    c for c, e in held.items() if self._held.get(c) == e and kept.get(c) != e
+                )
+                # Leases this worker stopped acting on (not one it is taking).
+                stray = [c for c in kept if c not in self._held and c not in self._taking]
+                if stray:  # others may take them
                     async with self._db.transaction() as tx:
                         await tx.cluster.release(self.worker, stray)
                 await self._beat()
