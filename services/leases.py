@@ -5,13 +5,14 @@ computers, what the publisher owes it, the group's budget, the ledger's
 records) is right only while no other worker acts on the chat.  So a worker
 acts on a chat only under a lease (:class:`storage.cluster.Cluster`), held for
 :data:`TTL` seconds and renewed every :data:`RENEW` seconds for all its chats
-in one statement.  A worker that could not renew for half the TTL stops
-acting on its chats (its holders forget them) before anybody else may take
-them, so that nothing is done twice by two workers that both thought they
-held a chat.
+in one statement.  A worker whose leases went unrenewed for half the TTL
+(a watchdog, whatever a renewal is waiting for) stops acting on its chats
+(its holders forget them) before anybody else may take them, so that nothing
+is done twice by two workers that both thought they held a chat.
 
 Taking a chat over is what a restart does, for that chat only: the holders
-(timers, computers, the publisher, the inbox) are told
+(the directory's cached settings, timers, computers, the publisher, the
+inbox, in that order) are told
 :meth:`ChatHolder.chat_taken` with the time the chat was unheld, which its
 deadlines get back.  Every :data:`SCAN` seconds a worker takes chats with work
 that nobody holds (a dead worker's), at most its fair share of them, so that
