@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -21,7 +22,7 @@ from bot.worker import SECRET_HEADER
 from handlers.context import KEY, Koloda
 from playground.botapi import FakeTelegram, SentMessage
 from services.leases import RENEW, SCAN, TTL
-from storage import Actor, Database
+from storage import Actor, Database, Status
 from tests.clock import FakeClock
 from tests.e2e.harness import bot_config, spawn_bot, wait_exit
 from tests.e2e.test_webhook import SECRET, free_port
@@ -341,3 +342,81 @@ async def test_postgres_a_stopping_workers_chats_are_taken_at_once_by_the_others
         assert server.callback_answer(query) is not None
         assert "Boris" in with_buttons(server, GROUP, "l:").text
         assert sends(server, GROUP) == 1
+
+
+async def test_postgres_a_game_played_through_two_workers_one_killed_finishes_with_nothing_twice(
+    server: FakeTelegram, database: str
+) -> None:
+    """Presses posted to both workers in turn; the group's worker is killed
+    mid-game and the other carries the game to its end."""
+    rng = random.Random(28)
+    clock = FakeClock()
+    async with (
+        worker(server, database, clock, "a") as a,
+        worker(server, database, clock, "b") as b,
+    ):
+        live = [a, b]
+
+        async def press(user_id: int, message: SentMessage, data: str) -> None:
+            server.press(user_id, message.chat_id, message.message_id, data)
+            await post(server, live[rng.randrange(len(live))])
+            await advance(clock, 1.5, *live)
+
+        async def press_lobby(user_id: int, label: str) -> None:
+            lobby = with_buttons(server, GROUP, "l:")
+            await press(user_id, lobby, lobby.callback_data(label))
+
+        for user_id in (ANNA, BORIS):
+            server.send(user_id, user_id, "/start")
+        await post(server, b)
+        server.send(ANNA, GROUP, "/newgame durak")
+        await post(server, a)
+        await advance(clock, 2, *live)
+        await press_lobby(BORIS, "🙋")
+        await press_lobby(ANNA, "⚙️")
+        for _ in range(8):  # no turn timer: the presses take their time
+            turn = next(t for t in with_buttons(server, GROUP, "l:").button_texts if "На ход" in t)
+            if turn.endswith("без лимита"):
+                break
+            await press_lobby(ANNA, "На ход")
+        await press_lobby(ANNA, "« Назад")
+        await press_lobby(ANNA, "▶️")
+        services = koloda(b).services
+        (table,) = await services.snapshots.tables_in_chat(GROUP)
+        holder = a if GROUP in held(a) else b
+        for step in range(400):
+            if step == 12:
+                await kill(holder)
+                live.remove(holder)
+                await advance(clock, TTL + SCAN + RENEW, *live)
+                assert GROUP in held(live[0])
+            hands = [
+                (user_id, message)
+                for user_id in (ANNA, BORIS)
+                for message in server.chat_messages(user_id)
+                if not message.deleted and any(d.startswith("m:") for d in message.callback_datas)
+            ]
+            if (await services.snapshots.table(table.id)).status is Status.FINISHED:
+                break
+            assert hands, "nobody can move"
+            user_id, message = rng.choice(hands)
+            data = rng.choice([d for d in message.callback_datas if d.startswith("m:")])
+            await press(user_id, message, data)
+        else:
+            raise AssertionError("the game did not end")
+        assert len(live) == 1  # the kill came mid-game
+        await advance(clock, 5, *live)
+        async with services.db.read() as tx:
+            moves = await tx.tables.last_moves(table.id, 10_000)
+        assert {m.actor for m in moves} == {Actor.PLAYER}  # no timer, no computer
+        assert len(moves) > 12  # the game went on past the kill
+        # Nothing was sent twice: no two messages of the group alike, and at
+        # most one live hand with buttons per player (none after the end).
+        texts = [m.text for m in server.chat_messages(GROUP)]
+        assert len(texts) == len(set(texts)), texts
+        for user_id in (ANNA, BORIS):
+            assert not [
+                m
+                for m in server.chat_messages(user_id)
+                if not m.deleted and any(d.startswith("m:") for d in m.callback_datas)
+            ]
