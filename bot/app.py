@@ -91,6 +91,7 @@ def build_application(
             thinking=Thinking(scale=config.computer_thinking_percent / 100),
             seeds=seeds,
             worker=worker,
+            lease_seconds=config.lease_seconds,
         )
         limiter.wait_as_idle(services.background)
         leases = services.leases

@@ -20,6 +20,7 @@ from services.errors import ServiceError
 from services.fairness import SCHEME_V2, Fairness, Verdict
 from services.history import Histories, History, HistoryError, Step
 from services.leases import CHANNEL, EVERY_CHAT, ChatHolder, ChatLeases, Holding, worker_id
+from services.leases import TTL as LEASE_TTL
 from services.lobby import Lobby, Setting
 from services.moderation import Moderation
 from services.ratings import Ratings
@@ -128,16 +129,20 @@ class Services:
         thinking: Thinking | None = None,
         seeds: Callable[[], int] | None = None,
         worker: str | None = None,
+        lease_seconds: float = LEASE_TTL,
     ) -> Services:
         """``computers`` are the games' computer players, by game key;
         ``thinking`` runs the search players (by default in a pool of worker
         processes, one per core, started at the first search); ``worker``,
         this worker's id when several share the database (each then acts on
-        the chats it holds, :mod:`services.leases`)."""
+        the chats it holds, :mod:`services.leases`, under leases of
+        ``lease_seconds``)."""
         background = Background()
         snapshots = Snapshots(db, games)
         tables = Tables(db, snapshots, clock)
-        leases = None if worker is None else ChatLeases(db, clock, background, worker)
+        leases = None
+        if worker is not None:
+            leases = ChatLeases(db, clock, background, worker, ttl=lease_seconds)
         holding: Holding = EVERY_CHAT if leases is None else leases
         timers = Timers(db, tables, clock, background, heartbeat=heartbeat, holding=holding)
         thinking = thinking or Thinking()

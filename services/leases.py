@@ -117,14 +117,16 @@ class ChatLeases:
         worker: str,
         *,
         ttl: float = TTL,
-        renew: float = RENEW,
-        scan: float = SCAN,
     ) -> None:
+        """``ttl``: how long a lease lasts; renewals and looks for chats
+        nobody holds come as often in proportion (every 3 s and 2 s at 10 s)."""
         self._db = db
         self._clock = clock
         self._background = background
         self.worker = worker
-        self.ttl, self.renew_every, self.scan_every = ttl, renew, scan
+        self.ttl = ttl
+        self.renew_every = ttl * RENEW / TTL
+        self.scan_every = min(SCAN, ttl * SCAN / TTL)
         self._held: dict[int, int] = {}
         """Chat -> the epoch under which this worker took it."""
         self._used: dict[int, float] = {}

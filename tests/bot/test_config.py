@@ -69,8 +69,14 @@ def test_a_webhook_on_postgresql_makes_the_bot_one_of_several_workers(
     config = Config.from_env(env, dotenv=tmp_path / "none")
     assert config.several_workers is several
     assert config.worker_id is None
-    named = Config.from_env({**env, "WORKER_ID": " web-2 "}, dotenv=tmp_path / "none")
+    assert config.lease_seconds == 10
+    named = Config.from_env(
+        {**env, "WORKER_ID": " web-2 ", "LEASE_SECONDS": "4"}, dotenv=tmp_path / "none"
+    )
     assert named.worker_id == "web-2"
+    assert named.lease_seconds == 4
+    with pytest.raises(ConfigError, match="LEASE_SECONDS"):
+        Config.from_env({**env, "LEASE_SECONDS": "1"}, dotenv=tmp_path / "none")
 
 
 @pytest.mark.parametrize("language", ["ru", "uk", "en", "ka"])
