@@ -254,6 +254,7 @@ async def test_postgres_a_dead_workers_table_is_taken_over_and_goes_on_with_noth
         assert sends(server, GROUP) - before[GROUP] <= 1  # at most the turn's mention
 
 
+@pytest.mark.slow  # the bot runs in a process of its own
 async def test_postgres_a_worker_process_files_each_post_before_answering_it(
     server: FakeTelegram, database: str, tmp_path: Path
 ) -> None:
@@ -353,6 +354,7 @@ async def test_postgres_a_stopping_workers_chats_are_taken_at_once_by_the_others
         assert sends(server, GROUP) == 1
 
 
+@pytest.mark.slow  # a whole game
 async def test_postgres_a_game_played_through_two_workers_one_killed_finishes_with_nothing_twice(
     server: FakeTelegram, database: str
 ) -> None:
