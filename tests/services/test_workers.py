@@ -8,6 +8,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 
+import psycopg
 import pytest
 
 from delivery.group_window import GroupWindow
@@ -361,3 +362,38 @@ async def test_postgres_a_chats_settings_changed_on_another_worker_are_read_agai
         assert await leases(b).take(GROUP)
         assert await b.services.directory.chat_language(GROUP) == "en"
         assert not await b.services.directory.chat_pictures(GROUP)
+
+
+async def test_postgres_a_worker_whose_renewal_hangs_stops_acting_at_half_its_lease(
+    database: str, clock: FakeClock
+) -> None:
+    async with workers(database, clock, "a") as (a,):
+        await leases(a).take(GROUP)
+        snapshot = await a.table(turn=60)
+        await advance(clock, 1, a)
+        taken_at = clock.now()
+        # Another session holds the leases' table: every renewal waits on it.
+        blocker = await psycopg.AsyncConnection.connect(database, autocommit=True)
+        try:
+            await blocker.execute("BEGIN")
+            await blocker.execute("LOCK TABLE chat_leases IN ACCESS EXCLUSIVE MODE")
+            target = taken_at + TTL / 2 + 0.5
+            while (wake := clock.next_wake()) is not None and wake <= target:
+                clock.wake_next()
+                await asyncio.sleep(0.01)  # the renewal hangs; the watchdog does not
+            clock.set(target)
+            await asyncio.sleep(0.05)
+            assert holder(a) == set()
+            assert not leases(a).holds(GROUP)
+            await blocker.execute("ROLLBACK")
+        finally:
+            await blocker.close()
+        await advance(clock, RENEW, a)  # the renewal goes through, and releases the chat
+        async with a.services.db.read() as tx:
+            lease = await tx.cluster.lease(GROUP)
+        assert lease is not None
+        assert lease.expires_at <= clock.now()
+        await advance(clock, SCAN, a)  # a chat with work that nobody holds: taken again
+        assert holder(a) == {GROUP}
+        await advance(clock, 60, a)
+        assert await a.actors(snapshot.table.id) == [Actor.TIMER]
