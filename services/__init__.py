@@ -151,7 +151,7 @@ class Services:
         )
         tables.observe(timers)
         tables.observe(seats)
-        directory = Directory(db, default_language)
+        directory = Directory(db, default_language, now=None if leases is None else clock.now)
         if leases is not None:
             leases.add(directory)  # first: the others read the chat's settings through it
             leases.add(timers)

@@ -13,6 +13,7 @@ import pytest
 
 from delivery.group_window import GroupWindow
 from services import ChatInfo, ChatLeases, ServiceError
+from services.directory import USERS_KEPT
 from services.leases import RENEW, SCAN, TTL
 from storage import Actor, Database, Status
 from tests.clock import FakeClock
@@ -397,3 +398,18 @@ async def test_postgres_a_worker_whose_renewal_hangs_stops_acting_at_half_its_le
         assert holder(a) == {GROUP}
         await advance(clock, 60, a)
         assert await a.actors(snapshot.table.id) == [Actor.TIMER]
+
+
+async def test_postgres_a_language_chosen_in_a_dm_reaches_the_other_workers_within_a_minute(
+    database: str, clock: FakeClock
+) -> None:
+    anna = PEOPLE[0].id
+    async with workers(database, clock, "a", "b") as (a, b):
+        assert await b.services.directory.user_language(anna) == "ru"  # B caches it
+        dm = ChatInfo(anna, "private")
+        await a.services.directory.set_language(dm, anna, "en")  # /language in her DM, on A
+        assert await a.services.directory.user_language(anna) == "en"
+        clock.set(clock.now() + USERS_KEPT / 2)
+        assert await b.services.directory.user_language(anna) == "ru"  # kept a while...
+        clock.set(clock.now() + USERS_KEPT)
+        assert await b.services.directory.user_language(anna) == "en"  # ...then read again
