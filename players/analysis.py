@@ -27,7 +27,6 @@ import contextlib
 import math
 import os
 import random
-import signal
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +37,7 @@ from players.computer import Computer
 from players.imports import resolve
 from players.levels import BUDGET_SHARE
 from players.search import Budget, SearchPlayer, Situation, Valued
+from players.workers import search_worker_started
 
 __all__ = [
     "Assessment",
@@ -206,8 +206,8 @@ _MAX_PLAYOUT = 5_000
 
 def low_priority() -> None:
     """The analysis worker's start: below the bot's CPU priority, so that the
-    operating system runs the computers' searches first, and deaf to Ctrl-C
-    (the bot stops it; see :mod:`services.thinking`)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    operating system runs the computers' searches first, and otherwise as a
+    search worker starts (:func:`players.workers.search_worker_started`)."""
+    search_worker_started()
     with contextlib.suppress(OSError):
         os.nice(NICENESS)

@@ -23,7 +23,8 @@ Ctrl-C in a terminal signals the whole process group, the workers too; only the
 bot stops (it shuts the pool down on its way out), so workers ignore SIGINT.
 A worker is spawned with SIGINT blocked (a signal mask survives ``exec``) and
 ignores it once up (which also drops one that arrived meanwhile): a Ctrl-C
-during its start-up is no traceback either.
+during its start-up is no traceback either.  A worker whose bot was killed
+outright leaves within a second (:mod:`players.workers`).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from players.analysis import low_priority
 from players.computer import Computer
 from players.levels import Level, request_for, think
 from players.search import Situation
+from players.workers import search_worker_started
 
 __all__ = ["Thinking", "ThinkingFailed"]
 
@@ -139,9 +141,7 @@ class Thinking:
             self._pool = ProcessPoolExecutor(
                 self._workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                # A builtin, so that a worker imports nothing more for it.
-                initializer=signal.signal,
-                initargs=(signal.SIGINT, signal.SIG_IGN),
+                initializer=search_worker_started,
             )
         return self._pool
 

@@ -23,3 +23,8 @@ def tell(request: Mapping[str, Any]) -> float:
 def niceness(request: Mapping[str, Any]) -> int:
     """The worker's CPU priority (its niceness)."""
     return os.nice(0)
+
+
+def pid(request: Mapping[str, Any]) -> int:
+    """The worker's process id."""
+    return os.getpid()
