@@ -75,6 +75,8 @@ class TelegramWorld:
         self.chats: dict[int, FakeChat] = {}
         self.commands: dict[tuple[str, str], list[JsonDict]] = {}
         self.webhook: dict[str, str] | None = None  # what setWebhook was given
+        self.webhook_connections = 40
+        """setWebhook's max_connections: updates posted to the webhook at once."""
         self.bot_texts: dict[tuple[str, str], str] = {}  # (kind, language_code) -> text
         self.menu_buttons: dict[int | None, JsonDict] = {}
         self.allowed_updates: frozenset[str] = DEFAULT_UPDATE_TYPES
@@ -682,6 +684,11 @@ class TelegramWorld:
         if batch:
             self._delivered_upto = max(self._delivered_upto, batch[-1]["update_id"])
         return [dict(u) for u in batch]
+
+    def acknowledge(self, update_id: int) -> None:
+        """The webhook answered 2xx for this update: it is delivered for good."""
+        self._updates = [u for u in self._updates if u["update_id"] != update_id]
+        self._delivered_upto = max(self._delivered_upto, update_id)
 
     def drop_pending_updates(self) -> None:
         self._updates.clear()
