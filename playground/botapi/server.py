@@ -383,7 +383,7 @@ class FakeTelegram(TelegramWorld):
         assert self._http is not None
         update_id = update["update_id"]
         sent = time.monotonic()
-        headers = {hdrs.CONTENT_TYPE: "application/json"}
+        headers: dict[str, str] = {"Content-Type": "application/json"}
         if hook["secret_token"]:
             headers[SECRET_HEADER] = hook["secret_token"]
         status: int | None = None
