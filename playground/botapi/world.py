@@ -81,6 +81,8 @@ class TelegramWorld:
         self.menu_buttons: dict[int | None, JsonDict] = {}
         self.allowed_updates: frozenset[str] = DEFAULT_UPDATE_TYPES
         self._messages: dict[tuple[int, int], MessageRecord] = {}
+        self._chat_messages: dict[int, dict[int, MessageRecord]] = {}
+        """The same records by chat (a long game's world holds thousands)."""
         self._queries: dict[str, CallbackQueryRecord] = {}
         self._updates: list[JsonDict] = []  # fetched or not, until confirmed by an offset
         self._next_update_id = FIRST_UPDATE_ID
@@ -196,7 +198,8 @@ class TelegramWorld:
 
     def records(self, chat_id: int) -> list[MessageRecord]:
         """Every message of the chat (users', service and the bot's), oldest first."""
-        return [record for (cid, _), record in sorted(self._messages.items()) if cid == chat_id]
+        chat = self._chat_messages.get(chat_id, {})
+        return [chat[message_id] for message_id in sorted(chat)]
 
     def describe_message(self, record: MessageRecord) -> str:
         if record.sent is not None:
@@ -215,11 +218,7 @@ class TelegramWorld:
         return f"{sender}: {text}" + (" [deleted]" if record.deleted else "")
 
     def bot_messages(self, chat_id: int) -> list[SentMessage]:
-        return [
-            record.sent
-            for (cid, _), record in sorted(self._messages.items())
-            if cid == chat_id and record.sent is not None
-        ]
+        return [record.sent for record in self.records(chat_id) if record.sent is not None]
 
     def query(self, query_id: str) -> CallbackQueryRecord | None:
         return self._queries.get(query_id)
@@ -282,7 +281,7 @@ class TelegramWorld:
             sender_id=user_id,
             thread_id=thread_id if chat.is_forum else None,
         )
-        self._messages[(chat.id, record.message_id)] = record
+        self._store(record)
         if self._bot_sees(chat, entities, text, replied):
             self._enqueue("message", message)
         else:
@@ -550,8 +549,12 @@ class TelegramWorld:
 
     def store_bot_message(self, sent: SentMessage) -> MessageRecord:
         record = MessageRecord(sent.chat_id, sent.message_id, sent=sent, thread_id=sent.thread_id)
-        self._messages[(sent.chat_id, sent.message_id)] = record
+        self._store(record)
         return record
+
+    def _store(self, record: MessageRecord) -> None:
+        self._messages[(record.chat_id, record.message_id)] = record
+        self._chat_messages.setdefault(record.chat_id, {})[record.message_id] = record
 
     # ----------------------------------------------------------------- files
 
@@ -741,7 +744,7 @@ class TelegramWorld:
             message["from"] = self.user(actor_id).to_api()
         message.update(content)
         record = MessageRecord(chat.id, message["message_id"], raw=message, sender_id=actor_id)
-        self._messages[(chat.id, record.message_id)] = record
+        self._store(record)
         if chat.bot_status == "member" or "new_chat_members" in content:
             self._enqueue("message", message)
         return record
