@@ -21,6 +21,7 @@ from telegram.ext import (
 from bot.catalog import CATALOG, Catalog
 from bot.config import Config
 from bot.transport import AiohttpRequest
+from bot.worker import Inbox
 from delivery.group_window import GroupWindow
 from delivery.ledger import Ledger
 from delivery.limiter import AdaptiveRateLimiter
@@ -33,15 +34,23 @@ from handlers.commands import COMMANDS, PRIVATE_COMMANDS, plain_text, unknown
 from handlers.context import KEY, Koloda, KolodaContext
 from handlers.errors import on_error
 from i18n import LANGUAGES, t
-from services import Clock, Services, SystemClock, Thinking
+from services import Clock, Services, SystemClock, Thinking, worker_id
 from storage import Database
 
-__all__ = ["build_application"]
+__all__ = ["INBOX", "build_application", "inbox_of"]
 
 log = logging.getLogger(__name__)
 
 DRAIN_SECONDS = 5.0
 """At a stop, how long deliveries in hand may take to finish."""
+INBOX = "koloda_inbox"
+"""The key of the worker's :class:`~bot.worker.Inbox` in ``bot_data``."""
+
+
+def inbox_of(app: Application) -> Inbox | None:  # type: ignore[type-arg]
+    """The inbox of a worker among several (None: one process, the direct path)."""
+    inbox = app.bot_data.get(INBOX)
+    return inbox if isinstance(inbox, Inbox) else None
 
 
 def build_application(
@@ -51,10 +60,18 @@ def build_application(
     clock: Clock | None = None,
     heartbeat: float = 1.0,
     seeds: Callable[[], int] | None = None,
+    worker: str | None = None,
 ) -> Application:  # type: ignore[type-arg]
     """The bot playing the games of ``catalog``.  ``clock`` and ``heartbeat``
     are for tests that drive time, ``seeds`` for tests whose deals must repeat
-    (by default every game is shuffled from the system's secure source)."""
+    (by default every game is shuffled from the system's secure source).
+
+    With ``worker`` (a name), or a config for several workers (webhook mode
+    on PostgreSQL), it is one worker among several: it acts on the chats it
+    holds, and the updates it receives go to their chats' workers through
+    the inbox (:mod:`bot.worker`, :func:`inbox_of`)."""
+    if worker is None and config.several_workers:
+        worker = worker_id(config.worker_id)
     clock = clock or SystemClock()
     limiter = AdaptiveRateLimiter(clock, config.overall_rate)
     # Flood waits as timedelta, as python-telegram-bot's next major version
@@ -73,11 +90,14 @@ def build_application(
             pause=(config.computer_pause_ms / 2000, config.computer_pause_ms / 1000),
             thinking=Thinking(scale=config.computer_thinking_percent / 100),
             seeds=seeds,
+            worker=worker,
+            lease_seconds=config.lease_seconds,
         )
         limiter.wait_as_idle(services.background)
-        pacer = GroupWindow(clock, services.background, config.group_edits_per_minute)
+        leases = services.leases
+        pacer = GroupWindow(clock, services.background, config.group_edits_per_minute, sends=leases)
         publisher = Publisher(
-            TelegramIO(app.bot, clock, services.background),
+            TelegramIO(app.bot, clock, services.background, shared_dms=leases is not None),
             services,
             catalog.screens,
             pacer,
@@ -85,6 +105,13 @@ def build_application(
             app.bot.username,
         )
         services.tables.observe(publisher)
+        if leases is not None:
+            log.info("worker %s", leases.worker)
+            leases.add(publisher)
+            leases.on_workers(limiter.share)
+            inbox = Inbox(app, services, leases)
+            leases.add(inbox)  # last: a chat's updates once the rest resumed it
+            app.bot_data[INBOX] = inbox
         app.bot_data[KEY] = Koloda(services, publisher, catalog.specs, catalog.screens)
         await _introduce(app)
         # The job queue starts with the application, right after this hook.
@@ -93,6 +120,9 @@ def build_application(
 
     async def post_stop(app: Application) -> None:  # type: ignore[type-arg]
         koloda = app.bot_data.get(KEY)
+        inbox = inbox_of(app)
+        if inbox is not None:
+            await inbox.stop()
         if isinstance(koloda, Koloda):
             await koloda.publisher.drain(DRAIN_SECONDS)
             await koloda.services.stop()
@@ -165,5 +195,8 @@ async def _resume(context: KolodaContext) -> None:
     koloda = context.koloda
     await koloda.services.start()
     await koloda.publisher.resume()
+    inbox = inbox_of(context.application)
+    if inbox is not None:
+        inbox.start()
     SeasonHerald(koloda.publisher.io, koloda.services, koloda.games).start()
     koloda.resumed.set()

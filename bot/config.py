@@ -51,6 +51,19 @@ class Config:
     webhook_listen: str = "0.0.0.0"  # noqa: S104 - the webhook server must be reachable
     webhook_port: int = 8443
     webhook_secret: str | None = None
+    lease_seconds: int = 10
+    """With several workers: how long a worker's hold on a chat lasts unless
+    renewed, so how soon a dead worker's chats are taken over."""
+    worker_id: str | None = None
+    """This worker's name in the logs and the database (``WORKER_ID``; by
+    default ``hostname:pid:random``), when several share one database."""
+
+    @property
+    def several_workers(self) -> bool:
+        """Webhook mode on PostgreSQL: any number of workers may run, each
+        acting on the chats it holds (:mod:`bot.worker`).  Long polling and
+        SQLite run one process, which acts on every chat."""
+        return self.webhook_url is not None and DatabaseUrl.parse(self.database_url).postgres
 
     def __repr__(self) -> str:  # never print the token
         database = DatabaseUrl.parse(self.database_url).safe()
@@ -103,6 +116,8 @@ class Config:
             webhook_listen=values.get("WEBHOOK_LISTEN", "0.0.0.0").strip(),  # noqa: S104
             webhook_port=_int(values, "WEBHOOK_PORT", 8443, 1, 65535),
             webhook_secret=values.get("WEBHOOK_SECRET", "").strip() or None,
+            lease_seconds=_int(values, "LEASE_SECONDS", 10, 2, 300),
+            worker_id=values.get("WORKER_ID", "").strip() or None,
         )
 
 

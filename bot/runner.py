@@ -30,9 +30,10 @@ from telegram import Update
 from telegram.error import BadRequest, InvalidToken, NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application
 
-from bot.app import build_application
+from bot.app import build_application, inbox_of
 from bot.config import Config
 from bot.logs import TokenRejectedWatch
+from bot.worker import WebhookServer
 from i18n import t
 from storage import Database, DatabaseError
 from storage.url import DatabaseUrl
@@ -44,6 +45,8 @@ log = logging.getLogger(__name__)
 App = Application[Any, Any, Any, Any, Any, Any]
 
 MAX_PAUSE = 60.0  # seconds between attempts to reach Telegram, at most
+WEBHOOK_SERVER = "koloda_webhook_server"
+"""A worker's own webhook server, in ``bot_data`` (one of several workers)."""
 
 
 class Fatal(Exception):
@@ -179,17 +182,25 @@ async def _start(application: App, config: Config) -> None:
             raise Fatal(
                 t(lang, "startup.webhook_refused", url=config.webhook_url, reason=exc.message)
             ) from None
+        inbox = inbox_of(application)
         try:
-            await updater.start_webhook(
-                listen=config.webhook_listen,
-                port=config.webhook_port,
-                # Telegram posts to WEBHOOK_URL; the local server must serve its path.
-                url_path=urlparse(config.webhook_url).path.lstrip("/"),
-                webhook_url=config.webhook_url,
-                secret_token=config.webhook_secret,
-                allowed_updates=Update.ALL_TYPES,
-                bootstrap_retries=-1,
-            )
+            if inbox is not None:  # one of several workers: filed before answered
+                server = WebhookServer(
+                    inbox, urlparse(config.webhook_url).path, config.webhook_secret
+                )
+                await server.start(config.webhook_listen, config.webhook_port)
+                application.bot_data[WEBHOOK_SERVER] = server
+            else:
+                await updater.start_webhook(
+                    listen=config.webhook_listen,
+                    port=config.webhook_port,
+                    # Telegram posts to WEBHOOK_URL; the local server must serve its path.
+                    url_path=urlparse(config.webhook_url).path.lstrip("/"),
+                    webhook_url=config.webhook_url,
+                    secret_token=config.webhook_secret,
+                    allowed_updates=Update.ALL_TYPES,
+                    bootstrap_retries=-1,
+                )
         except OSError as exc:
             raise Fatal(
                 t(
@@ -223,6 +234,9 @@ async def tear_down(application: App) -> None:
     updater = application.updater
 
     async def stop_updater() -> None:
+        server = application.bot_data.pop(WEBHOOK_SERVER, None)
+        if isinstance(server, WebhookServer):
+            await server.stop()
         if updater is not None and updater.running:
             await updater.stop()  # re-raises what ended the polling loop
 

@@ -12,27 +12,52 @@ so they are *spread*: evenly, within three quarters of the budget (one per
 a burst of edits, which would leave its result and the next lobby waiting up
 to a minute for the window to clear: the quarter left over is room for the
 posts people wait for, at once.
+
+With several workers a group is served by the one that holds it
+(:mod:`services.leases`), and its sends are recorded in the database as they
+go (``SendLog``): a worker taking the group over reads the last minute's
+sends and goes on within the same budget instead of a fresh one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import deque
+from typing import Protocol
 
 from services import Background, Clock
 
-__all__ = ["GroupWindow"]
+__all__ = ["GroupWindow", "SendLog"]
+
+log = logging.getLogger(__name__)
 
 WINDOW = 60.0
 EDIT_SHARE = 0.75
 """Of a group's budget, what spread edits may use."""
 
 
+class SendLog(Protocol):
+    """Where a group's sends are kept beyond this process."""
+
+    async def group_sends(self, chat_id: int) -> list[float]:
+        """The group's sends of the last minute."""
+        ...
+
+    async def group_sent(self, chat_id: int, at: float) -> None: ...
+
+
 class GroupWindow:
     def __init__(
-        self, clock: Clock, background: Background, per_minute: int, gap: float = 1.0
+        self,
+        clock: Clock,
+        background: Background,
+        per_minute: int,
+        gap: float = 1.0,
+        sends: SendLog | None = None,
     ) -> None:
         self._clock = clock
+        self._log = sends
         self._background = background
         self.per_minute = per_minute
         self.spacing = WINDOW / max(1, int(per_minute * EDIT_SHARE))
@@ -64,4 +89,22 @@ class GroupWindow:
         async with lock:
             while (wait := self.delay(chat_id, spread=spread)) > 0:
                 await self._background.wait(self._clock.sleep(wait))
-            self._sent.setdefault(chat_id, deque()).append(self._clock.now())
+            now = self._clock.now()
+            self._sent.setdefault(chat_id, deque()).append(now)
+            if self._log is not None:
+                try:
+                    await self._log.group_sent(chat_id, now)
+                except Exception:  # the send goes on: its budget is held here
+                    log.exception("recording a send to group %s failed", chat_id)
+
+    async def load(self, chat_id: int) -> None:
+        """Take in the group's sends of the last minute, by whichever worker."""
+        if self._log is None or chat_id > 0:
+            return
+        stored = await self._log.group_sends(chat_id)
+        kept = self._sent.get(chat_id, deque())
+        self._sent[chat_id] = deque(sorted(set(kept) | set(stored)))
+
+    def forget(self, chat_id: int) -> None:
+        """Another worker serves the group now."""
+        self._sent.pop(chat_id, None)

@@ -201,8 +201,8 @@ class Ledger:
         """Drop what is kept of a table (it is read again if asked for)."""
         self._kept.pop(table_id, None)
 
-    async def to_resume(self, since: float) -> list[int]:
-        """Tables whose messages may be behind: open ones, those owing
-        announcements, and those changed since ``since``."""
+    async def to_resume(self, since: float, chat_id: int | None = None) -> list[int]:
+        """Tables (of ``chat_id``, or all) whose messages may be behind: open
+        ones, those owing announcements, and those changed since ``since``."""
         async with self._db.read() as tx:
-            return await tx.messages.tables_to_resume(since)
+            return await tx.messages.tables_to_resume(since, chat_id)

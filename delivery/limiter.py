@@ -46,8 +46,9 @@ itself and gives the players that time back (``delivery/telegram_io.py``), and
 each group's 20 a minute is the publisher's too (``delivery/group_window.py``).
 
 The state is per process, as PTB's was: with several workers each one's
-ceiling is its share of the token's budget, and a 429 slows the worker that
-met it (the others meet their own).
+ceiling is its share of the token's budget (:meth:`AdaptiveRateLimiter.share`,
+told the live workers at every heartbeat), and a 429 slows the worker that met
+it (the others meet their own).
 """
 
 from __future__ import annotations
@@ -208,6 +209,8 @@ class AdaptiveRateLimiter(BaseRateLimiter[None]):
         if not 0 < floor <= ceiling:
             raise ValueError(f"need 0 < floor <= ceiling, got {floor} and {ceiling}")
         self._clock = clock
+        self._whole = ceiling
+        """The token's whole budget (``TELEGRAM_MAX_RATE``), shared by the workers."""
         self.budget = Budget(ceiling=ceiling, floor=floor, rate=ceiling, tuning=tuning)
         self._turns = Turns()
         self._held: dict[int | str, float] = {}
@@ -218,6 +221,18 @@ class AdaptiveRateLimiter(BaseRateLimiter[None]):
         as their other waits on the clock are (the services are built after
         the application and its limiter)."""
         self._background = background
+
+    def share(self, workers: int) -> None:
+        """``workers`` live workers send with one token: the ceiling (and its
+        floor) become this worker's share of the whole budget."""
+        budget = self.budget
+        ceiling = self._whole / max(1, workers)
+        if ceiling == budget.ceiling:
+            return
+        at_ceiling = budget.rate >= budget.ceiling
+        budget.floor = budget.floor * ceiling / budget.ceiling
+        budget.ceiling = ceiling
+        budget.rate = ceiling if at_ceiling else min(budget.rate, ceiling)
 
     @property
     def rate(self) -> float:

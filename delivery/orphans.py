@@ -15,6 +15,11 @@ nothing was made after it.  But it may be a hole (a message deleted since), so
 the range is probed again, past the holes, as soon as a later send bounds it.
 A sweep cut short (a probe or a delete failed) is owed and tried again later,
 even if nothing else is ever sent to the chat.
+
+An id this process does not know is another's message when another process
+sends to the chat too: with several workers, copies are looked for only in
+the groups a worker holds, and no longer once it hands one over
+(:meth:`Orphans.abandon`).
 """
 
 from __future__ import annotations
@@ -119,6 +124,14 @@ class Orphans:
         if not chat.inflight and chat.doubt_from is None:
             # Later sends begin knowing the newest id: older ones need no memory.
             chat.made = {chat.newest} if chat.newest is not None else set()
+
+    def abandon(self, chat_id: int) -> None:
+        """Another process sends to the chat now: ids this one does not know
+        may be its messages, so no copy is looked for there."""
+        chat = self._chats.get(chat_id)
+        if chat is not None:
+            chat.doubt_from = chat.bound = None
+            chat.needs_bound = False
 
     def owed(self, chat_id: int) -> bool:
         """Copies may still exist in the chat, and probing now could find them."""

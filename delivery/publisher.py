@@ -78,6 +78,7 @@ class Publisher:
         self.bot_username = bot_username
         self._background = services.background
         self._clock = services.clock
+        self._holding = services.holding
         self.hands = HandMessages(io, services, screens, ledger)
         self.tables = TableMessages(io, services, screens, ledger, pacer, self.deep_link)
         self._deliveries: dict[int, TableDelivery] = {}
@@ -107,6 +108,8 @@ class Publisher:
     # --- the table service's observer -------------------------------------------
 
     def table_changed(self, snapshot: Snapshot) -> None:
+        if not self._holding.holds(snapshot.table.chat_id):
+            return  # another worker delivers it
         table = self._delivery(snapshot.table.id)
         if not table.take(snapshot):
             return
@@ -115,6 +118,8 @@ class Publisher:
             self._sync_hands(table)
 
     def seat_warned(self, snapshot: Snapshot, seat: int) -> None:
+        if not self._holding.holds(snapshot.table.chat_id):
+            return
         self.table_changed(snapshot)
         row = snapshot.seat(seat)
         if row.user_id is None:
@@ -314,19 +319,56 @@ class Publisher:
             if (screen := kept.screens.get(user_id)) is not None:
                 screen.told_unreachable = screen.dm_refused = False
         for table in await self.services.snapshots.tables_of(user_id):
-            if table.status is Status.PLAYING:
+            # A table of a chat another worker holds gets his fresh hand at its next change.
+            if table.status is Status.PLAYING and self._holding.holds(table.chat_id):
                 self.resend_hand(await self.services.snapshots.snapshot(table.id), user_id)
 
     async def resume(self) -> None:
-        """After a start: paint every table that may be behind."""
+        """After a start: paint every table that may be behind (with several
+        workers, those of the chats taken: :meth:`chat_taken`)."""
+        if self.services.leases is not None:
+            return
         since = self._clock.now() - RESUME_WINDOW
         table_ids = await self.ledger.to_resume(since)
         log.info("resuming %d tables", len(table_ids))
+        await self._repaint(table_ids)
+
+    async def _repaint(self, table_ids: list[int]) -> None:
         for table_id in table_ids:
             try:
                 self.table_changed(await self.services.snapshots.snapshot(table_id))
             except Exception:
                 log.exception("could not resume table %s", table_id)
+
+    # --- the chats of this worker (services.leases) ---------------------------------
+
+    async def chat_taken(self, chat_id: int, given_back: float) -> None:
+        """Resume the chat as a restart would: its group's budget as the last
+        minute left it, its tables painted from the database (what another
+        worker's ledger recorded is read anew)."""
+        await self.pacer.load(chat_id)
+        since = self._clock.now() - RESUME_WINDOW
+        table_ids = await self.ledger.to_resume(since, chat_id)
+        for table_id in table_ids:
+            self.ledger.forget(table_id)
+        await self._repaint(table_ids)
+
+    def chat_dropped(self, chat_id: int) -> None:
+        """Stop delivering to the chat and forget what is kept of it (its
+        new holder derives it again)."""
+        box = self._outboxes.pop(chat_id, None)
+        if box is not None and box.task is not None:
+            box.task.cancel()
+        for table in list(self._deliveries.values()):
+            latest = table.latest
+            if latest is not None and latest.table.chat_id != chat_id:
+                continue
+            if table.hands_task is not None:
+                table.hands_task.cancel()
+            del self._deliveries[table.table_id]
+            self.ledger.forget(table.table_id)
+        self.pacer.forget(chat_id)
+        self.io.hand_over(chat_id)
 
     async def drain(self, timeout: float) -> None:  # noqa: ASYNC109 - a bound for shutdown
         """Let deliveries in hand finish, for at most ``timeout`` seconds."""
@@ -404,8 +446,10 @@ class Publisher:
                 return True
 
     async def _migrated(self, old: int, new: int) -> None:
-        """The group became a supergroup: its tables move, and are painted there."""
+        """The group became a supergroup: its tables move, and are painted there
+        (with several workers, by this one, which takes the new chat too)."""
         await self.services.directory.migrate_chat(old, new)
+        await self.services.take(new)
         for table in await self.services.snapshots.tables_in_chat(new):
             self._delivery(table.id).latest = await self.services.snapshots.snapshot(table.id)
 

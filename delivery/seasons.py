@@ -7,6 +7,8 @@ The loop wakes at each month's start on the bot's clock (and at the start
 after a restart, which tells any season that ended while the bot was down).
 A season is marked told once its post went out or cannot go out (the bot
 left the chat); a flood wait or a network failure leaves it for the next try.
+With several workers, the worker holding the chat tells it (a chat nobody
+holds is taken first).
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ class SeasonHerald:
     async def tell(self) -> bool:
         """Post every ended season not told yet; False if one must wait."""
         for ended in await self._services.ratings.seasons_ended():
+            if not await self._services.take(ended.chat_id):
+                continue  # another worker holds the chat, and tells it
             lang = await self._services.directory.chat_language(ended.chat_id)
             sent = await self._io.send(ended.chat_id, ratings.season_text(lang, ended, self._specs))
             if sent.delivery is Delivery.RETRY:

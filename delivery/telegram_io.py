@@ -116,10 +116,19 @@ def clip(text: str, limit: int = MAX_TEXT) -> str:
 
 
 class TelegramIO:
-    def __init__(self, bot: Bot, clock: Clock, background: Background) -> None:
+    def __init__(
+        self, bot: Bot, clock: Clock, background: Background, *, shared_dms: bool = False
+    ) -> None:
+        """``shared_dms``: other processes send to the same private chats (one
+        of several workers): copies are looked for in groups only, where the
+        worker holding the group alone sends."""
         self.bot = bot
         self._clock = clock
         self._background = background
+        self._shared_dms = shared_dms
+        self._abandoned: dict[int, int] = {}
+        """Per chat, how often it was handed to another process: a sweep
+        begun before stops."""
         self._orphans = Orphans()
         self._sweeping: dict[int, asyncio.Event] = {}
         self._resweeps: set[int] = set()
@@ -401,7 +410,7 @@ class TelegramIO:
                     if len(self._newest) > NEWEST_KEPT:  # forgotten: "not sure", which is safe
                         self._newest.clear()
                     self._newest[chat_id] = max(sent.message_id, self._newest.get(chat_id, 0))
-            elif sent.unsure:
+            elif sent.unsure and not (chat_id > 0 and self._shared_dms):
                 self._orphans.doubtful(chat_id, ticket)
         finally:
             self._orphans.end(chat_id)
@@ -440,8 +449,18 @@ class TelegramIO:
         finally:
             self._resweeps.discard(chat_id)
 
+    def hand_over(self, chat_id: int) -> None:
+        """Another process sends to the chat from now on: look for no copies
+        there (its messages are not this one's to know)."""
+        self._orphans.abandon(chat_id)
+        self._abandoned[chat_id] = self._abandoned.get(chat_id, 0) + 1
+        self._newest.pop(chat_id, None)
+
     async def _sweep(self, chat_id: int, sweep: Sweep) -> None:
+        handed = self._abandoned.get(chat_id, 0)
         for probed, message_id in enumerate(sweep.ids()):
+            if self._abandoned.get(chat_id, 0) != handed:
+                return
             if probed == MAX_PROBES:  # on with the rest in a while
                 self._orphans.cut_short(chat_id, message_id - 1, sweep)
                 return

@@ -19,6 +19,8 @@ from services.duplicates import Comparison, Duplicates, HandResult
 from services.errors import ServiceError
 from services.fairness import SCHEME_V2, Fairness, Verdict
 from services.history import Histories, History, HistoryError, Step
+from services.leases import CHANNEL, EVERY_CHAT, ChatHolder, ChatLeases, Holding, worker_id
+from services.leases import TTL as LEASE_TTL
 from services.lobby import Lobby, Setting
 from services.moderation import Moderation
 from services.ratings import Ratings
@@ -41,13 +43,17 @@ from storage import (
 )
 
 __all__ = [
+    "CHANNEL",
+    "EVERY_CHAT",
     "MIN_GAMES",
     "SCHEME_V2",
     "Actor",
     "Analyses",
     "Analysis",
     "Background",
+    "ChatHolder",
     "ChatInfo",
+    "ChatLeases",
     "Clock",
     "Comparison",
     "DeadlineRow",
@@ -57,6 +63,7 @@ __all__ = [
     "Histories",
     "History",
     "HistoryError",
+    "Holding",
     "Lobby",
     "LoggedEvent",
     "Mistake",
@@ -80,6 +87,7 @@ __all__ = [
     "ThinkingFailed",
     "Verdict",
     "win_share",
+    "worker_id",
 ]
 # The rows of tables, seats, deadlines and scores are the services' own types
 # too: the Telegram layer reads them from here, never from storage.
@@ -104,6 +112,8 @@ class Services:
     duplicates: Duplicates
     analyses: Analyses
     ratings: Ratings
+    leases: ChatLeases | None
+    """With several workers: the chats this one holds (None: one process, every chat)."""
 
     @classmethod
     def create(
@@ -118,22 +128,37 @@ class Services:
         pause: tuple[float, float] = PAUSE,
         thinking: Thinking | None = None,
         seeds: Callable[[], int] | None = None,
+        worker: str | None = None,
+        lease_seconds: float = LEASE_TTL,
     ) -> Services:
         """``computers`` are the games' computer players, by game key;
         ``thinking`` runs the search players (by default in a pool of worker
-        processes, one per core, started at the first search)."""
+        processes, one per core, started at the first search); ``worker``,
+        this worker's id when several share the database (each then acts on
+        the chats it holds, :mod:`services.leases`, under leases of
+        ``lease_seconds``)."""
         background = Background()
         snapshots = Snapshots(db, games)
         tables = Tables(db, snapshots, clock)
-        timers = Timers(db, tables, clock, background, heartbeat=heartbeat)
+        leases = None
+        if worker is not None:
+            leases = ChatLeases(db, clock, background, worker, ttl=lease_seconds)
+        holding: Holding = EVERY_CHAT if leases is None else leases
+        timers = Timers(db, tables, clock, background, heartbeat=heartbeat, holding=holding)
         thinking = thinking or Thinking()
-        seats = Computers(tables, snapshots, computers, clock, background, thinking, pause=pause)
-        histories = Histories(db, snapshots)
+        seats = Computers(
+            tables, snapshots, computers, clock, background, thinking, pause=pause, holding=holding
+        )
         tables.observe(timers)
         tables.observe(seats)
-        directory = Directory(db, default_language)
+        directory = Directory(db, default_language, now=None if leases is None else clock.now)
+        if leases is not None:
+            leases.add(directory)  # first: the others read the chat's settings through it
+            leases.add(timers)
+            leases.add(seats)
         histories = Histories(db, snapshots)
         return cls(
+            leases=leases,
             db=db,
             clock=clock,
             background=background,
@@ -160,10 +185,25 @@ class Services:
         await self.ratings.catch_up()
         await self.timers.start()
         await self.computers.resume()
+        if self.leases is not None:
+            await self.leases.start()
+
+    @property
+    def holding(self) -> Holding:
+        """Which chats this process acts on."""
+        return EVERY_CHAT if self.leases is None else self.leases
+
+    async def take(self, chat_id: int) -> bool:
+        """Act on ``chat_id``: True if this process may (one process always
+        may; a worker among several if it holds the chat or could take it)."""
+        return self.leases is None or await self.leases.take(chat_id)
 
     async def stop(self) -> None:
         """Stop every background task (the Telegram layer's too); the heartbeat
-        written last says when the bot stopped."""
+        written last says when the bot stopped.  A worker then releases its
+        chats, which the others take at once."""
         await self.computers.stop()
         await self.timers.stop()
+        if self.leases is not None:
+            await self.leases.stop()
         await self.background.stop()

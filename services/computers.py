@@ -25,6 +25,7 @@ from players.levels import Level, searches
 from services.background import Background
 from services.clock import Clock
 from services.errors import ServiceError
+from services.leases import EVERY_CHAT, Holding
 from services.snapshots import Snapshot, Snapshots
 from services.tables import Tables
 from services.thinking import Thinking, ThinkingFailed
@@ -56,8 +57,10 @@ class Computers:
         thinking: Thinking,
         *,
         pause: tuple[float, float] = PAUSE,
+        holding: Holding = EVERY_CHAT,
     ) -> None:
         self._tables = tables
+        self._holding = holding
         self._snapshots = snapshots
         self._computers = computers
         """Each game's computer, by game key (the catalog's)."""
@@ -69,10 +72,29 @@ class Computers:
         self._latest: dict[int, Snapshot] = {}
 
     async def resume(self) -> None:
-        """After a start: computers whose turn it was move again."""
+        """After a start: computers whose turn it was move again (with several
+        workers, those of the chats taken: :meth:`chat_taken`)."""
+        if self._holding is not EVERY_CHAT:
+            return
         for table in await self._snapshots.open_tables():
             if table.status is Status.PLAYING:
                 self.table_changed(await self._snapshots.snapshot(table.id))
+
+    # --- the chats of this worker (services.leases) ------------------------------
+
+    async def chat_taken(self, chat_id: int, given_back: float) -> None:
+        """The chat's computers whose turn it is move."""
+        for table in await self._snapshots.tables_in_chat(chat_id):
+            if table.status is Status.PLAYING:
+                self.table_changed(await self._snapshots.snapshot(table.id))
+
+    def chat_dropped(self, chat_id: int) -> None:
+        """Stop thinking about the chat's tables and forget them."""
+        for table_id in [t for t, s in self._latest.items() if s.table.chat_id == chat_id]:
+            del self._latest[table_id]
+            turn = self._turns.pop(table_id, None)
+            if turn is not None:
+                turn.task.cancel()
 
     async def stop(self) -> None:
         turns = list(self._turns.values())
@@ -87,6 +109,8 @@ class Computers:
     # --- observer -------------------------------------------------------------
 
     def table_changed(self, snapshot: Snapshot) -> None:
+        if not self._holding.holds(snapshot.table.chat_id):
+            return
         table_id = snapshot.table.id
         latest = self._latest.get(table_id)
         if latest is not None and latest.table.version > snapshot.table.version:
@@ -141,6 +165,9 @@ class Computers:
         await self._background.wait(self._clock.sleep(pause))
         turn = self._turns.get(table_id)
         if turn is None:
+            return
+        if not self._holding.holds(seen.table.chat_id):  # another worker's now
+            del self._turns[table_id]
             return
         turn.acting = True
         try:

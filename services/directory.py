@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from storage import Database
 
-__all__ = ["ChatInfo", "Directory", "Person"]
+__all__ = ["USERS_KEPT", "ChatInfo", "Directory", "Person"]
+
+USERS_KEPT = 60.0
+"""With several workers, seconds a user's language is kept before it is read again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,9 +32,22 @@ class ChatInfo:
 class Directory:
     """Remembers who and where; answers language questions."""
 
-    def __init__(self, db: Database, default_language: str) -> None:
+    def __init__(
+        self,
+        db: Database,
+        default_language: str,
+        *,
+        now: Callable[[], float] | None = None,
+        users_kept: float = USERS_KEPT,
+    ) -> None:
+        """With ``now`` (one of several workers), a user's language is read
+        again after ``users_kept`` seconds: he may choose another in his DM,
+        which another worker may hold."""
         self._db = db
         self.default_language = default_language
+        self._now = now
+        self._users_kept = users_kept
+        self._user_read: dict[int, float] = {}
         # What was last written, so that the common update (a known user in a
         # known chat) costs no write at all.
         self._written: set[Person | ChatInfo] = set()
@@ -58,6 +75,7 @@ class Directory:
             self._chat_pictures.clear()
             self._bot_admin.clear()
             self._user_languages.clear()
+            self._user_read.clear()
         self._written.update(x for x in (person, chat) if x is not None)
         if person is not None:
             self._user_languages.pop(person.id, None)
@@ -129,13 +147,22 @@ class Directory:
         """The language of the user's DM: his own choice, else his Telegram
         app's, else the default."""
         cached = self._user_languages.get(user_id)
-        if cached is None:
+        if cached is None or self._stale(user_id):
             async with self._db.read() as tx:
                 user = await tx.people.get_user(user_id)
             chosen = None if user is None else (user.language or user.locale)
             cached = chosen or self.default_language
             self._user_languages[user_id] = cached
+            if self._now is not None:
+                self._user_read[user_id] = self._now()
         return cached
+
+    def _stale(self, user_id: int) -> bool:
+        """With several workers: the user's language was read long enough ago
+        that he may have chosen another, at another worker."""
+        if self._now is None:
+            return False
+        return self._now() - self._user_read.get(user_id, 0.0) > self._users_kept
 
     async def set_language(self, chat: ChatInfo, user_id: int, language: str) -> None:
         async with self._db.transaction() as tx:
@@ -145,6 +172,23 @@ class Directory:
             else:
                 await tx.people.set_chat_language(chat.id, language)
                 self._chat_languages.pop(chat.id, None)
+
+    # --- the chats of this worker (services.leases) ------------------------------
+
+    async def chat_taken(self, chat_id: int, given_back: float) -> None:
+        """What is cached of the chat may have changed while another worker
+        held it (its language, pictures, the bot's rights): read it again."""
+        self._forget(chat_id)
+
+    def chat_dropped(self, chat_id: int) -> None:
+        self._forget(chat_id)
+
+    def _forget(self, chat_id: int) -> None:
+        self._chat_languages.pop(chat_id, None)
+        self._chat_pictures.pop(chat_id, None)
+        self._bot_admin.pop(chat_id, None)
+        self._user_languages.pop(chat_id, None)  # a private chat's id is its user's
+        self._written = {x for x in self._written if x.id != chat_id}
 
     async def migrate_chat(self, old_id: int, new_id: int) -> bool:
         async with self._db.transaction() as tx:

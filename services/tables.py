@@ -304,13 +304,16 @@ class Tables:
     async def warn(self, table_id: int, seat: int) -> None:
         """A seat's warning time came: tell the observers (once)."""
         async with self.lock(table_id), self._db.transaction() as tx:
+            # The table first, locked: a warning another worker fired
+            # meanwhile is then seen as given (each is told once).
+            table = await self._snapshots.row(tx, table_id)
             deadline = await self._deadline(tx, table_id, seat)
             if deadline is None or deadline.warn_at is None:
                 return
             if deadline.warn_at > self._clock.now():
                 return
             await tx.deadlines.mark_warned(table_id, seat)
-            snapshot = await self._snapshots.read(tx, await self._snapshots.row(tx, table_id))
+            snapshot = await self._snapshots.read(tx, table)
         for observer in self._observers:
             observer.seat_warned(snapshot, seat)
 

@@ -17,6 +17,7 @@ from contextlib import AbstractAsyncContextManager
 from importlib import resources
 from pathlib import Path
 
+from storage.cluster import Cluster
 from storage.connection import Connection, DatabaseError, Dialect
 from storage.deadlines import Deadlines
 from storage.messages import Messages
@@ -74,6 +75,7 @@ class Tx:
         self.scores = Scores(conn, now)
         self.messages = Messages(conn, now)
         self.ratings = Ratings(conn, now)
+        self.cluster = Cluster(conn, now)
 
 
 class Database(ABC):
@@ -107,6 +109,12 @@ class Database(ABC):
     @abstractmethod
     def read(self) -> AbstractAsyncContextManager[Tx]:
         """Queries that change nothing; they see committed states only."""
+
+    async def listen(self, channel: str, wake: Callable[[str], None]) -> None:
+        """Until cancelled, call ``wake`` with the payload of every
+        notification on ``channel`` (:meth:`storage.cluster.Cluster.notify`).
+        Only a database server has them: several workers share nothing else."""
+        raise NotImplementedError(f"{self.url.safe()} cannot notify other processes")
 
     @abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Tx]:

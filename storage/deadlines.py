@@ -36,6 +36,15 @@ class Deadlines(Queries):
         rows = await self._all(f"{_SELECT} WHERE table_id = ? ORDER BY seat", (table_id,))
         return [_row(r) for r in rows]
 
+    async def of_chat(self, chat_id: int) -> list[DeadlineRow]:
+        """The deadlines of the chat's tables."""
+        rows = await self._all(
+            "SELECT d.table_id, d.seat, d.due_at, d.warn_at, d.consent FROM deadlines d"
+            " JOIN tables t ON t.id = d.table_id WHERE t.chat_id = ? ORDER BY d.due_at",
+            (chat_id,),
+        )
+        return [_row(r) for r in rows]
+
     async def all(self) -> list[DeadlineRow]:
         return [_row(r) for r in await self._all(f"{_SELECT} ORDER BY due_at")]
 

@@ -151,13 +151,14 @@ class Messages(Queries):
             [(table_id, seat) for seat in seats],
         )
 
-    async def tables_to_resume(self, since: float) -> list[int]:
+    async def tables_to_resume(self, since: float, chat_id: int | None = None) -> list[int]:
         """Open tables, tables whose announcements are behind their moves, and
-        tables changed since ``since``."""
+        tables changed since ``since`` (of ``chat_id`` only, if given)."""
+        chat = "" if chat_id is None else " AND t.chat_id = ?"
         rows = await self._all(
             "SELECT t.id FROM tables t LEFT JOIN table_messages m ON m.table_id = t.id"
-            " WHERE t.status IN ('lobby', 'playing') OR t.moves > COALESCE(m.announced, 0)"
-            " OR t.updated_at > ? ORDER BY t.id",
-            (since,),
+            " WHERE (t.status IN ('lobby', 'playing') OR t.moves > COALESCE(m.announced, 0)"
+            f" OR t.updated_at > ?){chat} ORDER BY t.id",
+            (since,) if chat_id is None else (since, chat_id),
         )
         return [r[0] for r in rows]

@@ -15,6 +15,7 @@ an advisory lock, so that processes starting together apply each once.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
@@ -124,6 +125,24 @@ class PostgresDatabase(Database):
                 yield Tx(PostgresConnection(conn, locks_rows=False), self._now)
             finally:
                 await _end(conn, "COMMIT")
+
+    async def listen(self, channel: str, wake: Callable[[str], None]) -> None:
+        """On a connection of its own (a pooled one would be handed to a unit
+        of work), reconnecting after a failure: what was notified while it was
+        away is lost, so a listener also looks for work now and then."""
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self.url.url, autocommit=True)
+                try:
+                    await conn.execute(f'LISTEN "{channel}"')
+                    wake("")  # listening again: whatever was missed, look
+                    async for notice in conn.notifies():
+                        wake(notice.payload)
+                finally:
+                    await conn.close()
+            except psycopg.Error as exc:
+                log.warning("listening on %s failed (%s): again in a second", channel, exc)
+                await asyncio.sleep(1.0)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:

@@ -54,6 +54,31 @@ def test_database_url_names_either_backend_and_wins_over_database_path(
     assert "secret" not in repr(config)
 
 
+@pytest.mark.parametrize(
+    ("database", "webhook", "several"),
+    [
+        ("postgresql://koloda@db/koloda", "https://bot.example/hook", True),
+        ("postgresql://koloda@db/koloda", "", False),  # long polling: one process
+        ("sqlite:///data/koloda.sqlite3", "https://bot.example/hook", False),
+    ],
+)
+def test_a_webhook_on_postgresql_makes_the_bot_one_of_several_workers(
+    tmp_path: Path, database: str, webhook: str, several: bool
+) -> None:
+    env = {"BOT_TOKEN": TOKEN, "DATABASE_URL": database, "WEBHOOK_URL": webhook}
+    config = Config.from_env(env, dotenv=tmp_path / "none")
+    assert config.several_workers is several
+    assert config.worker_id is None
+    assert config.lease_seconds == 10
+    named = Config.from_env(
+        {**env, "WORKER_ID": " web-2 ", "LEASE_SECONDS": "4"}, dotenv=tmp_path / "none"
+    )
+    assert named.worker_id == "web-2"
+    assert named.lease_seconds == 4
+    with pytest.raises(ConfigError, match="LEASE_SECONDS"):
+        Config.from_env({**env, "LEASE_SECONDS": "1"}, dotenv=tmp_path / "none")
+
+
 @pytest.mark.parametrize("language", ["ru", "uk", "en", "ka"])
 def test_every_language_may_be_the_default(tmp_path: Path, language: str) -> None:
     env = {"BOT_TOKEN": TOKEN, "DEFAULT_LANGUAGE": language}

@@ -213,3 +213,23 @@ async def test_limiter_passes_a_turn_on_when_its_waiter_is_cancelled() -> None:
     await bot.run(first, waiting[1])
     assert waiting[0].cancelled()
     assert [(chat, when) for _, chat, when in bot.calls] == [(1, 0.0), (3, 1.0)]
+
+
+async def test_limiter_of_one_worker_among_several_sends_its_share_of_the_tokens_budget() -> None:
+    bot = api(12, floor=3)
+    bot.limiter.share(3)  # three live workers
+    assert bot.limiter.budget.ceiling == 4
+    assert bot.limiter.budget.floor == 1
+    assert bot.limiter.rate == 4
+    await bot.run(*(bot.send(chat) for chat in range(6)))
+    assert bot.at() == [0.0] * 4 + [0.25, 0.5]
+    bot.floods[0] = [1]
+    await bot.run(bot.send(0))
+    assert bot.limiter.rate == 2  # a 429 cuts this worker's share
+    bot.limiter.share(2)  # one worker left: a larger share, the cut kept
+    assert bot.limiter.budget.ceiling == 6
+    assert bot.limiter.rate == 2
+    bot.clock.set(bot.clock.now() + 100 * QUIET)
+    assert bot.limiter.rate == 6
+    bot.limiter.share(1)  # alone, at its ceiling: the whole budget at once
+    assert bot.limiter.rate == 12

@@ -52,12 +52,14 @@ class World:
         *,
         seed: int = 1,
         fixed_deals: bool = True,
+        worker: str | None = None,
     ) -> AsyncIterator[World]:
         """The services on ``database`` (a URL, or an SQLite file) hosting the games of
         ``catalog``; deals are seeded by ``seed`` (dealt the first scheme's
         way), or with ``fixed_deals`` False nobody's choice, as the bot deals
         them (services.fairness: the bot's committed seed and the players'
-        contributions)."""
+        contributions); ``worker``: one of several workers on the database,
+        by this name (services.leases)."""
         db = await Database.open(database, now=clock.now)
         deals = random.Random(seed)
         services = Services.create(
@@ -69,6 +71,7 @@ class World:
             heartbeat=3600.0,
             thinking=Thinking(workers=1, scale=THINKING_SCALE),
             seeds=(lambda: deals.getrandbits(63)) if fixed_deals else None,
+            worker=worker,
         )
         seen = Recorder()
         services.tables.observe(seen)

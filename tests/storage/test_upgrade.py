@@ -71,3 +71,22 @@ async def test_the_games_in_progress_play_on_to_their_end(tmp_path: Path) -> Non
             after = await world.snapshot(table_id)
             assert after.table.status is Status.FINISHED
             assert after.table.moves > before.table.moves
+
+
+async def test_the_first_worker_finds_the_upgraded_games_nobody_holds(tmp_path: Path) -> None:
+    """Migration 0012 adds the workers' tables empty: every chat with an open
+    table is one nobody holds, for the first worker to take."""
+    db = await Database.open(copy(tmp_path))
+    try:
+        async with db.read() as tx:
+            busy = await tx.cluster.busy(0.0)
+            open_chats = {t.chat_id for t in await tx.tables.all_open()}
+            waiting = await tx.cluster.waiting_chats()
+            live = await tx.cluster.live_workers(0.0)
+    finally:
+        await db.close()
+    assert open_chats
+    assert open_chats <= {chat_id for chat_id, _ in busy}
+    assert all(worker is None for _, worker in busy)
+    assert waiting == []
+    assert live == 1  # none yet: a worker alone counts itself
