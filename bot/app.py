@@ -109,7 +109,7 @@ def build_application(
             log.info("worker %s", leases.worker)
             leases.add(publisher)
             leases.on_workers(limiter.share)
-            inbox = Inbox(app, services, leases)
+            inbox = Inbox(app, services, leases, publisher)
             leases.add(inbox)  # last: a chat's updates once the rest resumed it
             app.bot_data[INBOX] = inbox
         app.bot_data[KEY] = Koloda(services, publisher, catalog.specs, catalog.screens)

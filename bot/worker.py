@@ -34,6 +34,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from delivery import callback_data as cd
+from delivery.publisher import BACK, Publisher
 from services import CHANNEL, ChatLeases, ServiceError, Services
 
 __all__ = ["POLL", "Inbox", "MalformedUpdate", "WebhookServer", "chat_of"]
@@ -103,8 +104,11 @@ class Inbox:
     """Files updates for their chats' workers, and hands this worker's
     chats' updates to the application.  A :class:`~services.ChatHolder`."""
 
-    def __init__(self, application: App, services: Services, leases: ChatLeases) -> None:
+    def __init__(
+        self, application: App, services: Services, leases: ChatLeases, publisher: Publisher
+    ) -> None:
         self._app = application
+        self._publisher = publisher
         self._services = services
         self._db = services.db
         self._leases = leases
@@ -204,10 +208,27 @@ class Inbox:
         if payload.lstrip("-").isdigit():
             self.wake(int(payload))
             return
+        news = self._leases.news(payload)
+        if news is not None:
+            self._heard(news)
+            return
         # Chats were released (or the listener is back): look for all of it.
         self._leases.wake_scan()
         for chat_id in self._leases.held:
             self.wake(chat_id)
+
+    def _heard(self, news: str) -> None:
+        """Another worker's news: a player is back (fresh hands at this
+        worker's tables of his)."""
+        user = news.removeprefix(BACK)
+        if news.startswith(BACK) and user.isdigit():
+            self._background.spawn(self._welcome_back(int(user)), f"back-{user}")
+
+    async def _welcome_back(self, user_id: int) -> None:
+        try:
+            await self._publisher.welcome_back(user_id, tell_others=False)
+        except Exception:
+            log.exception("fresh hands for user %s failed", user_id)
 
     async def _poll(self) -> None:
         while True:

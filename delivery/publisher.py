@@ -52,10 +52,12 @@ from screens import common
 from screens.base import GameScreens, Picture
 from services import HistoryError, ServiceError, Services, Snapshot, Status, ThinkingFailed
 
-__all__ = ["Publisher"]
+__all__ = ["BACK", "Publisher"]
 
 log = logging.getLogger(__name__)
 
+BACK = "back:"
+"""What a worker tells the others when a player is back (his user id follows)."""
 RESUME_WINDOW = 24 * 3600.0
 """At start, tables changed this recently are painted again too."""
 
@@ -312,16 +314,18 @@ class Publisher:
             table.latest = snapshot
             self._sync_hands(table)
 
-    async def welcome_back(self, user_id: int) -> None:
+    async def welcome_back(self, user_id: int, *, tell_others: bool = True) -> None:
         """A player who could not be messaged is back: fresh hands of every game
-        he is playing."""
+        he is playing.  With several workers, those of the chats this one
+        holds, and the others are told to do the same for theirs."""
         for kept in self._deliveries.values():
             if (screen := kept.screens.get(user_id)) is not None:
                 screen.told_unreachable = screen.dm_refused = False
         for table in await self.services.snapshots.tables_of(user_id):
-            # A table of a chat another worker holds gets his fresh hand at its next change.
             if table.status is Status.PLAYING and self._holding.holds(table.chat_id):
                 self.resend_hand(await self.services.snapshots.snapshot(table.id), user_id)
+        if tell_others and self.services.leases is not None:
+            await self.services.leases.tell_others(f"{BACK}{user_id}")
 
     async def resume(self) -> None:
         """After a start: paint every table that may be behind (with several

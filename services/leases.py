@@ -70,8 +70,10 @@ IDLE = 600.0
 SENDS_KEPT = 60.0
 """Seconds a group's send is kept: its budget's window."""
 CHANNEL = "koloda_inbox"
-"""The notification channel: its payload is the chat whose updates came, or
-empty when chats were released."""
+"""The notification channel: its payload is the chat whose updates came,
+empty when chats were released, or news from a worker (:meth:`ChatLeases.tell_others`)."""
+FROM = " from "
+"""Between a notification's news and the worker that sent it."""
 
 
 def worker_id(env: str | None = None) -> str:
@@ -194,6 +196,18 @@ class ChatLeases:
                 await tx.cluster.notify(CHANNEL, "")
         except Exception:
             log.exception("releasing the chats of worker %s failed", self.worker)
+
+    async def tell_others(self, news: str) -> None:
+        """Tell every other worker ``news`` (a notification: lost by a worker
+        whose listener is reconnecting)."""
+        async with self._db.transaction() as tx:
+            await tx.cluster.notify(CHANNEL, f"{news}{FROM}{self.worker}")
+
+    def news(self, payload: str) -> str | None:
+        """The news in a notification another worker sent (None: not news, or
+        this worker's own)."""
+        news, sep, sender = payload.partition(FROM)
+        return news if sep and sender != self.worker else None
 
     def wake_scan(self) -> None:
         """Look for chats nobody holds now (another worker released some)."""

@@ -431,3 +431,70 @@ async def test_postgres_a_game_played_through_two_workers_one_killed_finishes_wi
                 for m in server.chat_messages(user_id)
                 if not m.deleted and any(d.startswith("m:") for d in m.callback_datas)
             ]
+
+
+async def test_postgres_a_player_back_in_a_dm_one_worker_holds_gets_his_hand_from_the_other(
+    server: FakeTelegram, database: str
+) -> None:
+    clock = FakeClock()
+    async with (
+        worker(server, database, clock, "a") as a,
+        worker(server, database, clock, "b") as b,
+    ):
+        assert await leases(a).take(GROUP)  # A: the group and its table
+        assert await leases(b).take(BORIS)  # B: Boris's DM
+        for user_id in (ANNA, BORIS):
+            server.send(user_id, user_id, "/start")
+        await post(server, b)
+        server.send(ANNA, GROUP, "/newgame durak")
+        await post(server, a)
+        await advance(clock, 2, a, b)
+        lobby = with_buttons(server, GROUP, "l:")
+        server.press(BORIS, GROUP, lobby.message_id, lobby.callback_data("🙋"))
+        await post(server, a)
+        await advance(clock, 2, a, b)
+        lobby = with_buttons(server, GROUP, "l:")
+        server.press(ANNA, GROUP, lobby.message_id, lobby.callback_data("▶️"))
+        await post(server, a)
+        await advance(clock, 2, a, b)
+        services = koloda(a).services
+        (table,) = await services.snapshots.tables_in_chat(GROUP)
+
+        async def on_move() -> int:
+            snapshot = await services.snapshots.snapshot(table.id)
+            (seat,) = snapshot.waits()
+            mover = snapshot.seat(seat).user_id
+            assert mover is not None
+            return mover
+
+        async def move() -> None:
+            """The first legal move of the seat on move."""
+            snapshot = await services.snapshots.snapshot(table.id)
+            (seat,) = snapshot.waits()
+            code = snapshot.legal(seat)[0].encode()
+            await services.tables.act(table.id, seat, code, actor=Actor.PLAYER)
+            await advance(clock, 2, a, b)
+
+        while await on_move() != ANNA:
+            await move()
+
+        # He blocks the bot, and A meets it first: the hand of his turn is refused.
+        server.block(BORIS)
+        server.take_updates(100)
+        server.confirm_updates(server.pending_updates[-1]["update_id"] + 1)
+        while await on_move() == ANNA:
+            await move()
+        assert not await services.directory.dm_ok(BORIS)
+        hands_before = len(server.calls_to("sendMessage", BORIS))
+        # He unblocks it: B, holding his DM, hears it; A sends his hand there.
+        server.unblock(BORIS)
+        await post(server, b)
+        for _ in range(200):
+            await advance(clock, 0.5, a, b)
+            if len(server.calls_to("sendMessage", BORIS)) > hands_before:
+                break
+        assert await services.directory.dm_ok(BORIS)
+        assert len(server.calls_to("sendMessage", BORIS)) == hands_before + 1
+        fresh = server.last_bot_message(BORIS)
+        assert fresh is not None
+        assert any(d.startswith(("m:", "u:")) for d in fresh.callback_datas) or "🂠" in fresh.text
