@@ -641,6 +641,7 @@ def start_worker_process(
     worker_id: str,
     group_edits_per_minute: int = 20,
     computer_pause_ms: int = 100,
+    lease_seconds: int = 10,
     log_level: str = "WARNING",
 ) -> subprocess.Popen[bytes]:
     """One of several workers, as an operator runs them behind a load balancer:
@@ -656,6 +657,7 @@ def start_worker_process(
         "WEBHOOK_PORT": str(port),
         "WEBHOOK_SECRET": WEBHOOK_SECRET,
         "WORKER_ID": worker_id,
+        "LEASE_SECONDS": str(lease_seconds),
         "GROUP_EDITS_PER_MINUTE": str(group_edits_per_minute),
         "TELEGRAM_MAX_RATE": "10000",
         "COMPUTER_PAUSE_MS": str(computer_pause_ms),

@@ -26,6 +26,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -54,9 +55,16 @@ GROUP_BUDGET = 20
 """Messages and edits a minute per group: the production default, held by
 the workers together."""
 MINUTE = 60.0
+LEASE_SECONDS = 4
+"""How long a worker's hold on a chat lasts unless renewed (10 s in
+production): a killed worker's chats are taken over within a few seconds."""
 TIMED_TURN = "30 с"
 """The shortest turn there is, at the tables with a player who never presses."""
-KILL_EVERY = (1.0, 4.0)
+KILLS = 8
+"""SIGKILLs, each of a worker chosen at random, while the games are played
+(a dead worker's chats wait for its leases to run out: more kills cost the
+games' time more than they add cases)."""
+KILL_EVERY = (2.0, 5.0)
 """Seconds between kills, at random."""
 DOWN_FOR = (0.0, 2.0)
 """Seconds a killed worker stays down, at random (more kills may fall meanwhile)."""
@@ -70,6 +78,8 @@ IDLE_PAUSE = 0.05
 """Seconds a player waits when no button is his to press (a computer thinks)."""
 STALL_SECONDS = 60.0
 """Seconds without a move anywhere that mean the games are stuck."""
+PROGRESS_EVERY = 10.0
+"""Seconds between lines saying how far the games got."""
 
 
 @dataclass(frozen=True)
@@ -81,22 +91,26 @@ class Seating:
     quiet: int = 0
     """The last ``quiet`` people never press a move: the turn timer (30 s) plays
     out each one's turn once and marks him away, and a computer plays on."""
+    options: tuple[tuple[str, str], ...] = ()
+    """Lobby options set before the start: (the button's name, the value shown)."""
 
 
 GAMES = [
     Seating("durak", "podkidnoy", people=2),
     Seating("durak", "perevodnoy", people=2),
     Seating("durak", "teams", people=4),
-    Seating("durak", "refusal", people=2, computers=1),
+    Seating("durak", "refusal", people=2),
     Seating("durak", "akulina", people=2),
-    Seating("durak", "diamonds", people=2, computers=1),
+    Seating("durak", "diamonds", people=1, computers=1),
     Seating("durak", "believe", people=1, computers=1),
     Seating("durak", "podkidnoy", people=2, quiet=1),
-    Seating("101", "crocodile", people=2),
-    Seating("101", "classic", people=1, computers=2),
-    Seating("joker", "classic", people=1, computers=3),
+    Seating("101", "crocodile", people=1, computers=1),
+    Seating("101", "classic", people=1, computers=2, quiet=1),
+    Seating("joker", "classic", people=1, computers=3, options=(("Сдачи", "короткая (12)"),)),
     Seating("daytona", "sprint", people=1, computers=2, quiet=1),
 ]
+"""Random presses make long games: the people's seats are few where a game
+is long (101 is played to 101 points, Joker has a dozen deals even short)."""
 
 
 class FleetTelegram(FakeTelegram):
@@ -177,14 +191,15 @@ class Fleet:
             port=worker.port,
             worker_id=worker.name,
             group_edits_per_minute=GROUP_BUDGET,
-            computer_pause_ms=40,
+            computer_pause_ms=10,
+            lease_seconds=LEASE_SECONDS,
         )
 
     async def listening(self) -> None:
         """Until every worker has set the webhook and takes connections."""
         await self.server.wait_for(lambda: self.server.webhook, timeout=60)
-        for worker in self.workers:
-            await self.server.wait_for(lambda w=worker: _listens(w.port), timeout=60)
+        for port in [w.port for w in self.workers]:
+            await self.server.wait_for(partial(_listens, port), timeout=60)
 
     async def kill(self, worker: Worker, down_for: float) -> None:
         """SIGKILL, and start it again after ``down_for`` seconds."""
@@ -316,7 +331,7 @@ async def _play(server: FleetTelegram, probe: Probe, play: Play) -> None:
 
 
 async def _storm(fleet: Fleet, rng: random.Random, over: asyncio.Event) -> None:
-    while not over.is_set():
+    while fleet.kills < KILLS and not over.is_set():
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(over.wait(), rng.uniform(*KILL_EVERY))
         running = [w for w in fleet.workers if w.running]
@@ -327,7 +342,7 @@ async def _storm(fleet: Fleet, rng: random.Random, over: asyncio.Event) -> None:
 
 async def _watch(probe: Probe, plays: list[Play], over: asyncio.Event) -> None:
     """Fail when no table has moved for :data:`STALL_SECONDS`."""
-    moves, since = -1, time.monotonic()
+    moves, since, shown = -1, time.monotonic(), time.monotonic()
     while not over.is_set():
         now = sum(probe.table(p.table_id)[1] for p in plays)
         if now != moves:
@@ -335,6 +350,10 @@ async def _watch(probe: Probe, plays: list[Play], over: asyncio.Event) -> None:
         stuck = [p for p in plays if probe.table(p.table_id)[0] == "playing"]
         if not stuck:
             return
+        if time.monotonic() - shown >= PROGRESS_EVERY:  # shown with -s, or when it fails
+            shown = time.monotonic()
+            left = ", ".join(f"{p.seating.key} {p.seating.preset}" for p in stuck)
+            print(f"{moves} moves, playing: {left}", flush=True)
         assert time.monotonic() - since < STALL_SECONDS, _describe(stuck)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(over.wait(), 1.0)
@@ -368,6 +387,8 @@ async def _seat(server: FleetTelegram, index: int, seating: Seating) -> Play:
         await add_computers(table, seating.computers)
     for user_id in table.players[1:]:
         await table.press(user_id, table.lobby(), table.lobby().callback_data("🙋"))
+    for name, shown in seating.options:
+        await table.set_option(name, shown)
     await table.set_turn_time(TIMED_TURN if seating.quiet else "без лимита")
     await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
     return Play(seating, table, table_id, random.Random(index))
