@@ -105,7 +105,7 @@ GAMES = [
     Seating("durak", "believe", people=1, computers=1),
     Seating("durak", "podkidnoy", people=2, quiet=1),
     Seating("101", "crocodile", people=1, computers=1),
-    Seating("101", "classic", people=1, computers=2, quiet=1),
+    Seating("101", "crocodile", people=1, computers=1, quiet=1),
     Seating("joker", "classic", people=1, computers=3, options=(("Сдачи", "короткая (12)"),)),
     Seating("daytona", "sprint", people=1, computers=2, quiet=1),
 ]
