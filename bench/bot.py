@@ -855,7 +855,9 @@ def report(
         )
     else:
         row("peak memory of the bot (VmHWM)", "unreadable")
-    if finished:
+    if not db_total:
+        row("database size per finished game", "n/a", "(SQLite's file only)")
+    elif finished:
         row("database size per finished game", f"{db_total / finished / 1024:.1f} KB")
     elif m.db_moves and m.moves_per_game:
         estimate = db_total / m.db_moves * m.moves_per_game
@@ -910,11 +912,14 @@ def report(
         add("  refusals:")
         for what, count in players.refusals.most_common(8):
             add(f"    {count:>6}  {what}")
-    add(
-        f"  database: {m.db_bytes / 1024:.0f} KB file + {m.wal_bytes / 1024:.0f} KB wal after a "
-        f"checkpoint; tables by status {dict(sorted(m.statuses.items()))}"
-    )
-    if not finished and m.db_moves and m.moves_per_game:
+    if db_total:
+        add(
+            f"  database: {m.db_bytes / 1024:.0f} KB file + {m.wal_bytes / 1024:.0f} KB wal after "
+            f"a checkpoint; tables by status {dict(sorted(m.statuses.items()))}"
+        )
+    else:
+        add(f"  database: tables by status {dict(sorted(m.statuses.items()))}")
+    if db_total and not finished and m.db_moves and m.moves_per_game:
         add(
             f"    no game finished, so per game is estimated: {db_total / m.db_moves:.0f} bytes "
             f"per logged move x {m.moves_per_game:.0f} moves, the mean length of "
@@ -1051,7 +1056,6 @@ def postgres_figures(url: str, measured: Measured) -> None:
             str(status): int(count)
             for status, count in conn.execute("SELECT status, count(*) FROM tables GROUP BY status")
         }
-        measured.db_bytes = int(_one(conn, "SELECT pg_database_size(current_database())"))
 
 
 def _one(conn: psycopg.Connection[tuple[Any, ...]], sql: str) -> Any:
