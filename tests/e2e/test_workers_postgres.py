@@ -32,7 +32,7 @@ from typing import Any
 
 import pytest
 
-from playground.botapi import ApiCall, FakeTelegram, RoundRobin, SentMessage
+from playground.botapi import ApiCall, FakeTelegram, Fault, RoundRobin, SentMessage
 from playground.botapi.errors import ApiError
 from playground.botapi.params import Params
 from tests.e2e.harness import (
@@ -121,7 +121,7 @@ class FleetTelegram(FakeTelegram):
         super().__init__(deliver_webhooks=True, webhook_retry=(0.05, 1.0))
         self.touched: Counter[int] = Counter()
         """Calls that changed something, by chat."""
-        self._news = asyncio.Event()
+        self._waiting: set[asyncio.Event] = set()
 
     def _record(
         self,
@@ -131,26 +131,33 @@ class FleetTelegram(FakeTelegram):
         *,
         result: Any = None,
         error: ApiError | None = None,
-        fault: Any = None,
+        fault: Fault | None = None,
     ) -> None:
         super()._record(name, params, arrived, result=result, error=error, fault=fault)
         call = self._calls[-1]
         if call.ok and isinstance(call.chat_id, int) and name != "answerCallbackQuery":
             self.touched[call.chat_id] += 1
-            self._news.set()
+            for news in self._waiting:
+                news.set()
 
     async def until(self, condition: Callable[[], bool], timeout: float) -> bool:  # noqa: ASYNC109
         """Wait until ``condition`` holds after some chat changed, at most
         ``timeout`` seconds; whether it held."""
         deadline = time.monotonic() + timeout
-        while not condition():
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return False
-            self._news.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._news.wait(), remaining)
-        return True
+        news = asyncio.Event()
+        self._waiting.add(news)
+        try:
+            while True:
+                news.clear()  # before the look: a change after it sets it again
+                if condition():
+                    return True
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(news.wait(), remaining)
+        finally:
+            self._waiting.discard(news)
 
 
 @dataclass
