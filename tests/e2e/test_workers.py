@@ -460,16 +460,6 @@ async def test_postgres_a_player_back_in_a_dm_one_worker_holds_gets_his_hand_fro
         services = koloda(a).services
         (table,) = await services.snapshots.tables_in_chat(GROUP)
 
-<<<<<<< HEAD
-        async def on_move() -> int:
-            snapshot = await services.snapshots.snapshot(table.id)
-            (seat,) = snapshot.waits()
-            mover = snapshot.seat(seat).user_id
-            assert mover is not None
-            return mover
-
-=======
->>>>>>> workers
         async def move() -> None:
             """The first legal move of the seat on move."""
             snapshot = await services.snapshots.snapshot(table.id)
@@ -478,16 +468,6 @@ async def test_postgres_a_player_back_in_a_dm_one_worker_holds_gets_his_hand_fro
             await services.tables.act(table.id, seat, code, actor=Actor.PLAYER)
             await advance(clock, 2, a, b)
 
-<<<<<<< HEAD
-        while await on_move() != ANNA:
-            await move()
-
-        # He blocks the bot, and A meets it first: the hand of his turn is refused.
-        server.block(BORIS)
-        server.take_updates(100)
-        server.confirm_updates(server.pending_updates[-1]["update_id"] + 1)
-        while await on_move() == ANNA:
-=======
         # He blocks the bot, and A meets it first: the fresh hand of his next
         # turn is refused.
         server.block(BORIS)
@@ -496,7 +476,6 @@ async def test_postgres_a_player_back_in_a_dm_one_worker_holds_gets_his_hand_fro
         for _ in range(50):
             if not await services.directory.dm_ok(BORIS):
                 break
->>>>>>> workers
             await move()
         assert not await services.directory.dm_ok(BORIS)
         hands_before = len(server.calls_to("sendMessage", BORIS))
@@ -511,8 +490,4 @@ async def test_postgres_a_player_back_in_a_dm_one_worker_holds_gets_his_hand_fro
         assert len(server.calls_to("sendMessage", BORIS)) == hands_before + 1
         fresh = server.last_bot_message(BORIS)
         assert fresh is not None
-<<<<<<< HEAD
-        assert any(d.startswith(("m:", "u:")) for d in fresh.callback_datas) or "🂠" in fresh.text
-=======
         assert fresh.text.startswith("Дурак · «Friends»")  # his hand
->>>>>>> workers
