@@ -9,6 +9,8 @@ Run it (from the repository root)::
     .venv/bin/python -m bench.bot --game joker --players 2 --computers 2 --think 2
     .venv/bin/python -m bench.bot --profile /tmp/bot.svg   # + a py-spy flame graph of the bot
     .venv/bin/python -m bench.bot --tables 30 --think 1 --seconds 30 --telegram-limit 20
+    .venv/bin/python -m bench.bot --workers 2 --database postgres-throwaway
+    .venv/bin/python -m bench.bot --sitting --tables 50 --seconds 20   # SQLite, 1 and 2 workers
 
 Closed loop (the default) measures how fast the bot can go: every user presses
 the moment his buttons appear.  Open loop (``--think``) measures it at a
@@ -25,7 +27,13 @@ How it works
 ------------
 * The bot runs as ``python -m bot`` in a subprocess (its CPU and memory are its
   own), with a fresh SQLite file in a temporary directory that is removed at
-  the end.  It gets ``TELEGRAM_MAX_RATE=100000`` so the bot's overall rate limiter
+  the end.  On PostgreSQL (``--database postgres-throwaway``: a cluster
+  started for the run as the tests start theirs, or a ``postgresql://`` URL)
+  it runs as ``--workers N`` workers in webhook mode: the stand-in posts every
+  update to the webhook, through a round-robin balancer in front of the
+  workers' ports; their CPU is counted together, and a throwaway cluster's
+  processes' CPU beside it.  ``--sitting`` runs SQLite, then one and two
+  workers on one throwaway cluster, and prints a table of the three.  It gets ``TELEGRAM_MAX_RATE=100000`` so the bot's overall rate limiter
   never gates the benchmark, and the production default
   ``GROUP_EDITS_PER_MINUTE=20`` (group messages are coalesced, so they do not
   gate moves).
