@@ -33,8 +33,9 @@ How it works
   update to the webhook, through a round-robin balancer in front of the
   workers' ports; their CPU is counted together, and a throwaway cluster's
   processes' CPU beside it.  ``--sitting`` runs SQLite, then one and two
-  workers on one throwaway cluster, and prints a table of the three.  It gets ``TELEGRAM_MAX_RATE=100000`` so the bot's overall rate limiter
-  never gates the benchmark, and the production default
+  workers on one throwaway cluster, and prints a table of the three.  It
+  gets ``TELEGRAM_MAX_RATE=100000`` so the bot's overall rate limiter never
+  gates the benchmark, and the production default
   ``GROUP_EDITS_PER_MINUTE=20`` (group messages are coalesced, so they do not
   gate moves).
 * This process runs the fake Bot API server (``playground.botapi``, on
