@@ -186,6 +186,8 @@ class Fleet:
             Worker(f"w{n}", free_port(), workdir / f"worker-{n}.log") for n in range(1, WORKERS + 1)
         ]
         self.kills = 0
+        self.killed_at: list[float] = []
+        """When each kill fell (time.monotonic(), as the stand-in's records)."""
         self.restarts: set[asyncio.Task[None]] = set()
 
     def start(self, worker: Worker) -> None:
@@ -214,6 +216,7 @@ class Fleet:
         worker.process.send_signal(signal.SIGKILL)
         assert await wait_exit(worker.process, 10) == -signal.SIGKILL
         self.kills += 1
+        self.killed_at.append(time.monotonic())
 
         async def restart() -> None:
             await asyncio.sleep(down_for)
@@ -445,18 +448,15 @@ def _sends(server: FakeTelegram) -> list[ApiCall]:
     return [c for c in server.calls if c.ok and c.method in ("sendMessage", "sendPhoto")]
 
 
-def _check_no_send_twice(server: FakeTelegram) -> None:
+def _check_no_send_twice(server: FakeTelegram, kills: list[float]) -> None:
     """No chat got the same message twice (text and buttons alike)."""
-    sent = Counter(
-        (
-            call.chat_id,
-            call.params.get("text", call.params.get("caption")),
-            json.dumps(call.params.get("reply_markup"), sort_keys=True),
-        )
-        for call in _sends(server)
-    )
-    twice = {key: n for key, n in sent.items() if n > 1}
-    assert not twice, f"sent more than once: {twice}"
+    sent: defaultdict[tuple[Any, ...], list[float]] = defaultdict(list)
+    for call in _sends(server):
+        text = call.params.get("text", call.params.get("caption"))
+        markup = json.dumps(call.params.get("reply_markup"), sort_keys=True)
+        sent[(call.chat_id, text, markup)].append(call.at)
+    twice = {key: at for key, at in sent.items() if len(at) > 1}
+    assert not twice, f"sent more than once (at, and the kills at): {twice} {kills}"
 
 
 def _check_one_table_message(server: FakeTelegram, play: Play) -> None:
@@ -547,7 +547,7 @@ async def test_three_workers_on_postgres_killed_at_random_lose_and_double_nothin
         _check_moves(probe, play)
         _check_one_table_message(server, play)
     firings = sum(_check_timers(probe, p) for p in plays if p.seating.quiet)
-    _check_no_send_twice(server)
+    _check_no_send_twice(server, fleet.killed_at)
     busiest = _check_group_budgets(server, [p.table.group_id for p in plays])
     for worker in fleet.workers:
         log = worker.log.read_text(encoding="utf-8", errors="replace")
