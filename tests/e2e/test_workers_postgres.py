@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import random
 import signal
@@ -78,6 +79,10 @@ IDLE_PAUSE = 0.05
 """Seconds a player waits when no button is his to press (a computer thinks)."""
 STALL_SECONDS = 60.0
 """Seconds without a move anywhere that mean the games are stuck."""
+UNRECORDED = 1.0
+"""Seconds after a send within which a kill may leave it unrecorded (the
+ledger writes it in its next group commit, milliseconds later on an idle
+machine)."""
 PROGRESS_EVERY = 10.0
 """Seconds between lines saying how far the games got."""
 
@@ -448,15 +453,29 @@ def _sends(server: FakeTelegram) -> list[ApiCall]:
     return [c for c in server.calls if c.ok and c.method in ("sendMessage", "sendPhoto")]
 
 
-def _check_no_send_twice(server: FakeTelegram, kills: list[float]) -> None:
-    """No chat got the same message twice (text and buttons alike)."""
+def _check_no_send_twice(server: FakeTelegram, kills: list[float]) -> int:
+    """No chat got the same message twice (text and buttons alike), but where
+    its sender was killed right after sending it, before it could record it
+    (a send and its record cannot be one transaction): then the chat's next
+    holder sends it again, as a restarted single process does.  Returns how
+    many were sent again so."""
     sent: defaultdict[tuple[Any, ...], list[float]] = defaultdict(list)
     for call in _sends(server):
         text = call.params.get("text", call.params.get("caption"))
         markup = json.dumps(call.params.get("reply_markup"), sort_keys=True)
         sent[(call.chat_id, text, markup)].append(call.at)
+
+    def killed_after(first: float, again: float) -> bool:
+        return any(first < kill < again and kill - first <= UNRECORDED for kill in kills)
+
     twice = {key: at for key, at in sent.items() if len(at) > 1}
-    assert not twice, f"sent more than once (at, and the kills at): {twice} {kills}"
+    doubled = {
+        key: at
+        for key, at in twice.items()
+        if not all(killed_after(a, b) for a, b in itertools.pairwise(at))
+    }
+    assert not doubled, f"sent more than once (at, and the kills at): {doubled} {kills}"
+    return sum(len(at) - 1 for at in twice.values())
 
 
 def _check_one_table_message(server: FakeTelegram, play: Play) -> None:
@@ -547,7 +566,7 @@ async def test_three_workers_on_postgres_killed_at_random_lose_and_double_nothin
         _check_moves(probe, play)
         _check_one_table_message(server, play)
     firings = sum(_check_timers(probe, p) for p in plays if p.seating.quiet)
-    _check_no_send_twice(server, fleet.killed_at)
+    again = _check_no_send_twice(server, fleet.killed_at)
     busiest = _check_group_budgets(server, [p.table.group_id for p in plays])
     for worker in fleet.workers:
         log = worker.log.read_text(encoding="utf-8", errors="replace")
@@ -568,6 +587,7 @@ async def test_three_workers_on_postgres_killed_at_random_lose_and_double_nothin
         f"{sum(p.unanswered for p in plays)} never answered), {fleet.kills} kills, "
         f"{firings} timers fired, {retried} webhook posts not taken, "
         f"balancer: {balancer[0]} passed on, {balancer[1]} refused; "
-        f"busiest group minute {busiest}/{GROUP_BUDGET}; messages sent twice: 0; "
+        f"busiest group minute {busiest}/{GROUP_BUDGET}; messages sent twice: 0 "
+        f"({again} sent again after their sender was killed before recording them); "
         f"set up {seated - started:.1f} s, played {played - seated:.1f} s"
     )
