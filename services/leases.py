@@ -154,10 +154,6 @@ class ChatLeases:
         self._on_workers.append(told)
 
     @property
-    def workers(self) -> int:
-        return self._workers
-
-    @property
     def held(self) -> frozenset[int]:
         return frozenset(self._held)
 
