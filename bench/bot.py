@@ -9,6 +9,8 @@ Run it (from the repository root)::
     .venv/bin/python -m bench.bot --game joker --players 2 --computers 2 --think 2
     .venv/bin/python -m bench.bot --profile /tmp/bot.svg   # + a py-spy flame graph of the bot
     .venv/bin/python -m bench.bot --tables 30 --think 1 --seconds 30 --telegram-limit 20
+    .venv/bin/python -m bench.bot --workers 2 --database postgres-throwaway
+    .venv/bin/python -m bench.bot --sitting --tables 50 --seconds 20   # SQLite, 1 and 2 workers
 
 Closed loop (the default) measures how fast the bot can go: every user presses
 the moment his buttons appear.  Open loop (``--think``) measures it at a
@@ -25,8 +27,15 @@ How it works
 ------------
 * The bot runs as ``python -m bot`` in a subprocess (its CPU and memory are its
   own), with a fresh SQLite file in a temporary directory that is removed at
-  the end.  It gets ``TELEGRAM_MAX_RATE=100000`` so the bot's overall rate limiter
-  never gates the benchmark, and the production default
+  the end.  On PostgreSQL (``--database postgres-throwaway``: a cluster
+  started for the run as the tests start theirs, or a ``postgresql://`` URL)
+  it runs as ``--workers N`` workers in webhook mode: the stand-in posts every
+  update to the webhook, through a round-robin balancer in front of the
+  workers' ports; their CPU is counted together, and a throwaway cluster's
+  processes' CPU beside it.  ``--sitting`` runs SQLite, then one and two
+  workers on one throwaway cluster, and prints a table of the three.  It
+  gets ``TELEGRAM_MAX_RATE=100000`` so the bot's overall rate limiter never
+  gates the benchmark, and the production default
   ``GROUP_EDITS_PER_MINUTE=20`` (group messages are coalesced, so they do not
   gate moves).
 * This process runs the fake Bot API server (``playground.botapi``, on
@@ -80,11 +89,13 @@ import argparse
 import asyncio
 import contextlib
 import ctypes
+import dataclasses
 import math
 import os
 import random
 import shutil
 import signal
+import socket
 import sqlite3
 import statistics
 import subprocess
@@ -98,12 +109,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import psycopg
+
 from bot.catalog import CATALOG
-from playground.botapi import FakeTelegram, Fault, SentMessage
+from playground.botapi import FakeTelegram, Fault, RoundRobin, SentMessage
 from playground.botapi.errors import ApiError
 from playground.botapi.faults import FLOODABLE, FloodLimit
 from playground.botapi.params import Params
 from playground.botapi.world import MessageRecord
+from storage.url import DatabaseUrl, sqlite_url
+from tests.postgres import Cluster
 
 ROOT = Path(__file__).resolve().parents[1]
 T = TypeVar("T")
@@ -112,6 +127,9 @@ GROUP_EDITS_PER_MINUTE = 20  # the production default (bot/config.py)
 MAX_RATE = 100_000  # the bot's overall limiter: out of the way for the benchmark
 LIMITED_MAX_RATE = 30  # ... but its production default against --telegram-limit
 NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
+THROWAWAY = "postgres-throwaway"
+WEBHOOK_PATH = "/koloda-hook"
+WEBHOOK_SECRET = "bench-secret"
 
 TARGET_MOVES_PER_SECOND = 300.0  # closed loop: as fast as the bot goes
 TARGET_TABLES = 100
@@ -179,8 +197,8 @@ class BenchTelegram(FakeTelegram):
     being kept whole, and the table whose chats a call touched is woken up.
     """
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, *, deliver_webhooks: bool = False) -> None:
+        super().__init__(deliver_webhooks=deliver_webhooks)
         self.sent_in: defaultdict[int, list[SentMessage]] = defaultdict(list)
         self.watchers: dict[int, BenchTable] = {}
         self.call_log: list[CallRecord] = []
@@ -230,7 +248,39 @@ def _die_with_parent() -> None:
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
-def bot_environment(server: FakeTelegram, db_path: Path, max_rate: int) -> dict[str, str]:
+@dataclass(frozen=True)
+class Deployment:
+    """Where the bot keeps its data and how many workers serve it."""
+
+    database_url: str
+    workers: int = 1
+    webhook_url: str | None = None
+    """The balancer's URL every worker sets as its webhook (None: one process
+    polling, as a single install runs)."""
+    ports: tuple[int, ...] = ()
+    """The workers' webhook ports, behind the balancer."""
+
+    @property
+    def label(self) -> str:
+        backend = "PostgreSQL" if DatabaseUrl.parse(self.database_url).postgres else "SQLite"
+        if self.webhook_url is None:
+            return f"{backend}, one process polling"
+        workers = "one worker" if self.workers == 1 else f"{self.workers} workers"
+        return f"{backend}, {workers} behind a round-robin balancer (webhook)"
+
+
+def bot_environment(
+    server: FakeTelegram, deployment: Deployment, max_rate: int, worker: int = 0
+) -> dict[str, str]:
+    webhook: dict[str, str] = {}
+    if deployment.webhook_url is not None:
+        webhook = {
+            "WEBHOOK_URL": deployment.webhook_url,
+            "WEBHOOK_LISTEN": "127.0.0.1",
+            "WEBHOOK_PORT": str(deployment.ports[worker]),
+            "WEBHOOK_SECRET": WEBHOOK_SECRET,
+            "WORKER_ID": f"bench-{worker + 1}",
+        }
     return {
         "PATH": os.environ.get("PATH", ""),
         "PYTHONPATH": str(ROOT),
@@ -239,38 +289,45 @@ def bot_environment(server: FakeTelegram, db_path: Path, max_rate: int) -> dict[
         "BOT_TOKEN": server.token,
         "TELEGRAM_API_BASE_URL": server.base_url,
         "TELEGRAM_FILE_BASE_URL": server.base_file_url,
-        "DATABASE_PATH": str(db_path),
+        "DATABASE_URL": deployment.database_url,
         "GROUP_EDITS_PER_MINUTE": str(GROUP_EDITS_PER_MINUTE),
         "TELEGRAM_MAX_RATE": str(max_rate),
         "LOG_LEVEL": "WARNING",
+        **webhook,
     }
 
 
 @asynccontextmanager
-async def bot_process(
+async def bot_processes(
     server: FakeTelegram,
-    db_path: Path,
+    deployment: Deployment,
     workdir: Path,
     log: Path,
     measured: Measured,
     max_rate: int = MAX_RATE,
-) -> AsyncIterator[subprocess.Popen[bytes]]:
-    """``python -m bot`` against the fake server; stopped on the way out, whatever happens."""
-    with log.open("ab") as stderr:  # the child keeps its own copy of the handle
-        process = subprocess.Popen(  # noqa: ASYNC220 - returns at once; waits go to a thread
-            [sys.executable, "-m", "bot"],
-            cwd=workdir,  # no .env from the checkout is read
-            env=bot_environment(server, db_path, max_rate),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=stderr,
-            start_new_session=True,  # a Ctrl-C reaches the benchmark, which stops the bot
-            preexec_fn=_die_with_parent,  # no threads run yet in this process
-        )
+) -> AsyncIterator[list[subprocess.Popen[bytes]]]:
+    """``python -m bot`` against the fake server, once per worker; stopped on the
+    way out, whatever happens."""
+    processes: list[subprocess.Popen[bytes]] = []
     try:
-        yield process
+        for worker in range(deployment.workers):
+            with log.open("ab") as stderr:  # the child keeps its own copy of the handle
+                processes.append(
+                    subprocess.Popen(  # noqa: ASYNC220 - returns at once; waits go to a thread
+                        [sys.executable, "-m", "bot"],
+                        cwd=workdir,  # no .env from the checkout is read
+                        env=bot_environment(server, deployment, max_rate, worker),
+                        stdin=subprocess.DEVNULL,
+                        stdout=subprocess.DEVNULL,
+                        stderr=stderr,
+                        start_new_session=True,  # a Ctrl-C reaches the benchmark, which stops it
+                        preexec_fn=_die_with_parent,  # no threads run yet in this process
+                    )
+                )
+        yield processes
     finally:
-        measured.stopped = await stop_process(process)
+        stopped = await asyncio.gather(*(stop_process(p) for p in processes))
+        measured.stopped = "; ".join(dict.fromkeys(stopped)) or "not started"
 
 
 async def stop_process(process: subprocess.Popen[bytes]) -> str:
@@ -615,6 +672,13 @@ class Options:
     """Open loop: a user's mean think time, in seconds (0: press at once)."""
     telegram_limit: int = 0
     """The stand-in's overall flood limit in the measured period (0: none)."""
+    workers: int = 1
+    sitting: bool = False
+    """SQLite, then one and two workers on PostgreSQL, one run after another."""
+    database: str = "sqlite"
+    """``sqlite`` (a file in a temporary directory), ``postgres-throwaway`` (a
+    cluster started for the run, as the tests start theirs) or a
+    ``postgresql://`` URL of an empty database."""
 
     @property
     def max_rate(self) -> int:
@@ -645,6 +709,8 @@ class Measured:
     bot_loop_cpu: float | None = None
     machine_busy: float | None = None
     others_cpu: float | None = None
+    database_cpu: float | None = None
+    """The PostgreSQL server's CPU in the measured period (a throwaway cluster's)."""
     db_moves: int = 0
     wall_started: float = 0.0  # the measured period on the clock the move log uses
     wall_ended: float = 0.0
@@ -662,7 +728,13 @@ def verdict(ok: bool) -> str:
     return "PASS" if ok else "MISS"
 
 
-def report(options: Options, server: BenchTelegram, players: Players, m: Measured) -> str:
+def report(
+    options: Options,
+    deployment: Deployment,
+    server: BenchTelegram,
+    players: Players,
+    m: Measured,
+) -> str:
     span = m.ended - m.started
 
     def inside(t: float | None) -> bool:
@@ -706,7 +778,7 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
         f"players{computers}, {pace}, {span:.1f} s measured"
     )
     add("=" * 78)
-    add("bot:    python -m bot in a subprocess, SQLite file in a temporary directory")
+    add(f"bot:    python -m bot in subprocesses: {deployment.label}")
     add(
         f"        TELEGRAM_MAX_RATE={options.max_rate} "
         f"({'the default' if options.telegram_limit else 'generous, for the benchmark'}); "
@@ -755,6 +827,11 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
             f"<= {TARGET_CPU_MS_PER_MOVE:.0f} ms",
             cpu_ms <= TARGET_CPU_MS_PER_MOVE,
         )
+        if m.database_cpu is not None:
+            row(
+                "PostgreSQL server CPU per applied move",
+                f"{m.database_cpu * 1000 / applied:.1f} ms",
+            )
     if move_ms:
         p50, p95, p99 = (percentile(move_ms, q) for q in (50, 95, 99))
         row("press -> answer latency  p50", f"{p50:.1f} ms")
@@ -787,7 +864,9 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
         )
     else:
         row("peak memory of the bot (VmHWM)", "unreadable")
-    if finished:
+    if not db_total:
+        row("database size per finished game", "n/a", "(SQLite's file only)")
+    elif finished:
         row("database size per finished game", f"{db_total / finished / 1024:.1f} KB")
     elif m.db_moves and m.moves_per_game:
         estimate = db_total / m.db_moves * m.moves_per_game
@@ -842,11 +921,14 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
         add("  refusals:")
         for what, count in players.refusals.most_common(8):
             add(f"    {count:>6}  {what}")
-    add(
-        f"  database: {m.db_bytes / 1024:.0f} KB file + {m.wal_bytes / 1024:.0f} KB wal after a "
-        f"checkpoint; tables by status {dict(sorted(m.statuses.items()))}"
-    )
-    if not finished and m.db_moves and m.moves_per_game:
+    if db_total:
+        add(
+            f"  database: {m.db_bytes / 1024:.0f} KB file + {m.wal_bytes / 1024:.0f} KB wal after "
+            f"a checkpoint; tables by status {dict(sorted(m.statuses.items()))}"
+        )
+    else:
+        add(f"  database: tables by status {dict(sorted(m.statuses.items()))}")
+    if db_total and not finished and m.db_moves and m.moves_per_game:
         add(
             f"    no game finished, so per game is estimated: {db_total / m.db_moves:.0f} bytes "
             f"per logged move x {m.moves_per_game:.0f} moves, the mean length of "
@@ -866,10 +948,15 @@ def report(options: Options, server: BenchTelegram, players: Players, m: Measure
             f"core), benchmark + fake server {m.bench_cpu:.1f} s ({m.bench_cpu / span:.0%}); "
             f"{os.cpu_count()} CPUs"
         )
+    if m.database_cpu is not None:
+        add(
+            f"  PostgreSQL server: {m.database_cpu:.1f} s of CPU "
+            f"({m.database_cpu / span:.0%} of a core)"
+        )
     if m.bot_cpu is not None and m.bot_loop_cpu is not None:
         add(
-            f"    of the bot's CPU: event-loop thread {m.bot_loop_cpu:.1f} s, other threads "
-            f"(aiosqlite's) {m.bot_cpu - m.bot_loop_cpu:.1f} s"
+            f"    of the bot's CPU: event-loop threads {m.bot_loop_cpu:.1f} s, other threads "
+            f"(the database driver's) {m.bot_cpu - m.bot_loop_cpu:.1f} s"
         )
     busy = False
     if m.others_cpu is not None:
@@ -929,8 +1016,15 @@ def mean_game_length(key: str, players: int, games: int, seed: int) -> float:
     return total / games
 
 
-def database_figures(db_path: Path, measured: Measured) -> None:
-    """Checkpoint the WAL into the file, then take sizes and table counts."""
+def database_figures(database_url: str, measured: Measured) -> None:
+    """Checkpoint the WAL into the file, then take sizes and table counts (on
+    PostgreSQL: the database's size and the same counts)."""
+    url = DatabaseUrl.parse(database_url)
+    if url.postgres:
+        postgres_figures(url.url, measured)
+        return
+    db_path = url.path
+    assert db_path is not None
     if not db_path.exists():
         return
     with closing(sqlite3.connect(db_path)) as conn:
@@ -955,26 +1049,63 @@ def database_figures(db_path: Path, measured: Measured) -> None:
     measured.wal_bytes = wal.stat().st_size if wal.exists() else 0
 
 
+def postgres_figures(url: str, measured: Measured) -> None:
+    with psycopg.connect(url, autocommit=True) as conn:
+        measured.db_moves = int(_one(conn, "SELECT count(*) FROM moves"))
+        measured.window_moves = Counter(
+            {
+                str(actor): int(count)
+                for actor, count in conn.execute(
+                    "SELECT actor, count(*) FROM moves WHERE at BETWEEN %s AND %s GROUP BY actor",
+                    (measured.wall_started, measured.wall_ended),
+                )
+            }
+        )
+        measured.statuses = {
+            str(status): int(count)
+            for status, count in conn.execute("SELECT status, count(*) FROM tables GROUP BY status")
+        }
+
+
+def _one(conn: psycopg.Connection[tuple[Any, ...]], sql: str) -> Any:
+    row = conn.execute(sql.encode()).fetchone()
+    assert row is not None
+    return row[0]
+
+
 # --------------------------------------------------------------------------- the run
 
 
-async def run(options: Options) -> str:
+async def run(options: Options, cluster: Cluster | None = None) -> str:
+    """One run; ``cluster``: the throwaway PostgreSQL cluster a sitting shares."""
     measured = Measured()
     with tempfile.TemporaryDirectory(prefix="koloda-bench-") as tmp:
         workdir = Path(tmp)
-        db_path = workdir / "data" / "koloda.sqlite3"
         log = workdir / "bot.log"
-        server = BenchTelegram()
-        await server.start()
-        try:
-            players = Players(server, options)
-            async with bot_process(
-                server, db_path, workdir, log, measured, options.max_rate
-            ) as process:
-                await measure(options, server, players, process, log, measured)
-        finally:
-            await server.stop()
-        database_figures(db_path, measured)
+        async with database(options.database, workdir, cluster) as (database_url, server_pids):
+            postgres = DatabaseUrl.parse(database_url).postgres
+            # On PostgreSQL the bot runs as workers behind a balancer, in webhook
+            # mode (what makes it a worker among several); SQLite polls.
+            ports = tuple(free_port() for _ in range(options.workers)) if postgres else ()
+            server = BenchTelegram(deliver_webhooks=postgres)
+            await server.start()
+            try:
+                async with contextlib.AsyncExitStack() as stack:
+                    webhook_url = None
+                    if postgres:
+                        front = await stack.enter_async_context(RoundRobin(ports))
+                        webhook_url = front.url + WEBHOOK_PATH
+                    deployment = Deployment(database_url, options.workers, webhook_url, ports)
+                    players = Players(server, options)
+                    processes = await stack.enter_async_context(
+                        bot_processes(server, deployment, workdir, log, measured, options.max_rate)
+                    )
+                    await measure(
+                        options, server, players, deployment, processes, log, measured, server_pids
+                    )
+            finally:
+                await server.stop()
+            database_figures(database_url, measured)
         if not measured.statuses.get("finished"):
             measured.moves_per_game = mean_game_length(
                 options.game, options.players + options.computers, PLAYOUTS, options.seed
@@ -984,23 +1115,91 @@ async def run(options: Options) -> str:
             1 for line in text.splitlines() if " ERROR " in line or "Traceback" in line
         )
         measured.log_tail = log_tail(log)
-        return report(options, server, players, measured)
+        return report(options, deployment, server, players, measured)
+
+
+@asynccontextmanager
+async def database(
+    option: str, workdir: Path, cluster: Cluster | None
+) -> AsyncIterator[tuple[str, Callable[[], list[int]]]]:
+    """The run's ``DATABASE_URL``, and what lists the database server's
+    processes (none for SQLite, nor for a server of somebody else's)."""
+    if option == "sqlite":
+        yield sqlite_url(workdir / "data" / "koloda.sqlite3"), list
+        return
+    if option != THROWAWAY:
+        yield option, list
+        return
+    own = cluster is None
+    if cluster is None:
+        print("starting a throwaway PostgreSQL cluster...", file=sys.stderr, flush=True)
+        cluster = await asyncio.to_thread(Cluster.start)
+    url = cluster.create()
+    try:
+        folder = cluster.folder
+        yield url, lambda: cluster_pids(folder)
+    finally:
+        cluster.drop(url)
+        if own:
+            cluster.stop()
+
+
+def cluster_pids(folder: Path) -> list[int]:
+    """The postmaster of the cluster in ``folder`` and its children (the
+    connections' backends, the writer, the WAL writer...)."""
+    try:
+        postmaster = int((folder / "data" / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return []
+    pids = [postmaster]
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if int(fields[1]) == postmaster:
+            pids.append(int(stat.parent.name))
+    return pids
+
+
+def cpu_of(pids: list[int]) -> float:
+    return sum(proc_cpu_seconds(pid) or 0.0 for pid in pids)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def listening(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
 async def measure(
     options: Options,
     server: BenchTelegram,
     players: Players,
-    process: subprocess.Popen[bytes],
+    deployment: Deployment,
+    processes: list[subprocess.Popen[bytes]],
     log: Path,
     measured: Measured,
+    server_pids: Callable[[], list[int]],
 ) -> None:
     deadline = time.monotonic() + 60
-    while not server.active_polls:
-        if process.poll() is not None:
-            raise BenchError(f"the bot exited with {process.returncode}:\n{log_tail(log)}")
+
+    def started() -> bool:
+        if deployment.webhook_url is None:
+            return bool(server.active_polls)
+        return server.webhook is not None and all(listening(p) for p in deployment.ports)
+
+    while not started():
+        for process in processes:
+            if process.poll() is not None:
+                raise BenchError(f"the bot exited with {process.returncode}:\n{log_tail(log)}")
         if time.monotonic() > deadline:
-            raise BenchError(f"the bot did not start polling in 60 s:\n{log_tail(log)}")
+            raise BenchError(f"the bot did not start in 60 s:\n{log_tail(log)}")
         await asyncio.sleep(0.05)
     tables = [players.seat(i) for i in range(options.tables)]
     setup_start = time.monotonic()
@@ -1015,13 +1214,15 @@ async def measure(
     measured.setup_seconds = time.monotonic() - setup_start
 
     print(f"playing for {options.seconds:.0f} s...", file=sys.stderr, flush=True)
+    pids = [p.pid for p in processes]
     tasks = [asyncio.create_task(players.play(table)) for table in tables]
     with cancelling(tasks):
-        profiler = start_profiler(options, process.pid, workdir=log.parent)
-        cpu_before = proc_cpu_seconds(process.pid)
-        loop_before = proc_cpu_seconds(process.pid, process.pid)
+        profiler = start_profiler(options, pids[0], workdir=log.parent)
+        cpu_before = cpu_of(pids)
+        loop_before = sum(proc_cpu_seconds(pid, pid) or 0.0 for pid in pids)
+        database_before = cpu_of(server_pids())
         bench_before = time.process_time()
-        bot_wait = proc_cpu_wait_seconds(process.pid)
+        bot_wait = sum(proc_cpu_wait_seconds(pid) or 0.0 for pid in pids)
         busy_before = machine_busy_seconds()
         if options.telegram_limit:
             server.flood_limit = FloodLimit(options.telegram_limit)
@@ -1034,30 +1235,33 @@ async def measure(
             if failed:
                 failed[0].result()  # raises what stopped a table
                 raise BenchError("a table stopped playing")
-            if process.poll() is not None:
-                raise BenchError(f"the bot exited with {process.returncode}:\n{log_tail(log)}")
+            for process in processes:
+                if process.poll() is not None:
+                    raise BenchError(f"the bot exited with {process.returncode}:\n{log_tail(log)}")
         measured.ended = time.monotonic()
         measured.wall_ended = time.time()
         server.flood_limit = None
-        cpu_after = proc_cpu_seconds(process.pid)
-        loop_after = proc_cpu_seconds(process.pid, process.pid)
-        if loop_before is not None and loop_after is not None:
-            measured.bot_loop_cpu = loop_after - loop_before
+        measured.bot_cpu = cpu_of(pids) - cpu_before
+        measured.bot_loop_cpu = sum(proc_cpu_seconds(pid, pid) or 0.0 for pid in pids) - loop_before
+        database_pids = server_pids()
+        if database_pids:
+            measured.database_cpu = cpu_of(database_pids) - database_before
         measured.bench_cpu = time.process_time() - bench_before
-        bot_wait_after = proc_cpu_wait_seconds(process.pid)
+        measured.bot_cpu_wait = sum(proc_cpu_wait_seconds(pid) or 0.0 for pid in pids) - bot_wait
         busy_after = machine_busy_seconds()
-        if bot_wait is not None and bot_wait_after is not None:
-            measured.bot_cpu_wait = bot_wait_after - bot_wait
         if busy_before is not None and busy_after is not None:
             measured.machine_busy = busy_after - busy_before
-        if cpu_before is not None and cpu_after is not None:
-            measured.bot_cpu = cpu_after - cpu_before
         if measured.machine_busy is not None:
             measured.others_cpu = max(
-                0.0, measured.machine_busy - (measured.bot_cpu or 0.0) - measured.bench_cpu
+                0.0,
+                measured.machine_busy
+                - (measured.bot_cpu or 0.0)
+                - (measured.database_cpu or 0.0)
+                - measured.bench_cpu,
             )
-        measured.peak_kb = proc_status_kb(process.pid, "VmHWM")
-        measured.rss_kb = proc_status_kb(process.pid, "VmRSS")
+        peaks = [proc_status_kb(pid, "VmHWM") for pid in pids]
+        measured.peak_kb = max((kb for kb in peaks if kb is not None), default=None)
+        measured.rss_kb = proc_status_kb(pids[0], "VmRSS")
         if profiler is not None:
             measured.profile = await finish_profiler(profiler, options)
     measured.stalls = sum(t.stalls for t in tables)
@@ -1119,6 +1323,50 @@ def cancelling(tasks: list[asyncio.Task[None]]) -> Iterator[None]:
             task.cancel()
 
 
+SITTING = (("sqlite", 1), (THROWAWAY, 1), (THROWAWAY, 2))
+"""The runs of ``--sitting``: (database, workers)."""
+
+
+async def sitting(options: Options) -> str:
+    """The same load on SQLite, then on one and two PostgreSQL workers, in one
+    sitting (one throwaway cluster for both), each run's report, then a table."""
+    print("starting a throwaway PostgreSQL cluster...", file=sys.stderr, flush=True)
+    cluster = await asyncio.to_thread(Cluster.start)
+    reports: list[str] = []
+    rows: list[str] = []
+    try:
+        for database, workers in SITTING:
+            one = dataclasses.replace(options, database=database, workers=workers, sitting=False)
+            print(f"{database}, {workers} worker(s)...", file=sys.stderr, flush=True)
+            text = await run(one, cluster)
+            reports.append(text)
+            rows.append(f"| {database}, {workers} | " + " | ".join(summary(text)) + " |")
+    finally:
+        cluster.stop()
+    table = [
+        "| database, workers | moves/s | bot CPU per move | PostgreSQL CPU per move "
+        "| press -> answer p99 | next turn p99 |",
+        "|---|---|---|---|---|---|",
+        *rows,
+    ]
+    return "\n\n".join([*reports, "\n".join(table)])
+
+
+def summary(text: str) -> list[str]:
+    """The sitting table's figures, read back from one run's report's rows
+    (label in columns 2-40, value in 40-54): moves a second, the bot's and
+    PostgreSQL's CPU per move, and the two p99s (the answer, the next turn)."""
+    rows = [(line[2:40].strip(), line[40:54].strip()) for line in text.splitlines()]
+    values = dict(reversed(rows))  # the first row of a label wins
+    p99s = [value for label, value in rows if label == "p99"]
+    return [
+        values.get("moves per second, all tables", "-"),
+        values.get("bot CPU per applied move", "-"),
+        values.get("PostgreSQL server CPU per applied move", "-"),
+        *[*p99s, "-", "-"][:2],
+    ]
+
+
 def parse_args(argv: list[str] | None = None) -> Options:
     parser = argparse.ArgumentParser(
         prog="python -m bench.bot",
@@ -1152,6 +1400,28 @@ def parse_args(argv: list[str] | None = None) -> Options:
         f"1 s) in the measured period, and the bot runs at TELEGRAM_MAX_RATE={LIMITED_MAX_RATE}",
     )
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="bot processes (PostgreSQL only): N workers in webhook mode behind a round-robin "
+        "balancer (default 1)",
+    )
+    parser.add_argument(
+        "--database",
+        default="sqlite",
+        metavar="URL",
+        help=f"sqlite (a file in a temporary directory, the default), {THROWAWAY} (a "
+        "PostgreSQL cluster started for the run, as the tests start theirs) or the "
+        "postgresql:// URL of an empty database",
+    )
+    parser.add_argument(
+        "--sitting",
+        action="store_true",
+        help="one run after another on SQLite, then one and two workers on a throwaway "
+        "PostgreSQL cluster, and a table of the three",
+    )
+    parser.add_argument(
         "--profile",
         type=Path,
         metavar="FILE",
@@ -1173,6 +1443,18 @@ def parse_args(argv: list[str] | None = None) -> Options:
         parser.error("--computers must be between 0 and 5")
     if args.telegram_limit < 0:
         parser.error("--telegram-limit must not be negative")
+    if not 1 <= args.workers <= 16:
+        parser.error("--workers must be between 1 and 16")
+    database = args.database
+    if database not in ("sqlite", THROWAWAY):
+        try:
+            postgres = DatabaseUrl.parse(database).postgres
+        except ValueError as exc:
+            parser.error(f"--database: {exc}")
+        if not postgres:
+            parser.error(f"--database: sqlite, {THROWAWAY} or a postgresql:// URL")
+    if args.workers > 1 and database == "sqlite":
+        parser.error("--workers needs PostgreSQL: several workers share a database server")
     return Options(
         tables=tables,
         players=args.players,
@@ -1183,6 +1465,9 @@ def parse_args(argv: list[str] | None = None) -> Options:
         computers=args.computers,
         think=args.think,
         telegram_limit=args.telegram_limit,
+        workers=args.workers,
+        database=database,
+        sitting=args.sitting,
     )
 
 
@@ -1191,7 +1476,7 @@ def main(argv: list[str] | None = None) -> int:
     # SIGTERM stops the run like Ctrl-C does: the bot is stopped, the temp dir removed.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
-        print(asyncio.run(run(options)))
+        print(asyncio.run(sitting(options) if options.sitting else run(options)))
     except BenchError as exc:
         print(f"benchmark failed: {exc}", file=sys.stderr)
         return 1

@@ -5,9 +5,11 @@ The real bot (python-telegram-bot) talks to it over HTTP on 127.0.0.1; people (t
 playground's page, or tests) act as users
 (``send``, ``start_bot``, ``press``...) and read what the bot did (``chat_messages``,
 ``callback_answer``, ``calls``). Modules: ``world`` (state and user actions), ``api`` (Bot API
-methods), ``server`` (HTTP, long polling, waiting, file downloads), ``formatting`` (HTML
-parse_mode), ``keyboard`` (reply_markup), ``media`` (photo uploads), ``params`` (request
-decoding), ``models``, ``errors``, ``ptb`` (running a python-telegram-bot Application against it).
+methods), ``server`` (HTTP, long polling or posts to the webhook, waiting, file downloads),
+``balancer`` (a round-robin load balancer in front of several workers' webhooks),
+``formatting`` (HTML parse_mode), ``keyboard`` (reply_markup), ``media`` (photo uploads),
+``params`` (request decoding), ``models``, ``errors``, ``ptb`` (running a python-telegram-bot
+Application against it).
 
 Photos the bot sends are ``SentMessage``s of ``kind == "photo"`` with ``photo_bytes``,
 ``width``, ``height`` and ``caption``; ``server.file_url(file_id)`` is where a picture downloads.
@@ -26,10 +28,11 @@ Everything runs in the test's event loop; a bot in a subprocess works as well (p
 ``server.base_url`` as its API base URL). The server keeps no state between instances.
 """
 
+from .balancer import RoundRobin
 from .errors import ApiError
 from .faults import Fault, Storm
 from .keyboard import Button
-from .models import ApiCall, FakeChat, FakeUser, Photo, SentMessage, StoredFile
+from .models import ApiCall, FakeChat, FakeUser, Photo, SentMessage, StoredFile, WebhookPost
 from .ptb import application_builder, polling
 from .server import FakeTelegram
 from .world import TelegramWorld
@@ -43,10 +46,12 @@ __all__ = [
     "FakeUser",
     "Fault",
     "Photo",
+    "RoundRobin",
     "SentMessage",
     "StoredFile",
     "Storm",
     "TelegramWorld",
+    "WebhookPost",
     "application_builder",
     "polling",
 ]

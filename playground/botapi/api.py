@@ -25,6 +25,8 @@ Handler = Callable[["BotApi", Params], Any]
 MAX_TEXT_LENGTH = 4096
 MAX_CAPTION_LENGTH = 1024
 MAX_CALLBACK_ANSWER_LENGTH = 200
+DEFAULT_WEBHOOK_CONNECTIONS = 40
+MAX_WEBHOOK_CONNECTIONS = 100
 _COMMAND_NAME = re.compile(r"[a-z0-9_]{1,32}")
 _ATTACH = "attach://"
 _OTHER_MEDIA = frozenset({"video", "animation", "audio", "document", "live_photo"})
@@ -209,11 +211,17 @@ def get_me(api: BotApi, p: Params) -> JsonDict:
 
 @method("setWebhook")
 def set_webhook(api: BotApi, p: Params) -> bool:
-    """Recorded, not acted on: a test posts updates to the webhook itself."""
+    """Recorded; the server posts the updates to it when it delivers webhooks
+    (``FakeTelegram(deliver_webhooks=True)``), else a test posts them itself."""
     url = p.string("url")
     if url and not url.startswith(("https://", "http://127.0.0.1")):
         raise bad_request("bad webhook: HTTPS url must be provided for webhook")
+    connections = p.opt_integer("max_connections") or DEFAULT_WEBHOOK_CONNECTIONS
+    if not 1 <= connections <= MAX_WEBHOOK_CONNECTIONS:
+        raise bad_request("bad webhook: max_connections must be between 1 and 100")
     api.world.webhook = {"url": url, "secret_token": p.opt_string("secret_token") or ""}
+    api.world.webhook_connections = connections
+    set_allowed_updates(api.world, p.nested("allowed_updates", "allowed updates"))
     if p.flag("drop_pending_updates"):
         api.world.drop_pending_updates()
     return True

@@ -293,6 +293,18 @@ class ApiCall:
     call was applied though the bot never heard back, a "dropped" one was not."""
 
 
+@dataclass(frozen=True)
+class WebhookPost:
+    """One post of an update to the bot's webhook, recorded when it ended."""
+
+    update_id: int
+    at: float  # time.monotonic() when it was sent
+    status: int | None
+    """The HTTP status answered; None when no answer came (the connection was
+    refused or broken, or the post timed out)."""
+    error: str | None = None
+
+
 @dataclass
 class CallbackQueryRecord:
     id: str

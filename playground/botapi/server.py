@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import aiohttp
 from aiohttp import hdrs, web
 
 from . import api as bot_api
@@ -24,7 +26,7 @@ from .errors import (
     unauthorized,
 )
 from .faults import Fault, FloodLimit, Storm
-from .models import ApiCall, SentMessage
+from .models import ApiCall, SentMessage, WebhookPost
 from .multipart import MultipartError, boundary_of, read_form
 from .params import Params, Upload
 from .world import TelegramWorld
@@ -35,6 +37,13 @@ T = TypeVar("T")
 _QUIET_METHODS = frozenset({"getUpdates"})
 # bots upload files of up to 50 MB; a larger body gets aiohttp's 413 like Telegram's nginx
 MAX_REQUEST_BYTES = 51 * 1024 * 1024
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105 - a header's name
+WEBHOOK_TIMEOUT = 30.0
+"""Seconds a post to the webhook may take before it counts as failed."""
+WEBHOOK_ACTIVE = (
+    "can't use getUpdates method while webhook is active;"
+    " use deleteWebhook to delete the webhook first"
+)
 
 
 @dataclass
@@ -64,10 +73,27 @@ class FakeTelegram(TelegramWorld):
         privacy_mode: bool = True,
         host: str = "127.0.0.1",
         port: int = 0,
+        deliver_webhooks: bool = False,
+        webhook_retry: tuple[float, float] = (0.05, 2.0),
     ) -> None:
         super().__init__(token, bot_username, bot_name=bot_name, privacy_mode=privacy_mode)
         self.host = host
         self.port = port
+        self.deliver_webhooks = deliver_webhooks
+        """Post every update to the webhook that setWebhook set (with its secret
+        token header, up to its max_connections at once), as Telegram does,
+        instead of waiting for a test to post them; getUpdates is refused
+        while a webhook is set, as Telegram refuses it."""
+        self.webhook_retry = webhook_retry
+        """(first, longest) pause in seconds before an update the webhook did
+        not take (no answer, or not 2xx) is posted again; it doubles each time."""
+        self.webhook_posts: list[WebhookPost] = []
+        """Every post of an update to the webhook, in the order they ended."""
+        self._posting: dict[int, asyncio.Task[None]] = {}  # update id: its post under way
+        self._retry_at: dict[int, tuple[float, int]] = {}  # update id: (not before, failures)
+        self._delivery: asyncio.Task[None] | None = None
+        self._http: aiohttp.ClientSession | None = None
+        self._webhook_wake = asyncio.Event()
         self.api = bot_api.BotApi(self)
         self._calls: list[ApiCall] = []
         self._injected: dict[str, list[_Injected]] = {}
@@ -126,12 +152,24 @@ class FakeTelegram(TelegramWorld):
         self._runner = runner
         self._closing = False
         self.port = runner.addresses[0][1]
+        if self.deliver_webhooks:
+            self._webhook_wake = asyncio.Event()
+            self._http = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=WEBHOOK_TIMEOUT))
+            self._delivery = asyncio.create_task(self._deliver())
 
     async def stop(self) -> None:
         if self._runner is None:
             return
         self._closing = True
         self._update_event.set()
+        posts = [task for task in (self._delivery, *self._posting.values()) if task is not None]
+        for task in posts:
+            task.cancel()
+        await asyncio.gather(*posts, return_exceptions=True)
+        self._delivery = None
+        if self._http is not None:
+            await self._http.close()
+            self._http = None
         runner, self._runner = self._runner, None
         await runner.cleanup()
 
@@ -302,10 +340,85 @@ class FakeTelegram(TelegramWorld):
             lines.append("  (none)")
         return "\n".join(lines)
 
+    @property
+    def unfetched_count(self) -> int:
+        """Updates no getUpdates answer has carried yet; delivering webhooks,
+        the updates the webhook has not taken yet."""
+        if self.deliver_webhooks:
+            return len(self._updates)
+        return super().unfetched_count
+
+    # ----------------------------------------------------------------- webhooks
+
+    async def _deliver(self) -> None:
+        """Post the pending updates to the webhook, for as long as the server runs."""
+        while True:
+            self._webhook_wake.clear()
+            pause = self._post_due()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._webhook_wake.wait(), pause)
+
+    def _post_due(self) -> float | None:
+        """Start posting the updates that may be posted now, in their order;
+        return the seconds until a retry falls due (None: none is waiting)."""
+        hook = self.webhook
+        if hook is None or not hook["url"]:
+            return None
+        now = time.monotonic()
+        soonest: float | None = None
+        for update in self._updates:
+            if len(self._posting) >= self.webhook_connections:
+                break
+            update_id = update["update_id"]
+            if update_id in self._posting:
+                continue
+            retry = self._retry_at.get(update_id)
+            if retry is not None and retry[0] > now:
+                soonest = min(soonest or math.inf, retry[0] - now)
+                continue
+            self._posting[update_id] = asyncio.create_task(self._post(dict(hook), update))
+        return soonest
+
+    async def _post(self, hook: dict[str, str], update: JsonDict) -> None:
+        assert self._http is not None
+        update_id = update["update_id"]
+        sent = time.monotonic()
+        headers: dict[str, str] = {"Content-Type": "application/json"}
+        if hook["secret_token"]:
+            headers[SECRET_HEADER] = hook["secret_token"]
+        status: int | None = None
+        error: str | None = None
+        self._inflight += 1
+        self._last_activity = sent
+        try:
+            async with self._http.post(
+                hook["url"], data=json.dumps(update), headers=headers
+            ) as response:
+                await response.read()
+                status = response.status
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            error = f"{type(exc).__name__}: {exc}"
+        finally:
+            self._inflight -= 1
+            self._last_activity = time.monotonic()
+            del self._posting[update_id]
+            self._webhook_wake.set()
+        self.webhook_posts.append(WebhookPost(update_id, sent, status, error))
+        if status is not None and 200 <= status < 300:
+            self._retry_at.pop(update_id, None)
+            self.acknowledge(update_id)
+        else:
+            failures = self._retry_at.get(update_id, (0.0, 0))[1] + 1
+            first, longest = self.webhook_retry
+            pause = min(longest, first * 2 ** (failures - 1))
+            self._retry_at[update_id] = (time.monotonic() + pause, failures)
+        self.changed()
+
     # ----------------------------------------------------------------- HTTP
 
     def _on_update(self) -> None:
         self._update_event.set()
+        self._webhook_wake.set()
 
     async def _not_found(self, request: web.Request) -> web.Response:
         return _json_response(not_found().payload(), 404)
@@ -378,8 +491,13 @@ class FakeTelegram(TelegramWorld):
             raise not_found()
         self._raise_injected(name)
         if name == "getUpdates":
+            if self.deliver_webhooks and self.webhook is not None and self.webhook["url"]:
+                raise conflict(WEBHOOK_ACTIVE)
             return await self._get_updates(params)
-        return self.api.call(name, params)
+        result = self.api.call(name, params)
+        if name in ("setWebhook", "deleteWebhook"):
+            self._webhook_wake.set()
+        return result
 
     def _raise_injected(self, name: str) -> None:
         for key in (name.lower(), "*"):

@@ -75,10 +75,14 @@ class TelegramWorld:
         self.chats: dict[int, FakeChat] = {}
         self.commands: dict[tuple[str, str], list[JsonDict]] = {}
         self.webhook: dict[str, str] | None = None  # what setWebhook was given
+        self.webhook_connections = 40
+        """setWebhook's max_connections: updates posted to the webhook at once."""
         self.bot_texts: dict[tuple[str, str], str] = {}  # (kind, language_code) -> text
         self.menu_buttons: dict[int | None, JsonDict] = {}
         self.allowed_updates: frozenset[str] = DEFAULT_UPDATE_TYPES
         self._messages: dict[tuple[int, int], MessageRecord] = {}
+        self._chat_messages: dict[int, dict[int, MessageRecord]] = {}
+        """The same records by chat (a long game's world holds thousands)."""
         self._queries: dict[str, CallbackQueryRecord] = {}
         self._updates: list[JsonDict] = []  # fetched or not, until confirmed by an offset
         self._next_update_id = FIRST_UPDATE_ID
@@ -194,7 +198,8 @@ class TelegramWorld:
 
     def records(self, chat_id: int) -> list[MessageRecord]:
         """Every message of the chat (users', service and the bot's), oldest first."""
-        return [record for (cid, _), record in sorted(self._messages.items()) if cid == chat_id]
+        chat = self._chat_messages.get(chat_id, {})
+        return [chat[message_id] for message_id in sorted(chat)]
 
     def describe_message(self, record: MessageRecord) -> str:
         if record.sent is not None:
@@ -213,11 +218,7 @@ class TelegramWorld:
         return f"{sender}: {text}" + (" [deleted]" if record.deleted else "")
 
     def bot_messages(self, chat_id: int) -> list[SentMessage]:
-        return [
-            record.sent
-            for (cid, _), record in sorted(self._messages.items())
-            if cid == chat_id and record.sent is not None
-        ]
+        return [record.sent for record in self.records(chat_id) if record.sent is not None]
 
     def query(self, query_id: str) -> CallbackQueryRecord | None:
         return self._queries.get(query_id)
@@ -280,7 +281,7 @@ class TelegramWorld:
             sender_id=user_id,
             thread_id=thread_id if chat.is_forum else None,
         )
-        self._messages[(chat.id, record.message_id)] = record
+        self._store(record)
         if self._bot_sees(chat, entities, text, replied):
             self._enqueue("message", message)
         else:
@@ -548,8 +549,12 @@ class TelegramWorld:
 
     def store_bot_message(self, sent: SentMessage) -> MessageRecord:
         record = MessageRecord(sent.chat_id, sent.message_id, sent=sent, thread_id=sent.thread_id)
-        self._messages[(sent.chat_id, sent.message_id)] = record
+        self._store(record)
         return record
+
+    def _store(self, record: MessageRecord) -> None:
+        self._messages[(record.chat_id, record.message_id)] = record
+        self._chat_messages.setdefault(record.chat_id, {})[record.message_id] = record
 
     # ----------------------------------------------------------------- files
 
@@ -683,6 +688,11 @@ class TelegramWorld:
             self._delivered_upto = max(self._delivered_upto, batch[-1]["update_id"])
         return [dict(u) for u in batch]
 
+    def acknowledge(self, update_id: int) -> None:
+        """The webhook answered 2xx for this update: it is delivered for good."""
+        self._updates = [u for u in self._updates if u["update_id"] != update_id]
+        self._delivered_upto = max(self._delivered_upto, update_id)
+
     def drop_pending_updates(self) -> None:
         self._updates.clear()
         self._delivered_upto = self._next_update_id - 1
@@ -734,7 +744,7 @@ class TelegramWorld:
             message["from"] = self.user(actor_id).to_api()
         message.update(content)
         record = MessageRecord(chat.id, message["message_id"], raw=message, sender_id=actor_id)
-        self._messages[(chat.id, record.message_id)] = record
+        self._store(record)
         if chat.bot_status == "member" or "new_chat_members" in content:
             self._enqueue("message", message)
         return record

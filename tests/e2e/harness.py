@@ -8,6 +8,7 @@ import os
 import random
 import re
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -17,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psycopg
+
 from bot.app import build_application
 from bot.catalog import CATALOG, Catalog
 from bot.config import Config
@@ -24,7 +27,8 @@ from games.core import Game
 from handlers.context import KEY, Koloda
 from i18n import t
 from playground.botapi import FakeTelegram, SentMessage
-from storage.url import sqlite_url
+from storage.translate import postgres_query
+from storage.url import DatabaseUrl, sqlite_url
 from tests.clock import FakeClock
 from tests.engines.playout import cards_in
 
@@ -471,21 +475,39 @@ def faces_in(text: str) -> set[str]:
 
 class Probe:
     """Reads the bot's database from the test, as a second connection would
-    (the games of ``catalog``: those of the bot under test)."""
+    (the games of ``catalog``: those of the bot under test): an SQLite file,
+    or any ``DATABASE_URL``."""
 
-    def __init__(self, path: Path, catalog: Catalog = CATALOG) -> None:
-        self.path = path
+    def __init__(self, database: Path | str, catalog: Catalog = CATALOG) -> None:
+        self.url = DatabaseUrl.parse(database)
         self.catalog = catalog
         self._conn: sqlite3.Connection | None = None
+        self._postgres: psycopg.Connection[tuple[Any, ...]] | None = None
 
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        """Rows of a query, read on one connection kept open (a whole game asks
-        thousands of times, and each new connection reads the schema again).
-        In autocommit mode it holds no snapshot between queries, so each sees
-        every commit the bot made before it, across the bot's restarts too."""
+        """Rows of a query (SQLite's SQL, ``?`` parameters), read on one
+        connection kept open (a whole game asks thousands of times, and each
+        new connection reads the schema again).  In autocommit mode it holds no
+        snapshot between queries, so each sees every commit the bot made before
+        it, across the bot's restarts too."""
+        if self.url.postgres:
+            if self._postgres is None:
+                self._postgres = psycopg.connect(self.url.url, autocommit=True)
+            return list(self._postgres.execute(postgres_query(sql), params).fetchall())
         if self._conn is None:
-            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            assert self.url.path is not None
+            self._conn = sqlite3.connect(
+                self.url.path, isolation_level=None, check_same_thread=False
+            )
         return list(self._conn.execute(sql, params).fetchall())
+
+    def close(self) -> None:
+        if self._postgres is not None:
+            self._postgres.close()
+            self._postgres = None
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
 
     def table(self, table_id: int = 1) -> tuple[str, int]:
         ((status, moves),) = self.query(
@@ -617,6 +639,54 @@ def start_bot_process(
         "GROUP_EDITS_PER_MINUTE": "60",
         "TELEGRAM_MAX_RATE": "10000",
         "COMPUTER_PAUSE_MS": "100",
+        "COMPUTER_THINKING_PERCENT": str(THINKING_PERCENT),
+        "LOG_LEVEL": log_level,
+    }
+    return spawn_bot(env, workdir, log)
+
+
+WEBHOOK_PATH = "/koloda-hook"
+WEBHOOK_SECRET = "fleet-secret_0123"
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_worker_process(
+    server: FakeTelegram,
+    database_url: str,
+    workdir: Path,
+    log: Path,
+    *,
+    webhook_url: str,
+    port: int,
+    worker_id: str,
+    group_edits_per_minute: int = 20,
+    computer_pause_ms: int = 100,
+    lease_seconds: int = 10,
+    log_level: str = "WARNING",
+) -> subprocess.Popen[bytes]:
+    """One of several workers, as an operator runs them behind a load balancer:
+    ``python -m bot`` in webhook mode on ``port``, every worker given the same
+    ``webhook_url`` (the balancer's) and database."""
+    env = {
+        "BOT_TOKEN": server.token,
+        "TELEGRAM_API_BASE_URL": server.base_url,
+        "TELEGRAM_FILE_BASE_URL": server.base_file_url,
+        "DATABASE_URL": database_url,
+        "WEBHOOK_URL": webhook_url,
+        "WEBHOOK_LISTEN": "127.0.0.1",
+        "WEBHOOK_PORT": str(port),
+        "WEBHOOK_SECRET": WEBHOOK_SECRET,
+        "WORKER_ID": worker_id,
+        "LEASE_SECONDS": str(lease_seconds),
+        "GROUP_EDITS_PER_MINUTE": str(group_edits_per_minute),
+        "TELEGRAM_MAX_RATE": "10000",
+        "COMPUTER_PAUSE_MS": str(computer_pause_ms),
         "COMPUTER_THINKING_PERCENT": str(THINKING_PERCENT),
         "LOG_LEVEL": log_level,
     }

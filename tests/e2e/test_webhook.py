@@ -5,21 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import socket
 from pathlib import Path
 
 import aiohttp
 
 from playground.botapi import FakeTelegram
-from tests.e2e.harness import spawn_bot, wait_exit
+from tests.e2e.harness import free_port, spawn_bot, wait_exit
 
 SECRET = "s3cret-token_for-tests"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 async def test_updates_posted_to_the_webhook_are_handled(

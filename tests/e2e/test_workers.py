@@ -25,8 +25,8 @@ from services import ChatLeases
 from services.leases import RENEW, SCAN, TTL
 from storage import Actor, Database, Status
 from tests.clock import FakeClock
-from tests.e2e.harness import bot_config, spawn_bot, wait_exit
-from tests.e2e.test_webhook import SECRET, free_port
+from tests.e2e.harness import bot_config, free_port, spawn_bot, wait_exit
+from tests.e2e.test_webhook import SECRET
 
 pytestmark = pytest.mark.parametrize("database", ["postgres"], indirect=True)
 
