@@ -204,10 +204,10 @@ _MAX_PLAYOUT = 5_000
 """A self-play still going after this many moves is valued where it stands."""
 
 
-def low_priority() -> None:
+def low_priority(parent: int) -> None:
     """The analysis worker's start: below the bot's CPU priority, so that the
     operating system runs the computers' searches first, and otherwise as a
     search worker starts (:func:`players.workers.search_worker_started`)."""
-    search_worker_started()
+    search_worker_started(parent)
     with contextlib.suppress(OSError):
         os.nice(NICENESS)

@@ -21,11 +21,12 @@ PARENT_CHECK = 1.0
 """Seconds between a worker's looks at whether its parent is still there."""
 
 
-def search_worker_started() -> None:
+def search_worker_started(parent: int) -> None:
     """A search worker's start: deaf to Ctrl-C (the bot stops it; see
-    :mod:`services.thinking`) and gone with its parent."""
+    :mod:`services.thinking`) and gone with ``parent``, the bot's process id
+    as the bot gave it (a worker's own look could come after the bot's end,
+    the worker being slow to start)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    parent = os.getppid()
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -132,7 +132,10 @@ class Thinking:
     def _analysis_started(self) -> ProcessPoolExecutor:
         if self._analysis_pool is None:
             self._analysis_pool = ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"), initializer=low_priority
+                1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=low_priority,
+                initargs=(os.getpid(),),
             )
         return self._analysis_pool
 
@@ -142,6 +145,7 @@ class Thinking:
                 self._workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=search_worker_started,
+                initargs=(os.getpid(),),
             )
         return self._pool
 

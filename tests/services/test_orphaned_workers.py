@@ -76,3 +76,30 @@ def test_a_bot_killed_outright_leaves_no_worker_behind() -> None:
     for pid in left:  # not to leave them to the next test run either
         os.kill(pid, signal.SIGKILL)
     assert not left, f"{len(left)} of {len(workers)} workers outlived the bot"
+
+
+def test_a_worker_started_after_its_bot_was_killed_leaves_at_once() -> None:
+    """A worker slow to start may begin after its bot is gone: it knows its
+    bot by the id the bot gave it, not by whoever is its parent by then."""
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    worker = subprocess.run(  # noqa: S603 - our own code
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\n"
+            "from players.workers import search_worker_started\n"
+            "search_worker_started(int(sys.argv[1]))\n"
+            "time.sleep(60)",
+            gone.stdout.strip(),
+        ],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=30,  # it would sleep a minute, were it still there
+        check=False,
+    )
+    assert worker.returncode == 0
