@@ -264,4 +264,4 @@ async def test_every_game_killed_at_random_moments_loses_and_doubles_nothing(
     server: FakeTelegram, db_path: Path, tmp_path: Path
 ) -> None:
     games = [SEATING.get(key, Game(key, people=2, computers=1)) for key in CATALOG.specs]
-    await _kill_storm(server, db_path, tmp_path, games, kills=15, seed=6)
+    await _kill_storm(server, db_path, tmp_path, games, kills=12, seed=6)
