@@ -271,6 +271,8 @@ class TableMessages:
                 and not (_table_moves(snapshot) and Wait.CONSENT in snapshot.waits().values())
             )
             await self._pacer.turn(chat_id, spread=spread)
+            if not self._services.holding.holds(chat_id):
+                return Done()  # let go of meanwhile (a stalled worker): its new holder shows it
             # Compose again after the wait: show the latest state, not the one
             # that asked for this edit.
             snapshot = table.latest
@@ -419,6 +421,10 @@ class TableMessages:
                 if index < done:
                     continue  # posted before a later post of the move failed
                 await self._pacer.turn(table.chat_id)
+                if not self._services.holding.holds(table.chat_id):
+                    # Let go of while waiting (a stalled worker): the chat's new
+                    # holder posts it from the cursor, which this one never moved.
+                    return Done()
                 sent = await self._io.show(
                     table.chat_id,
                     Composed(screen.text, keys, screen.picture if pictures else None),

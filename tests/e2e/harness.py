@@ -12,6 +12,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import weakref
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -493,6 +494,9 @@ class Probe:
         if self.url.postgres:
             if self._postgres is None:
                 self._postgres = psycopg.connect(self.url.url, autocommit=True)
+                # Closed with the probe where a test does not close it: left
+                # to the garbage collector, it warns in whatever test runs then.
+                weakref.finalize(self, self._postgres.close)
             return list(self._postgres.execute(postgres_query(sql), params).fetchall())
         if self._conn is None:
             assert self.url.path is not None

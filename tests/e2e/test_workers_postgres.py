@@ -56,7 +56,7 @@ GROUP_BUDGET = 20
 """Messages and edits a minute per group: the production default, held by
 the workers together."""
 MINUTE = 60.0
-LEASE_SECONDS = 4
+LEASE_SECONDS = 6
 """How long a worker's hold on a chat lasts unless renewed (10 s in
 production): a killed worker's chats are taken over within a few seconds."""
 TIMED_TURN = "30 с"
