@@ -125,6 +125,25 @@ async def advance(clock: FakeClock, seconds: float, *apps: Any) -> None:
     await settle(*apps)
 
 
+async def open_durak(
+    server: FakeTelegram, clock: FakeClock, receivers: tuple[Any, Any, Any], *apps: Any
+) -> None:
+    """Anna opens a Durak table in the group, Boris sits down and Anna starts
+    it, each update posted to the worker of ``receivers`` in turn."""
+    opening, joining, starting = receivers
+    server.send(ANNA, GROUP, "/newgame durak")
+    await post(server, opening)
+    await advance(clock, 2, *apps)
+    lobby = with_buttons(server, GROUP, "l:")
+    server.press(BORIS, GROUP, lobby.message_id, lobby.callback_data("🙋"))
+    await post(server, joining)
+    await advance(clock, 2, *apps)
+    lobby = with_buttons(server, GROUP, "l:")
+    server.press(ANNA, GROUP, lobby.message_id, lobby.callback_data("▶️"))
+    await post(server, starting)
+    await advance(clock, 2, *apps)
+
+
 def with_buttons(server: FakeTelegram, chat_id: int, prefix: str) -> SentMessage:
     for message in reversed(server.chat_messages(chat_id)):
         if not message.deleted and any(d.startswith(prefix) for d in message.callback_datas):
@@ -205,17 +224,8 @@ async def test_postgres_a_dead_workers_table_is_taken_over_and_goes_on_with_noth
             server.send(user_id, user_id, "/start")
         await post(server, b)
         assert await leases(a).take(GROUP)  # A is the group's worker
-        server.send(ANNA, GROUP, "/newgame durak")
-        await post(server, a)
-        await advance(clock, 2, a, b)
-        lobby = with_buttons(server, GROUP, "l:")
-        server.press(BORIS, GROUP, lobby.message_id, lobby.callback_data("🙋"))
-        await post(server, b)
-        await advance(clock, 2, a, b)
-        lobby = with_buttons(server, GROUP, "l:")
-        server.press(ANNA, GROUP, lobby.message_id, lobby.callback_data("▶️"))
-        await post(server, a)
-        await advance(clock, 5, a, b)
+        await open_durak(server, clock, (a, b, a), a, b)
+        await advance(clock, 3, a, b)
         services = koloda(b).services
         (table,) = await services.snapshots.tables_in_chat(GROUP)
         snapshot = await services.snapshots.snapshot(table.id)
@@ -446,17 +456,7 @@ async def test_postgres_a_player_back_in_a_dm_one_worker_holds_gets_his_hand_fro
         for user_id in (ANNA, BORIS):
             server.send(user_id, user_id, "/start")
         await post(server, b)
-        server.send(ANNA, GROUP, "/newgame durak")
-        await post(server, a)
-        await advance(clock, 2, a, b)
-        lobby = with_buttons(server, GROUP, "l:")
-        server.press(BORIS, GROUP, lobby.message_id, lobby.callback_data("🙋"))
-        await post(server, a)
-        await advance(clock, 2, a, b)
-        lobby = with_buttons(server, GROUP, "l:")
-        server.press(ANNA, GROUP, lobby.message_id, lobby.callback_data("▶️"))
-        await post(server, a)
-        await advance(clock, 2, a, b)
+        await open_durak(server, clock, (a, a, a), a, b)
         services = koloda(a).services
         (table,) = await services.snapshots.tables_in_chat(GROUP)
 
