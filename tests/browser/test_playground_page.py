@@ -175,9 +175,14 @@ def click(driver: webdriver.Chrome, chat: str, label: str) -> None:
         matching = [b for b in buttons if label in b.text]
         return matching[-1] if matching else None
 
-    button = wait(driver, find)
-    assert isinstance(button, WebElement)
-    button.click()
+    def pressed() -> bool:
+        button = find()
+        if button is None:
+            return False
+        button.click()  # a button repainted meanwhile is stale: found again
+        return True
+
+    wait(driver, pressed)
 
 
 def cycle(driver: webdriver.Chrome, chat: str, label: str, value: str) -> None:
