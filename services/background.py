@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable, Coroutine, Iterable
 from typing import Any, TypeVar
 
 __all__ = ["Background"]
@@ -50,7 +50,12 @@ class Background:
 
     async def stop(self) -> None:
         """Cancel every task and wait for them to end."""
-        tasks = list(self._waiting)
+        await self.cancel(list(self._waiting))
+
+    @staticmethod
+    async def cancel(tasks: Iterable[asyncio.Task[Any]]) -> None:
+        """Cancel ``tasks`` and wait for them to end."""
+        tasks = list(tasks)
         for task in tasks:
             task.cancel()
         for task in tasks:

@@ -26,7 +26,6 @@ every chat (:data:`EVERY_CHAT`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import math
 import os
@@ -178,11 +177,7 @@ class ChatLeases:
 
     async def stop(self) -> None:
         """Stop acting on every chat and release them, so that others take them at once."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await self._background.cancel(self._tasks)
         self._tasks = []
         for chat_id in list(self._held):
             self._drop(chat_id)

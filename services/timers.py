@@ -18,7 +18,6 @@ deadline fire it once: the firing transaction reads the table locked
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import heapq
 import logging
 from collections.abc import Iterable, Mapping
@@ -86,11 +85,7 @@ class Timers:
         ]
 
     async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await self._background.cancel(self._tasks)
         self._tasks = []
         try:
             async with self._db.transaction() as tx:
