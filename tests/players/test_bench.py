@@ -66,7 +66,8 @@ def test_the_arena_says_what_the_levels_mean_and_whether_each_aim_is_met(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     argv = ["--only", "durak", "--against", "normal", "--deals", "1", "--scale", "0.01"]
-    assert arena.main([*argv, "--workers", "1"]) == 0
+    # Untimed: at this scale a loaded machine's clock could end a search before one world.
+    assert arena.main([*argv, "--untimed", "--workers", "1"]) == 0
     out = capsys.readouterr().out.splitlines()
     rows = [line for line in out if line.startswith("durak")]
     assert [row.split()[2:5] for row in rows] == [
