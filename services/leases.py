@@ -138,6 +138,7 @@ class ChatLeases:
         """The heartbeat found at start: a chat that never had a lease gets the
         time since given back, as a single process's restart would."""
         self._taking: dict[int, asyncio.Lock] = {}
+        self._lapsing = False
         self._holders: list[ChatHolder] = []
         self._workers = 1
         self._on_workers: list[Callable[[int], None]] = []
@@ -157,7 +158,12 @@ class ChatLeases:
         return frozenset(self._held)
 
     def holds(self, chat_id: int) -> bool:
-        return chat_id in self._held and self._fresh()
+        if chat_id not in self._held:
+            return False
+        if self._fresh():
+            return True
+        self._lapse()
+        return False
 
     # --- running ---------------------------------------------------------------------
 
@@ -241,6 +247,26 @@ class ChatLeases:
         """The leases were renewed within half their TTL."""
         return self._clock.now() - self._renewed <= self.ttl / 2
 
+    def _lapse(self) -> None:
+        """The leases went unrenewed for half their TTL, and somebody was told
+        that a chat is not held: every chat is dropped, right after the asker's
+        step, even if the late renewal comes through meanwhile.  The asker has
+        let go of what it was doing for the chat (a computer's turn, a deadline,
+        an edit) as another worker's, and only the next taker of the chat (this
+        worker again, or another) resumes all of it."""
+        if not self._lapsing:
+            self._lapsing = True
+            asyncio.get_running_loop().call_soon(self._drop_lapsed)
+
+    def _drop_lapsed(self) -> None:
+        self._lapsing = False
+        if self._held:
+            log.warning(
+                "leases not renewed for %.1f s: dropping every chat",
+                self._clock.now() - self._renewed,
+            )
+            self._drop_all(self._held)
+
     def _drop(self, chat_id: int) -> None:
         self._used.pop(chat_id, None)
         if self._held.pop(chat_id, None) is None:
@@ -298,9 +324,7 @@ class ChatLeases:
         while True:
             left = self._renewed + self.ttl / 2 - self._clock.now()
             if left <= 0:
-                if self._held:
-                    log.warning("leases not renewed for %.1f s: dropping every chat", -left)
-                    self._drop_all(self._held)
+                self._drop_lapsed()
                 left = self.renew_every
             await self._background.wait(self._clock.sleep(left))
 

@@ -400,6 +400,26 @@ async def test_postgres_a_worker_whose_renewal_hangs_stops_acting_at_half_its_le
         assert await a.actors(snapshot.table.id) == [Actor.TIMER]
 
 
+async def test_postgres_a_chat_answered_as_not_held_for_a_late_renewal_is_dropped_at_once(
+    database: str, clock: FakeClock
+) -> None:
+    """A renewal late past half the TTL (the process starved, say): whoever
+    asks then is told the chat is not held and lets go of it (a computer its
+    turn, the timers a deadline), so the chat is dropped at once, before the
+    late renewal can make the leases fresh again with nobody resuming what
+    was let go of; its next taker resumes it all."""
+    async with workers(database, clock, "a") as (a,):
+        await leases(a).take(GROUP)
+        snapshot = await a.table(people=1, computers=1, turn=60)
+        clock.set(clock.now() + TTL / 2 + 0.5)  # nobody woken: the watchdog sleeps on
+        assert not leases(a).holds(GROUP)
+        await asyncio.sleep(0)
+        assert holder(a) == set()
+        await advance(clock, RENEW + SCAN, a)  # released by the renewal, taken again
+        assert holder(a) == {GROUP}
+        assert (await a.snapshot(snapshot.table.id)).deadlines
+
+
 async def test_postgres_a_language_chosen_in_a_dm_reaches_the_other_workers_within_a_minute(
     database: str, clock: FakeClock
 ) -> None:
