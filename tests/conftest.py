@@ -1,12 +1,16 @@
-"""The order the suite runs in: the longest tests first.
+"""The order the suite runs in: the longest tests first, dealt to the workers.
 
 ``./scripts/test`` runs everything, the soak tier included, in one run of
-three workers (pytest-xdist, ``--dist worksteal``).  Each worker is handed a
-third of the tests in this order and, once done with its own, takes over half
-of what another has not started: the long tests start at once, the many short
-ones fill in behind them, and the workers finish together instead of one
-running a fault storm alone at the end (docs/testing.md has the figures).  The
-order is the same in every process, as xdist requires.
+four workers (pytest-xdist, ``--dist worksteal``).  xdist hands each worker
+a contiguous quarter of the collection, and a worker done with its own takes
+the later half of what another has not started.  So the tests, ranked
+longest first, are dealt like cards: each worker's quarter begins with its
+share of the long ones (the kill storm on one, the three-worker kill test on
+another, the long storm on a third...), the many short ones come behind them,
+and what is stolen is short.  Ranked but not dealt, one worker kept every
+long test at the head of its quarter and ran them one after another while
+the others had run out of work (docs/testing.md has the figures).  The order
+is the same in every process, as xdist requires.
 """
 
 from __future__ import annotations
@@ -43,6 +47,27 @@ def _rank(item: pytest.Item) -> tuple[int, bool]:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=_rank)  # stable: the usual order within a rank
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if workers > 1:
+        items[:] = dealt(items, workers)
+
+
+def dealt(ranked: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """``ranked`` dealt round the ``workers`` as xdist's first hand splits
+    it (contiguous parts, the smaller ones first), each part in rank order."""
+    sizes = []
+    left = len(ranked)
+    for part in range(workers):
+        sizes.append(left // (workers - part))
+        left -= sizes[-1]
+    parts: list[list[pytest.Item]] = [[] for _ in sizes]
+    turn = 0
+    for item in ranked:
+        while len(parts[turn]) == sizes[turn]:
+            turn = (turn + 1) % workers
+        parts[turn].append(item)
+        turn = (turn + 1) % workers
+    return [item for part in parts for item in part]
 
 
 # --- the database backends -----------------------------------------------------------

@@ -207,6 +207,7 @@ class Fleet:
             group_edits_per_minute=GROUP_BUDGET,
             computer_pause_ms=10,
             lease_seconds=LEASE_SECONDS,
+            log_level="INFO",  # chats taken and dropped, calls that failed: a failure's story
         )
 
     async def listening(self) -> None:
@@ -453,7 +454,7 @@ def _sends(server: FakeTelegram) -> list[ApiCall]:
     return [c for c in server.calls if c.ok and c.method in ("sendMessage", "sendPhoto")]
 
 
-def _check_no_send_twice(server: FakeTelegram, kills: list[float]) -> int:
+def _check_no_send_twice(server: FakeTelegram, kills: list[float], logs: list[Path]) -> int:
     """No chat got the same message twice (text and buttons alike), but where
     its sender was killed right after sending it, before it could record it
     (a send and its record cannot be one transaction): then the chat's next
@@ -474,8 +475,41 @@ def _check_no_send_twice(server: FakeTelegram, kills: list[float]) -> int:
         for key, at in twice.items()
         if not all(killed_after(a, b) for a, b in itertools.pairwise(at))
     }
-    assert not doubled, f"sent more than once (at, and the kills at): {doubled} {kills}"
+    assert not doubled, _describe_doubles(server, doubled, kills, logs)
     return sum(len(at) - 1 for at in twice.values())
+
+
+def _describe_doubles(
+    server: FakeTelegram,
+    doubled: dict[tuple[Any, ...], list[float]],
+    kills: list[float],
+    logs: list[Path],
+) -> str:
+    """Each message sent more than once: every copy (when it came, how long its
+    answer took, whether it was deleted later), and what the workers logged
+    about its chat."""
+    lines = [f"sent more than once (the kills at {[round(k, 1) for k in kills]}):"]
+    for (chat_id, text, _), at in doubled.items():
+        lines.append(f"chat {chat_id}: {str(text)[:120]!r}")
+        for call in _sends(server):
+            if call.chat_id == chat_id and call.at in at:
+                message_id = (
+                    call.result.get("message_id") if isinstance(call.result, dict) else None
+                )
+                deleted = any(
+                    c.method == "deleteMessage" and c.params.get("message_id") == message_id
+                    for c in server.calls
+                    if c.chat_id == chat_id
+                )
+                lines.append(
+                    f"  at {call.at:.2f}, answered in {call.duration:.2f} s,"
+                    f" message {message_id}{', deleted later' if deleted else ''}"
+                )
+        for log in logs:
+            for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+                if str(chat_id) in line or "leases not renewed" in line:
+                    lines.append(f"  {log.name}: {line[:300]}")
+    return "\n".join(lines)
 
 
 def _check_one_table_message(server: FakeTelegram, play: Play) -> None:
@@ -571,7 +605,7 @@ async def test_three_workers_on_postgres_killed_at_random_lose_and_double_nothin
         _check_moves(probe, play)
         _check_one_table_message(server, play)
     firings = sum(_check_timers(probe, p) for p in plays if p.seating.quiet)
-    again = _check_no_send_twice(server, fleet.killed_at)
+    again = _check_no_send_twice(server, fleet.killed_at, [w.log for w in fleet.workers])
     busiest = _check_group_budgets(server, [p.table.group_id for p in plays])
     for worker in fleet.workers:
         log = worker.log.read_text(encoding="utf-8", errors="replace")
