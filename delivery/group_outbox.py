@@ -70,6 +70,14 @@ class GroupOutbox:
         self._waiting: set[int] = set()
         """Tables with a sync waiting in ``items`` (not yet started)."""
         self._backoff = Backoff(clock, background)
+        self.dropped = False
+        """The chat was dropped (with several workers): nothing more is sent."""
+
+    def drop(self) -> None:
+        """Deliver nothing more: the item under way stops before its next call
+        to Telegram (one made is recorded, so that the chat's new holder does
+        not make it again), and the rest are the new holder's."""
+        self.dropped = True
 
     def add(self, item: Say | Chooser) -> None:
         self.items.append(item)
@@ -93,7 +101,7 @@ class GroupOutbox:
         """Deliver the items in order until none is left; ``deliver`` says
         False for an item to try again after a pause."""
         self._backoff.succeeded()
-        while self.items:
+        while self.items and not self.dropped:
             item = self.items[0]
             if isinstance(item, SyncTable):
                 self._waiting.discard(item.table_id)

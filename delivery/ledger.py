@@ -77,10 +77,13 @@ class Ledger:
         if (kept := self._kept.get(table_id)) is not None and kept.table is not None:
             kept.table = replace(kept.table, pinned=pinned)
 
-    async def set_announced(self, table_id: int, moves: int) -> None:
-        await self._write(lambda m: m.set_announced(table_id, moves))
+    async def set_announced(self, table_id: int, moves: int, posts: int = 0) -> None:
+        """The cursor of announcements: ``moves`` moves posted, and ``posts``
+        of the next one's (:meth:`storage.Messages.set_announced`)."""
+        await self._write(lambda m: m.set_announced(table_id, moves, posts))
         if (kept := self._kept.get(table_id)) is not None and (row := kept.table) is not None:
-            kept.table = replace(row, announced=max(row.announced, moves))
+            cursor = max((row.announced, row.announced_posts), (moves, posts))
+            kept.table = replace(row, announced=cursor[0], announced_posts=cursor[1])
 
     async def hands(self, table_id: int) -> dict[int, HandMessageRow]:
         rows = self._of(table_id).hands

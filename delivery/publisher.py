@@ -359,16 +359,17 @@ class Publisher:
 
     def chat_dropped(self, chat_id: int) -> None:
         """Stop delivering to the chat and forget what is kept of it (its
-        new holder derives it again)."""
+        new holder derives it again).  What is under way is not cancelled but
+        stops before its next call to Telegram: a call cut off after it was
+        made would leave no record, and the new holder would make it again."""
         box = self._outboxes.pop(chat_id, None)
-        if box is not None and box.task is not None:
-            box.task.cancel()
+        if box is not None:
+            box.drop()
         for table in list(self._deliveries.values()):
             latest = table.latest
             if latest is not None and latest.table.chat_id != chat_id:
                 continue
-            if table.hands_task is not None:
-                table.hands_task.cancel()
+            table.dropped = True
             del self._deliveries[table.table_id]
             self.ledger.forget(table.table_id)
         self.pacer.forget(chat_id)
@@ -394,19 +395,22 @@ class Publisher:
 
     async def _run_outbox(self, box: GroupOutbox) -> None:
         try:
-            await box.run(lambda item: self._deliver(box.chat_id, item))
+            await box.run(lambda item: self._deliver(box, item))
         finally:
             box.task = None
-            if box.forgettable:
-                self._outboxes.pop(box.chat_id, None)
+            if box.forgettable and self._outboxes.get(box.chat_id) is box:
+                del self._outboxes[box.chat_id]
             self._forget_finished()
 
-    async def _deliver(self, chat_id: int, item: Item) -> bool:
+    async def _deliver(self, box: GroupOutbox, item: Item) -> bool:
         """One outbox item; False to try it again later."""
+        chat_id = box.chat_id
         if isinstance(item, Chooser):
-            return await self._offer(chat_id, item)
+            return await self._offer(box, item)
         if isinstance(item, Say):
             await self.pacer.turn(chat_id)
+            if box.dropped:
+                return True
             shown = item.picture is not None and await self.services.directory.chat_pictures(
                 chat_id
             )
@@ -421,13 +425,16 @@ class Publisher:
             return await self._settle(judged(sent, chat_id), None)
         return await self._sync_table(item)
 
-    async def _offer(self, chat_id: int, item: Chooser) -> bool:
+    async def _offer(self, box: GroupOutbox, item: Chooser) -> bool:
+        chat_id = box.chat_id
         await self.pacer.turn(chat_id)
+        if box.dropped:
+            return True
         sent = await self.io.send(chat_id, item.text, item.markup, thread_id=item.thread_id)
         if not sent.ok:
             return await self._settle(judged(sent, chat_id), None)
         assert sent.message_id is not None
-        choosers = self._outbox(chat_id).choosers
+        choosers = box.choosers
         before = choosers.get(item.thread_id)
         choosers[item.thread_id] = sent.message_id
         if before is not None:
@@ -481,10 +488,12 @@ class Publisher:
     async def _run_hands(self, table: TableDelivery) -> None:
         backoff = Backoff(self._clock, self._background)
         try:
-            while table.hands_due:
+            while table.hands_due and not table.dropped:
                 table.hands_due = False
                 snapshot = table.latest
                 assert snapshot is not None
+                if not self._holding.holds(snapshot.table.chat_id):
+                    break  # let go of (dropped just after): its new holder syncs them
                 try:
                     done = True
                     if snapshot.spec.private_hands:

@@ -26,9 +26,10 @@ class TableDelivery:
     """The lobby's options are open on the group message."""
     repost: bool = False
     """``/table`` asked for the group message anew."""
-    announcing: tuple[int, int] | None = None
-    """(move, posts made) of a move whose announcements were interrupted, so
-    that a retry does not post the first ones twice."""
+    dropped: bool = False
+    """Its chat was dropped (with several workers): what is under way stops
+    before its next call to Telegram, and the chat's new holder goes on from
+    what the ledger recorded."""
     hands_due: bool = False
     """The DMs are to be brought in line with :attr:`latest`."""
     hands_task: asyncio.Task[None] | None = None

@@ -271,8 +271,8 @@ class TableMessages:
                 and not (_table_moves(snapshot) and Wait.CONSENT in snapshot.waits().values())
             )
             await self._pacer.turn(chat_id, spread=spread)
-            if not self._services.holding.holds(chat_id):
-                return Done()  # let go of meanwhile (a stalled worker): its new holder shows it
+            if not self._ours(table, chat_id):
+                return Done()  # let go of meanwhile: its new holder shows it
             # Compose again after the wait: show the latest state, not the one
             # that asked for this edit.
             snapshot = table.latest
@@ -414,17 +414,15 @@ class TableMessages:
                 compared = await self._compared(lang, table)
                 if compared is not None:
                     posts.append((Screen(compared), None, True))
-            posted_move, done = delivery.announcing or (move, 0)
-            if posted_move != move:
-                done = 0
+            # Posts of this move made before (a later one failed, or whoever
+            # delivered the chat before stopped between them).
+            done = row.announced_posts if move == row.announced + 1 else 0
             for index, (screen, keys, notify) in enumerate(posts):
                 if index < done:
-                    continue  # posted before a later post of the move failed
+                    continue
                 await self._pacer.turn(table.chat_id)
-                if not self._services.holding.holds(table.chat_id):
-                    # Let go of while waiting (a stalled worker): the chat's new
-                    # holder posts it from the cursor, which this one never moved.
-                    return Done()
+                if not self._ours(delivery, table.chat_id):
+                    return Done()  # the chat's next holder posts it from the cursor
                 sent = await self._io.show(
                     table.chat_id,
                     Composed(screen.text, keys, screen.picture if pictures else None),
@@ -433,8 +431,13 @@ class TableMessages:
                 )
                 if not isinstance(synced := judged(sent, table.chat_id), Done):
                     return synced
-                if sent.ok:
-                    delivery.announcing = (move, index + 1)
+                if sent.ok and index + 1 < len(posts):
+                    await self._ledger.set_announced(table.id, move - 1, index + 1)
             await self._ledger.set_announced(table.id, move)
-            delivery.announcing = None
         return Done()
+
+    def _ours(self, delivery: TableDelivery, chat_id: int) -> bool:
+        """The table's chat is still this worker's to deliver: not dropped
+        (its new holder delivers it from what the ledger recorded), and held
+        now (a worker whose leases went unrenewed too long stops at once)."""
+        return not delivery.dropped and self._services.holding.holds(chat_id)

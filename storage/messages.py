@@ -28,6 +28,9 @@ class TableMessageRow:
     """Moves whose announcements (score sheets, the result) were posted."""
     pinned: bool
     """The bot pinned it, while the game runs."""
+    announced_posts: int = 0
+    """Posts of the move after :attr:`announced` already made (a move may call
+    for several)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,13 +49,13 @@ class HandMessageRow:
 class Messages(Queries):
     async def table_message(self, table_id: int) -> TableMessageRow:
         row = await self._one(
-            "SELECT table_id, message_id, kind, digest, announced, pinned FROM table_messages"
-            " WHERE table_id = ?",
+            "SELECT table_id, message_id, kind, digest, announced, pinned, announced_posts"
+            " FROM table_messages WHERE table_id = ?",
             (table_id,),
         )
         if row is None:
             return TableMessageRow(table_id, None, "text", None, 0, False)
-        return TableMessageRow(row[0], row[1], row[2], row[3], row[4], bool(row[5]))
+        return TableMessageRow(row[0], row[1], row[2], row[3], row[4], bool(row[5]), row[6])
 
     async def set_table_message(
         self, table_id: int, message_id: int | None, kind: str, digest: str | None
@@ -69,12 +72,20 @@ class Messages(Queries):
             "UPDATE table_messages SET pinned = ? WHERE table_id = ?", (int(pinned), table_id)
         )
 
-    async def set_announced(self, table_id: int, moves: int) -> None:
+    async def set_announced(self, table_id: int, moves: int, posts: int = 0) -> None:
+        """The announcements of the first ``moves`` moves were posted, and
+        ``posts`` of the next move's; a cursor never goes back."""
+        greatest = self._dialect.greatest
         await self._run(
-            "INSERT INTO table_messages (table_id, announced) VALUES (?, ?)"
-            " ON CONFLICT (table_id) DO UPDATE SET announced ="
-            f" {self._dialect.greatest}(table_messages.announced, excluded.announced)",
-            (table_id, moves),
+            "INSERT INTO table_messages (table_id, announced, announced_posts) VALUES (?, ?, ?)"
+            " ON CONFLICT (table_id) DO UPDATE SET"
+            f" announced = {greatest}(table_messages.announced, excluded.announced),"
+            " announced_posts = CASE"
+            "  WHEN excluded.announced > table_messages.announced THEN excluded.announced_posts"
+            "  WHEN excluded.announced < table_messages.announced"
+            "   THEN table_messages.announced_posts"
+            f"  ELSE {greatest}(table_messages.announced_posts, excluded.announced_posts) END",
+            (table_id, moves, posts),
         )
 
     async def hands(self, table_id: int) -> dict[int, HandMessageRow]:

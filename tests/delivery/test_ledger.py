@@ -12,8 +12,8 @@ from storage import Database, IntegrityError
 from tests.storage.test_storage import seed
 
 
-async def test_what_the_ledger_keeps_is_what_the_database_holds(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "koloda.sqlite3")
+async def test_what_the_ledger_keeps_is_what_the_database_holds(database: str) -> None:
+    db = await Database.open(database)
     try:
         table_id = await seed(db)
         ledger = Ledger(db, Background())
@@ -21,8 +21,13 @@ async def test_what_the_ledger_keeps_is_what_the_database_holds(tmp_path: Path) 
         assert await ledger.hands(table_id) == {}
         await ledger.set_table_message(table_id, 7, "photo", "d1")
         await ledger.set_pinned(table_id, True)
+        await ledger.set_announced(table_id, 11, 1)  # one post of move 12 made
+        await ledger.set_announced(table_id, 11, 2)  # and its second
+        await ledger.set_announced(table_id, 11, 1)  # never goes back
+        assert (await Ledger(db, Background()).table_message(table_id)).announced_posts == 2
         await ledger.set_announced(table_id, 12)
         await ledger.set_announced(table_id, 5)  # never goes back
+        await ledger.set_announced(table_id, 5, 3)
         hand = HandMessageRow(table_id, 1, 2, 40, "h1", 3, True)
         await ledger.save_hands(
             table_id, [hand, HandMessageRow(table_id, 0, 1, 41, None, None, False)]
@@ -37,6 +42,7 @@ async def test_what_the_ledger_keeps_is_what_the_database_holds(tmp_path: Path) 
         fresh = Ledger(db, Background())
         assert await ledger.table_message(table_id) == await fresh.table_message(table_id)
         assert (await fresh.table_message(table_id)).announced == 12
+        assert (await fresh.table_message(table_id)).announced_posts == 0
         assert await ledger.hands(table_id) == await fresh.hands(table_id)
         assert (await fresh.hands(table_id))[1].message_id == 42
         assert await fresh.retiring(table_id) == {(2, 40): "old", (1, 39): None}

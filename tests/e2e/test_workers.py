@@ -491,3 +491,58 @@ async def test_postgres_a_player_back_in_a_dm_one_worker_holds_gets_his_hand_fro
         fresh = server.last_bot_message(BORIS)
         assert fresh is not None
         assert fresh.text.startswith("Дурак · «Friends»")  # his hand
+
+
+class HeldTelegram(FakeTelegram):
+    """The stand-in holding one sendMessage, once asked, until let go: a call
+    under way."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.arrived = asyncio.Event()
+        self.hold: asyncio.Event | None = None
+
+    async def _dispatch(self, name: str, params: Any) -> Any:
+        if name == "sendMessage" and self.hold is not None:
+            hold, self.hold = self.hold, None
+            self.arrived.set()
+            await hold.wait()
+        return await super()._dispatch(name, params)
+
+
+async def test_postgres_a_send_under_way_when_its_chat_is_dropped_is_recorded_and_not_made_again(
+    database: str,
+) -> None:
+    """A worker whose leases lapse while it posts the lobby: the post is not
+    cut off (Telegram would make the message all the same, and no record of
+    it would be left) but finished and recorded, so that the chat's next
+    holder edits that message instead of posting the lobby again."""
+    clock = FakeClock()
+    server = HeldTelegram()
+    async with server:
+        server.add_user(ANNA, "Anna", started=True)
+        server.add_group(GROUP, "Friends", supergroup=True)
+        async with (
+            worker(server, database, clock, "a") as a,
+            worker(server, database, clock, "b") as b,
+        ):
+            assert await leases(a).take(GROUP)
+            server.hold = hold = asyncio.Event()
+            server.send(ANNA, GROUP, "/newgame durak")
+            await post(server, a)
+            await asyncio.wait_for(server.arrived.wait(), 10)  # the lobby's send is under way
+            clock.set(clock.now() + TTL / 2 + 0.5)  # A's renewal is late...
+            assert not leases(a).holds(GROUP)
+            await asyncio.sleep(0)
+            assert GROUP not in held(a)  # ...and it dropped the chat
+            hold.set()
+            await settle(a, b)
+            await kill(a)
+            await advance(clock, TTL + SCAN + RENEW, b)
+            assert GROUP in held(b)
+            assert sends(server, GROUP) == 1
+            lobby = with_buttons(server, GROUP, "l:")
+            server.press(ANNA, GROUP, lobby.message_id, lobby.callback_data("⚙️"))
+            await post(server, b)
+            await advance(clock, 2, b)
+            assert sends(server, GROUP) == 1  # B edits the lobby A posted
