@@ -112,10 +112,8 @@ class Computers:
         if not self._holding.holds(snapshot.table.chat_id):
             return
         table_id = snapshot.table.id
-        latest = self._latest.get(table_id)
-        if latest is not None and latest.table.version > snapshot.table.version:
+        if not self._keep(snapshot):
             return
-        self._latest[table_id] = snapshot
         turn = self._turns.get(table_id)
         if turn is not None:
             if turn.acting or turn.moves == snapshot.table.moves:
@@ -131,6 +129,15 @@ class Computers:
 
     def seat_warned(self, snapshot: Snapshot, seat: int) -> None:
         """Computers need no warning."""
+
+    def _keep(self, snapshot: Snapshot) -> bool:
+        """Keep ``snapshot`` as its table's latest unless a newer one is kept;
+        whether it was kept."""
+        latest = self._latest.get(snapshot.table.id)
+        if latest is not None and latest.table.version > snapshot.table.version:
+            return False
+        self._latest[snapshot.table.id] = snapshot
+        return True
 
     # --- playing --------------------------------------------------------------
 
@@ -190,7 +197,10 @@ class Computers:
 
     async def _move(self, table_id: int) -> None:
         snapshot = await self._snapshots.snapshot(table_id)
-        self._latest[table_id] = snapshot
+        # A move committed while this read waited was kept by table_changed:
+        # the older snapshot must not replace it, or the look after this
+        # turn would find nothing new and the table would wait forever.
+        self._keep(snapshot)
         seat = self._next_seat(snapshot)
         if seat is None:
             return
@@ -218,5 +228,7 @@ class Computers:
                 table_id, seat, code, actor=Actor.COMPUTER, expected_moves=table.moves
             )
         except ServiceError as exc:
-            # Somebody moved first (a thrower's card, the timer): look again.
+            # Somebody moved first (a thrower's card, the timer): look again,
+            # at the table as it is now.
             log.debug("computer move at table %s refused: %s", table_id, exc.key)
+            self._keep(await self._snapshots.snapshot(table_id))

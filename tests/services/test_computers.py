@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import random
 from collections.abc import Sequence
@@ -13,6 +14,7 @@ import players.durak
 from bot.catalog import CATALOG, Catalog
 from games.core import Action, Rules
 from games.durak.views import DurakSeatView
+from services import Snapshot
 from storage import Actor, Status
 from tests.backends import sweep
 from tests.clock import FakeClock
@@ -115,3 +117,57 @@ async def test_a_killed_search_worker_costs_one_heuristic_move(
     await world.play_people(table_id, random.Random(4))
     assert (await world.snapshot(table_id)).table.status is Status.FINISHED
     assert "the search workers broke" in caplog.text
+
+
+async def test_a_move_committed_while_the_computer_reads_the_table_is_not_lost_on_it(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A card thrown in while the computer, to beat, is reading the table: the
+    older read must not hide the newer table from it, or its move, refused as
+    made on an old table, would leave it looking at nothing new and waiting
+    for ever (the three-worker kill test's stalled table)."""
+    snapshot = await world.table(people=1, computers=1, turn=0, level="easy")
+    table_id = snapshot.table.id
+    (person,) = [s for s in snapshot.table.seats if s.user_id is not None]
+    computer = 1 - person.seat
+    assert person.user_id is not None
+    rng = random.Random(2)
+    for _ in range(300):  # until the computer is to beat and the person may throw in
+        snapshot = await world.snapshot(table_id)
+        assert snapshot.table.status is Status.PLAYING
+        if computer in snapshot.waits() and snapshot.legal(person.seat):
+            break
+        if person.seat in snapshot.waits():
+            code = rng.choice(snapshot.legal(person.seat)).encode()
+            await world.services.tables.press(
+                table_id, person.user_id, code, at_move=snapshot.table.moves
+            )
+            await world.settle()
+        else:
+            await world.advance(2)
+    else:
+        pytest.fail("the person never could throw in while the computer was to beat")
+    snapshots = world.services.snapshots
+    read, reading, let_go = snapshots.snapshot, asyncio.Event(), asyncio.Event()
+
+    async def slow_read(table_id: int) -> Snapshot:
+        found = await read(table_id)
+        if not reading.is_set():  # the computer's read, when its pause is over
+            reading.set()
+            await let_go.wait()
+        return found
+
+    monkeypatch.setattr(snapshots, "snapshot", slow_read)
+    while not reading.is_set():
+        world.clock.wake_next()
+        await asyncio.sleep(0.01)
+    thrown = snapshot.legal(person.seat)[0].encode()
+    await world.services.tables.press(
+        table_id, person.user_id, thrown, at_move=snapshot.table.moves
+    )
+    let_go.set()
+    await world.advance(5)
+    async with world.services.db.read() as tx:
+        made = await tx.tables.moves_after(table_id, snapshot.table.moves + 1, 10)
+    assert made
+    assert made[0].actor is Actor.COMPUTER
