@@ -20,6 +20,7 @@ its whole batch.  The committer is a task of the bot's
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
 
@@ -47,6 +48,10 @@ class Ledger:
         self._db = db
         self._background = background
         self._kept: dict[int, _Kept] = {}
+        self._writing: Counter[int] = Counter()
+        """Writes under way, by table."""
+        self._written: Counter[int] = Counter()
+        """Writes ended (committed or failed), by table."""
         self._queued: list[Write] = []
         self._next_commit: asyncio.Future[None] | None = None
         """Resolved when the queued writes are committed."""
@@ -61,26 +66,31 @@ class Ledger:
     async def table_message(self, table_id: int) -> TableMessageRow:
         row = self._of(table_id).table
         if row is None:
+            mark = self._mark(table_id)
             async with self._db.read() as tx:
-                row = self._of(table_id).table = await tx.messages.table_message(table_id)
+                row = await tx.messages.table_message(table_id)
+            if self._unchanged(table_id, mark):
+                self._of(table_id).table = row
         return row
 
     async def set_table_message(
         self, table_id: int, message_id: int | None, kind: str, digest: str | None
     ) -> None:
-        await self._write(lambda m: m.set_table_message(table_id, message_id, kind, digest))
+        await self._write(
+            table_id, lambda m: m.set_table_message(table_id, message_id, kind, digest)
+        )
         if (kept := self._kept.get(table_id)) is not None and kept.table is not None:
             kept.table = replace(kept.table, message_id=message_id, kind=kind, digest=digest)
 
     async def set_pinned(self, table_id: int, pinned: bool) -> None:
-        await self._write(lambda m: m.set_pinned(table_id, pinned))
+        await self._write(table_id, lambda m: m.set_pinned(table_id, pinned))
         if (kept := self._kept.get(table_id)) is not None and kept.table is not None:
             kept.table = replace(kept.table, pinned=pinned)
 
     async def set_announced(self, table_id: int, moves: int, posts: int = 0) -> None:
         """The cursor of announcements: ``moves`` moves posted, and ``posts``
         of the next one's (:meth:`storage.Messages.set_announced`)."""
-        await self._write(lambda m: m.set_announced(table_id, moves, posts))
+        await self._write(table_id, lambda m: m.set_announced(table_id, moves, posts))
         if (kept := self._kept.get(table_id)) is not None and (row := kept.table) is not None:
             cursor = max((row.announced, row.announced_posts), (moves, posts))
             kept.table = replace(row, announced=cursor[0], announced_posts=cursor[1])
@@ -88,8 +98,11 @@ class Ledger:
     async def hands(self, table_id: int) -> dict[int, HandMessageRow]:
         rows = self._of(table_id).hands
         if rows is None:
+            mark = self._mark(table_id)
             async with self._db.read() as tx:
-                rows = self._of(table_id).hands = await tx.messages.hands(table_id)
+                rows = await tx.messages.hands(table_id)
+            if self._unchanged(table_id, mark):
+                self._of(table_id).hands = rows
         return dict(rows)
 
     async def save_hands(
@@ -108,7 +121,7 @@ class Ledger:
             if retiring:
                 await messages.add_retiring(table_id, retiring)
 
-        await self._write(write)
+        await self._write(table_id, write)
         if (kept := self._kept.get(table_id)) is not None:
             if kept.hands is not None:
                 kept.hands.update((row.seat, row) for row in rows)
@@ -119,8 +132,11 @@ class Ledger:
         """The table's DM messages still to delete."""
         owed = self._of(table_id).retiring
         if owed is None:
+            mark = self._mark(table_id)
             async with self._db.read() as tx:
-                owed = self._of(table_id).retiring = await tx.messages.retiring(table_id)
+                owed = await tx.messages.retiring(table_id)
+            if self._unchanged(table_id, mark):
+                self._of(table_id).retiring = owed
         return dict(owed)
 
     async def retired(self, table_id: int, messages: Iterable[tuple[int, int]]) -> None:
@@ -128,7 +144,7 @@ class Ledger:
         messages = list(messages)
         if not messages:
             return
-        await self._write(lambda m: m.drop_retiring(messages))
+        await self._write(table_id, lambda m: m.drop_retiring(messages))
         if (kept := self._kept.get(table_id)) is not None and kept.retiring is not None:
             for message in messages:
                 kept.retiring.pop(message, None)
@@ -137,12 +153,15 @@ class Ledger:
         """Per seat, the turn warning (chat, message) still in its DM."""
         warnings = self._of(table_id).warnings
         if warnings is None:
+            mark = self._mark(table_id)
             async with self._db.read() as tx:
-                warnings = self._of(table_id).warnings = await tx.messages.warnings(table_id)
+                warnings = await tx.messages.warnings(table_id)
+            if self._unchanged(table_id, mark):
+                self._of(table_id).warnings = warnings
         return dict(warnings)
 
     async def set_warning(self, table_id: int, seat: int, chat_id: int, message_id: int) -> None:
-        await self._write(lambda m: m.set_warning(table_id, seat, chat_id, message_id))
+        await self._write(table_id, lambda m: m.set_warning(table_id, seat, chat_id, message_id))
         if (kept := self._kept.get(table_id)) is not None and kept.warnings is not None:
             kept.warnings[seat] = (chat_id, message_id)
 
@@ -151,14 +170,34 @@ class Ledger:
         seats = list(seats)
         if not seats:
             return
-        await self._write(lambda m: m.drop_warnings(table_id, seats))
+        await self._write(table_id, lambda m: m.drop_warnings(table_id, seats))
         if (kept := self._kept.get(table_id)) is not None and kept.warnings is not None:
             for seat in seats:
                 kept.warnings.pop(seat, None)
 
-    async def _write(self, write: Write) -> None:
-        """Queue ``write`` and return once it is committed (or raise what
-        the transaction that carried it raised)."""
+    def _mark(self, table_id: int) -> int | None:
+        """Where the table's writes stand before a read (None: one is under way)."""
+        return None if self._writing[table_id] else self._written[table_id]
+
+    def _unchanged(self, table_id: int, mark: int | None) -> bool:
+        """No write of the table was under way or done while a read begun at
+        ``mark`` ran: what it read may be kept.  (Kept otherwise, a read begun
+        before a write's commit and ended after it would hide the write from
+        every later reader: a sync taking the old announcement cursor would
+        post a sheet again.)"""
+        return mark is not None and self._mark(table_id) == mark
+
+    async def _write(self, table_id: int, write: Write) -> None:
+        """Queue ``write`` (of the table's records) and return once it is
+        committed (or raise what the transaction that carried it raised)."""
+        self._writing[table_id] += 1
+        try:
+            await self._queue(write)
+        finally:
+            self._writing[table_id] -= 1
+            self._written[table_id] += 1
+
+    async def _queue(self, write: Write) -> None:
         self._queued.append(write)
         if self._next_commit is None:
             self._next_commit = asyncio.get_running_loop().create_future()

@@ -502,7 +502,7 @@ def _describe_doubles(
                     if c.chat_id == chat_id
                 )
                 lines.append(
-                    f"  at {call.at:.2f}, answered in {call.duration:.2f} s,"
+                    f"  {call.method} at {call.at:.2f}, answered in {call.duration:.2f} s,"
                     f" message {message_id}{', deleted later' if deleted else ''}"
                 )
         for log in logs:
