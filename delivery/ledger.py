@@ -52,6 +52,8 @@ class Ledger:
         """Writes under way, by table."""
         self._written: Counter[int] = Counter()
         """Writes ended (committed or failed), by table."""
+        self._ended = asyncio.Condition()
+        """Notified when a table's last write under way ends."""
         self._queued: list[Write] = []
         self._next_commit: asyncio.Future[None] | None = None
         """Resolved when the queued writes are committed."""
@@ -66,7 +68,7 @@ class Ledger:
     async def table_message(self, table_id: int) -> TableMessageRow:
         row = self._of(table_id).table
         if row is None:
-            mark = self._mark(table_id)
+            mark = await self._settled(table_id)
             async with self._db.read() as tx:
                 row = await tx.messages.table_message(table_id)
             if self._unchanged(table_id, mark):
@@ -98,7 +100,7 @@ class Ledger:
     async def hands(self, table_id: int) -> dict[int, HandMessageRow]:
         rows = self._of(table_id).hands
         if rows is None:
-            mark = self._mark(table_id)
+            mark = await self._settled(table_id)
             async with self._db.read() as tx:
                 rows = await tx.messages.hands(table_id)
             if self._unchanged(table_id, mark):
@@ -132,7 +134,7 @@ class Ledger:
         """The table's DM messages still to delete."""
         owed = self._of(table_id).retiring
         if owed is None:
-            mark = self._mark(table_id)
+            mark = await self._settled(table_id)
             async with self._db.read() as tx:
                 owed = await tx.messages.retiring(table_id)
             if self._unchanged(table_id, mark):
@@ -153,7 +155,7 @@ class Ledger:
         """Per seat, the turn warning (chat, message) still in its DM."""
         warnings = self._of(table_id).warnings
         if warnings is None:
-            mark = self._mark(table_id)
+            mark = await self._settled(table_id)
             async with self._db.read() as tx:
                 warnings = await tx.messages.warnings(table_id)
             if self._unchanged(table_id, mark):
@@ -174,6 +176,16 @@ class Ledger:
         if (kept := self._kept.get(table_id)) is not None and kept.warnings is not None:
             for seat in seats:
                 kept.warnings.pop(seat, None)
+
+    async def _settled(self, table_id: int) -> int | None:
+        """Once no write of the table is under way, where its writes stand:
+        a read waits for this worker's own writes (a sync of a chat taken
+        back a moment ago must not read the cursor its last sync is still
+        writing)."""
+        if self._writing[table_id]:
+            async with self._ended:
+                await self._ended.wait_for(lambda: not self._writing[table_id])
+        return self._mark(table_id)
 
     def _mark(self, table_id: int) -> int | None:
         """Where the table's writes stand before a read (None: one is under way)."""
@@ -196,6 +208,10 @@ class Ledger:
         finally:
             self._writing[table_id] -= 1
             self._written[table_id] += 1
+            if not self._writing[table_id]:
+                del self._writing[table_id]
+                async with self._ended:
+                    self._ended.notify_all()
 
     async def _queue(self, write: Write) -> None:
         self._queued.append(write)

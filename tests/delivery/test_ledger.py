@@ -149,3 +149,27 @@ async def test_the_committer_is_a_background_task(tmp_path: Path) -> None:
         assert not (await Ledger(db, Background()).table_message(table_id)).pinned
     finally:
         await db.close()
+
+
+async def test_a_read_waits_for_the_tables_write_under_way(database: str) -> None:
+    """A sync of a chat taken back a moment ago reads the announcement cursor
+    while its last sync's write of it is still queued: the read waits for
+    the write, instead of taking the cursor from before it."""
+    db = await Database.open(database)
+    try:
+        table_id = await seed(db)
+        ledger = Ledger(db, Background())
+        async with db.transaction() as tx:
+            # The table's row is locked: the write below has to wait.
+            await tx.messages.set_table_message(table_id, 5, "text", None)
+            written = asyncio.create_task(ledger.set_announced(table_id, 7))
+            await asyncio.sleep(0.01)
+            ledger.forget(table_id)  # the chat dropped and taken back
+            read = asyncio.create_task(ledger.table_message(table_id))
+            await asyncio.sleep(0.01)
+            assert not read.done()
+        await written
+        assert (await read).announced == 7
+        assert (await ledger.table_message(table_id)).announced == 7
+    finally:
+        await db.close()
