@@ -177,27 +177,22 @@ class Ledger:
             for seat in seats:
                 kept.warnings.pop(seat, None)
 
-    async def _settled(self, table_id: int) -> int | None:
-        """Once no write of the table is under way, where its writes stand:
-        a read waits for this worker's own writes (a sync of a chat taken
-        back a moment ago must not read the cursor its last sync is still
-        writing)."""
+    async def _settled(self, table_id: int) -> int:
+        """Once no write of the table is under way, how many have ended: a
+        read waits for this worker's own writes (a sync of a chat taken back a
+        moment ago must not read the cursor its last sync is still writing)."""
         if self._writing[table_id]:
             async with self._ended:
                 await self._ended.wait_for(lambda: not self._writing[table_id])
-        return self._mark(table_id)
+        return self._written[table_id]
 
-    def _mark(self, table_id: int) -> int | None:
-        """Where the table's writes stand before a read (None: one is under way)."""
-        return None if self._writing[table_id] else self._written[table_id]
-
-    def _unchanged(self, table_id: int, mark: int | None) -> bool:
-        """No write of the table was under way or done while a read begun at
-        ``mark`` ran: what it read may be kept.  (Kept otherwise, a read begun
-        before a write's commit and ended after it would hide the write from
-        every later reader: a sync taking the old announcement cursor would
-        post a sheet again.)"""
-        return mark is not None and self._mark(table_id) == mark
+    def _unchanged(self, table_id: int, mark: int) -> bool:
+        """No write of the table began since a read settled at ``mark``: what
+        it read may be kept.  (Kept otherwise, a read begun before a write's
+        commit and ended after it would hide the write from every later
+        reader: a sync taking the old announcement cursor would post a sheet
+        again.)"""
+        return not self._writing[table_id] and self._written[table_id] == mark
 
     async def _write(self, table_id: int, write: Write) -> None:
         """Queue ``write`` (of the table's records) and return once it is
