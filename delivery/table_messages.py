@@ -393,16 +393,27 @@ class TableMessages:
         for entry in logged:
             if entry.move <= table.moves:  # later moves wait for their own snapshot
                 by_move.setdefault(entry.move, []).append(entry.event)
+        announcing = {
+            move
+            for move, events in by_move.items()
+            if any(e.kind in screens.announced_after for e in events)
+        }
+        # A move before the latest is shown as it left the table (a round's
+        # sheet, not the latest round's), rebuilt from the log.
+        views = await self._services.histories.public_views(table.id, announcing - {table.moves})
+        views[table.moves] = snapshot.public
         outcome = snapshot.outcome()
         for move in sorted(set(by_move) | {table.moves}):
             events = by_move.get(move, [])
             # What a game posts on its way (a round's score sheet) comes
             # silently: the table message shows the game, and each player's
             # DM notifies him of his own moves.  The result notifies.
-            posts: list[tuple[Screen, Keyboard | None, bool]] = [
-                (s, None, False)
-                for s in screens.announcements(lang, events, snapshot.public, names)
-            ]
+            posts: list[tuple[Screen, Keyboard | None, bool]] = []
+            if move in announcing and move in views:
+                posts += [
+                    (s, None, False)
+                    for s in screens.announcements(lang, events, views[move], names)
+                ]
             if move == table.moves and table.status is Status.FINISHED and outcome is not None:
                 rematch = button(t(lang, "result.rematch"), cd.RematchButton(table.id))
                 replay = url_button(t(lang, "result.replay"), self._deep_link(f"p{table.id}"))

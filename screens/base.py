@@ -109,10 +109,18 @@ class GameScreens(Protocol[P, S]):
         seat whose DM shows it, addressed in the second person where it is
         concerned, None for the group."""
 
+    @property
+    def announced_after(self) -> frozenset[str]:
+        """The kinds of event that may make a move call for announcements (a
+        round's end): other moves are not asked, so that a post made late
+        rebuilds the position after its move only where one may be owed."""
+
     def announcements(
         self, lang: str, events: Sequence[Event], view: P, names: Sequence[str]
     ) -> list[Screen]:
-        """Group messages that moves call for, besides the table (a round's score sheet)."""
+        """Group messages that a move calls for, besides the table (a round's
+        score sheet): ``events`` are the move's, ``view`` the position right
+        after it, however late the post is made."""
 
     def result(self, lang: str, outcome: Outcome, view: P, names: Sequence[str]) -> Screen:
         """The end-of-game announcement."""

@@ -232,6 +232,8 @@ class DaytonaScreens(GameScreens[DaytonaPublicView, DaytonaSeatView]):
                 return t(lang, "daytona.ev_resign", name=name)
         return None
 
+    announced_after: frozenset[str] = frozenset({"points"})
+
     def announcements(
         self,
         lang: str,

@@ -478,6 +478,8 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
     def table_key(self, lang: str, action: Action, view: DurakPublicView) -> str:
         raise ValueError(f"durak has no moves made on the table: {action!r}")
 
+    announced_after: frozenset[str] = frozenset()
+
     def announcements(
         self, lang: str, events: Sequence[Event], view: DurakPublicView, names: Sequence[str]
     ) -> list[Screen]:

@@ -200,6 +200,8 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
             return t(lang, "101.btn_next_round")
         raise ValueError(f"not a move made on the table: {action!r}")
 
+    announced_after: frozenset[str] = frozenset({"round_over"})
+
     def announcements(
         self,
         lang: str,

@@ -533,6 +533,8 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
     def table_key(self, lang: str, action: Action, view: JokerPublicView) -> str:
         raise ValueError(f"joker has no moves made on the table: {action!r}")
 
+    announced_after: frozenset[str] = frozenset({"pulka_over"})
+
     def announcements(
         self, lang: str, events: Sequence[Event], view: JokerPublicView, names: Sequence[str]
     ) -> list[Screen]:

@@ -9,7 +9,8 @@ moves, never a second record kept beside them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import logging
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,8 @@ from services.snapshots import Snapshots
 from storage import Database, MoveRow, Status, TableRow
 
 __all__ = ["Histories", "History", "HistoryError", "Step"]
+
+log = logging.getLogger(__name__)
 
 _ALL_MOVES = 1_000_000
 
@@ -84,6 +87,23 @@ class History:
                 raise HistoryError(move.n) from exc
         return game
 
+    def public_views(self, after: Collection[int]) -> dict[int, Any]:
+        """The public view right after each of the moves numbered ``after``
+        (those the log holds), in one pass over the log."""
+        wanted = set(after)
+        views: dict[int, Any] = {}
+        game = self.start()
+        for move in self.moves:
+            if not wanted - views.keys():
+                break
+            try:
+                perform(game, move.seat, move.action)
+            except GameError as exc:
+                raise HistoryError(move.n) from exc
+            if move.n in wanted:
+                views[move.n] = game.public_view()
+        return views
+
     def moves_by_seat(self) -> dict[int, dict[str, int]]:
         """Per seat, how many of its moves each actor made (``player``,
         ``computer``, ``timer``, ``admin``): who really played the seat."""
@@ -114,3 +134,18 @@ class Histories:
                 raise ServiceError("fair.not_dealt", id=table_id)
             moves = await tx.tables.moves_after(table_id, 0, _ALL_MOVES)
         return History(table, self._snapshots.spec(table.game), dealt, tuple(moves))
+
+    async def public_views(self, table_id: int, after: Collection[int]) -> dict[int, Any]:
+        """The public view right after each of the moves numbered ``after``
+        (for a post made late, which shows its move's position, not the
+        latest); none for a game whose deal was not kept or whose log does not
+        replay (logged: a bug)."""
+        if not after:
+            return {}
+        try:
+            return (await self.of(table_id)).public_views(after)
+        except ServiceError:
+            return {}
+        except HistoryError:
+            log.exception("table %s: the move log does not replay", table_id)
+            return {}

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from playground.botapi import FakeTelegram
-from tests.e2e.harness import Probe, bot_config, running_bot, seat_players
+from tests.e2e.harness import Probe, bot_config, running_bot, seat_players, settle
 
 
 def move_log(db_path: Path) -> list[tuple[int, str, list[dict[str, object]]]]:
@@ -76,3 +76,30 @@ async def test_a_six_keeps_the_turn_in_a_two_player_game(
                 assert any(e["kind"] == "skip" for e in events)
                 checked += 1
         assert checked >= 1
+
+
+async def test_a_round_sheet_posted_late_shows_its_own_round(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """A round's score sheet shows that round, however late it is posted: a
+    bot stopped before it posted two rounds' sheets posts both when it starts
+    again, each as it was, not the latest round's twice."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("101")
+        for _ in range(2):
+            if table.group_move() is not None:
+                await table.command(table.players[0], "/startgame")  # the next round
+            while (await table.play_random_move()) is not None and table.group_move() is None:
+                pass
+        sheets = [m.text for m in table.group_messages() if "📋" in m.text]
+        assert len(sheets) == 2
+        assert "Кон 1" in sheets[0]
+        assert "Кон 2" in sheets[1]
+    # As if the bot had been stopped after the second round, both sheets owed.
+    with closing(sqlite3.connect(db_path)) as conn, conn:
+        conn.execute("UPDATE table_messages SET announced = 0, announced_posts = 0")
+    async with running_bot(bot_config(server, db_path)) as app:
+        await settle(server, app)
+        posted = [m.text for m in table.group_messages() if "📋" in m.text]
+        assert posted == sheets * 2

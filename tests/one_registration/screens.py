@@ -73,6 +73,8 @@ class HighCardScreens:
                 return t(lang, "highcard.ev_resign", name=name)
         return None
 
+    announced_after: frozenset[str] = frozenset()
+
     def announcements(
         self, lang: str, events: Sequence[Event], view: HighCardTable, names: Sequence[str]
     ) -> list[Screen]:
