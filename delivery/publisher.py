@@ -437,9 +437,11 @@ class Publisher:
         choosers = box.choosers
         before = choosers.get(item.thread_id)
         choosers[item.thread_id] = sent.message_id
-        if before is not None:
+        if before is not None:  # closed, in a slot of its own
             lang = await self.group_language(chat_id)
-            await self.io.edit_text(chat_id, before, t(lang, "newgame.closed"))
+            await self.pacer.turn(chat_id)
+            if not box.dropped:
+                await self.io.edit_text(chat_id, before, t(lang, "newgame.closed"))
         return True
 
     async def _settle(self, synced: Synced, table_id: int | None) -> bool:

@@ -277,7 +277,9 @@ class TableMessages:
             # that asked for this edit.
             snapshot = table.latest
             composed = self._compose(snapshot, lang, options_open, pictures)
-            sent = await self._show(snapshot, row, composed, lang, repost=repost)
+            sent = await self._show(table, snapshot, row, composed, lang, repost=repost)
+            if sent is None:
+                return Done()  # let go of meanwhile
             if not isinstance(synced := judged(sent, snapshot.table.chat_id), Done):
                 return synced
         await self._pin(snapshot, await self._ledger.table_message(table_id))
@@ -317,14 +319,29 @@ class TableMessages:
 
     async def _show(
         self,
+        delivery: TableDelivery,
         snapshot: Snapshot,
         row: TableMessageRow,
         composed: Composed,
         lang: str,
         *,
         repost: bool,
-    ) -> Sent:
+    ) -> Sent | None:
+        """Edit the table message to ``composed``, or post it anew (pointing
+        the old one below).  Its first call to Telegram takes the group's slot
+        the caller took; each one after that takes a slot of its own, and
+        None says the chat was let go of while one was awaited."""
         table = snapshot.table
+        first = True
+
+        async def slot() -> bool:
+            nonlocal first
+            if first:
+                first = False
+                return True
+            await self._pacer.turn(table.chat_id)
+            return self._ours(delivery, table.chat_id)
+
         if row.message_id is not None and not repost and row.kind == composed.kind:
             sent = await self._io.reshow(table.chat_id, row.message_id, composed)
             if sent.delivery is not Delivery.GONE:
@@ -340,10 +357,14 @@ class TableMessages:
             # the restart paints the old one again instead of trusting it.
             await self._ledger.set_table_message(table.id, row.message_id, row.kind, None)
             if row.pinned:
+                if not await slot():
+                    return None
                 unpinned = await self._io.unpin(table.chat_id, row.message_id)
                 if unpinned.delivery is Delivery.RETRY:
                     return unpinned
                 await self._ledger.set_pinned(table.id, False)
+            if not await slot():
+                return None
             moved = t(lang, "table.moved_below")
             if row.kind == "photo":
                 edited = await self._io.edit_caption(table.chat_id, row.message_id, moved)
@@ -351,6 +372,8 @@ class TableMessages:
                 edited = await self._io.edit_text(table.chat_id, row.message_id, moved)
             if edited.delivery is Delivery.RETRY:
                 return edited
+        if not await slot():
+            return None
         sent = await self._io.show(table.chat_id, composed, thread_id=table.thread_id)
         if sent.ok:
             await self._ledger.set_table_message(

@@ -145,6 +145,37 @@ async def test_the_group_never_gets_more_than_its_budget(
         assert sum(1 for t in sent[i:] if t < start + 60) <= per_minute
 
 
+async def test_a_table_posted_anew_takes_a_slot_for_each_of_its_messages(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """Posting the table anew (the game's picture after the lobby's text, or
+    ``/table``) unpins the old message and points it below, then posts the new
+    one, as a game chooser closes the one before it: each of these calls takes
+    a slot of the group's budget, a second apart at least, not one slot for
+    them all."""
+    config = bot_config(server, db_path, group_edits_per_minute=20)
+    clock = FakeClock()
+    server.stamp = clock.now
+    async with running_bot(config, clock) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.start_bots()
+        for _ in range(2):
+            await table.command(table.players[0], "/newgame")
+        await table.open_and_start("daytona")
+        await advance(server, app, 30)
+        await table.command(table.players[0], "/table")
+        await advance(server, app, 30)
+    calls = [
+        c for c in server.calls if c.chat_id == table.group_id and c.method != "answerCallbackQuery"
+    ]
+    moved = [c for c in calls if "ниже" in str(c.params.get("text") or c.params.get("caption"))]
+    assert len(moved) == 2  # the lobby's text, then the game's picture
+    assert len([c for c in calls if c.method == "sendPhoto"]) == 2
+    assert any("закрыт" in str(c.params.get("text")) for c in calls)  # the first chooser
+    gaps = [b - a for a, b in itertools.pairwise(sorted(c.clock_at for c in calls))]
+    assert min(gaps) >= 1.0
+
+
 async def test_a_group_where_the_bot_may_not_pin_is_not_asked_again_and_again(
     server: FakeTelegram, db_path: Path
 ) -> None:
