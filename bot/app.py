@@ -198,5 +198,5 @@ async def _resume(context: KolodaContext) -> None:
     inbox = inbox_of(context.application)
     if inbox is not None:
         inbox.start()
-    SeasonHerald(koloda.publisher.io, koloda.services, koloda.games).start()
+    SeasonHerald(koloda.publisher.io, koloda.publisher.pacer, koloda.services, koloda.games).start()
     koloda.resumed.set()

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from telegram import ChatMemberAdministrator
 from telegram.error import TelegramError
 
+from delivery.group_window import GroupWindow
 from delivery.telegram_io import Delivery, TelegramIO
 from games.spec import GameSpec
 from i18n import t
@@ -35,8 +36,15 @@ RETRY_SECONDS = 60.0
 
 
 class SeasonHerald:
-    def __init__(self, io: TelegramIO, services: Services, specs: Mapping[str, GameSpec]) -> None:
+    def __init__(
+        self,
+        io: TelegramIO,
+        pacer: GroupWindow,
+        services: Services,
+        specs: Mapping[str, GameSpec],
+    ) -> None:
         self._io = io
+        self._pacer = pacer
         self._services = services
         self._specs = specs
 
@@ -61,6 +69,7 @@ class SeasonHerald:
             if not await self._services.take(ended.chat_id):
                 continue  # another worker holds the chat, and tells it
             lang = await self._services.directory.chat_language(ended.chat_id)
+            await self._pacer.turn(ended.chat_id)  # within the group's budget, games or not
             sent = await self._io.send(ended.chat_id, ratings.season_text(lang, ended, self._specs))
             if sent.delivery is Delivery.RETRY:
                 return False
