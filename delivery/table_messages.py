@@ -332,16 +332,6 @@ class TableMessages:
         the caller took; each one after that takes a slot of its own, and
         None says the chat was let go of while one was awaited."""
         table = snapshot.table
-        first = True
-
-        async def slot() -> bool:
-            nonlocal first
-            if first:
-                first = False
-                return True
-            await self._pacer.turn(table.chat_id)
-            return self._ours(delivery, table.chat_id)
-
         if row.message_id is not None and not repost and row.kind == composed.kind:
             sent = await self._io.reshow(table.chat_id, row.message_id, composed)
             if sent.delivery is not Delivery.GONE:
@@ -357,14 +347,12 @@ class TableMessages:
             # the restart paints the old one again instead of trusting it.
             await self._ledger.set_table_message(table.id, row.message_id, row.kind, None)
             if row.pinned:
-                if not await slot():
-                    return None
                 unpinned = await self._io.unpin(table.chat_id, row.message_id)
                 if unpinned.delivery is Delivery.RETRY:
                     return unpinned
                 await self._ledger.set_pinned(table.id, False)
-            if not await slot():
-                return None
+                if not await self._next_slot(delivery, table.chat_id):
+                    return None
             moved = t(lang, "table.moved_below")
             if row.kind == "photo":
                 edited = await self._io.edit_caption(table.chat_id, row.message_id, moved)
@@ -372,8 +360,8 @@ class TableMessages:
                 edited = await self._io.edit_text(table.chat_id, row.message_id, moved)
             if edited.delivery is Delivery.RETRY:
                 return edited
-        if not await slot():
-            return None
+            if not await self._next_slot(delivery, table.chat_id):
+                return None
         sent = await self._io.show(table.chat_id, composed, thread_id=table.thread_id)
         if sent.ok:
             await self._ledger.set_table_message(
@@ -454,8 +442,7 @@ class TableMessages:
             for index, (screen, keys, notify) in enumerate(posts):
                 if index < done:
                     continue
-                await self._pacer.turn(table.chat_id)
-                if not self._ours(delivery, table.chat_id):
+                if not await self._next_slot(delivery, table.chat_id):
                     return Done()  # the chat's next holder posts it from the cursor
                 sent = await self._io.show(
                     table.chat_id,
@@ -469,6 +456,12 @@ class TableMessages:
                     await self._ledger.set_announced(table.id, move - 1, index + 1)
             await self._ledger.set_announced(table.id, move)
         return Done()
+
+    async def _next_slot(self, delivery: TableDelivery, chat_id: int) -> bool:
+        """Wait for the group's next slot for one more call; False when the
+        chat was let go of meanwhile."""
+        await self._pacer.turn(chat_id)
+        return self._ours(delivery, chat_id)
 
     def _ours(self, delivery: TableDelivery, chat_id: int) -> bool:
         """The table's chat is still this worker's to deliver: not dropped

@@ -10,7 +10,7 @@ moves, never a second record kept beside them.
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,11 +80,8 @@ class History:
         if not 0 <= moves <= len(self.moves):
             raise ValueError(f"the game has {len(self.moves)} moves")
         game = self.start()
-        for move in self.moves[:moves]:
-            try:
-                perform(game, move.seat, move.action)
-            except GameError as exc:
-                raise HistoryError(move.n) from exc
+        for _ in _played(game, self.moves[:moves]):
+            pass
         return game
 
     def public_views(self, after: Collection[int]) -> dict[int, Any]:
@@ -93,15 +90,11 @@ class History:
         wanted = set(after)
         views: dict[int, Any] = {}
         game = self.start()
-        for move in self.moves:
-            if not wanted - views.keys():
-                break
-            try:
-                perform(game, move.seat, move.action)
-            except GameError as exc:
-                raise HistoryError(move.n) from exc
+        for move in _played(game, self.moves):
             if move.n in wanted:
                 views[move.n] = game.public_view()
+                if len(views) == len(wanted):
+                    break
         return views
 
     def moves_by_seat(self) -> dict[int, dict[str, int]]:
@@ -112,6 +105,17 @@ class History:
             by_actor = shares.setdefault(move.seat, {})
             by_actor[move.actor.value] = by_actor.get(move.actor.value, 0) + 1
         return shares
+
+
+def _played(game: Game[Any, Any, Any, Any], moves: Sequence[MoveRow]) -> Iterator[MoveRow]:
+    """Each of ``moves`` once ``game`` (moved on in place) has made it; raises
+    :class:`HistoryError` at one the game refuses."""
+    for move in moves:
+        try:
+            perform(game, move.seat, move.action)
+        except GameError as exc:
+            raise HistoryError(move.n) from exc
+        yield move
 
 
 class Histories:
