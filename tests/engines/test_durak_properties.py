@@ -168,7 +168,7 @@ def candidates(game: Durak, seat: int) -> list[DurakAction]:
     return out
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=RULES, data=st.data(), seed=st.integers(0, 2**32))
 def test_apply_accepts_exactly_the_legal_actions(
     rules: DurakRules, data: st.DataObject, seed: int

@@ -9,15 +9,16 @@ measured figures (printed with ``pytest -s``):
 ==================================  =====  ============  ==============
 test                                games  heuristic     99% interval
 ==================================  =====  ============  ==============
-Durak podkidnoy, 2 seats: wins      1000   985 (98.5%)   97.1% .. 99.2%
-Durak perevodnoy, 2 seats: wins     1000   979 (97.9%)   96.4% .. 98.8%
-Durak podkidnoy, 4 seats: durak     600    1 (0.2%)      0.0% .. 1.4%
-101 classic, 2 seats: matches won   1000   886 (88.6%)   85.8% .. 90.9%
+Durak podkidnoy, 2 seats: wins      300    292 (97.3%)   93.7% .. 98.9%
+Durak perevodnoy, 2 seats: wins     300    295 (98.3%)   95.1% .. 99.4%
+Durak podkidnoy, 4 seats: durak     300    1 (0.3%)      0.0% .. 2.8%
+101 classic, 2 seats: matches won   400    345 (86.3%)   81.2% .. 90.1%
 ==================================  =====  ============  ==============
 
-(At the table of four the random seats were the durak 599 times in 1800
+(At the table of four the random seats were the durak 299 times in 900
 seat-games, 33%: a random seat's fair share is 25%, the rest is the
-heuristic's.)
+heuristic's.  The Durak lines played 1000 and 600 games until the test run
+had to be shorter; the aims are met far above their bars with 300.)
 """
 
 from __future__ import annotations
@@ -64,14 +65,14 @@ def report(name: str, wins: int, games: int) -> tuple[float, float]:
 
 
 def test_durak_heuristic_beats_random_heads_up() -> None:
-    games = 1000
+    games = 300
     wins, _, _ = durak_results(DurakRules(), 2, games)
     low, _ = report("durak podkidnoy 2 seats", wins, games)
     assert low > 0.8
 
 
 def test_durak_heuristic_beats_random_heads_up_in_perevodnoy() -> None:
-    games = 1000
+    games = 300
     wins, _, _ = durak_results(DurakRules(transfer=Transfers.TRANSFER), 2, games)
     low, _ = report("durak perevodnoy 2 seats", wins, games)
     assert low > 0.8
@@ -80,7 +81,7 @@ def test_durak_heuristic_beats_random_heads_up_in_perevodnoy() -> None:
 def test_durak_heuristic_is_rarely_the_durak_at_a_table_of_four() -> None:
     """A random seat is the durak one game in four at a table of random
     players; the heuristic must be the durak far less often."""
-    games = 600
+    games = 300
     _, lost, random_lost = durak_results(DurakRules(), 4, games)
     _, high = report("durak podkidnoy 4 seats, heuristic is the durak", lost, games)
     print(f"random seats: durak {random_lost}/{3 * games} = {random_lost / (3 * games):.3f}")
