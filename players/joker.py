@@ -28,9 +28,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.cards import SUITS, Card, Rank, Suit
-from games.core import Action, Rules
+from games.core import Action, Game, Rules
+from games.joker import JokerRules, premium, schedule
 from games.joker.actions import Bid, ChooseTrump, FaceValue, FollowJoker, LeadJoker, Play
-from games.joker.views import JokerMode, JokerSeatView, TrickCard
+from games.joker.views import JokerMode, JokerPublicView, JokerSeatView, TrickCard
 from players.computer import Aim, Arena, Computer, Trial
 from players.search import Horizon
 
@@ -303,11 +304,45 @@ def _current_winner(trick: Sequence[TrickCard], trump: Suit | None) -> int:
     return next(e.seat for e in trick if e.counts_as == best)
 
 
+BID_ODDS = 0.7
+"""The chance a player makes a bid (about the hard level's rate): a premium
+still in reach is discounted by it once per deal of the pulka still to play."""
+
+
+def pending_premium(game: Game[Any, Any, Any, Any]) -> tuple[float, ...]:
+    """Per seat, what the pulka under way would add at its end as it stands:
+    its premium had it ended with the deals on the sheet (a player who has
+    made every bid so far gets his best deal again, and alone strikes off
+    the others' best), discounted by :data:`BID_ODDS` for each deal still to
+    play in it.  A search that stops its rollouts at the end of a deal sees
+    a premium only in a pulka's last deal; with this it keeps one in reach on
+    purpose, and spoils another player's."""
+    view: JokerPublicView = game.public_view()
+    rules = game.rules
+    assert isinstance(rules, JokerRules)
+    played = len(view.sheet)
+    end = 0
+    for pulka in schedule(rules.deals):
+        begin, end = end, end + len(pulka)
+        if played < end:
+            break
+    else:
+        return (0.0,) * view.seats
+    rows = view.sheet[begin:]
+    if not rows:
+        return (0.0,) * view.seats
+    result = premium([r.bids for r in rows], [r.tricks for r in rows], [r.points for r in rows])
+    odds = BID_ODDS ** (end - played)
+    return tuple(bonus * odds for bonus in result.bonus)
+
+
 COMPUTER = Computer(
     __name__,
     JokerHeuristic(),
     moves_per_second=30_000,
-    horizon=Horizon(stop_at=frozenset({"deal_over", "game_over"}), scale=250.0),
+    horizon=Horizon(
+        stop_at=frozenset({"deal_over", "game_over"}), scale=250.0, pending=pending_premium
+    ),
     arena=Arena(
         (Trial("classic", 4, aim=Aim("bids made", at_least=0.75, each_deal_size=0.70)),),
         deals=3,

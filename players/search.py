@@ -129,12 +129,23 @@ class Horizon:
     lower_is_better: bool = False
     scale: float = 1.0
     """Points ahead of the others' mean worth 0.88 (0.5 + tanh(1) / 2)."""
+    pending: Callable[[Game[Any, Any, Any, Any]], Sequence[float]] | None = None
+    """Per seat, the points a game stopped here still stands to add that its
+    running totals do not show yet (Joker: the premium of the pulka under
+    way, earned only at the pulka's end), counted with the totals where a
+    rollout starts and where it stops."""
 
     def start(self, game: Game[Any, Any, Any, Any]) -> Any:
         """What :meth:`value` compares against at the stop."""
         if not self.stop_at:
             return None
-        return _totals(game)
+        return self._points(game)
+
+    def _points(self, game: Game[Any, Any, Any, Any]) -> Sequence[float]:
+        totals = _totals(game)
+        if self.pending is None:
+            return totals
+        return [t + p for t, p in zip(totals, self.pending(game), strict=True)]
 
     @property
     def in_points(self) -> bool:
@@ -150,7 +161,7 @@ class Horizon:
     def lead(self, game: Game[Any, Any, Any, Any], start: Any, seat: int) -> float:
         """The points ``seat`` made since ``start`` ahead of the others' mean
         (fewer points made counting as ahead where lower is better)."""
-        now = _totals(game)
+        now = self._points(game)
         gains = [float(b - a) for a, b in zip(start, now, strict=True)]
         if self.lower_is_better:
             gains = [-g for g in gains]

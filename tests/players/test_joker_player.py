@@ -10,10 +10,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from games.joker import PRESETS, Bid, FollowJoker, Joker, JokerRules, LeadJoker, Play
 from players import JokerHeuristic, RandomPlayer
 from players.arena import play
 from players.base import Player
+from players.joker import BID_ODDS, pending_premium
 from tests.players.common import Checked, wilson
 
 RANDOM = RandomPlayer()
@@ -114,3 +117,34 @@ def test_it_beats_three_random_players() -> None:
     low, high = wilson(wins, games)
     print(f"\njoker classic vs 3 random: {wins}/{games}, 99% interval [{low:.3f}, {high:.3f}]")
     assert low > 0.8
+
+
+def test_a_premium_in_reach_counts_discounted_by_the_deals_left_in_its_pulka() -> None:
+    rng = random.Random(4)
+    game = Joker.new(JokerRules(), 4, rng)
+    assert pending_premium(game) == (0.0,) * 4  # nothing on the sheet yet
+    while not game.public_view().sheet:
+        (seat,) = game.to_move()
+        game.apply(
+            seat, HEURISTIC.choose(game.rules, game.view(seat), game.legal_actions(seat), rng)
+        )
+    (row,) = game.public_view().sheet  # the first deal: one card each, 7 deals left in the pulka
+    made = [s for s in range(4) if row.bids[s] == row.tricks[s]]
+    assert made, "the seed gives a deal in which somebody made his bid"
+    expected = [
+        float(row.points[s])
+        if s in made
+        else -float(row.points[s])
+        if len(made) == 1 and row.points[s] > 0
+        else 0.0
+        for s in range(4)
+    ]
+    assert pending_premium(game) == pytest.approx([p * BID_ODDS**7 for p in expected])
+    while len(game.public_view().sheet) < 8:  # to the end of the first pulka
+        (seat,) = game.to_move()
+        game.apply(
+            seat, HEURISTIC.choose(game.rules, game.view(seat), game.legal_actions(seat), rng)
+        )
+    # The pulka is closed: its premium is in the totals, nothing is pending.
+    assert game.public_view().pulkas
+    assert pending_premium(game) == (0.0,) * 4
