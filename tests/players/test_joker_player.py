@@ -119,15 +119,20 @@ def test_it_beats_three_random_players() -> None:
     assert low > 0.8
 
 
+def play_deals(game: Joker, deals: int, rng: random.Random) -> None:
+    """The heuristic plays every seat until ``deals`` deals are on the sheet."""
+    while len(game.public_view().sheet) < deals:
+        (seat,) = game.to_move()
+        legal = game.legal_actions(seat)
+        chosen = HEURISTIC.choose(game.rules, game.view(seat), legal, rng)
+        game.apply(seat, next(a for a in legal if a == chosen))
+
+
 def test_a_premium_in_reach_counts_discounted_by_the_deals_left_in_its_pulka() -> None:
     rng = random.Random(4)
     game = Joker.new(JokerRules(), 4, rng)
     assert pending_premium(game) == (0.0,) * 4  # nothing on the sheet yet
-    while not game.public_view().sheet:
-        (seat,) = game.to_move()
-        game.apply(
-            seat, HEURISTIC.choose(game.rules, game.view(seat), game.legal_actions(seat), rng)
-        )
+    play_deals(game, 1, rng)
     (row,) = game.public_view().sheet  # the first deal: one card each, 7 deals left in the pulka
     made = [s for s in range(4) if row.bids[s] == row.tricks[s]]
     assert made, "the seed gives a deal in which somebody made his bid"
@@ -140,11 +145,7 @@ def test_a_premium_in_reach_counts_discounted_by_the_deals_left_in_its_pulka() -
         for s in range(4)
     ]
     assert pending_premium(game) == pytest.approx([p * BID_ODDS**7 for p in expected])
-    while len(game.public_view().sheet) < 8:  # to the end of the first pulka
-        (seat,) = game.to_move()
-        game.apply(
-            seat, HEURISTIC.choose(game.rules, game.view(seat), game.legal_actions(seat), rng)
-        )
+    play_deals(game, 8, rng)  # to the end of the first pulka
     # The pulka is closed: its premium is in the totals, nothing is pending.
     assert game.public_view().pulkas
     assert pending_premium(game) == (0.0,) * 4
