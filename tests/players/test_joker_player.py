@@ -2,7 +2,8 @@
 random players (seeded games, so the figures are exact).
 
 Measured (printed with ``pytest -s``): against three random players it wins
-385 of 400 classic games (96.2%; 99% interval 93.0% .. 98.0%).
+142 of 150 classic games (94.7%; 99% interval 87.8% .. 97.8%; 385 of 400 when
+the test played 400, before the test command had to be shorter).
 """
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ def win_rate(games: int, seats: int = 4) -> int:
 
 
 def test_it_beats_three_random_players() -> None:
-    games = 400
+    games = 150
     wins = win_rate(games)
     low, high = wilson(wins, games)
     print(f"\njoker classic vs 3 random: {wins}/{games}, 99% interval [{low:.3f}, {high:.3f}]")
