@@ -320,20 +320,12 @@ def pending_premium(game: Game[Any, Any, Any, Any]) -> tuple[float, ...]:
     view: JokerPublicView = game.public_view()
     rules = game.rules
     assert isinstance(rules, JokerRules)
-    played = len(view.sheet)
-    end = 0
-    for pulka in schedule(rules.deals):
-        begin, end = end, end + len(pulka)
-        if played < end:
-            break
-    else:
+    rows = view.sheet[view.pulkas[-1].last + 1 :] if view.pulkas else view.sheet
+    if not rows:  # a pulka not begun, or the game over
         return (0.0,) * view.seats
-    rows = view.sheet[begin:]
-    if not rows:
-        return (0.0,) * view.seats
+    left = len(schedule(rules.deals)[len(view.pulkas)]) - len(rows)
     result = premium([r.bids for r in rows], [r.tricks for r in rows], [r.points for r in rows])
-    odds = BID_ODDS ** (end - played)
-    return tuple(bonus * odds for bonus in result.bonus)
+    return tuple(bonus * BID_ODDS**left for bonus in result.bonus)
 
 
 COMPUTER = Computer(
