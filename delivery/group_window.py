@@ -13,17 +13,29 @@ a burst of edits, which would leave its result and the next lobby waiting up
 to a minute for the window to clear: the quarter left over is room for the
 posts people wait for, at once.
 
+A send counts from when its call *returns*, not from when its slot was
+taken: Telegram counts a message when it arrives, and between the slot and
+the arrival the call may wait in the bot's overall queue
+(:mod:`delivery.limiter`, where private chats go first) or on a slow
+network.  Counted from the slot, a message taken a moment before the last
+one left the minute could arrive within it, the 21st.  So a call is made in
+a :meth:`GroupWindow.slot`, which takes the slot and, when the call is
+done, moves the send to that time.
+
 With several workers a group is served by the one that holds it
 (:mod:`services.leases`), and its sends are recorded in the database as they
-go (``SendLog``): a worker taking the group over reads the last minute's
-sends and goes on within the same budget instead of a fresh one.
+go (``SendLog``), each as its slot is taken and moved when its call returns:
+a worker taking the group over reads the last minute's sends and goes on
+within the same budget instead of a fresh one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import deque
+from collections.abc import AsyncIterator, Awaitable
 from typing import Protocol
 
 from services import Background, Clock
@@ -45,6 +57,10 @@ class SendLog(Protocol):
         ...
 
     async def group_sent(self, chat_id: int, at: float) -> None: ...
+
+    async def group_landed(self, chat_id: int, sent: float, at: float) -> None:
+        """The send recorded at ``sent`` counts from ``at``."""
+        ...
 
 
 class GroupWindow:
@@ -80,22 +96,49 @@ class GroupWindow:
             wait = max(wait, sent[0] + WINDOW - now)
         return max(wait, 0.0)
 
-    async def turn(self, chat_id: int, *, spread: bool = False) -> None:
-        """Wait for the group's next slot and take it; ``spread``: for an edit
-        that can wait.  Private chats (positive ids) are not paced here."""
+    @contextlib.asynccontextmanager
+    async def slot(self, chat_id: int, *, spread: bool = False) -> AsyncIterator[None]:
+        """Wait for the group's next slot and take it for the call made within;
+        ``spread``: for an edit that can wait.  Private chats (positive ids)
+        are not paced here."""
         if chat_id > 0:
+            yield
             return
+        taken = await self._take(chat_id, spread)
+        try:
+            yield
+        finally:
+            await self._landed(chat_id, taken)
+
+    async def _take(self, chat_id: int, spread: bool) -> float:
         lock = self._locks.setdefault(chat_id, asyncio.Lock())
         async with lock:
             while (wait := self.delay(chat_id, spread=spread)) > 0:
                 await self._background.wait(self._clock.sleep(wait))
             now = self._clock.now()
             self._sent.setdefault(chat_id, deque()).append(now)
-            if self._log is not None:
-                try:
-                    await self._log.group_sent(chat_id, now)
-                except Exception:  # the send goes on: its budget is held here
-                    log.exception("recording a send to group %s failed", chat_id)
+            await self._record(self._log.group_sent(chat_id, now) if self._log else None)
+        return now
+
+    async def _landed(self, chat_id: int, taken: float) -> None:
+        """The call made in the slot taken at ``taken`` is done: the send counts
+        from now (every time kept is earlier, so the times stay in order)."""
+        now = self._clock.now()
+        sent = self._sent.get(chat_id)
+        if sent is None or now == taken:
+            return  # the group was let go of meanwhile, or nothing moves
+        if taken in sent:  # (not when the call took a minute)
+            sent.remove(taken)
+        sent.append(now)
+        await self._record(self._log.group_landed(chat_id, taken, now) if self._log else None)
+
+    async def _record(self, recording: Awaitable[None] | None) -> None:
+        if recording is None:
+            return
+        try:
+            await recording
+        except Exception:  # the send goes on: its budget is held here
+            log.exception("recording a group's send failed")
 
     async def load(self, chat_id: int) -> None:
         """Take in the group's sends of the last minute, by whichever worker."""

@@ -157,8 +157,8 @@ class Publisher:
             while chat_id < 0 and (wait := self.pacer.delay(chat_id, spread=True)) > 0:
                 await self._background.wait(self._clock.sleep(wait))
             if self._replay_edits.get(key) is mine:
-                await self.pacer.turn(chat_id, spread=True)
-                await self.io.edit_text(chat_id, message_id, text, markup)
+                async with self.pacer.slot(chat_id, spread=True):
+                    await self.io.edit_text(chat_id, message_id, text, markup)
         finally:
             if self._replay_edits.get(key) is mine:
                 del self._replay_edits[key]
@@ -408,14 +408,16 @@ class Publisher:
         if isinstance(item, Chooser):
             return await self._offer(box, item)
         if isinstance(item, Say):
-            await self.pacer.turn(chat_id)
-            if box.dropped:
-                return True
             shown = item.picture is not None and await self.services.directory.chat_pictures(
                 chat_id
             )
             said = Composed(item.text, item.markup, item.picture if shown else None)
-            sent = await self.io.show(chat_id, said, thread_id=item.thread_id, notify=item.notify)
+            async with self.pacer.slot(chat_id):
+                if box.dropped:
+                    return True
+                sent = await self.io.show(
+                    chat_id, said, thread_id=item.thread_id, notify=item.notify
+                )
             if sent.delivery is Delivery.MIGRATED and sent.migrated_to is not None:
                 await self._migrated(chat_id, sent.migrated_to)
                 chat_id = sent.migrated_to
@@ -427,10 +429,10 @@ class Publisher:
 
     async def _offer(self, box: GroupOutbox, item: Chooser) -> bool:
         chat_id = box.chat_id
-        await self.pacer.turn(chat_id)
-        if box.dropped:
-            return True
-        sent = await self.io.send(chat_id, item.text, item.markup, thread_id=item.thread_id)
+        async with self.pacer.slot(chat_id):
+            if box.dropped:
+                return True
+            sent = await self.io.send(chat_id, item.text, item.markup, thread_id=item.thread_id)
         if not sent.ok:
             return await self._settle(judged(sent, chat_id), None)
         assert sent.message_id is not None
@@ -439,9 +441,9 @@ class Publisher:
         choosers[item.thread_id] = sent.message_id
         if before is not None:  # closed, in a slot of its own
             lang = await self.group_language(chat_id)
-            await self.pacer.turn(chat_id)
-            if not box.dropped:
-                await self.io.edit_text(chat_id, before, t(lang, "newgame.closed"))
+            async with self.pacer.slot(chat_id):
+                if not box.dropped:
+                    await self.io.edit_text(chat_id, before, t(lang, "newgame.closed"))
         return True
 
     async def _settle(self, synced: Synced, table_id: int | None) -> bool:

@@ -69,8 +69,9 @@ class SeasonHerald:
             if not await self._services.take(ended.chat_id):
                 continue  # another worker holds the chat, and tells it
             lang = await self._services.directory.chat_language(ended.chat_id)
-            await self._pacer.turn(ended.chat_id)  # within the group's budget, games or not
-            sent = await self._io.send(ended.chat_id, ratings.season_text(lang, ended, self._specs))
+            text = ratings.season_text(lang, ended, self._specs)
+            async with self._pacer.slot(ended.chat_id):  # within the group's budget, games or not
+                sent = await self._io.send(ended.chat_id, text)
             if sent.delivery is Delivery.RETRY:
                 return False
             await self._services.ratings.season_told(ended.chat_id, ended.season)

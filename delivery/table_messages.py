@@ -5,8 +5,9 @@ Composed from a snapshot only, so a restart (or a retry) composes it again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from delivery import callback_data as cd
@@ -270,14 +271,14 @@ class TableMessages:
                 and row.message_id is not None
                 and not (_table_moves(snapshot) and Wait.CONSENT in snapshot.waits().values())
             )
-            await self._pacer.turn(chat_id, spread=spread)
-            if not self._ours(table, chat_id):
-                return Done()  # let go of meanwhile: its new holder shows it
-            # Compose again after the wait: show the latest state, not the one
-            # that asked for this edit.
-            snapshot = table.latest
-            composed = self._compose(snapshot, lang, options_open, pictures)
-            sent = await self._show(table, snapshot, row, composed, lang, repost=repost)
+            async with self._pacer.slot(chat_id, spread=spread):
+                if not self._ours(table, chat_id):
+                    return Done()  # let go of meanwhile: its new holder shows it
+                # Compose again after the wait: show the latest state, not the
+                # one that asked for this edit.
+                snapshot = table.latest
+                composed = self._compose(snapshot, lang, options_open, pictures)
+                sent = await self._show(table, snapshot, row, composed, lang, repost=repost)
             if sent is None:
                 return Done()  # let go of meanwhile
             if not isinstance(synced := judged(sent, snapshot.table.chat_id), Done):
@@ -295,13 +296,13 @@ class TableMessages:
         now = self._services.clock.now()
         if playing and now - self._pin_refused.get(table.chat_id, -PIN_RETRY) < PIN_RETRY:
             return  # no right to pin here: no message budget spent asking again
-        await self._pacer.turn(table.chat_id)
-        if playing:
-            sent = await self._io.pin(table.chat_id, row.message_id)
-            if sent.delivery is Delivery.GONE:
-                self._pin_refused[table.chat_id] = now
-        else:
-            sent = await self._io.unpin(table.chat_id, row.message_id)
+        async with self._pacer.slot(table.chat_id):
+            if playing:
+                sent = await self._io.pin(table.chat_id, row.message_id)
+                if sent.delivery is Delivery.GONE:
+                    self._pin_refused[table.chat_id] = now
+            else:
+                sent = await self._io.unpin(table.chat_id, row.message_id)
         if sent.ok:
             await self._ledger.set_pinned(table.id, playing)
 
@@ -328,40 +329,44 @@ class TableMessages:
         repost: bool,
     ) -> Sent | None:
         """Edit the table message to ``composed``, or post it anew (pointing
-        the old one below).  Its first call to Telegram takes the group's slot
-        the caller took; each one after that takes a slot of its own, and
-        None says the chat was let go of while one was awaited."""
+        the old one below).  Its first call to Telegram is made in the group's
+        slot the caller holds (which counts until this returns, on the safe
+        side); each one after that takes a slot of its own, and None says the
+        chat was let go of while one was awaited."""
         table = snapshot.table
-        if row.message_id is not None and not repost and row.kind == composed.kind:
+        post = partial(self._post, table, composed)
+        if row.message_id is None:
+            return await post()
+        if not repost and row.kind == composed.kind:
             sent = await self._io.reshow(table.chat_id, row.message_id, composed)
-            if sent.delivery is not Delivery.GONE:
-                if sent.ok:
-                    await self._ledger.set_table_message(
-                        table.id, row.message_id, composed.kind, composed.digest
-                    )
-                return sent
-        elif row.message_id is not None:
-            # The old message stays in the chat's history, pointing below (and
-            # without its buttons) before the new one is posted.  Forget what
-            # it showed first: if the bot stops before the new one is recorded,
-            # the restart paints the old one again instead of trusting it.
-            await self._ledger.set_table_message(table.id, row.message_id, row.kind, None)
-            if row.pinned:
-                unpinned = await self._io.unpin(table.chat_id, row.message_id)
-                if unpinned.delivery is Delivery.RETRY:
-                    return unpinned
-                await self._ledger.set_pinned(table.id, False)
-                if not await self._next_slot(delivery, table.chat_id):
-                    return None
-            moved = t(lang, "table.moved_below")
-            if row.kind == "photo":
-                edited = await self._io.edit_caption(table.chat_id, row.message_id, moved)
-            else:
-                edited = await self._io.edit_text(table.chat_id, row.message_id, moved)
-            if edited.delivery is Delivery.RETRY:
-                return edited
-            if not await self._next_slot(delivery, table.chat_id):
+            if sent.delivery is Delivery.GONE:
+                return await post()  # deleted in the chat: posted anew
+            if sent.ok:
+                await self._ledger.set_table_message(
+                    table.id, row.message_id, composed.kind, composed.digest
+                )
+            return sent
+        # The old message stays in the chat's history, pointing below (and
+        # without its buttons) before the new one is posted.  Forget what it
+        # showed first: if the bot stops before the new one is recorded, the
+        # restart paints the old one again instead of trusting it.
+        await self._ledger.set_table_message(table.id, row.message_id, row.kind, None)
+        point_below = partial(self._point_below, table.chat_id, row, lang)
+        if row.pinned:
+            unpinned = await self._io.unpin(table.chat_id, row.message_id)
+            if unpinned.delivery is Delivery.RETRY:
+                return unpinned
+            await self._ledger.set_pinned(table.id, False)
+            if (edited := await self._in_slot(delivery, table.chat_id, point_below)) is None:
                 return None
+        else:
+            edited = await point_below()
+        if edited.delivery is Delivery.RETRY:
+            return edited
+        return await self._in_slot(delivery, table.chat_id, post)
+
+    async def _post(self, table: TableRow, composed: Composed) -> Sent:
+        """Post the table message anew, and record it."""
         sent = await self._io.show(table.chat_id, composed, thread_id=table.thread_id)
         if sent.ok:
             await self._ledger.set_table_message(
@@ -442,14 +447,15 @@ class TableMessages:
             for index, (screen, keys, notify) in enumerate(posts):
                 if index < done:
                     continue
-                if not await self._next_slot(delivery, table.chat_id):
-                    return Done()  # the chat's next holder posts it from the cursor
-                sent = await self._io.show(
+                post = partial(
+                    self._io.show,
                     table.chat_id,
                     Composed(screen.text, keys, screen.picture if pictures else None),
                     thread_id=table.thread_id,
                     notify=notify,
                 )
+                if (sent := await self._in_slot(delivery, table.chat_id, post)) is None:
+                    return Done()  # the chat's next holder posts it from the cursor
                 if not isinstance(synced := judged(sent, table.chat_id), Done):
                     return synced
                 if sent.ok and index + 1 < len(posts):
@@ -457,11 +463,23 @@ class TableMessages:
             await self._ledger.set_announced(table.id, move)
         return Done()
 
-    async def _next_slot(self, delivery: TableDelivery, chat_id: int) -> bool:
-        """Wait for the group's next slot for one more call; False when the
-        chat was let go of meanwhile."""
-        await self._pacer.turn(chat_id)
-        return self._ours(delivery, chat_id)
+    async def _in_slot(
+        self, delivery: TableDelivery, chat_id: int, call: Callable[[], Awaitable[Sent]]
+    ) -> Sent | None:
+        """One more call, in a group's slot of its own; None when the chat was
+        let go of while the slot was awaited."""
+        async with self._pacer.slot(chat_id):
+            if not self._ours(delivery, chat_id):
+                return None
+            return await call()
+
+    async def _point_below(self, chat_id: int, row: TableMessageRow, lang: str) -> Sent:
+        """The old table message says the table moved below."""
+        assert row.message_id is not None
+        moved = t(lang, "table.moved_below")
+        if row.kind == "photo":
+            return await self._io.edit_caption(chat_id, row.message_id, moved)
+        return await self._io.edit_text(chat_id, row.message_id, moved)
 
     def _ours(self, delivery: TableDelivery, chat_id: int) -> bool:
         """The table's chat is still this worker's to deliver: not dropped

@@ -394,3 +394,7 @@ class ChatLeases:
     async def group_sent(self, chat_id: int, at: float) -> None:
         async with self._db.transaction() as tx:
             await tx.cluster.record_sends([(chat_id, at)])
+
+    async def group_landed(self, chat_id: int, sent: float, at: float) -> None:
+        async with self._db.transaction() as tx:
+            await tx.cluster.move_send(chat_id, sent, at)

@@ -199,5 +199,11 @@ class Cluster(Queries):
     async def record_sends(self, sends: Sequence[tuple[int, float]]) -> None:
         await self._many("INSERT INTO group_sends (chat_id, at) VALUES (?, ?)", sends)
 
+    async def move_send(self, chat_id: int, sent: float, at: float) -> None:
+        """The send recorded at ``sent`` counts from ``at`` (recorded anew if it
+        was purged meanwhile)."""
+        await self._run("DELETE FROM group_sends WHERE chat_id = ? AND at = ?", (chat_id, sent))
+        await self._run("INSERT INTO group_sends (chat_id, at) VALUES (?, ?)", (chat_id, at))
+
     async def purge_sends(self, before: float) -> None:
         await self._run("DELETE FROM group_sends WHERE at < ?", (before,))

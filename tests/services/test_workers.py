@@ -269,13 +269,20 @@ async def test_postgres_a_groups_budget_holds_across_a_takeover(
         window_b = GroupWindow(clock, b.services.background, 20, sends=leases(b))
         start = clock.now()
         for _ in range(20):  # A spends the minute's budget, one a second
-            await window_a.turn(GROUP)
-            clock.set(clock.now() + 1.0)
+            async with window_a.slot(GROUP):
+                clock.set(clock.now() + 0.25)  # each call returns a quarter second on
+            clock.set(clock.now() + 1.0)  # the next a second after it returned
         await kill(a)
         await window_b.load(GROUP)  # B takes the group over
-        assert window_b.delay(GROUP) == pytest.approx(start + 60 - clock.now())
-        turn = asyncio.ensure_future(window_b.turn(GROUP))
-        await advance(clock, start + 60 - clock.now() - 0.5, b)
+        # The minute runs from when A's first call returned.
+        assert window_b.delay(GROUP) == pytest.approx(start + 60.25 - clock.now())
+
+        async def send() -> None:
+            async with window_b.slot(GROUP):
+                pass
+
+        turn = asyncio.ensure_future(send())
+        await advance(clock, start + 60.25 - clock.now() - 0.5, b)
         assert not turn.done()
         await advance(clock, 1, b)
         assert turn.done()
