@@ -175,6 +175,11 @@ class Timers:
                 when, kind, table_id, seat = heapq.heappop(self._queue)
                 if self._still_due(when, kind, table_id, seat) and self._acts_on(table_id):
                     await self._fire(kind, table_id, seat)
+            # Sleep until the next deadline that still stands: a busy table
+            # leaves one outdated entry a move, and waking for each of them
+            # would cost a wake-up a move a minute later.
+            while self._queue and not self._still_due(*self._queue[0]):
+                heapq.heappop(self._queue)
             await self._sleep(self._queue[0][0] - now if self._queue else None)
 
     async def _fire(self, kind: int, table_id: int, seat: int) -> None:

@@ -96,6 +96,21 @@ async def test_a_turns_timer_covers_the_whole_turn_a_draw_does_not_renew_it(
     assert not after.seat(anna).absent
 
 
+async def test_the_timer_sleeps_until_the_next_deadline_that_still_stands(world: World) -> None:
+    """Every move outdates the deadlines before it: the timer wakes for none of
+    them, only for the next warning or deadline of the table as it is."""
+    snapshot = await world.table(turn=30)
+    table_id = snapshot.table.id
+    for _ in range(12):
+        await world.advance(1)
+        assert snapshot.table.status is Status.PLAYING
+        snapshot = await press(world, table_id, min(snapshot.waits()))
+        await world.settle()
+    live = [t for d in snapshot.deadlines.values() for t in (d.warn_at, d.due_at) if t is not None]
+    assert live
+    assert world.clock.next_wake() == min(live)
+
+
 async def test_one_timeout_plays_out_a_whole_101_turn_at_once(world: World) -> None:
     """The idle turn of the issue: the timer draws and then plays at the same
     moment, not after a fresh full timer, and it counts as one timeout."""
