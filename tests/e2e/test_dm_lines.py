@@ -6,14 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from playground.botapi import FakeTelegram, SentMessage
 from tests.e2e.harness import (
     MOVE_DATA,
     Table,
     bot_config,
-    quick_options,
     running_bot,
     seat_players,
 )
@@ -95,36 +92,3 @@ async def test_101s_next_round_is_started_from_a_players_dm(
             assert hand is None or "▶️ Следующий кон" not in hand.button_texts
         (leader,) = [u for u in table.players if table.hand(u) is not None]
         assert "Кон 2, начинаете вы" in live_dm(server, leader)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    ("game", "preset"),
-    [
-        ("durak", "perevodnoy"),
-        ("durak", "refusal"),
-        ("durak", "believe"),
-        ("durak", "blind"),
-        ("durak", "teams"),
-        ("101", "classic"),
-    ],
-)
-async def test_no_dm_names_its_own_reader_in_a_whole_game(
-    server: FakeTelegram, db_path: Path, game: str, preset: str
-) -> None:
-    """Whatever happens to a player, his DM says "you": his own name is never
-    in it (a third-person line about him would put it there).  Joker's DM is
-    left out: its bids and deal lines list every player, like a table."""
-    async with running_bot(bot_config(server, db_path)) as app:
-        names = (
-            ["Anna", "Boris", "Vera", "Gleb"] if preset == "teams" else ["Anna", "Boris", "Vera"]
-        )
-        table = seat_players(server, names, app)
-        await table.open_and_start(game, preset, options=quick_options(game, preset))
-        moves = 0
-        while await table.play_random_move() is not None:
-            moves += 1
-            for user, name in zip(table.players, names, strict=True):
-                text = live_dm(server, user)
-                assert name not in text, text
-        assert moves > 10

@@ -25,7 +25,7 @@ from screens.faces import face
 from screens.hundred_one import HundredOneScreens
 from screens.joker import JokerScreens
 from services import LoggedEvent, Snapshot
-from storage import Actor, SeatRow
+from storage import Actor, SeatRow, Status
 from tests.screens.snapshots import NOW, seat, snapshot
 
 NAMES = ["Anna", "Boris", "Vera", "Gleb"]
@@ -534,3 +534,46 @@ def test_no_line_of_a_computers_game_has_a_doubled_or_stray_robot(key: str) -> N
         mover = rng.choice(sorted(game.to_move()))
         events = game.apply(mover, rng.choice(game.legal_actions(mover)))
         recent = (recent + [LoggedEvent(move, mover, Actor.COMPUTER, e) for e in events])[-6:]
+
+
+@pytest.mark.parametrize(
+    ("key", "preset"),
+    [
+        ("durak", "perevodnoy"),
+        ("durak", "refusal"),
+        ("durak", "believe"),
+        ("durak", "blind"),
+        ("durak", "teams"),
+        ("101", "classic"),
+    ],
+)
+def test_no_dm_names_its_own_reader_in_a_whole_game(key: str, preset: str) -> None:
+    """Whatever happens to a player, his DM says "you": his own name is never
+    in it (a third-person line about him would put it there), at any move of
+    a whole game, the last included.  Joker's DM is left out: its bids and
+    deal lines list every player, like a table."""
+    spec = CATALOG.specs[key]
+    screens = CATALOG.screens[key]
+    rules = spec.preset(preset)
+    seats = 4 if preset == "teams" else 3
+    rng = random.Random(11)
+    game = spec.game.new(rules, seats, random.Random(3))
+    recent: list[LoggedEvent] = []
+    others_named = 0  # the lines do name the other players
+    for move in range(1, 3000):
+        over = game.outcome() is not None
+        status = Status.FINISHED if over else Status.PLAYING
+        snap = snapshot(game, people(seats), status=status, recent=tuple(recent), moves=move - 1)
+        for reader in range(seats):
+            for lang in ("ru", "en"):
+                text = compose_hand(snap, reader, lang, screens, now=NOW)[0].text
+                assert NAMES[reader] not in text, text
+                others_named += any(NAMES[n] in text for n in range(seats) if n != reader)
+        if over:
+            break
+        mover = rng.choice(sorted(game.to_move()))
+        events = game.apply(mover, rng.choice(game.legal_actions(mover)))
+        recent = (recent + [LoggedEvent(move, mover, Actor.PLAYER, e) for e in events])[-6:]
+    assert game.outcome() is not None
+    assert move > 10
+    assert others_named > move
