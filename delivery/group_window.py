@@ -117,7 +117,8 @@ class GroupWindow:
                 await self._background.wait(self._clock.sleep(wait))
             now = self._clock.now()
             self._sent.setdefault(chat_id, deque()).append(now)
-            await self._record(self._log.group_sent(chat_id, now) if self._log else None)
+            if self._log is not None:
+                await self._record(self._log.group_sent(chat_id, now))
         return now
 
     async def _landed(self, chat_id: int, taken: float) -> None:
@@ -130,11 +131,10 @@ class GroupWindow:
         if taken in sent:  # (not when the call took a minute)
             sent.remove(taken)
         sent.append(now)
-        await self._record(self._log.group_landed(chat_id, taken, now) if self._log else None)
+        if self._log is not None:
+            await self._record(self._log.group_landed(chat_id, taken, now))
 
-    async def _record(self, recording: Awaitable[None] | None) -> None:
-        if recording is None:
-            return
+    async def _record(self, recording: Awaitable[None]) -> None:
         try:
             await recording
         except Exception:  # the send goes on: its budget is held here

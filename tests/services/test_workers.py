@@ -268,7 +268,7 @@ async def test_postgres_a_groups_budget_holds_across_a_takeover(
         window_a = GroupWindow(clock, a.services.background, 20, sends=leases(a))
         window_b = GroupWindow(clock, b.services.background, 20, sends=leases(b))
         start = clock.now()
-        for _ in range(20):  # A spends the minute's budget, one a second
+        for _ in range(20):  # A spends the minute's budget
             async with window_a.slot(GROUP):
                 clock.set(clock.now() + 0.25)  # each call returns a quarter second on
             clock.set(clock.now() + 1.0)  # the next a second after it returned
