@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, cast, get_args
 
@@ -56,7 +56,7 @@ from games.durak.actions import (
     Throw,
     Transfer,
 )
-from games.durak.beating import Beating
+from games.durak.beating import RANK_BITS, Beating, mask_of
 from games.durak.views import DurakPublicView, DurakSeatView
 from players.base import Player
 from players.computer import Aim, Arena, Computer, Trial, level_trials
@@ -106,44 +106,50 @@ class Weights:
 
 @dataclass
 class _Table:
-    """The facts of one decision, read from the view."""
+    """The facts of one decision, read from the view.  Sets of cards are bit
+    masks (bit ``card.order``, as the engine keeps them): the player prices
+    cards at every move of every rollout of a search, so what it asks most
+    (which unseen cards beat this one, what a card is worth) is a table
+    lookup or a bit count."""
 
     rules: DurakRules
     seat: int
     trump: Suit
     beating: Beating
-    low: int
-    span: int
-    early: float
+    beaters: tuple[int, ...]
+    """``beaters[card.order]``: the mask of the cards that beat it."""
+    worths: tuple[float, ...]
+    """``worths[card.order]``: :meth:`DurakHeuristic.worth` of the card."""
+    gain: float
+    """:meth:`DurakHeuristic.gain`."""
     stock: int
     hand: Sequence[Card]
     hands: Sequence[int]
     known: Sequence[Sequence[Card]]
+    known_masks: Sequence[int]
     active: frozenset[int]
     attacker: int | None
     defender: int | None
     table: Sequence[tuple[Card, Card | None]]
     taking: bool
     cap: int
-    unseen: list[Card]
+    unseen: int
+    """The mask of the cards the seat has not seen (see the module docstring)."""
     pool: int
-    beaters: dict[Card, list[Card]] = field(default_factory=dict)
-    """Cache: the unseen cards that beat a card (asked for every card of
-    every lead the player weighs)."""
+    opp_weight: float = math.nan
+    """Cache of :meth:`DurakHeuristic.opp_weight` (nan: not asked yet)."""
     prices: dict[tuple[int, Card], float] = field(default_factory=dict)
     """Cache of :meth:`DurakHeuristic.beat_price`."""
-
-    def unseen_beaters(self, card: Card) -> list[Card]:
-        found = self.beaters.get(card)
-        if found is None:
-            beats = self.beating.beats
-            found = self.beaters[card] = [c for c in self.unseen if beats(card, c)]
-        return found
 
 
 @functools.cache
 def _deck(size: int) -> tuple[Card, ...]:
     return tuple(deck(size))
+
+
+@functools.cache
+def _deck_mask(size: int) -> int:
+    return mask_of(_deck(size))
 
 
 @functools.cache
@@ -162,39 +168,84 @@ def _beating(trump: Suit, spades_by_spades: bool, unbeatable_queen: bool) -> Bea
     return Beating(trump, spades_by_spades, unbeatable_queen)
 
 
-def _read(rules: DurakRules, view: DurakSeatView) -> _Table:
+@functools.cache
+def _worths(w: Weights, size: int, trump: Suit, early: float) -> tuple[float, ...]:
+    """What keeping each card of a ``size`` deck is worth, by ``card.order``
+    (0 for the lowest plain card): it grows with the rank, a trump is worth
+    more than any plain card, and trumps and aces more the earlier it is."""
+    low = int(_lowest(size))
+    span = int(Rank.ACE) - low
+    worths = [0.0] * 64
+    for card in _deck(size):
+        frac = (int(card.rank) - low) / span
+        if card.suit is trump:
+            value = w.trump + frac * w.trump_rank + w.trump_early * early
+        elif card.rank is Rank.ACE:
+            value = frac + w.ace_early * early
+        else:
+            value = frac
+        worths[card.order] = value
+    return tuple(worths)
+
+
+def _orders(mask: int) -> Iterator[int]:
+    """The ``card.order`` of every card of ``mask``."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _rank_mask(ranks: set[Rank]) -> int:
+    mask = 0
+    for rank in ranks:
+        mask |= RANK_BITS[rank]
+    return mask
+
+
+def _read(rules: DurakRules, view: DurakSeatView, w: Weights) -> _Table:
     trump = view.trump
-    full = _deck(rules.deck_size)
-    low = _lowest(rules.deck_size)
+    size = rules.deck_size
     hand = view.hand
-    table = [(row.attack, row.defense) for row in view.table]
-    seen: set[Card] = set(hand)
-    for k in view.known:
-        seen.update(k)
+    seen = 0
+    for card in hand:
+        seen |= 1 << card.order
+    known_masks = []
+    for cards in view.known:
+        mask = 0
+        for card in cards:
+            mask |= 1 << card.order
+        known_masks.append(mask)
+        seen |= mask
+    table = []
     for row in view.table:
-        seen.add(row.attack)
-        if row.defense is not None:
-            seen.add(row.defense)
+        seen |= 1 << row.attack.order
+        defense = row.defense
+        if defense is not None:
+            seen |= 1 << defense.order
+        table.append((row.attack, defense))
     for pair in view.beaten:
-        seen.add(pair.attack)
-        seen.add(pair.defense)
+        seen |= 1 << pair.attack.order | 1 << pair.defense.order
     if view.trump_card is not None:
-        seen.add(view.trump_card)
-    unseen = [c for c in full if c not in seen]
-    first_stock = max(len(full) - _HAND * len(view.hands), 1)
+        seen |= 1 << view.trump_card.order
+    unseen = _deck_mask(size) & ~seen
+    first_stock = max(size - _HAND * len(view.hands), 1)
     stock = view.stock
+    early = min(stock / first_stock, 1.0)
+    beating = _beating(trump, rules.spades_by_spades, rules.unbeatable_queen)
     return _Table(
         rules=rules,
         seat=view.seat,
         trump=trump,
-        beating=_beating(trump, rules.spades_by_spades, rules.unbeatable_queen),
-        low=int(low),
-        span=int(Rank.ACE) - int(low),
-        early=min(stock / first_stock, 1.0),
+        beating=beating,
+        beaters=beating.table,
+        worths=_worths(w, size, trump, early),
+        gain=w.gain_late + (w.gain_early - w.gain_late) * early,
         stock=stock,
         hand=hand,
         hands=view.hands,
         known=view.known,
+        known_masks=known_masks,
         active=view.active,
         attacker=view.attacker,
         defender=view.defender,
@@ -202,7 +253,7 @@ def _read(rules: DurakRules, view: DurakSeatView) -> _Table:
         taking=view.taking,
         cap=view.cap,
         unseen=unseen,
-        pool=max(len(unseen), 1),
+        pool=max(unseen.bit_count(), 1),
     )
 
 
@@ -214,38 +265,34 @@ class DurakHeuristic(Player[DurakSeatView]):
 
     # ------------------------------------------------------------ prices
 
-    def worth(self, t: _Table, card: Card) -> float:
-        """What keeping ``card`` is worth (0 for the lowest plain card)."""
-        w = self.w
-        frac = (int(card.rank) - t.low) / t.span
-        if card.suit is t.trump:
-            value = w.trump + frac * w.trump_rank + w.trump_early * t.early
-        elif card.rank is Rank.ACE:
-            value = frac + w.ace_early * t.early
-        else:
-            value = frac
-        return value
+    @staticmethod
+    def worth(t: _Table, card: Card) -> float:
+        """What keeping ``card`` is worth (0 for the lowest plain card; see
+        :func:`_worths`)."""
+        return t.worths[card.order]
 
-    def gain(self, t: _Table) -> float:
+    @staticmethod
+    def gain(t: _Table) -> float:
         """What a card leaving the hand gains (a redraw or a step to the exit)."""
-        w = self.w
-        return w.gain_late + (w.gain_early - w.gain_late) * t.early
+        return t.gain
 
-    def cost(self, t: _Table, card: Card) -> float:
+    @staticmethod
+    def cost(t: _Table, card: Card) -> float:
         """Net cost of parting with ``card`` (negative: glad to be rid of it)."""
-        return self.worth(t, card) - self.gain(t)
+        return t.worths[card.order] - t.gain
 
     # ---------------------------------------------------------- guesses
 
     def p_cannot_beat(self, t: _Table, seat: int, card: Card, spent: int = 0) -> float:
         """Chance that ``seat`` holds nothing that beats ``card`` (``spent``:
         cards of his that are needed elsewhere)."""
-        if any(t.beating.beats(card, k) for k in t.known[seat]):
+        beating = t.beaters[card.order]
+        if beating & t.known_masks[seat]:
             return 0.0
         free = t.hands[seat] - len(t.known[seat]) - spent
         if free <= 0:
             return 1.0
-        beaters = len(t.unseen_beaters(card))
+        beaters = (beating & t.unseen).bit_count()
         if beaters == 0:
             return 1.0
         pool = t.pool
@@ -266,8 +313,9 @@ class DurakHeuristic(Player[DurakSeatView]):
         if t.seat != t.defender:
             throwers.append(t.seat)
         free = sum(max(t.hands[s] - len(t.known[s]), 0) for s in throwers if s != t.seat)
-        sure = sum(1 for s in throwers if s != t.seat for k in t.known[s] if k.rank in ranks)
-        candidates = sum(1 for c in t.unseen if c.rank in ranks)
+        of_ranks = _rank_mask(ranks)
+        sure = sum((t.known_masks[s] & of_ranks).bit_count() for s in throwers if s != t.seat)
+        candidates = (t.unseen & of_ranks).bit_count()
         guess = sure + candidates * min(free / t.pool, 1.0)
         return min(float(room), guess)
 
@@ -295,7 +343,7 @@ class DurakHeuristic(Player[DurakSeatView]):
         names = cast("list[NameTrump]", kinds.get(NameTrump))
         if names:
             return max(names, key=lambda a: _trump_worth(view.hand, a.suit))
-        t = _read(rules, view)
+        t = _read(rules, view, self.w)
         if Believe in kinds:
             return self._verdict(t, legal, rng)
         if Cover in kinds:
@@ -309,6 +357,12 @@ class DurakHeuristic(Player[DurakSeatView]):
     def opp_weight(self, t: _Table) -> float:
         """How much an opponent's progress counts against ours: fully with two
         players left, less when others may still be the durak."""
+        k = t.opp_weight
+        if k != k:  # nan: not asked yet
+            k = t.opp_weight = self._opp_weight(t)
+        return k
+
+    def _opp_weight(self, t: _Table) -> float:
         if len(t.active) > 2:
             return self.w.opp_multi
         if t.stock or t.defender is None or t.defender == t.seat:
@@ -326,10 +380,12 @@ class DurakHeuristic(Player[DurakSeatView]):
         return price
 
     def _beat_price(self, t: _Table, seat: int, card: Card) -> float:
-        known = [self.worth(t, k) for k in t.known[seat] if t.beating.beats(card, k)]
+        worths = t.worths
+        beating = t.beaters[card.order]
+        known = [worths[k.order] for k in t.known[seat] if beating >> k.order & 1]
         if known:
             return min(known)
-        prices = sorted(self.worth(t, c) for c in t.unseen_beaters(card))
+        prices = sorted(worths[order] for order in _orders(beating & t.unseen))
         if not prices:
             return 0.0
         free = max(t.hands[seat] - len(t.known[seat]), 1)
@@ -368,15 +424,25 @@ class DurakHeuristic(Player[DurakSeatView]):
 
     def _lead(self, t: _Table, attacks: Sequence[Attack], rng: random.Random) -> Action:
         defender = t.defender
+        press = self.w.press
+        worths = t.worths
+        gain = t.gain
+        # The same card leads many of the moves (alone, then with its pairs).
+        pressures: dict[tuple[Card, int, float], float] = {}
         scored: list[tuple[float, int, Action]] = []
         for n, action in enumerate(attacks):
             score = 0.0
             load = 0.0
             for i, card in enumerate(action.cards):
-                score -= self.cost(t, card)
+                worth = worths[card.order]
+                score -= worth - gain
                 if defender is not None:
-                    score += self.w.press * self.pressure(t, defender, card, i, load)
-                load += self.gain(t) - self.worth(t, card)
+                    key = (card, i, load)
+                    pressure = pressures.get(key)
+                    if pressure is None:
+                        pressure = pressures[key] = self.pressure(t, defender, card, i, load)
+                    score += press * pressure
+                load += gain - worth
             scored.append((-score, n, action))
         scored.sort(key=lambda x: (x[0], x[1]))
         if len(scored) > 1 and rng.random() < self.w.vary:
@@ -415,11 +481,13 @@ class DurakHeuristic(Player[DurakSeatView]):
         """The cheapest way to cover every unbeaten card, or None."""
         unbeaten = [a for a, d in t.table if d is None]
         n = len(unbeaten)
+        if n == 1:  # most often: the cheapest card that covers it
+            return self._cover_one(t, unbeaten[0])
         full = (1 << n) - 1
         # best[mask] = (cost, assignment) covering the cards in mask.
         best: dict[int, tuple[float, list[tuple[Card, Card]]]] = {0: (0.0, [])}
         for card in t.hand:
-            fits = [j for j, a in enumerate(unbeaten) if t.beating.beats(a, card)]
+            fits = [j for j, a in enumerate(unbeaten) if t.beaters[a.order] >> card.order & 1]
             if not fits:
                 continue
             price = self.cost(t, card)
@@ -432,6 +500,21 @@ class DurakHeuristic(Player[DurakSeatView]):
                     if old is None or c + price < old[0] - 1e-12:
                         best[m2] = (c + price, [*pairs, (unbeaten[j], card)])
         return best.get(full)
+
+    @staticmethod
+    def _cover_one(t: _Table, attack: Card) -> tuple[float, list[tuple[Card, Card]]] | None:
+        """:meth:`_cover` of one card: the first of the cheapest covers."""
+        beaters = t.beaters[attack.order]
+        worths = t.worths
+        gain = t.gain
+        best: Card | None = None
+        best_price = 0.0
+        for card in t.hand:
+            if beaters >> card.order & 1:
+                price = worths[card.order] - gain
+                if best is None or price < best_price - 1e-12:
+                    best, best_price = card, price
+        return None if best is None else (best_price, [(attack, best)])
 
     def _face_down(self, t: _Table, view: DurakSeatView, legal: Sequence[Action]) -> Action:
         """Believe / don't believe, defending: cover rightly if every card can

@@ -365,7 +365,12 @@ class SearchPlayer:
         while moves < MAX_ROLLOUT and (actors := game.to_move()):
             actor = next_seat(game, sorted(actors), rng)
             legal = game.legal_actions(actor)
-            events = game.apply(actor, rollout.choose(rules, game.view(actor), legal, rng))
+            # A forced move is played without building a view for the
+            # rollout player (a view costs more than most choices).
+            action = (
+                legal[0] if len(legal) == 1 else rollout.choose(rules, game.view(actor), legal, rng)
+            )
+            events = game.apply(actor, action)
             moves += 1
             if _stops(horizon, events):
                 break

@@ -12,6 +12,7 @@ shows.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from games.cards import SUITS, Card, Suit
@@ -148,16 +149,23 @@ _NO_CARDS: tuple[Card, ...] = ()
 
 def _sorted(mask: int, suits: tuple[int, ...]) -> tuple[Card, ...]:
     """The cards of ``mask`` suit by suit (``suits``: masks in order), each
-    suit by rank: within a suit, ``Card.order`` rises with the rank."""
+    suit by rank."""
     if not mask:
         return _NO_CARDS
+    a, b, c, d = suits
+    return _run(mask & a) + _run(mask & b) + _run(mask & c) + _run(mask & d)
+
+
+@functools.cache
+def _run(held: int) -> tuple[Card, ...]:
+    """The cards of ``held`` (one suit's) by rank: within a suit, ``Card.order``
+    rises with the rank.  Cached: a suit holds at most 2**13 sets, and views
+    are built at every move of a search's rollouts."""
     out = []
-    for bits in suits:
-        held = mask & bits
-        while held:
-            low = held & -held
-            out.append(CARD_BY_ORDER[low.bit_length() - 1])
-            held ^= low
+    while held:
+        low = held & -held
+        out.append(CARD_BY_ORDER[low.bit_length() - 1])
+        held ^= low
     return tuple(out)
 
 
