@@ -70,6 +70,7 @@ __all__ = [
     "Zone",
     "option",
     "perform",
+    "view_builder",
 ]
 
 JSON = Any
@@ -367,6 +368,27 @@ class View:
 
 
 _FIELD_NAMES: dict[type[View], tuple[str, ...]] = {}
+
+VT = TypeVar("VT", bound=View)
+
+
+def view_builder(cls: type[VT]) -> Callable[..., VT]:
+    """A function that makes a ``cls`` from all its field values in order, as
+    ``cls(*values)`` does, at a third of the cost.  A frozen dataclass's
+    ``__init__`` calls ``object.__setattr__`` for every field; this sets each
+    slot through its descriptor instead (views have no ``__post_init__``).  For
+    views built at every move of a search's rollouts (Durak's seat view has
+    30 fields)."""
+    names = cls.field_names()
+    values = ", ".join(f"v{i}" for i in range(len(names)))
+    sets = "".join(f"    set{i}(view, v{i})\n" for i in range(len(names)))
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    namespace.update((f"set{i}", getattr(cls, name).__set__) for i, name in enumerate(names))
+    exec(f"def build({values}):\n    view = new(cls)\n{sets}    return view\n", namespace)  # noqa: S102
+    build: Callable[..., VT] = namespace["build"]
+    return build
+
+
 _AS_IS = frozenset({int, str, bool, float, type(None)})
 
 

@@ -16,7 +16,7 @@ import functools
 from dataclasses import dataclass
 
 from games.cards import SUITS, Card, Suit
-from games.core import Progress, View
+from games.core import Progress, View, view_builder
 from games.durak.beating import CARD_BY_ORDER, SUIT_BITS
 from games.durak.state import DurakState, Phase
 from games.durak.tables import SEAT_SETS
@@ -139,6 +139,9 @@ class DurakSeatView(DurakPublicView):
     he put face down on it, or None; empty for everybody else."""
 
 
+_build_public_view = view_builder(DurakPublicView)
+_build_seat_view = view_builder(DurakSeatView)
+
 _SUIT_MASKS = {
     trump: (*(SUIT_BITS[s] for s in SUITS if s is not trump), SUIT_BITS[trump]) for trump in SUITS
 }
@@ -171,7 +174,7 @@ def _run(held: int) -> tuple[Card, ...]:
 
 def public_view(game: DurakState) -> DurakPublicView:
     suits = _SUIT_MASKS[game._trump]
-    return DurakPublicView(*_shared(game, tuple([_sorted(k, suits) for k in game._known])))
+    return _build_public_view(*_shared(game, tuple([_sorted(k, suits) for k in game._known])))
 
 
 def seat_view(game: DurakState, seat: int) -> DurakSeatView:
@@ -188,13 +191,13 @@ def seat_view(game: DurakState, seat: int) -> DurakSeatView:
             for s in range(n)
         )
         nothing = (_NO_CARDS,) * n  # "seen" names the cards known of the others
-        return DurakSeatView(*_shared(game, nothing), seat, _NO_CARDS, seen, covers)
+        return _build_seat_view(*_shared(game, nothing), seat, _NO_CARDS, seen, covers)
     # His own known cards are in "hand".
     known = tuple(
         [_NO_CARDS if s == seat else _sorted(k, suits) for s, k in enumerate(game._known)]
     )
     hand = _sorted(game._hands[seat], suits)
-    return DurakSeatView(*_shared(game, known), seat, hand, (), covers)
+    return _build_seat_view(*_shared(game, known), seat, hand, (), covers)
 
 
 def _shared(
@@ -229,7 +232,7 @@ def _shared(
 ]:
     """The fields of :class:`DurakPublicView` in order, ``known`` as given
     (the views are rebuilt at every move of a search's rollouts, so they are
-    built straight into tuples, the constructor called positionally)."""
+    built straight into tuples, handed to a :func:`~games.core.view_builder`)."""
     n = game.seats
     beaten = game._beaten
     half = len(beaten) // 2
@@ -240,10 +243,7 @@ def _shared(
         CARD_BY_ORDER[game._trump_card] if game._trump_in_stock else None,
         len(game._stock) + game._trump_in_stock,
         game._discard.bit_count() + len(beaten),
-        tuple(
-            BeatenPair(CARD_BY_ORDER[a], CARD_BY_ORDER[d])
-            for a, d in zip(beaten[:half], beaten[half:], strict=True)
-        ),
+        tuple([_pair(a, d) for a, d in zip(beaten[:half], beaten[half:], strict=True)]),
         tuple([h.bit_count() for h in game._hands]),
         known,
         game._blind,
@@ -269,16 +269,31 @@ def _shared(
 
 def _table(game: DurakState) -> tuple[TableRow, ...]:
     if game._face_down:  # nobody sees a face-down cover, only that it lies there
-        return tuple(
-            TableRow(CARD_BY_ORDER[a], None, d >= 0)
-            for a, d in zip(game._att, game._dfn, strict=True)
-        )
-    return tuple(
-        TableRow(CARD_BY_ORDER[a], CARD_BY_ORDER[d], True)
-        if d >= 0
-        else TableRow(CARD_BY_ORDER[a], None, False)
-        for a, d in zip(game._att, game._dfn, strict=True)
-    )
+        return tuple([_face_down_row(a, d >= 0) for a, d in zip(game._att, game._dfn, strict=True)])
+    return tuple([_row(a, d) for a, d in zip(game._att, game._dfn, strict=True)])
+
+
+# Rows and pairs are immutable, so each is made once: views are built at
+# every move of a search's rollouts.
+
+
+@functools.cache
+def _row(attack: int, defense: int) -> TableRow:
+    """The row of attack card ``attack`` (an order), beaten by ``defense``
+    (an order; negative: unbeaten)."""
+    if defense < 0:
+        return TableRow(CARD_BY_ORDER[attack], None, False)
+    return TableRow(CARD_BY_ORDER[attack], CARD_BY_ORDER[defense], True)
+
+
+@functools.cache
+def _face_down_row(attack: int, covered: bool) -> TableRow:
+    return TableRow(CARD_BY_ORDER[attack], None, covered)
+
+
+@functools.cache
+def _pair(attack: int, defense: int) -> BeatenPair:
+    return BeatenPair(CARD_BY_ORDER[attack], CARD_BY_ORDER[defense])
 
 
 def progress(game: DurakState) -> Progress:
