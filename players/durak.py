@@ -112,10 +112,8 @@ class _Table:
     (which unseen cards beat this one, what a card is worth) is a table
     lookup or a bit count."""
 
-    rules: DurakRules
     seat: int
     trump: Suit
-    beating: Beating
     beaters: tuple[int, ...]
     """``beaters[card.order]``: the mask of the cards that beat it."""
     worths: tuple[float, ...]
@@ -128,7 +126,6 @@ class _Table:
     known: Sequence[Sequence[Card]]
     known_masks: Sequence[int]
     active: frozenset[int]
-    attacker: int | None
     defender: int | None
     table: Sequence[tuple[Card, Card | None]]
     taking: bool
@@ -232,13 +229,11 @@ def _read(rules: DurakRules, view: DurakSeatView, w: Weights) -> _Table:
     first_stock = max(size - _HAND * len(view.hands), 1)
     stock = view.stock
     early = min(stock / first_stock, 1.0)
-    beating = _beating(trump, rules.spades_by_spades, rules.unbeatable_queen)
+    beaters = _beating(trump, rules.spades_by_spades, rules.unbeatable_queen).table
     return _Table(
-        rules=rules,
         seat=view.seat,
         trump=trump,
-        beating=beating,
-        beaters=beating.table,
+        beaters=beaters,
         worths=_worths(w, size, trump, early),
         gain=w.gain_late + (w.gain_early - w.gain_late) * early,
         stock=stock,
@@ -247,7 +242,6 @@ def _read(rules: DurakRules, view: DurakSeatView, w: Weights) -> _Table:
         known=view.known,
         known_masks=known_masks,
         active=view.active,
-        attacker=view.attacker,
         defender=view.defender,
         table=table,
         taking=view.taking,
