@@ -33,3 +33,17 @@ def test_it_makes_what_the_constructor_makes_inherited_fields_first() -> None:
         made.a = 2  # type: ignore[misc]
     with pytest.raises(TypeError):
         build(1, ("x",), frozenset())  # every field, defaults included
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Checked(View):
+    a: int
+
+    def __post_init__(self) -> None:
+        if self.a < 0:
+            raise ValueError("negative")
+
+
+def test_a_view_that_checks_its_fields_is_refused() -> None:
+    with pytest.raises(TypeError, match="__post_init__"):
+        view_builder(_Checked)
