@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, cast, get_args
 
@@ -56,7 +56,7 @@ from games.durak.actions import (
     Throw,
     Transfer,
 )
-from games.durak.beating import RANK_BITS, Beating, mask_of
+from games.durak.beating import RANK_BITS, Beating, cards_of, mask_of
 from games.durak.views import DurakPublicView, DurakSeatView
 from players.base import Player
 from players.computer import Aim, Arena, Computer, Trial, level_trials
@@ -183,14 +183,6 @@ def _worths(w: Weights, size: int, trump: Suit, early: float) -> tuple[float, ..
             value = frac
         worths[card.order] = value
     return tuple(worths)
-
-
-def _orders(mask: int) -> Iterator[int]:
-    """The ``card.order`` of every card of ``mask``."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def _rank_mask(ranks: set[Rank]) -> int:
@@ -379,7 +371,7 @@ class DurakHeuristic(Player[DurakSeatView]):
         known = [worths[k.order] for k in t.known[seat] if beating >> k.order & 1]
         if known:
             return min(known)
-        prices = sorted(worths[order] for order in _orders(beating & t.unseen))
+        prices = sorted([worths[c.order] for c in cards_of(beating & t.unseen)])
         if not prices:
             return 0.0
         free = max(t.hands[seat] - len(t.known[seat]), 1)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from games.cards import SUITS, Card, Suit
 from games.core import Progress, View, view_builder
-from games.durak.beating import CARD_BY_ORDER, SUIT_BITS
+from games.durak.beating import CARD_BY_ORDER, SUIT_BITS, cards_of
 from games.durak.state import DurakState, Phase
 from games.durak.tables import SEAT_SETS
 
@@ -164,12 +164,7 @@ def _run(held: int) -> tuple[Card, ...]:
     """The cards of ``held`` (one suit's) by rank: within a suit, ``Card.order``
     rises with the rank.  Cached: a suit holds at most 2**13 sets, and views
     are built at every move of a search's rollouts."""
-    out = []
-    while held:
-        low = held & -held
-        out.append(CARD_BY_ORDER[low.bit_length() - 1])
-        held ^= low
-    return tuple(out)
+    return tuple(cards_of(held))
 
 
 def public_view(game: DurakState) -> DurakPublicView:
