@@ -45,11 +45,24 @@ def _rank(item: pytest.Item) -> tuple[int, bool]:
     return len(LONGEST_FIRST) + (THEN.index(folder) if folder in THEN else len(THEN)), True
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(trylast=True)  # after -m has left out what it leaves out
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _leave_out_stand_ins(config, items)
     items.sort(key=_rank)  # stable: the usual order within a rank
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     if workers > 1:
         items[:] = dealt(items, workers)
+
+
+def _leave_out_stand_ins(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A run with the soak tier leaves out the shorter copies of its tests
+    (marked ``stand_in``): the soak test does all they do, at more length."""
+    if not any(item.get_closest_marker("soak") for item in items):
+        return
+    left_out = [item for item in items if item.get_closest_marker("stand_in")]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if item.get_closest_marker("stand_in") is None]
 
 
 def dealt(ranked: list[pytest.Item], workers: int) -> list[pytest.Item]:

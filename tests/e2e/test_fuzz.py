@@ -285,6 +285,7 @@ def _other(server: FakeTelegram, rng: random.Random, groups: list[int], step: in
 
 
 @pytest.mark.slow
+@pytest.mark.stand_in  # for the six thousand below
 async def test_three_thousand_random_and_malformed_updates_change_nothing(
     server: FakeTelegram, db_path: Path
 ) -> None:

@@ -246,6 +246,7 @@ async def _storm_games(
     )
 
 
+@pytest.mark.stand_in  # for the long storm below
 async def test_games_finish_and_show_their_end_through_a_storm(
     server: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -102,10 +102,7 @@ class Seating:
 
 GAMES = [
     Seating("durak", "podkidnoy", people=2),
-    Seating("durak", "perevodnoy", people=2),
     Seating("durak", "teams", people=4),
-    Seating("durak", "refusal", people=2),
-    Seating("durak", "akulina", people=2),
     Seating("durak", "diamonds", people=1, computers=1),
     Seating("durak", "believe", people=1, computers=1),
     Seating("durak", "podkidnoy", people=2, quiet=1),
@@ -114,8 +111,12 @@ GAMES = [
     Seating("joker", "classic", people=1, computers=3, options=(("Сдачи", "короткая (12)"),)),
     Seating("daytona", "sprint", people=1, computers=2, quiet=1),
 ]
-"""Random presses make long games: the people's seats are few where a game
-is long (101 is played to 101 points, Joker has a dozen deals even short)."""
+"""A table of each kind a dying worker leaves to the others: people alone, a
+team game, computers, a player the turn timer stands in for, and every game.
+The Durak variants differ only in their engine, which the kills do not reach
+(the engines' tests play them all).  Random presses make long games: the
+people's seats are few where a game is long (101 is played to 101 points,
+Joker has a dozen deals even short)."""
 
 
 class FleetTelegram(FakeTelegram):
