@@ -38,6 +38,7 @@ __all__ = [
     "catalog_keys",
     "compiled_beside",
     "from_telegram",
+    "mo_of",
     "normalize",
     "t",
     "tn",
@@ -102,12 +103,16 @@ def _read(path: Traversable, language: str) -> gettext.GNUTranslations:
                 return gettext.GNUTranslations(mo)
         except OSError:
             pass  # unreadable here: the .po says the same
-    with path.open("rb") as po:
-        catalog = read_po(po, locale=language)
+    return gettext.GNUTranslations(io.BytesIO(mo_of(path, language)))
+
+
+def mo_of(po: Traversable, language: str) -> bytes:
+    """The catalog ``po`` compiled, as a ``.mo`` file's bytes."""
+    with po.open("rb") as source:
+        catalog = read_po(source, locale=language)
     buffer = io.BytesIO()
     write_mo(buffer, catalog)
-    buffer.seek(0)
-    return gettext.GNUTranslations(buffer)
+    return buffer.getvalue()
 
 
 def compiled_beside(po: Traversable) -> Path | None:

@@ -11,8 +11,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
+from i18n import mo_of
 
 LOCALES = Path(__file__).resolve().parent / "locales"
 
@@ -20,14 +19,12 @@ LOCALES = Path(__file__).resolve().parent / "locales"
 def compile_catalog(po: Path) -> Path:
     """Write ``po``'s ``.mo`` beside it (whole or not at all: other processes
     may be reading it); the ``.mo``'s path."""
-    language = po.parent.parent.name
-    with po.open("rb") as source:
-        catalog = read_po(source, locale=language)
+    compiled = mo_of(po, language=po.parent.parent.name)
     mo = po.with_suffix(".mo")
     handle, temporary = tempfile.mkstemp(dir=po.parent, prefix=f".{mo.name}.")
     try:
         with os.fdopen(handle, "wb") as out:
-            write_mo(out, catalog)
+            out.write(compiled)
         os.chmod(temporary, 0o644)  # as readable as the .po, not mkstemp's 0600
         os.replace(temporary, mo)
     except BaseException:
