@@ -26,6 +26,8 @@ __all__ = ["SqliteConnection", "SqliteDatabase"]
 
 log = logging.getLogger(__name__)
 
+_ROWS_PER_FETCH = 64  # aiosqlite.connect's own default
+
 
 class SqliteConnection:
     """The one connection, as the query classes see it."""
@@ -66,9 +68,15 @@ class SqliteDatabase(Database):
         assert path is not None
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            conn = await aiosqlite.connect(path, isolation_level=None)
+            raw = await asyncio.to_thread(
+                sqlite3.connect, path, isolation_level=None, check_same_thread=False
+            )
         except sqlite3.Error as exc:
             raise DatabaseError(str(exc)) from exc
+        # The file is open before aiosqlite's worker thread starts: a failed
+        # open inside that thread is reported to the loop after the await has
+        # already raised, and at start-up the loop may be closed by then.
+        conn = await aiosqlite.Connection(lambda: raw, _ROWS_PER_FETCH)
         try:
             await conn.execute("PRAGMA journal_mode = WAL")
             await conn.execute("PRAGMA synchronous = NORMAL")

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,7 @@ import pytest
 from storage import (
     Actor,
     Database,
+    DatabaseError,
     DatabaseTooNewError,
     IntegrityError,
     OnAbsence,
@@ -336,3 +338,17 @@ async def test_postgres_games_are_rated_one_transaction_at_a_time(postgres: Clus
     await first.close()
     await second.close()
     postgres.drop(url)
+
+
+async def test_a_file_that_cannot_be_opened_is_refused_before_any_worker_thread(
+    tmp_path: Path,
+) -> None:
+    """aiosqlite reports a failed open from its worker thread after the await has
+    raised; at start-up the loop may already be closed then, and the report
+    became a traceback under the one translated line (seen in CI)."""
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    with pytest.raises(DatabaseError, match="unable to open"):
+        await Database.open(sqlite_url(folder))
+    workers = [t for t in threading.enumerate() if "_connection_worker_thread" in t.name]
+    assert workers == []
