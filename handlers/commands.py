@@ -17,7 +17,7 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 
 from delivery import callback_data as cd
-from delivery.keyboards import Keyboard, button, markup, url_button
+from delivery.keyboards import button, markup, url_button
 from delivery.replay_messages import replay_message
 from handlers import ratings
 from handlers.context import (
@@ -27,6 +27,7 @@ from handlers.context import (
     language_for,
     person,
     presser_language,
+    reply,
     sender,
     thread_of,
 )
@@ -51,15 +52,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 Handler = Callable[[Update, KolodaContext], Coroutine[Any, Any, None]]
-
-
-async def reply(app: Koloda, update: Update, text: str, markup: Keyboard | None = None) -> None:
-    """Answer in the chat (and topic) the command came from."""
-    _, chat = sender(update)
-    if chat.type == Chat.PRIVATE:
-        await app.publisher.io.send(chat.id, text, markup)
-    else:
-        app.publisher.say(chat.id, text, markup, thread_id=thread_of(update))
 
 
 async def is_admin(update: Update, context: KolodaContext) -> bool:

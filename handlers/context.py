@@ -11,6 +11,7 @@ from typing import Any
 from telegram import Chat, Update, User
 from telegram.ext import CallbackContext, ExtBot
 
+from delivery.keyboards import Keyboard
 from delivery.publisher import Publisher
 from games.spec import GameSpec
 from i18n import from_telegram, normalize
@@ -25,6 +26,7 @@ __all__ = [
     "language_for",
     "person",
     "presser_language",
+    "reply",
     "sender",
     "thread_of",
 ]
@@ -77,6 +79,16 @@ def thread_of(update: Update) -> int:
     if message is not None and message.is_topic_message and message.message_thread_id:
         return message.message_thread_id
     return 0
+
+
+async def reply(app: Koloda, update: Update, text: str, markup: Keyboard | None = None) -> None:
+    """Answer in the chat (and topic) the update came from: in a group in
+    its turn within the group's budget, in a private chat at once."""
+    _, chat = sender(update)
+    if chat.type == Chat.PRIVATE:
+        await app.publisher.io.send(chat.id, text, markup)
+    else:
+        app.publisher.say(chat.id, text, markup, thread_id=thread_of(update))
 
 
 async def language_for(app: Koloda, update: Update) -> str:

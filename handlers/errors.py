@@ -7,7 +7,7 @@ import logging
 from telegram import Update
 from telegram.error import TelegramError
 
-from handlers.context import KolodaContext, language_for, presser_language
+from handlers.context import KolodaContext, language_for, presser_language, reply
 from i18n import t
 
 __all__ = ["on_error"]
@@ -26,10 +26,6 @@ async def on_error(update: object, context: KolodaContext) -> None:
             lang = await presser_language(app, query.from_user)
             await query.answer(t(lang, "error.internal"), show_alert=True)
         elif update.effective_message is not None:
-            message = update.effective_message
-            text = t(await language_for(app, update), "error.internal")
-            await app.publisher.io.send(
-                message.chat.id, text, thread_id=message.message_thread_id or 0
-            )
+            await reply(app, update, t(await language_for(app, update), "error.internal"))
     except (TelegramError, KeyError, RuntimeError):
         log.warning("could not tell the user about the error", exc_info=True)
