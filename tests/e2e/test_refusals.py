@@ -83,7 +83,7 @@ async def test_strangers_stale_and_doubled_presses_change_nothing(
         assert sorted(bool(a.get("show_alert")) for a in answers) == [False, True]
         refused = next(a for a in answers if a.get("show_alert"))
         assert "устарела" in refused["text"]
-        await server.wait_idle(quiet=0.2)
+        await settle(server, app)
         assert probe.table() == ("playing", 1)
 
         # The old keyboard, pressed again later: stale.
