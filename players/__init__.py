@@ -6,11 +6,17 @@ legal actions, and returns one of them; :mod:`players.arena` plays whole games
 between players for tests and benchmarks.  Each game's module exports its
 ``COMPUTER`` (:class:`~players.computer.Computer`): the heuristic and what the
 search players of :mod:`players.levels` need for that game.
+:mod:`players.compiled` puts the hottest of them, compiled at install, ahead
+of their sources while the build is fresh.
 :mod:`players.reference` holds published algorithms (information set MCTS,
 perfect information Monte Carlo) that the arena measures the search against.
 """
 
 from __future__ import annotations
+
+from players import compiled
+
+compiled.enable(__path__)
 
 from players.base import Player
 from players.computer import Computer

@@ -326,7 +326,7 @@ class DurakHeuristic(Player[DurakSeatView]):
             kinds.setdefault(type(action), []).append(action)
         if not kinds.keys().isdisjoint(_BLIND):
             return self._blind(legal, rng)
-        names = cast("list[NameTrump]", kinds.get(NameTrump))
+        names = cast("list[NameTrump] | None", kinds.get(NameTrump))
         if names:
             return max(names, key=lambda a: _trump_worth(view.hand, a.suit))
         t = _read(rules, view, self.w)
