@@ -3,17 +3,16 @@ while it is what the sources say.
 
 A search spends most of its time in the Durak heuristic's choices (the
 rollouts); compiled, the same choices come 1.4 times as fast, so the hard
-level simulates that much more of its budget within its second.  The
-install builds :data:`COMPILED` into ``.compiled/`` at the checkout's root
-(``python -m players.compiled``, only when the sources changed) and stamps the
-build with a fingerprint of every source under ``games/`` and ``players/``
+level simulates that much more of its budget within its second.
+``scripts/install`` runs :func:`build`, which compiles :data:`COMPILED` into
+``.compiled/`` at the checkout's root (only when the sources changed) and
+stamps the build with a fingerprint of every source under ``games/`` and ``players/``
 (a compiled module reads its imports' types at build time).  Importing
 :mod:`players` puts the build ahead of the sources only when the stamp
 matches the sources as they are now: an edited file, another revision
 checked out, or a build that failed (no C compiler) all leave the players
 interpreted, with the same choices, slower.  ``KOLODA_INTERPRETED=1`` leaves
-them interpreted on purpose (paired measurements).  ``scripts/install`` runs
-:func:`build`.
+them interpreted on purpose (paired measurements).
 """
 
 from __future__ import annotations
