@@ -262,7 +262,18 @@ class Table:
 
     async def open(self, game: str = "durak", preset: str | None = None) -> None:
         await self.start_bots()
+        before = _last_with(self.server, self.group_id, ("l:",))
         await self.command(self.players[0], f"/newgame {game} {preset or ''}".strip())
+        if self.application is None:
+            # A bot in another process, starved of CPU, can be quiet for the
+            # moment settle() waits before it has sent the lobby.
+            def opened() -> SentMessage | None:
+                lobby = _last_with(self.server, self.group_id, ("l:",))
+                if lobby is None or (before and lobby.message_id == before.message_id):
+                    return None
+                return lobby
+
+            await self.server.wait_for(opened, 30, message="the new table's lobby")
 
     async def set_turn_time(self, shown: str) -> None:
         """The creator cycles the lobby's turn time until it reads ``shown``."""
