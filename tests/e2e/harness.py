@@ -269,7 +269,7 @@ class Table:
             # moment settle() waits before it has sent the lobby.
             def opened() -> SentMessage | None:
                 lobby = _last_with(self.server, self.group_id, ("l:",))
-                if lobby is None or (before and lobby.message_id == before.message_id):
+                if lobby is None or (before is not None and lobby.message_id == before.message_id):
                     return None
                 return lobby
 

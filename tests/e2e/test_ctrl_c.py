@@ -41,7 +41,6 @@ async def test_ctrl_c_while_computers_think_stops_the_bot_without_a_traceback(
     try:
         table = seat_players(server, ["Anna"])
         await table.open("durak")
-        await server.wait_for(lambda: any("l:" in d for d in table.lobby().callback_datas), 30)
         await add_computers(table, 3)
         await table.press_text(table.players[0], table.lobby(), "▶️")
         # Hard computers (a new table's level) search: the pool starts at the
