@@ -87,7 +87,7 @@ from players import RandomPlayer
 from players.arena import next_seat
 from players.base import Player
 from players.computer import Computer, Trial
-from players.levels import Level, budget, search_player
+from players.levels import Level, budget, search_player, seconds
 from players.reference import REFERENCES
 from players.search import Searcher, Situation
 
@@ -345,11 +345,12 @@ def _report(line: Line, results: list[Played], level: Level, scale: float, timed
     times = sorted(t for r in results for t in r.times)
     if times:
         p99 = _p99(times)
-        seconds = sum(r.seconds for r in results)
-        speed = sum(r.moves for r in results) / seconds if seconds else 0.0
+        thought = sum(r.seconds for r in results)
+        speed = sum(r.moves for r in results) / thought if thought else 0.0
         parts.append(
             f"move {1000 * statistics.median(times):4.0f}/{1000 * p99:4.0f} ms"
-            f" (budget {1000 * level.seconds * scale:.0f}{'' if timed else ', untimed'}),"
+            f" (budget {1000 * seconds(line.computer, level) * scale:.0f}"
+            f"{'' if timed else ', untimed'}),"
             f" {speed:,.0f} sim/s"
         )
     theirs = sorted(t for r in results for t in r.their_times)
@@ -375,9 +376,10 @@ def calibrate() -> None:
         if line is None:
             print(f"{key:8} has no search trial in the arena")
             continue
-        results = [play_one(line, 900 + d, 0, Level.NORMAL, 1.0) for d in range(2)]
-        seconds = sum(r.seconds for r in results)
-        speed = sum(r.moves for r in results) / seconds if seconds else 0.0
+        # Searches of 0.3 s a move, whatever each game's normal level thinks.
+        results = [play_one(line, 900 + d, 0, Level.HARD, 0.3) for d in range(2)]
+        thought = sum(r.seconds for r in results)
+        speed = sum(r.moves for r in results) / thought if thought else 0.0
         print(f"{key:8} {speed:10,.0f} simulated moves/s (set: {computer.moves_per_second:,})")
 
 
@@ -432,8 +434,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         and args.against in (None, line.trial.against)
     ]
     print(
-        f"level {level} ({1000 * level.seconds * scale:.0f} ms a move"
-        f"{', untimed' if args.untimed else ''}), {args.workers} workers"
+        f"level {level}{'' if scale == 1 else f', {scale:g} of its time'}"
+        f"{', untimed' if args.untimed else ''}, {args.workers} workers"
     )
     started = time.perf_counter()
     verdicts: list[bool] = []

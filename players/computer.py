@@ -146,6 +146,10 @@ class Computer:
     """Rollout moves one core of the reference machine simulates per second,
     over whole arena games (``python -m bench.arena --calibrate`` samples two
     games and reads low): sizes the search's budget."""
+    normal_seconds: float = 0.3
+    """The normal level's time per move (the hard level's is a second): where
+    the game's search, between the heuristic and the hard level, is about as
+    far from either (``python -m bench.arena --against normal``)."""
     horizon: Horizon = field(default_factory=Horizon)
     """Where a rollout stops and how it is scored."""
     duel: Callable[[Game[Any, Any, Any, Any]], bool] | None = None

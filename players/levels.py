@@ -1,5 +1,6 @@
 """How strong a computer seat plays: easy (the heuristic, at once), normal and
-hard (a :class:`~players.search.SearchPlayer` thinking about 0.3 s and 1 s).
+hard (a :class:`~players.search.SearchPlayer` thinking the game's
+:attr:`~players.computer.Computer.normal_seconds` and 1 s).
 
 The search budget is counted in simulated moves so that a seed gives the same
 move on any machine; each game's :attr:`~players.computer.Computer.moves_per_second`
@@ -23,7 +24,7 @@ from players.computer import Computer
 from players.imports import resolve
 from players.search import Budget, SearchPlayer, Situation
 
-__all__ = ["Level", "budget", "request_for", "search_player", "searches", "think"]
+__all__ = ["Level", "budget", "request_for", "search_player", "searches", "seconds", "think"]
 
 
 class Level(enum.StrEnum):
@@ -31,13 +32,9 @@ class Level(enum.StrEnum):
     NORMAL = "normal"
     HARD = "hard"
 
-    @property
-    def seconds(self) -> float:
-        """The time a search may take per move (none for the heuristic)."""
-        return _SECONDS[self]
 
-
-_SECONDS = {Level.EASY: 0.0, Level.NORMAL: 0.3, Level.HARD: 1.0}
+HARD_SECONDS = 1.0
+"""The hard level's time per move, in every game."""
 
 BUDGET_SHARE = 0.8
 """The share of a level's time its move budget is sized to fill on the
@@ -45,6 +42,14 @@ reference machine, so that the time limit is a safety net, not the rule."""
 TIME_LIMIT_SHARE = 0.9
 """The hard time limit, as a share of the level's time: the rollout under way
 when it strikes still finishes."""
+
+
+def seconds(computer: Computer, level: Level) -> float:
+    """The time ``computer``'s search may take per move at ``level`` (none
+    for the heuristic)."""
+    if level is Level.EASY:
+        return 0.0
+    return computer.normal_seconds if level is Level.NORMAL else HARD_SECONDS
 
 
 def searches(computer: Computer, level: Level) -> bool:
@@ -60,9 +65,9 @@ def budget(computer: Computer, level: Level, *, scale: float = 1.0, timed: bool 
     same."""
     if level is Level.EASY:
         raise ValueError("the easy level is the heuristic, not a search")
-    seconds = level.seconds * scale
-    moves = max(1, int(computer.moves_per_second * seconds * BUDGET_SHARE))
-    return Budget(moves, seconds * TIME_LIMIT_SHARE if timed else None)
+    time = seconds(computer, level) * scale
+    moves = max(1, int(computer.moves_per_second * time * BUDGET_SHARE))
+    return Budget(moves, time * TIME_LIMIT_SHARE if timed else None)
 
 
 @functools.cache

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from games.core import Place
 from players.computer import Computer
-from players.levels import Level, searches
+from players.levels import Level, searches, seconds
 from services.background import Background
 from services.clock import Clock
 from services.errors import ServiceError
@@ -168,7 +168,8 @@ class Computers:
         pause = random.Random(f"pause:{seen.table.seed}:{seen.table.moves}").uniform(*self._pause)
         seat = self._next_seat(seen)
         if seat is not None and self._searches(seen, seat):
-            pause -= Level(seen.table.computer_level).seconds * self._thinking.scale
+            computer = self._computers[seen.table.game]
+            pause -= seconds(computer, Level(seen.table.computer_level)) * self._thinking.scale
         await self._background.wait(self._clock.sleep(pause))
         turn = self._turns.get(table_id)
         if turn is None:

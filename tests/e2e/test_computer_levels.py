@@ -62,7 +62,7 @@ async def test_the_bot_answers_a_person_while_a_computer_thinks(
         anna = table.players[0]
         await table.open("durak")
         await add_computers(table, 3)
-        assert "🤖 Сильный: разыгрывает втрое больше раскладов" in table.lobby().text
+        assert "🤖 Сильный: разыгрывает куда больше раскладов" in table.lobby().text
         await table.set_turn_time("без лимита")
         await table.press(anna, table.lobby(), table.lobby().callback_data("▶️"))
         answered_while_thinking = 0

@@ -16,7 +16,7 @@ from games.durak import Durak, Trump
 from games.durak.actions import NameTrump
 from games.spec import GameSpec
 from players.arena import next_seat
-from players.levels import Level, request_for, search_player, think
+from players.levels import Level, budget, request_for, search_player, seconds, think
 from players.search import Budget, SearchPlayer, Situation
 from tests.engines.test_conformance import OPTION_SETS
 
@@ -182,6 +182,16 @@ def test_a_worker_refuses_an_import_path_that_is_not_what_it_claims() -> None:
 def test_the_easy_level_is_the_heuristic_not_a_search() -> None:
     with pytest.raises(ValueError, match="heuristic"):
         search_player(CATALOG.computers["durak"], Level.EASY)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.key)
+def test_the_normal_level_thinks_less_than_the_hard_one_in_every_game(spec: GameSpec) -> None:
+    computer = CATALOG.computers[spec.key]
+    assert seconds(computer, Level.EASY) == 0.0
+    assert 0.0 < seconds(computer, Level.NORMAL) < seconds(computer, Level.HARD) == 1.0
+    normal, hard = budget(computer, Level.NORMAL), budget(computer, Level.HARD)
+    assert 0 < normal.moves < hard.moves
+    assert normal.seconds == pytest.approx(0.9 * seconds(computer, Level.NORMAL))
 
 
 def test_with_nothing_hidden_it_finds_the_forced_win_the_heuristic_misses() -> None:

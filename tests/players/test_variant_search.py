@@ -23,17 +23,19 @@ LEVELS = (Level.NORMAL, Level.HARD)
 SWEEP_SCALE = 0.005
 """A level's budget shrunk to a few dozen simulated moves: the sweep is about
 legality."""
-SCALE = 0.05
-"""A twentieth of a level's budget (about 200 simulated moves at normal, 700
-at hard), untimed: enough for the scripted positions, the same choice on any
-machine."""
+SCALES = {Level.NORMAL: 1.0, Level.HARD: 0.05}
+"""The scripted positions' budgets, untimed: the normal level's whole (about
+400 simulated moves), a twentieth of the hard level's (about 700): enough for
+the scripted positions, the same choice on any machine."""
 SWEEP_MOVES = 80
 SEARCH_EVERY = 3
 
 
-def searcher(level: Level, scale: float = SCALE) -> SearchPlayer:
+def searcher(level: Level, scale: float | None = None) -> SearchPlayer:
     assert searches(COMPUTER, level)
-    return search_player(COMPUTER, level, scale=scale, timed=False)
+    return search_player(
+        COMPUTER, level, scale=SCALES[level] if scale is None else scale, timed=False
+    )
 
 
 def play(game: Durak, seat: int, code: str) -> None:
