@@ -1,12 +1,25 @@
 """Looking at the bot's processes from a test (Linux's /proc): the computers'
-worker processes, for the tests that press Ctrl-C while they think."""
+worker processes, for the tests that press Ctrl-C while they think; and a
+killed bot's log, for the tests that kill it."""
 
 from __future__ import annotations
 
+import re
 import signal
 from pathlib import Path
 
-__all__ = ["alive", "search_workers"]
+__all__ = ["alive", "search_workers", "without_orphaned_workers"]
+
+ORPHANED_WORKER = re.compile(
+    r"Traceback \(most recent call last\):\n"
+    r'  File "<string>", line 1, in <module>\n'
+    r'(?:  File "[^"\n]*/multiprocessing/spawn\.py", line \d+, in \w+\n(?: {4}.*\n)*)+'
+    r"EOFError: Ran out of input\n"
+)
+"""What a computers' worker process prints when the bot that was starting it
+is killed first: it finds nothing to read where the bot was to send it its
+setup, in Python's own bootstrap (``multiprocessing.spawn``), before any code
+of ours runs."""
 
 
 def search_workers(pid: int) -> set[int]:
@@ -36,3 +49,9 @@ def _sigint_handled(status: Path) -> bool:
 
 def alive(pids: set[int]) -> set[int]:
     return {pid for pid in pids if Path(f"/proc/{pid}").exists()}
+
+
+def without_orphaned_workers(log: str) -> str:
+    """A killed bot's log less what its workers orphaned while starting print
+    (:data:`ORPHANED_WORKER`): the kill's doing, not the bot's error."""
+    return ORPHANED_WORKER.sub("", log)
