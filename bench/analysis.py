@@ -1,7 +1,7 @@
 """A game's move latency with and without an analysis running::
 
-    .venv/bin/python -m bench.analysis              # about half a minute
-    .venv/bin/python -m bench.analysis --moves 20 --level hard
+    .venv/bin/python -m bench.analysis              # about a minute
+    .venv/bin/python -m bench.analysis --moves 20 --level normal
 
 The bot's own :class:`~services.thinking.Thinking` (its pool of search
 workers, one per core, and its low-priority analysis worker) runs in this
@@ -129,7 +129,7 @@ async def _run(moves: int, level: Level) -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.analysis", description=__doc__)
     parser.add_argument("--moves", type=int, default=15)
-    parser.add_argument("--level", choices=[Level.NORMAL.value, Level.HARD.value], default="normal")
+    parser.add_argument("--level", choices=[Level.NORMAL.value, Level.HARD.value], default="hard")
     args = parser.parse_args(argv)
     asyncio.run(_run(args.moves, Level(args.level)))
 
