@@ -89,19 +89,24 @@ def unhurried(request: Mapping[str, JSON]) -> str:
 
 
 async def analysing(
-    thinking: Thinking, played: Sequence[tuple[Game[Any, Any, Any, Any], int, str]]
+    thinking: Thinking,
+    played: Sequence[tuple[Game[Any, Any, Any, Any], int, str]],
+    stop: asyncio.Event,
 ) -> int:
-    """Analysis slices, one after another until cancelled; how many ran."""
+    """Analysis slices, one after another until ``stop`` is set; how many ran.
+
+    A flag rather than a cancel: after the hard level's searches a cancelled
+    task went on slicing and the bench never ended (Python 3.11's
+    ``asyncio.wait_for``, in which the service waits for quiet, can lose a
+    cancel that lands as its wait ends)."""
     computer = CATALOG.computers["durak"]
     done = 0
-    try:
-        while True:
-            game, seat, code = played[done % len(played)]
-            request = assess_request(game, seat, code, computer, SLICE_SECONDS, seed=done)
-            await thinking.analyse(assess, request)
-            done += 1
-    except asyncio.CancelledError:
-        return done
+    while not stop.is_set():
+        game, seat, code = played[done % len(played)]
+        request = assess_request(game, seat, code, computer, SLICE_SECONDS, seed=done)
+        await thinking.analyse(assess, request)
+        done += 1
+    return done
 
 
 def _line(what: str, latencies: Sequence[float]) -> str:
@@ -114,11 +119,12 @@ async def _run(moves: int, level: Level) -> None:
     try:
         await searches(thinking, level, played[:2])  # the workers started
         alone = await searches(thinking, level, played)
-        analyses = asyncio.create_task(analysing(thinking, played))
+        stop = asyncio.Event()
+        analyses = asyncio.create_task(analysing(thinking, played, stop))
         await asyncio.sleep(SLICE_SECONDS)  # an analysis under way
         busy = await searches(thinking, level, played)
-        analyses.cancel()
-        slices = await analyses
+        stop.set()
+        slices = await analyses  # the slice under way ends first
     finally:
         thinking.close()
     print(f"durak, {level.value} search, {moves} moves, {PAUSE:.1f} s apart")
