@@ -95,10 +95,7 @@ async def analysing(
 ) -> int:
     """Analysis slices, one after another until ``stop`` is set; how many ran.
 
-    A flag rather than a cancel: after the hard level's searches a cancelled
-    task went on slicing and the bench never ended (Python 3.11's
-    ``asyncio.wait_for``, in which the service waits for quiet, can lose a
-    cancel that lands as its wait ends)."""
+    A flag rather than a cancel: the slice under way ends, and is counted."""
     computer = CATALOG.computers["durak"]
     done = 0
     while not stop.is_set():

@@ -337,10 +337,12 @@ async def stop_process(process: subprocess.Popen[bytes]) -> str:
     asked = time.monotonic()
     process.send_signal(signal.SIGINT)
     try:
-        code = await asyncio.wait_for(asyncio.to_thread(process.wait), 20)
+        async with asyncio.timeout(20):
+            code = await asyncio.to_thread(process.wait)
     except TimeoutError:
         process.kill()
-        await asyncio.wait_for(asyncio.to_thread(process.wait), 10)
+        async with asyncio.timeout(10):
+            await asyncio.to_thread(process.wait)
         return "did not stop on SIGINT in 20 s: killed"
     return f"stopped on SIGINT in {time.monotonic() - asked:.1f} s, exit code {code}"
 
@@ -1304,7 +1306,8 @@ def start_profiler(options: Options, pid: int, workdir: Path) -> subprocess.Pope
 
 async def finish_profiler(profiler: subprocess.Popen[bytes], options: Options) -> str:
     try:
-        _, err = await asyncio.wait_for(asyncio.to_thread(profiler.communicate), 30)
+        async with asyncio.timeout(30):
+            _, err = await asyncio.to_thread(profiler.communicate)
     except TimeoutError:
         profiler.kill()
         await asyncio.to_thread(profiler.wait)

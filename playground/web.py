@@ -263,7 +263,8 @@ class PlaygroundSite:
                     await response.write(f"data: {seen}\n\n".encode())
                 async with self._changed:
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._changed.wait(), timeout=15)
+                        async with asyncio.timeout(15):
+                            await self._changed.wait()
                 if seen == self.version:
                     await response.write(b": still here\n\n")  # keeps proxies from closing it
         return response

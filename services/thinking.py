@@ -116,8 +116,12 @@ class Thinking:
         :mod:`players.analysis`) in the low-priority worker, once no computer's
         search waits or thinks."""
         async with self._slice:
+            # Not asyncio.wait_for: in Python 3.11 it swallows a cancel that
+            # lands as the wait ends, and the slice would run for a bot that
+            # is stopping.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._quiet.wait(), QUIET_WAIT)
+                async with asyncio.timeout(QUIET_WAIT):
+                    await self._quiet.wait()
             pool = self._analysis_started()
             try:
                 with _interrupts_blocked():

@@ -155,7 +155,8 @@ async def test_a_bot_in_another_process_runs_polling(server: FakeTelegram, tmp_p
             server.start_bot(BORIS)
             await server.wait_for(lambda: server.last_bot_message(BORIS), timeout=5)
             proc.send_signal(signal.SIGINT)  # run_polling stops cleanly on SIGINT
-            assert await asyncio.wait_for(proc.wait(), 10) == 0, log.read_text()
+            async with asyncio.timeout(10):
+                assert await proc.wait() == 0, log.read_text()
         finally:
             if proc.returncode is None:
                 proc.kill()

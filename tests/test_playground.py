@@ -120,11 +120,13 @@ async def test_the_event_stream_tells_of_every_change(
         aiohttp.ClientSession() as session,
         session.get(site.url + "api/events") as stream,
     ):
-        first = await asyncio.wait_for(stream.content.readline(), 5)
+        async with asyncio.timeout(5):
+            first = await stream.content.readline()
         assert first.startswith(b"data: ")
         await stream.content.readline()  # the blank line ending the event
         world.send(101, -1001, "hello")
-        changed = await asyncio.wait_for(stream.content.readline(), 5)
+        async with asyncio.timeout(5):
+            changed = await stream.content.readline()
         assert changed.startswith(b"data: ")
         assert int(changed.split()[1]) > int(first.split()[1])
 
@@ -440,7 +442,8 @@ async def test_ctrl_c_while_computers_think_exits_cleanly(tmp_path: Path) -> Non
 
         workers = await wait_until_async(thinking, timeout=60)
         os.killpg(process.pid, signal.SIGINT)
-        _, err = await asyncio.wait_for(asyncio.to_thread(process.communicate), 30)
+        async with asyncio.timeout(30):
+            _, err = await asyncio.to_thread(process.communicate)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)

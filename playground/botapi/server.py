@@ -356,7 +356,8 @@ class FakeTelegram(TelegramWorld):
             self._webhook_wake.clear()
             pause = self._post_due()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._webhook_wake.wait(), pause)
+                async with asyncio.timeout(pause):
+                    await self._webhook_wake.wait()
 
     def _post_due(self) -> float | None:
         """Start posting the updates that may be posted now, in their order;
@@ -533,7 +534,8 @@ class FakeTelegram(TelegramWorld):
                     return []
                 self._update_event.clear()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._update_event.wait(), remaining)
+                    async with asyncio.timeout(remaining):
+                        await self._update_event.wait()
         finally:
             self.active_polls -= 1
 

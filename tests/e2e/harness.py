@@ -722,4 +722,5 @@ async def stop_bot_process(process: subprocess.Popen[bytes]) -> None:
 
 async def wait_exit(process: subprocess.Popen[bytes], timeout: float) -> int:  # noqa: ASYNC109
     """Wait for the process without blocking the loop the fake server runs in."""
-    return await asyncio.wait_for(asyncio.to_thread(process.wait), timeout)
+    async with asyncio.timeout(timeout):
+        return await asyncio.to_thread(process.wait)

@@ -65,7 +65,8 @@ async def worker(
         await app.post_init(app)
         await app.start()
         try:
-            await asyncio.wait_for(koloda(app).resumed.wait(), 10)
+            async with asyncio.timeout(10):
+                await koloda(app).resumed.wait()
             yield app
         finally:
             await app.stop()
@@ -530,7 +531,8 @@ async def test_postgres_a_send_under_way_when_its_chat_is_dropped_is_recorded_an
             server.hold = hold = asyncio.Event()
             server.send(ANNA, GROUP, "/newgame durak")
             await post(server, a)
-            await asyncio.wait_for(server.arrived.wait(), 10)  # the lobby's send is under way
+            async with asyncio.timeout(10):
+                await server.arrived.wait()  # the lobby's send is under way
             clock.set(clock.now() + TTL / 2 + 0.5)  # A's renewal is late...
             assert not leases(a).holds(GROUP)
             await asyncio.sleep(0)

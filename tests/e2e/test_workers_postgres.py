@@ -162,7 +162,8 @@ class FleetTelegram(FakeTelegram):
                 if remaining <= 0:
                     return False
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(news.wait(), remaining)
+                    async with asyncio.timeout(remaining):
+                        await news.wait()
         finally:
             self._waiting.discard(news)
 
@@ -351,7 +352,8 @@ async def _play(server: FleetTelegram, probe: Probe, play: Play) -> None:
 async def _storm(fleet: Fleet, rng: random.Random, over: asyncio.Event) -> None:
     while fleet.kills < KILLS and not over.is_set():
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(over.wait(), rng.uniform(*KILL_EVERY))
+            async with asyncio.timeout(rng.uniform(*KILL_EVERY)):
+                await over.wait()
         running = [w for w in fleet.workers if w.running]
         if over.is_set() or not running:
             continue
@@ -374,7 +376,8 @@ async def _watch(probe: Probe, plays: list[Play], over: asyncio.Event) -> None:
             print(f"{moves} moves, playing: {left}", flush=True)
         assert time.monotonic() - since < STALL_SECONDS, _describe(stuck)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(over.wait(), 1.0)
+            async with asyncio.timeout(1.0):
+                await over.wait()
 
 
 def _describe(plays: list[Play]) -> str:
