@@ -4,7 +4,8 @@ with Pillow.
 The sheet of a whole game (24 deals, four players, a fixed seed) and of a
 game in its first pulka, and the track of a four-car race in progress (drawn
 after every turn: aim under 30 ms), are drawn again and again; each line
-prints the mean and the median milliseconds per image and the PNG's size::
+prints the mean and the median milliseconds per image and the JPEG's size
+(:func:`screens.drawing.encoded`)::
 
     .venv/bin/python -m bench.pictures            # 50 images per line
     .venv/bin/python -m bench.pictures --quick    # 5 images per line
@@ -45,7 +46,7 @@ class Line:
     images: int
     mean_ms: float
     median_ms: float
-    png_bytes: int
+    jpeg_bytes: int
     width: int
     height: int
 
@@ -108,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> list[Line]:
     args = parser.parse_args(argv)
     images = args.images or (5 if args.quick else 50)
     header = (
-        f"{'picture':<28} {'images':>6} {'ms mean':>8} {'ms median':>9} {'PNG KiB':>8} {'size':>9}"
+        f"{'picture':<28} {'images':>6} {'ms mean':>8} {'ms median':>9} {'JPEG KiB':>8} {'size':>9}"
     )
     print(header)
     print("-" * len(header))
@@ -124,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> list[Line]:
         lines.append(line)
         print(
             f"{line.picture:<28} {line.images:>6} {line.mean_ms:>8.1f} {line.median_ms:>9.1f} "
-            f"{line.png_bytes / 1024:>8.1f} {line.width:>4}×{line.height:<4}",
+            f"{line.jpeg_bytes / 1024:>8.1f} {line.width:>4}×{line.height:<4}",
             flush=True,
         )
     return lines

@@ -53,9 +53,9 @@ class Key:
 
 @dataclass(frozen=True, slots=True)
 class Picture:
-    """A picture drawn on demand (off the event loop): ``draw()`` returns PNG
-    bytes.  ``key`` names exactly what it shows, so that an unchanged picture
-    is neither drawn nor sent again."""
+    """A picture drawn on demand (off the event loop): ``draw()`` returns JPEG
+    bytes (:func:`screens.drawing.encoded`).  ``key`` names exactly what it
+    shows, so that an unchanged picture is neither drawn nor sent again."""
 
     key: str
     draw: Callable[[], bytes]

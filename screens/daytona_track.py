@@ -23,7 +23,6 @@ Joker's sheet.
 from __future__ import annotations
 
 import functools
-import io
 import itertools
 import math
 from collections.abc import Sequence
@@ -33,7 +32,7 @@ from PIL import Image, ImageDraw
 
 from games.cards import Card
 from games.daytona.track import BEFORE_START, FINISHED, ON_START, TRACK_CARDS
-from screens.drawing import drawable, fit, typeface
+from screens.drawing import drawable, encoded, fit, typeface
 
 __all__ = [
     "ARROW",
@@ -250,7 +249,7 @@ def draw_track(
     cars: Sequence[Car],
     labels: TrackLabels,
 ) -> bytes:
-    """The PNG of the track with the cars on it; ``last`` is the card drawn
+    """The picture of the track with the cars on it; ``last`` is the card drawn
     last and the seat that drew it."""
     width = LEFT + MARGIN + 7 * CARD_W + 6 * GAP
     board_h = MARGIN * 2 + 5 * CARD_H + 4 * GAP
@@ -315,6 +314,4 @@ def draw_track(
         )
         draw.text((width - MARGIN, y + LEGEND_ROW / 2), points, font=bold, fill=INK, anchor="rm")
         y += LEGEND_ROW
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False, compress_level=3)
-    return out.getvalue()
+    return encoded(image)

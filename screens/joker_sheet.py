@@ -22,7 +22,6 @@ so the sheet looks the same on a machine with no fonts installed.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +29,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from games.joker.views import PulkaRecord, SheetRow
-from screens.drawing import drawable, fit, typeface
+from screens.drawing import drawable, encoded, fit, typeface
 
 __all__ = ["SheetLabels", "draw_sheet"]
 
@@ -84,7 +83,7 @@ def draw_sheet(
     winners: Sequence[int],
     labels: SheetLabels,
 ) -> bytes:
-    """PNG bytes of the sheet: ``rows`` are the deals played (the view's
+    """The picture of the sheet: ``rows`` are the deals played (the view's
     ``sheet``), ``pulkas`` the finished pulkas' records, ``winners`` the seats
     to highlight (empty while the game goes on).  Only the pulkas begun are
     drawn (the first one always)."""
@@ -204,9 +203,7 @@ def draw_sheet(
     draw.line((right, top, right, y), fill=PULKA_RULE, width=3)
     draw.line((left, top, left, y), fill=PULKA_RULE, width=3)
     draw.line((left, y, right, y), fill=PULKA_RULE, width=3)
-    out = io.BytesIO()
-    image.save(out, "PNG", compress_level=3)
-    return out.getvalue()
+    return encoded(image)
 
 
 def _deal_cells(

@@ -5,7 +5,6 @@ achievements (``/stats``) with his rating history drawn, and a season's end."""
 from __future__ import annotations
 
 import html
-import io
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -14,7 +13,7 @@ from PIL import Image, ImageDraw
 from games.spec import GameSpec
 from i18n import t, tn
 from screens.base import Picture, Screen
-from screens.drawing import drawable, fit, typeface
+from screens.drawing import drawable, encoded, fit, typeface
 from services import TableRow
 from services.ratings import PROVISIONAL_GAMES, Board, Card, Line, SeasonEnd, TableRatings
 
@@ -218,6 +217,4 @@ def _draw(series: Sequence[tuple[str, Sequence[int]]]) -> bytes:
             fill=colour,
             anchor="lm",
         )
-    out = io.BytesIO()
-    image.save(out, "PNG")
-    return out.getvalue()
+    return encoded(image)

@@ -46,7 +46,7 @@ async def test_three_people_race_a_match_on_the_table_message(
         assert "Заезд 1 · цель: 30 очков" in shown.caption
         assert "⏱ Ход 1 из 40" in shown.caption  # 120 draws among three cars
         image = Image.open(io.BytesIO(shown.photo.data if shown.photo else b""))
-        assert image.format == "PNG"
+        assert image.format == "JPEG"
         (mover,) = probe.public_view().to_move
         draw = shown.callback_data("🎴")
         other = table.players[(mover + 1) % 3]
