@@ -258,7 +258,7 @@ def test_a_whole_game_against_a_computer_by_clicking(
     browser.save_screenshot(str(tmp_path / "3-end.png"))
     assert clicks > 3
     result = next(t for t in texts(browser, GROUP) if "🏁" in t)
-    assert "Дурак" in result
+    assert "Дурак" in result or "ничья" in result  # both out with the last cards: a draw
     assert any("Партия окончена" in t for t in texts(browser, ANNA))
 
     # The result's "▶️ Повтор" opens the replay in Anna's chat; ⏭ shows the end.

@@ -54,7 +54,7 @@ async def test_the_timer_plays_out_a_player_who_never_presses_again(
         assert any("⏰" in text for text in shown)  # the group saw that the timer moved
         assert any("💤" in text for text in shown)  # and that Boris was away
         result = next(m for m in table.group_messages() if "🏁" in m.text)
-        assert "Дурак" in result.text
+        assert "Дурак" in result.text or "ничья" in result.text  # a draw names nobody
         # His first timed-out turn marked him away (he had pressed nothing): his DM
         # said so and offered a way back.  (His hand is edited in place while he
         # is away: what it showed then.)
