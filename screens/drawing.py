@@ -64,10 +64,10 @@ def plain(name: str) -> str:
 
 
 JPEG_QUALITY = 90
-"""Telegram keeps every photo as a JPEG of its own (about this quality, the
-colours at half resolution), whatever was uploaded: a JPEG like it looks the
-same on a phone as the PNG it would be made from, and takes a sixth of the
-time to encode (``bench.pictures``)."""
+"""Telegram keeps every photo as a JPEG it encodes itself, whatever was
+uploaded: a good JPEG looks the same on a phone as the PNG it would be made
+from, and takes about a seventh of the PNG's time to encode (the track: 3.5
+against 24.5 ms; ``bench.pictures`` has the whole pictures)."""
 
 
 def encoded(image: Image.Image) -> bytes:
