@@ -15,7 +15,7 @@ import signal
 import threading
 import time
 
-__all__ = ["PARENT_CHECK", "search_worker_started"]
+__all__ = ["PARENT_CHECK", "ready", "search_worker_started"]
 
 PARENT_CHECK = 1.0
 """Seconds between a worker's looks at whether its parent is still there."""
@@ -34,3 +34,7 @@ def search_worker_started(parent: int) -> None:
         os._exit(0)  # no clean-up owed to anybody: the bot is gone
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def ready() -> None:
+    """Nothing: a task that only has a worker started (and its modules imported)."""

@@ -120,12 +120,25 @@ class Computers:
                 return  # it will look again when done / it already waits for this
             turn.task.cancel()
             del self._turns[table_id]
+        if self._will_search(snapshot):
+            self._thinking.warm()
         if self._next_seat(snapshot) is None:
             if snapshot.table.status is not Status.PLAYING:
                 self._latest.pop(table_id, None)
             return
         task = self._background.spawn(self._play(snapshot), f"computer-{table_id}")
         self._turns[table_id] = _Turn(snapshot.table.moves, task)
+
+    def _will_search(self, snapshot: Snapshot) -> bool:
+        """A game under way in which a computer moves some seat at a level
+        that searches: its search workers had better be up before its turn
+        (one takes half a second to start, more than the hard level's pause)."""
+        table = snapshot.table
+        return (
+            table.status is Status.PLAYING
+            and searches(self._computers[table.game], Level(table.computer_level))
+            and any(snapshot.acts_for(seat) for seat in range(len(table.seats)))
+        )
 
     def seat_warned(self, snapshot: Snapshot, seat: int) -> None:
         """Computers need no warning."""

@@ -1,12 +1,14 @@
 """Search players think in worker processes, so that the bot goes on answering
 everybody while a computer thinks.
 
-The pool is started at the first search (``spawn``: a fresh interpreter that
-imports only the engines and players, never a copy of the bot's event loop
-and threads) and sized to the cores.  A worker receives plain data, the seat's
-situation (a world dealt from what the seat knows), and returns the code of the
-move it chose.  The engine and the computer are named by import path
-(:meth:`~players.search.Situation.to_json`,
+The pool is started as soon as a game under way has a searching computer
+(:meth:`Thinking.warm`: a worker takes half a second to start, which would
+otherwise delay that computer's first move) or at the first search
+(``spawn``: a fresh interpreter that imports only the engines and players,
+never a copy of the bot's event loop and threads), and sized to the cores.  A
+worker receives plain data, the seat's situation (a world dealt from what the
+seat knows), and returns the code of the move it chose.  The engine and the
+computer are named by import path (:meth:`~players.search.Situation.to_json`,
 :attr:`~players.computer.Computer.address`): a worker imports what the request
 names and needs no registry of games.
 
@@ -44,7 +46,7 @@ from players.analysis import low_priority
 from players.computer import Computer
 from players.levels import Level, request_for, think
 from players.search import Situation
-from players.workers import search_worker_started
+from players.workers import ready, search_worker_started
 
 __all__ = ["Thinking", "ThinkingFailed"]
 
@@ -86,6 +88,16 @@ class Thinking:
     ) -> str:
         """The code of the move ``computer``'s search at ``level`` chooses."""
         return await self.search(think, request_for(situation, computer, level, seed, self._scale))
+
+    def warm(self) -> None:
+        """Start every search worker now, unless the pool is up: a search
+        is coming, and will find its worker ready."""
+        if self._pool is not None:
+            return
+        pool = self._started()
+        with _interrupts_blocked():  # the workers are spawned here
+            for _ in range(self._workers):  # each task finding no idle worker starts one
+                pool.submit(ready)
 
     async def search(
         self, job: Callable[[Mapping[str, JSON]], T], request: Mapping[str, JSON]

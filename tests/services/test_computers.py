@@ -102,6 +102,19 @@ async def test_computers_of_every_level_play_through_the_same_path(world: World)
         assert Actor.COMPUTER in await world.actors(table_id)
 
 
+async def test_the_search_worker_is_up_before_the_computers_first_turn(world: World) -> None:
+    """A worker takes half a second to start: the first search after the bot
+    starts would wait for it, on top of the level's time (and the hard
+    level's pause may be none).  It is started with the game."""
+    snapshot = await world.table(people=1, computers=1, turn=0, level="hard")
+    await world.settle()  # no time passes: nobody has moved yet
+    assert snapshot.table.moves == 0
+    workers = [p for p in multiprocessing.active_children() if p.name.startswith("SpawnProcess")]
+    assert workers, "no search worker was started with the game"
+    await world.play_people(snapshot.table.id, random.Random(6))
+    assert Actor.COMPUTER in await world.actors(snapshot.table.id)
+
+
 async def test_a_killed_search_worker_costs_one_heuristic_move(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
