@@ -292,6 +292,14 @@ class Outcome:
     draw: bool = False
     scores: tuple[int, ...] | None = None
 
+    def sole_winner(self, seats: int) -> int | None:
+        """The one winner, when there is exactly one and he sits among
+        ``seats`` (the next game of a match-length game starts with him)."""
+        if len(self.winners) != 1:
+            return None
+        (winner,) = self.winners
+        return winner if 0 <= winner < seats else None
+
     def to_json(self) -> dict[str, JSON]:
         return {
             "places": [list(p) for p in self.places],

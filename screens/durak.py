@@ -107,6 +107,19 @@ def _pass_label(lang: str, view: DurakSeatView) -> str:
     return t(lang, "durak.btn_pass")
 
 
+def _closing_rows(
+    lang: str, view: DurakSeatView, actions: Sequence[Action]
+) -> tuple[tuple[Key, ...], ...]:
+    """The hand's last rows, under its cards: take, and the thrower's "no more"."""
+    keys = []
+    for a in actions:
+        if isinstance(a, Take):
+            keys.append(Key(t(lang, "durak.btn_take"), action=a.encode(), tone=Tone.GIVE_UP))
+        elif isinstance(a, Pass):
+            keys.append(Key(_pass_label(lang, view), action=a.encode(), tone=Tone.DONE))
+    return fit_rows(keys)
+
+
 def _team_line(lang: str, view: DurakSeatView, names: Sequence[str]) -> str | None:
     """Teams: who the seat's partners are, and who plays whose place."""
     seat = view.seat
@@ -352,15 +365,11 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
         # The cards that cannot be played now are shown too, disabled: the
         # hand reads as it is held, and no press of one is ever refused.
         card_keys = [by_card.get(card) or Key(_label(card, trump)) for card in view.hand]
-        rows = [*fit_rows(card_keys), *fit_rows(groups, 3)]
-        last: list[Key] = []
-        for a in actions:
-            if isinstance(a, Take):
-                last.append(Key(t(lang, "durak.btn_take"), action=a.encode(), tone=Tone.GIVE_UP))
-            elif isinstance(a, Pass):
-                last.append(Key(_pass_label(lang, view), action=a.encode(), tone=Tone.DONE))
-        rows.extend(fit_rows(last))
-        return tuple(rows)
+        return (
+            *fit_rows(card_keys),
+            *fit_rows(groups, 3),
+            *_closing_rows(lang, view, actions),
+        )
 
     def _blind_keys(
         self, lang: str, view: DurakSeatView, actions: Sequence[Action], focus: str | None
@@ -393,15 +402,7 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
                 keys.append(Key(label(options[0]), action=options[0].encode()))
             else:
                 keys.append(Key(f"{FACE_DOWN}{position + 1}→?", focus=f"p{position}"))
-        rows = list(fit_rows(keys))
-        last = []
-        for a in actions:
-            if isinstance(a, Take):
-                last.append(Key(t(lang, "durak.btn_take"), action=a.encode(), tone=Tone.GIVE_UP))
-            elif isinstance(a, Pass):
-                last.append(Key(_pass_label(lang, view), action=a.encode(), tone=Tone.DONE))
-        rows.extend(fit_rows(last))
-        return tuple(rows)
+        return (*fit_rows(keys), *_closing_rows(lang, view, actions))
 
     def _compose(
         self, lang: str, view: DurakSeatView, leads: Mapping[str, Attack], chosen: str

@@ -114,12 +114,9 @@ class Daytona(GamePackage[DaytonaPublicView, DaytonaSeatView], DaytonaState):
         rules.validate()
         game = cls.__new__(cls)
         game._init(rules, seats, rng.getrandbits(64))
-        first = rng.randrange(seats)
-        if previous is not None and len(previous.winners) == 1:
-            (winner,) = previous.winners
-            if 0 <= winner < seats:
-                first = winner
-        game._new_race(first, [])
+        first = rng.randrange(seats)  # drawn even when the winner starts: the same deals
+        winner = None if previous is None else previous.sole_winner(seats)
+        game._new_race(first if winner is None else winner, [])
         return game
 
     @classmethod

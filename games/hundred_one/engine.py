@@ -126,12 +126,9 @@ class HundredOne(GamePackage[HundredOnePublicView, HundredOneSeatView], HundredO
         rules.validate()
         game = cls.__new__(cls)
         game._init(rules, seats, rng.getrandbits(64))
-        leader = rng.randrange(seats)
-        if previous is not None and len(previous.winners) == 1:
-            (winner,) = previous.winners
-            if 0 <= winner < seats:
-                leader = winner
-        game._deal(leader, [])
+        leader = rng.randrange(seats)  # drawn even when the winner leads: the same deals
+        winner = None if previous is None else previous.sole_winner(seats)
+        game._deal(leader if winner is None else winner, [])
         return game
 
     @classmethod
