@@ -17,6 +17,7 @@ from telegram.ext import (
     MessageHandler,
     filters,
 )
+from telegram.request import BaseRequest
 
 from bot.catalog import CATALOG, Catalog
 from bot.config import Config
@@ -61,10 +62,13 @@ def build_application(
     heartbeat: float = 1.0,
     seeds: Callable[[], int] | None = None,
     worker: str | None = None,
+    requests: Callable[[int], BaseRequest] = AiohttpRequest,
 ) -> Application:  # type: ignore[type-arg]
     """The bot playing the games of ``catalog``.  ``clock`` and ``heartbeat``
     are for tests that drive time, ``seeds`` for tests whose deals must repeat
     (by default every game is shuffled from the system's secure source).
+    ``requests`` makes the bot's requests to Telegram, given their pool's
+    size (tests hand them to a stand-in in the same process).
 
     With ``worker`` (a name), or a config for several workers (webhook mode
     on PostgreSQL), it is one worker among several: it acts on the chats it
@@ -143,8 +147,8 @@ def build_application(
         .rate_limiter(limiter)
         .concurrent_updates(64)
         # Several connections, so that one move's messages go out side by side.
-        .request(AiohttpRequest(16))
-        .get_updates_request(AiohttpRequest())
+        .request(requests(16))
+        .get_updates_request(requests(1))
         .context_types(ContextTypes(context=KolodaContext))
         .post_init(post_init)
         .post_stop(post_stop)

@@ -9,7 +9,8 @@ methods), ``server`` (HTTP, long polling or posts to the webhook, waiting, file 
 ``balancer`` (a round-robin load balancer in front of several workers' webhooks),
 ``formatting`` (HTML parse_mode), ``keyboard`` (reply_markup), ``media`` (photo uploads),
 ``params`` (request decoding), ``models``, ``errors``, ``ptb`` (running a python-telegram-bot
-Application against it).
+Application against it), ``direct`` (a bot's requests handed to it in the same process, without
+HTTP: the end-to-end tests' way).
 
 Photos the bot sends are ``SentMessage``s of ``kind == "photo"`` with ``photo_bytes``,
 ``width``, ``height`` and ``caption``; ``server.file_url(file_id)`` is where a picture downloads.

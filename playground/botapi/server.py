@@ -7,7 +7,7 @@ import contextlib
 import json
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -54,8 +54,18 @@ class _Injected:
     times: int
 
 
+def serving(url: str) -> FakeTelegram | None:
+    """The stand-in started in this process that serves ``url`` (its scheme,
+    host and port), if any."""
+    return _SERVING.get(url)
+
+
 class _Dropped(Exception):
     """The storm closed the connection: no answer goes back."""
+
+
+_SERVING: dict[str, FakeTelegram] = {}
+"""The started stand-ins of this process, by :attr:`FakeTelegram.url`."""
 
 
 class FakeTelegram(TelegramWorld):
@@ -152,6 +162,7 @@ class FakeTelegram(TelegramWorld):
         self._runner = runner
         self._closing = False
         self.port = runner.addresses[0][1]
+        _SERVING[self.url] = self
         if self.deliver_webhooks:
             self._webhook_wake = asyncio.Event()
             self._http = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=WEBHOOK_TIMEOUT))
@@ -170,6 +181,7 @@ class FakeTelegram(TelegramWorld):
         if self._http is not None:
             await self._http.close()
             self._http = None
+        _SERVING.pop(self.url, None)
         runner, self._runner = self._runner, None
         await runner.cleanup()
 
@@ -426,21 +438,51 @@ class FakeTelegram(TelegramWorld):
 
     async def _download(self, request: web.Request) -> web.Response:
         """A file by its getFile file_path, like https://api.telegram.org/file/bot<token>/..."""
-        if request.match_info["token"] != self.token:
-            return _json_response(unauthorized().payload(), 401)
-        stored = self.file_at(request.match_info["path"])
+        status, body, mime = self.download(request.match_info["token"], request.match_info["path"])
+        return web.Response(status=status, body=body, content_type=mime)
+
+    def download(self, token: str, path: str) -> tuple[int, bytes, str]:
+        """The HTTP status, body and content type of a file's download."""
+        if token != self.token:
+            return 401, _json_body(unauthorized().payload()), "application/json"
+        stored = self.file_at(path)
         if stored is None:
-            return _json_response(not_found().payload(), 404)
-        return web.Response(body=stored.data, content_type=stored.mime_type)
+            return 404, _json_body(not_found().payload()), "application/json"
+        return 200, stored.data, stored.mime_type
 
     async def _handle(self, request: web.Request) -> web.Response:
+        answer = await self.answer(
+            request.match_info["token"],
+            request.match_info["method"],
+            lambda: _read_params(request),
+            query=request.query,
+        )
+        if answer is None:
+            if request.transport is not None:
+                request.transport.close()
+            return web.Response(status=499)  # never reaches the closed connection
+        status, payload = answer
+        return _json_response(payload, status)
+
+    async def answer(
+        self,
+        token: str,
+        method: str,
+        read: Callable[[], Awaitable[Params]],
+        *,
+        query: Mapping[str, str] | None = None,
+    ) -> tuple[int, JsonDict] | None:
+        """One call of the bot, however it came (over HTTP, or handed over in
+        this process by :class:`~playground.botapi.direct.DirectRequest`): the
+        HTTP status and the payload, or None when the storm closed its
+        connection and no answer goes back.  ``read`` reads the parameters;
+        ``query`` is what a refused token's call records of them."""
         arrived = time.monotonic()
-        raw_name = request.match_info["method"]
-        name = bot_api.canonical_name(raw_name) or raw_name
-        if request.match_info["token"] != self.token:
+        name = bot_api.canonical_name(method) or method
+        if token != self.token:
             error = unauthorized()
-            self._record(name, Params(request.query), arrived, error=error)
-            return _json_response(error.payload(), error.code)
+            self._record(name, Params(query or {}), arrived, error=error)
+            return error.code, error.payload()
         quiet = name in _QUIET_METHODS
         if not quiet:
             self._inflight += 1
@@ -448,28 +490,27 @@ class FakeTelegram(TelegramWorld):
         params = Params({})
         fault = self.storm.draw(name) if self.storm is not None else None
         try:
-            params = await _read_params(request)
-            await self._suffer(fault, request)
+            params = await read()
+            await self._suffer(fault)
             if self.flood_limit is not None and not self.flood_limit.admit(name, arrived):
                 raise too_many_requests(1)
             result = await self._dispatch(name, params)
         except ApiError as error:
             self._record(name, params, arrived, error=error, fault=fault)
-            return _json_response(error.payload(), error.code)
+            return error.code, error.payload()
         except _Dropped:
             self._record(name, params, arrived, fault=fault)
-            return web.Response(status=499)  # never reaches the closed connection
+            return None
         finally:
             if not quiet:
                 self._inflight -= 1
                 self._last_activity = time.monotonic()
         self._record(name, params, arrived, result=result, fault=fault)
-        if fault is Fault.LOST and request.transport is not None:
-            request.transport.close()
-            return web.Response(status=499)
-        return _json_response({"ok": True, "result": result}, 200)
+        if fault is Fault.LOST:
+            return None
+        return 200, {"ok": True, "result": result}
 
-    async def _suffer(self, fault: Fault | None, request: web.Request) -> None:
+    async def _suffer(self, fault: Fault | None) -> None:
         """What a storm does before a call is applied."""
         storm = self.storm
         if fault is None or storm is None:
@@ -483,8 +524,6 @@ class FakeTelegram(TelegramWorld):
                 code = storm.server_error()
                 raise ApiError(code, default_description(code))
             case Fault.DROPPED:
-                if request.transport is not None:
-                    request.transport.close()
                 raise _Dropped
 
     async def _dispatch(self, name: str, params: Params) -> Any:
@@ -613,8 +652,8 @@ async def _read_params(request: web.Request) -> Params:
 
 
 def _json_response(payload: JsonDict, status: int) -> web.Response:
-    return web.Response(
-        status=status,
-        body=json.dumps(payload, ensure_ascii=False).encode("utf-8"),
-        content_type="application/json",
-    )
+    return web.Response(status=status, body=_json_body(payload), content_type="application/json")
+
+
+def _json_body(payload: JsonDict) -> bytes:
+    return json.dumps(payload, ensure_ascii=False).encode("utf-8")

@@ -24,10 +24,12 @@ import psycopg
 from bot.app import build_application
 from bot.catalog import CATALOG, Catalog
 from bot.config import Config
+from bot.transport import AiohttpRequest
 from games.core import Game
 from handlers.context import KEY, Koloda
 from i18n import t
 from playground.botapi import FakeTelegram, SentMessage
+from playground.botapi.direct import DirectRequest
 from storage.translate import postgres_query
 from storage.url import DatabaseUrl, sqlite_url
 from tests.clock import FakeClock
@@ -85,13 +87,21 @@ async def running_bot(
     clock: FakeClock | None = None,
     catalog: Catalog = CATALOG,
     seeds: Callable[[], int] | None = None,
+    over_http: bool = False,
 ) -> AsyncIterator[Any]:
     """The bot as ``run_polling`` runs it, hooks included, in this event loop, on
     a fake clock (the one given, or its own); ``seeds`` gives the games' seeds
-    when a test needs its deals to repeat."""
+    when a test needs its deals to repeat.  Its requests go straight to the
+    stand-in (:class:`DirectRequest`), or ``over_http`` for tests of the
+    network path (storms)."""
     clock = clock or FakeClock()
     application = build_application(
-        config, catalog=catalog, clock=clock, heartbeat=3600.0, seeds=seeds
+        config,
+        catalog=catalog,
+        clock=clock,
+        heartbeat=3600.0,
+        seeds=seeds,
+        requests=AiohttpRequest if over_http else DirectRequest,
     )
     application.bot_data["test_clock"] = clock
     await application.initialize()

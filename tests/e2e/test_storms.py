@@ -191,7 +191,9 @@ async def _storm_games(
     caplog.set_level(logging.WARNING)
     probe = Probe(db_path)
     rng = random.Random(seed)
-    async with running_bot(bot_config(server, db_path)) as app:
+    # Over HTTP: the storm's dropped and lost connections meet the bot's
+    # real transport.
+    async with running_bot(bot_config(server, db_path), over_http=True) as app:
         koloda: Koloda = app.bot_data[KEY]
         plays = []
         for index, game in enumerate(games):
