@@ -19,7 +19,7 @@ from services import Actor, Duplicates, ServiceError, Status
 from services.duplicates import matchpoints
 from services.fairness import commitment
 from tests.postgres import execute
-from tests.services.world import PEOPLE, World
+from tests.services.world import PEOPLE, SHORT_GAMES, World
 
 
 async def _dealt(world: World, table_id: int) -> Game[Any, Any, Any, Any]:
@@ -32,7 +32,7 @@ async def check_duplicate_of_every_game(world: World, catalog: Catalog, game: st
     hands, the whole match replayed by place, and the deal's proof."""
     spec = catalog.specs[game]
     people = spec.seat_range(spec.preset()).start
-    first = (await world.table(game, people=people)).table
+    first = (await world.table(game, people=people, options=SHORT_GAMES.get(game))).table
     over = await world.play_out(first.id, 5)
     n = len(first.seats)
 

@@ -12,7 +12,7 @@ from bot.catalog import CATALOG
 from services import ServiceError
 from services.fairness import commitment
 from tests.postgres import execute
-from tests.services.world import GROUP, PEOPLE, World
+from tests.services.world import GROUP, PEOPLE, SHORT_GAMES, World
 
 
 def _sql(world: World, statement: str, *params: object) -> None:
@@ -25,7 +25,7 @@ async def test_every_game_is_committed_when_dealt_and_proven_from_its_seed(
 ) -> None:
     spec = CATALOG.specs[game]
     people = spec.seat_range(spec.preset()).start
-    snapshot = await world.table(game, people=people)
+    snapshot = await world.table(game, people=people, options=SHORT_GAMES.get(game))
     table = snapshot.table
     assert table.seed is not None
     assert table.commitment is not None

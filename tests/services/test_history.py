@@ -11,7 +11,7 @@ import pytest
 from bot.catalog import CATALOG
 from services import Actor, HistoryError, ServiceError, Snapshot, Status
 from tests.postgres import execute
-from tests.services.world import World
+from tests.services.world import SHORT_GAMES, World
 
 
 async def _play_out(world: World, snapshot: Snapshot, seed: int = 5) -> Snapshot:
@@ -31,7 +31,8 @@ async def _play_out(world: World, snapshot: Snapshot, seed: int = 5) -> Snapshot
 @pytest.mark.parametrize("game", sorted(CATALOG.specs))
 async def test_a_history_replays_every_game_to_its_final_state(world: World, game: str) -> None:
     spec = CATALOG.specs[game]
-    snapshot = await world.table(game, people=spec.seat_range(spec.preset()).start)
+    people = spec.seat_range(spec.preset()).start
+    snapshot = await world.table(game, people=people, options=SHORT_GAMES.get(game))
     over = await _play_out(world, snapshot)
     history = await world.services.histories.of(over.table.id)
     assert history.over

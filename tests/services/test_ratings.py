@@ -24,7 +24,7 @@ from tests.backends import sweep
 from tests.clock import FakeClock
 from tests.postgres import execute
 from tests.services.rating_reference import MU, SIGMA, plackett_luce, shown
-from tests.services.world import GROUP, PEOPLE, World
+from tests.services.world import GROUP, PEOPLE, SHORT_GAMES, World
 
 ANNA, BORIS, VERA, GLEB = (p.id for p in PEOPLE)
 DAY = 86_400.0
@@ -126,7 +126,11 @@ async def test_rating_every_game_and_team_mode_by_the_hand_written_update(
     spec = world.services.snapshots.spec(game)
     skills = dict.fromkeys(range(people), (MU, SIGMA))
     for seed in (3, 4):
-        over = await play_out(world, await world.table(game, preset, people=people), seed)
+        over = await play_out(
+            world,
+            await world.table(game, preset, people=people, options=SHORT_GAMES.get(game)),
+            seed,
+        )
         outcome = await outcome_of(world, over.table.id)
         teams = spec.teams(world.services.snapshots.rules_of(over.table), people)
         want = expected(outcome, teams, skills)

@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.catalog import CATALOG, Catalog
+from games.joker import Deals
 from services import Person, Services, Setting, Snapshot, Thinking
 from storage import Actor, Database, Status
 from tests.clock import FakeClock
+
+SHORT_GAMES: dict[str, dict[str, object]] = {
+    "joker": {"deals": Deals.SHORT},  # two pulkas: every size of deal, premiums
+    "daytona": {"target": 10},  # a match of one race
+}
+"""Options for tests that need a whole game of random moves and its end, not
+its length (ratings, fair deals, duplicates)."""
 
 THINKING_SCALE = 0.02
 """Searching computers think 2% of their level's time (hard: 20 ms a move)."""
@@ -122,13 +130,22 @@ class World:
         remove_absent: bool = False,
         level: str | None = None,
         start: bool = True,
+        options: Mapping[str, object] | None = None,
     ) -> Snapshot:
         """A table in the group: ``people`` seated (Anna first, the creator), then
-        ``computers``; the turn time set to ``turn`` seconds and the computers'
-        level to ``level`` (None: the defaults)."""
+        ``computers``; the turn time set to ``turn`` seconds, the computers'
+        level to ``level`` (None: the defaults) and the game's ``options``
+        (a rules field's name: its value) as the creator's presses set them."""
         lobby = self.services.lobby
         snapshot = await lobby.create(GROUP, 0, PEOPLE[0], game, preset)
         table_id = snapshot.table.id
+        for name, value in (options or {}).items():
+            for _ in range(8):
+                if getattr(self.services.snapshots.rules_of(snapshot.table), name) == value:
+                    break
+                snapshot = await lobby.cycle_option(table_id, PEOPLE[0], name)
+            else:
+                raise AssertionError(f"no {name} {value!r} in the lobby")
         for person in PEOPLE[1:people]:
             await lobby.join(table_id, person)
         for _ in range(computers):
