@@ -15,7 +15,7 @@ import enum
 import json
 import random
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -30,6 +30,7 @@ from games.core import (
     Outcome,
     Rules,
     View,
+    Zone,
     perform,
 )
 from games.spec import GameSpec
@@ -68,18 +69,18 @@ def cards_in(value: Any) -> Counter[Card]:
     """Every card anywhere inside a view or a JSON value (a card or its code).
     A typed view is walked field by field, as cheap as its JSON would be to
     build; enums count by their values, as in the JSON form."""
-    found: Counter[Card] = Counter()
+    found: list[Card] = []
     by_code = _BY_CODE
     stack = [value]
     while stack:
         item = stack.pop()
         kind = type(item)
         if kind is Card:
-            found[item] += 1
+            found.append(item)
         elif kind is str:
             card = by_code.get(item)
             if card is not None:
-                found[card] += 1
+                found.append(card)
         elif kind is tuple or kind is list or kind is frozenset:
             stack.extend(item)
         elif kind is dict:
@@ -89,7 +90,7 @@ def cards_in(value: Any) -> Counter[Card]:
             stack.extend(getattr(item, name) for name in item.field_names())
         elif isinstance(item, enum.Enum):
             stack.append(item.value)
-    return found
+    return Counter(found)
 
 
 def view_text(view: Any) -> str:
@@ -98,25 +99,32 @@ def view_text(view: Any) -> str:
     return json.dumps(view.to_json() if isinstance(view, View) else view, sort_keys=True)
 
 
-def zone_cards(game: Game[Any, Any, Any, Any]) -> Counter[Card]:
-    return Counter(c for z in game.zones() for c in z.cards)
+Zones = Sequence[Zone]
+"""A state's zones, where a caller has them at hand (``game.zones()`` builds
+them anew each time: the per-step checks share one call)."""
 
 
-def visible_cards(game: Game[Any, Any, Any, Any], seat: int | None) -> Counter[Card]:
+def zone_cards(game: Game[Any, Any, Any, Any], zones: Zones | None = None) -> Counter[Card]:
+    return Counter([c for z in (game.zones() if zones is None else zones) for c in z.cards])
+
+
+def visible_cards(
+    game: Game[Any, Any, Any, Any], seat: int | None, zones: Zones | None = None
+) -> Counter[Card]:
     """Cards in zones ``seat`` may see (``None``: zones everybody sees)."""
-    out: Counter[Card] = Counter()
-    for zone in game.zones():
-        if zone.visible_to is None or (seat is not None and seat in zone.visible_to):
-            out.update(zone.cards)
-    return out
+    return Counter(
+        [
+            card
+            for zone in (game.zones() if zones is None else zones)
+            if zone.visible_to is None or (seat is not None and seat in zone.visible_to)
+            for card in zone.cards
+        ]
+    )
 
 
-def check_views(game: Game[Any, Any, Any, Any]) -> None:
-    zones = game.zones()
-    public: Counter[Card] = Counter()
-    for zone in zones:
-        if zone.visible_to is None:
-            public.update(zone.cards)
+def check_views(game: Game[Any, Any, Any, Any], zones: Zones | None = None) -> None:
+    zones = game.zones() if zones is None else zones
+    public = visible_cards(game, None, zones)
     leaked = cards_in(game.public_view()) - public
     assert not leaked, f"public view shows hidden cards {sorted(leaked)}"
     for seat in range(game.seats):
@@ -128,10 +136,11 @@ def check_views(game: Game[Any, Any, Any, Any]) -> None:
         assert not leaked, f"seat {seat}'s view shows hidden cards {sorted(leaked)}"
 
 
-def check_zones(game: Game[Any, Any, Any, Any]) -> None:
-    names = [z.name for z in game.zones()]
+def check_zones(game: Game[Any, Any, Any, Any], zones: Zones | None = None) -> None:
+    zones = game.zones() if zones is None else zones
+    names = [z.name for z in zones]
     assert len(names) == len(set(names)), f"duplicate zone names {names}"
-    for zone in game.zones():
+    for zone in zones:
         if zone.visible_to is not None:
             assert all(0 <= s < game.seats for s in zone.visible_to)
 
@@ -154,19 +163,26 @@ def check_round_trip(game: Game[Any, Any, Any, Any]) -> dict[str, Any]:
     return dumped
 
 
-def check_state(game: Game[Any, Any, Any, Any], initial: Counter[Card]) -> None:
+def check_state(
+    game: Game[Any, Any, Any, Any], initial: Counter[Card], zones: Zones | None = None
+) -> None:
     """The invariants cheap enough for every state of every playout."""
     assert bool(game.to_move()) == (game.outcome() is None), "over exactly when nobody can act"
-    assert zone_cards(game) == initial, "cards are not conserved"
+    assert zone_cards(game, zones) == initial, "cards are not conserved"
 
 
 def check_deep(
-    game: Game[Any, Any, Any, Any], initial: Counter[Card], *, hooks: bool = True
+    game: Game[Any, Any, Any, Any],
+    initial: Counter[Card],
+    *,
+    hooks: bool = True,
+    zones: Zones | None = None,
 ) -> dict[str, Any]:
     """Every invariant of one state; returns its dump."""
-    check_state(game, initial)
-    check_zones(game)
-    check_views(game)
+    zones = game.zones() if zones is None else zones
+    check_state(game, initial, zones)
+    check_zones(game, zones)
+    check_views(game, zones)
     dumped = check_round_trip(game)
     if hooks:
         check_waits(game)
@@ -188,10 +204,12 @@ def check_outcome(game: Game[Any, Any, Any, Any]) -> Outcome:
 def check_events(
     events: list[Event], public_before: Counter[Card], public_after: Counter[Card]
 ) -> None:
+    public: Counter[Card] | None = None
     for event in events:
-        shown = Counter(event.cards)
-        leaked = shown - (public_before | public_after)
-        assert not leaked, f"event {event.kind} shows hidden cards {sorted(leaked)}"
+        if event.cards:
+            public = public_before | public_after if public is None else public
+            leaked = Counter(event.cards) - public
+            assert not leaked, f"event {event.kind} shows hidden cards {sorted(leaked)}"
         json.dumps(event.to_json())
 
 
@@ -519,14 +537,17 @@ def playout(
     if deep:  # one determinized world played to its end, one resign played on
         to_the_end = sampler.randrange(40)
         resign_step = sampler.randrange(60)
+    zones = game.zones()
+    public = visible_cards(game, None, zones)
     for step in range(MAX_STEPS):
         actors = game.to_move()
         if deep:
-            state = check_deep(game, initial, hooks=False)  # the hooks on the actions below
+            # The hooks on the actions below.
+            state = check_deep(game, initial, hooks=False, zones=zones)
             waits = game.waits()
             assert set(waits) <= actors, f"waits {dict(waits)} outside to_move"
         else:
-            check_state(game, initial)
+            check_state(game, initial, zones)
         if not actors:
             break
         for seat in range(seats):
@@ -544,6 +565,8 @@ def playout(
                     assert default in actions, f"default {default} of seat {seat} is illegal"
         if step >= PLAY_BUDGET:
             log.append(resign_any(game, chooser))
+            zones = game.zones()
+            public = visible_cards(game, None, zones)
             continue
         seat = chooser.choice(sorted(actors))
         if deep:
@@ -572,9 +595,11 @@ def playout(
             assert game.dump() == state, "applying on a clone changed the original"
             if type(game).position_key is not Game.position_key:
                 assert (twin.position_key() == game.position_key()) == (twin.dump() == state)
-        public_before = visible_cards(game, None)
         events = game.apply(seat, action)
-        check_events(events, public_before, visible_cards(game, None))
+        zones = game.zones()
+        public_after = visible_cards(game, None, zones)
+        check_events(events, public, public_after)
+        public = public_after
         log.append((seat, action.encode()))
     else:
         raise AssertionError(f"no end after {MAX_STEPS} steps")
