@@ -92,7 +92,10 @@ def build_application(
             default_language=config.default_language,
             heartbeat=heartbeat,
             pause=(config.computer_pause_ms / 2000, config.computer_pause_ms / 1000),
-            thinking=Thinking(scale=config.computer_thinking_percent / 100),
+            thinking=Thinking(
+                workers=config.computer_workers or None,
+                scale=config.computer_thinking_percent / 100,
+            ),
             seeds=seeds,
             worker=worker,
             lease_seconds=config.lease_seconds,

@@ -47,6 +47,9 @@ class Config:
     computer_thinking_percent: int = 100
     """The share of each level's time (normal 0.3 s, hard 1 s) a searching
     computer thinks: less on a slow machine, or in tests."""
+    computer_workers: int = 0
+    """Processes the computers' searches run in (0: one per CPU core): fewer on
+    a machine the bot shares, or in tests."""
     webhook_url: str | None = None
     webhook_listen: str = "0.0.0.0"  # noqa: S104 - the webhook server must be reachable
     webhook_port: int = 8443
@@ -112,6 +115,7 @@ class Config:
             overall_rate=float(_int(values, "TELEGRAM_MAX_RATE", 30, 1, 100_000)),
             computer_pause_ms=_int(values, "COMPUTER_PAUSE_MS", 1500, 0, 10_000),
             computer_thinking_percent=_int(values, "COMPUTER_THINKING_PERCENT", 100, 1, 100),
+            computer_workers=_int(values, "COMPUTER_WORKERS", 0, 0, 64),
             webhook_url=values.get("WEBHOOK_URL", "").strip() or None,
             webhook_listen=values.get("WEBHOOK_LISTEN", "0.0.0.0").strip(),  # noqa: S104
             webhook_port=_int(values, "WEBHOOK_PORT", 8443, 1, 65535),

@@ -26,6 +26,7 @@ def test_defaults_and_overrides(tmp_path: Path) -> None:
             "DEFAULT_LANGUAGE": "EN",
             "GROUP_EDITS_PER_MINUTE": "10",
             "COMPUTER_PAUSE_MS": "0",
+            "COMPUTER_WORKERS": "1",
         },
         dotenv=tmp_path / "none",
     )
@@ -34,6 +35,7 @@ def test_defaults_and_overrides(tmp_path: Path) -> None:
     assert custom.default_language == "en"
     assert custom.group_edits_per_minute == 10
     assert custom.computer_pause_ms == 0
+    assert (config.computer_workers, custom.computer_workers) == (0, 1)
 
 
 @pytest.mark.parametrize(
@@ -101,6 +103,7 @@ def test_dotenv_is_read_and_the_environment_wins(tmp_path: Path) -> None:
         ({"BOT_TOKEN": TOKEN, "GROUP_EDITS_PER_MINUTE": "x"}, "whole number"),
         ({"BOT_TOKEN": TOKEN, "GROUP_EDITS_PER_MINUTE": "0"}, "between"),
         ({"BOT_TOKEN": TOKEN, "COMPUTER_PAUSE_MS": "60000"}, "between"),
+        ({"BOT_TOKEN": TOKEN, "COMPUTER_WORKERS": "-1"}, "between"),
         ({"BOT_TOKEN": TOKEN, "LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
         ({"BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": "api.telegram.org/bot"}, "http"),
         ({"BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": "ftp://x/bot"}, "http"),

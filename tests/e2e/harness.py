@@ -76,6 +76,7 @@ def bot_config(server: FakeTelegram, db_path: Path, **overrides: Any) -> Config:
         "group_edits_per_minute": 60,
         "overall_rate": 10_000.0,
         "computer_thinking_percent": THINKING_PERCENT,
+        "computer_workers": 1,  # each spawned worker costs half a second of CPU
     }
     values.update(overrides)
     return Config(**values)
@@ -665,6 +666,7 @@ def start_bot_process(
         "TELEGRAM_MAX_RATE": "10000",
         "COMPUTER_PAUSE_MS": "100",
         "COMPUTER_THINKING_PERCENT": str(THINKING_PERCENT),
+        "COMPUTER_WORKERS": "1",
         "LOG_LEVEL": log_level,
     }
     return spawn_bot(env, workdir, log)
@@ -713,6 +715,7 @@ def start_worker_process(
         "TELEGRAM_MAX_RATE": "10000",
         "COMPUTER_PAUSE_MS": str(computer_pause_ms),
         "COMPUTER_THINKING_PERCENT": str(THINKING_PERCENT),
+        "COMPUTER_WORKERS": "1",
         "LOG_LEVEL": log_level,
     }
     return spawn_bot(env, workdir, log)

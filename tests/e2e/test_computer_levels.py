@@ -7,6 +7,7 @@ computer thinks in its worker process.
 
 from __future__ import annotations
 
+import multiprocessing
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -86,3 +87,5 @@ async def test_the_bot_answers_a_person_while_a_computer_thinks(
             if answered_while_thinking >= 3:
                 break
         assert answered_while_thinking >= 3
+        # They searched in the one process COMPUTER_WORKERS allows.
+        assert len(multiprocessing.active_children()) == 1
