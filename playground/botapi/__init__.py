@@ -1,8 +1,8 @@
 """A stand-in for the Telegram Bot API: the playground runs the bot on it, and
 the end-to-end tests do too.
 
-The real bot (python-telegram-bot) talks to it over HTTP on 127.0.0.1; people (the
-playground's page, or tests) act as users
+The real bot (python-telegram-bot) talks to it over HTTP on 127.0.0.1, or in the same
+process through ``direct``; people (the playground's page, or tests) act as users
 (``send``, ``start_bot``, ``press``...) and read what the bot did (``chat_messages``,
 ``callback_answer``, ``calls``). Modules: ``world`` (state and user actions), ``api`` (Bot API
 methods), ``server`` (HTTP, long polling or posts to the webhook, waiting, file downloads),
