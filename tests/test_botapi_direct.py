@@ -91,25 +91,19 @@ async def test_a_session_is_the_same_over_http_and_handed_over_directly(
 
 
 @pytest.mark.parametrize("requests", [AiohttpRequest, DirectRequest])
-async def test_a_dropped_connection_is_a_network_error_and_nothing_is_sent(
-    server: FakeTelegram, requests: Requests
+@pytest.mark.parametrize(
+    ("fault", "sent"),
+    [(Fault.DROPPED, []), (Fault.LOST, ["@koloda_test_bot: x"])],
+    ids=["dropped before the call", "lost after it"],
+)
+async def test_a_closed_connection_is_a_network_error_whether_or_not_the_call_was_made(
+    server: FakeTelegram, requests: Requests, fault: Fault, sent: list[str]
 ) -> None:
     async with Bot(TOKEN, base_url=server.base_url, request=requests()) as bot:
-        server.storm = Storm(rate=1.0, faults=(Fault.DROPPED,))
+        server.storm = Storm(rate=1.0, faults=(fault,))
         with pytest.raises(NetworkError):
             await bot.send_message(GROUP, "x")
-    assert server.transcript(GROUP) == []
-
-
-@pytest.mark.parametrize("requests", [AiohttpRequest, DirectRequest])
-async def test_a_lost_answer_is_a_network_error_though_the_message_is_sent(
-    server: FakeTelegram, requests: Requests
-) -> None:
-    async with Bot(TOKEN, base_url=server.base_url, request=requests()) as bot:
-        server.storm = Storm(rate=1.0, faults=(Fault.LOST,))
-        with pytest.raises(NetworkError):
-            await bot.send_message(GROUP, "x")
-    assert server.transcript(GROUP) == ["@koloda_test_bot: x"]
+    assert server.transcript(GROUP) == sent
 
 
 @pytest.mark.parametrize("requests", [AiohttpRequest, DirectRequest])
