@@ -5,11 +5,15 @@ The test session (each xdist worker) starts its own cluster with Debian's
 that folder only (no TCP port to clash with), with nothing made durable
 (``fsync``, ``synchronous_commit`` and ``full_page_writes`` off: a crash loses
 nothing a test needs).  The schema is migrated once, into a template database;
-each test gets a database copied from it (``CREATE DATABASE ... TEMPLATE``),
-dropped after the test.  Run as root, the server runs as the ``postgres`` user
-that Debian's package makes.  A session killed before it could stop its
-cluster leaves it running; the next session stops such orphans (their owner
-process gone) before starting its own.
+a test gets a database copied from it (``CREATE DATABASE ... TEMPLATE``: about
+half a second of the server's CPU, the system catalogs copied too), or one an
+earlier test of the session had and gave back.  A database given back whose
+schema is still the template's is emptied as the template is (every table
+truncated, its sequences restarted, the migrations' own rows put back) and
+kept for the next test; one whose schema a test changed is dropped.  Run as
+root, the server runs as the ``postgres`` user that Debian's package makes.  A
+session killed before it could stop its cluster leaves it running; the next
+session stops such orphans (their owner process gone) before starting its own.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import psycopg
+from psycopg import sql
 
 from storage import Database
 from storage.translate import postgres_query
@@ -68,6 +73,13 @@ class Cluster:
         self._binaries = binaries
         self._user = user
         self._numbers = itertools.count(1)
+        self._copies: set[str] = set()
+        """The databases copied from the template, in use or spare."""
+        self._spare: list[str] = []
+        self._shape = ""
+        """The template's schema (:data:`SHAPE`)."""
+        self._seeds: list[tuple[str, list[str], list[tuple[Any, ...]]]] = []
+        """The rows the migrations put in the template: (table, columns, rows)."""
 
     @classmethod
     def start(cls) -> Cluster:
@@ -97,10 +109,22 @@ class Cluster:
             raise
         try:
             asyncio.run(_migrate(cluster.url(TEMPLATE), cluster))
+            cluster._learn_template()
         except BaseException:
             cluster.stop()
             raise
         return cluster
+
+    def _learn_template(self) -> None:
+        with psycopg.connect(self.url(TEMPLATE), autocommit=True) as conn:
+            self._shape = _shape_of(conn)
+            for table in _tables_of(conn):
+                cursor = conn.execute(sql.SQL("SELECT * FROM {}").format(sql.Identifier(table)))
+                rows = cursor.fetchall()
+                if rows:
+                    assert cursor.description is not None
+                    columns = [column.name for column in cursor.description]
+                    self._seeds.append((table, columns, rows))
 
     def _run(self, program: str, *args: str) -> None:
         command = [str(self._binaries / program), *args]
@@ -124,16 +148,52 @@ class Cluster:
             conn.execute(sql.encode())
 
     def create(self, *, empty: bool = False) -> str:
-        """A new database: the migrated schema (copied from the template), or
-        ``empty``; returns its URL."""
+        """A database with the migrated schema and no rows of a test (copied
+        from the template, or a spare one), or a new ``empty`` one; returns
+        its URL."""
+        if not empty and self._spare:
+            return self.url(self._spare.pop())
         name = f"test_{next(self._numbers)}"
         template = "template0" if empty else TEMPLATE
         self.admin(f"CREATE DATABASE {name} TEMPLATE {template}")
+        if not empty:
+            self._copies.add(name)
         return self.url(name)
 
     def drop(self, url: str) -> None:
+        """Give back a database :meth:`create` made: kept as a spare if a test
+        left its schema as the template's, else dropped."""
         name = urlsplit(url).path.lstrip("/")
+        if name in self._copies and self._emptied(name):
+            self._spare.append(name)
+            return
+        self._copies.discard(name)
         self.admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+    def _emptied(self, name: str) -> bool:
+        """Empty ``name`` as the template is, unless its schema differs from
+        the template's; whether it did."""
+        with psycopg.connect(self.url("postgres"), autocommit=True) as admin:
+            # Whatever the test left connected (a bot process it killed) goes.
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = %s AND pid <> pg_backend_pid()",
+                (name,),
+            )
+        with psycopg.connect(self.url(name), autocommit=True) as conn:
+            if _shape_of(conn) != self._shape:
+                return False
+            tables = sql.SQL(", ").join(sql.Identifier(t) for t in _tables_of(conn))
+            with conn.transaction():
+                conn.execute(sql.SQL("TRUNCATE {} RESTART IDENTITY CASCADE").format(tables))
+                for table, columns, rows in self._seeds:
+                    insert = sql.SQL("INSERT INTO {} ({}) VALUES ({})").format(
+                        sql.Identifier(table),
+                        sql.SQL(", ").join(map(sql.Identifier, columns)),
+                        sql.SQL(", ").join(sql.Placeholder() * len(columns)),
+                    )
+                    conn.cursor().executemany(insert, rows)
+        return True
 
     def stop(self) -> None:
         try:
@@ -154,6 +214,55 @@ def _stop_orphans(binaries: Path, user: str | None) -> None:
             Cluster(owner.parent, binaries, user).stop()
         except (ValueError, OSError):
             continue
+
+
+SHAPE = """
+SELECT coalesce(string_agg(item, E'\n' ORDER BY item), '') FROM (
+    SELECT format('relation %s.%s %s', n.nspname, c.relname, c.relkind) AS item
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')
+    UNION ALL
+    SELECT format('column %s.%s.%s %s %s %s', table_schema, table_name, column_name,
+                  data_type, is_nullable, column_default)
+    FROM information_schema.columns
+    WHERE table_schema NOT IN ('pg_catalog', 'information_schema')
+    UNION ALL
+    SELECT 'index ' || indexdef FROM pg_indexes
+    WHERE schemaname NOT IN ('pg_catalog', 'information_schema')
+    UNION ALL
+    SELECT format('constraint %s %s', conname, pg_get_constraintdef(oid)) FROM pg_constraint
+    WHERE connamespace NOT IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace)
+    UNION ALL
+    SELECT format('function %s(%s)', proname, pg_get_function_identity_arguments(oid))
+    FROM pg_proc
+    WHERE pronamespace NOT IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace)
+    UNION ALL
+    SELECT 'trigger ' || tgname FROM pg_trigger WHERE NOT tgisinternal
+    UNION ALL
+    SELECT 'extension ' || extname FROM pg_extension
+    UNION ALL
+    SELECT 'schema ' || nspname FROM pg_namespace
+    UNION ALL
+    SELECT 'setting ' || array_to_string(setconfig, ',') FROM pg_db_role_setting
+) AS shape
+"""
+"""Every object of a database's schema, one line each: two databases with the
+same text have the same tables, columns, indexes, constraints and functions."""
+
+
+def _shape_of(conn: psycopg.Connection[Any]) -> str:
+    row = conn.execute(SHAPE).fetchone()
+    assert row is not None
+    return str(row[0])
+
+
+def _tables_of(conn: psycopg.Connection[Any]) -> list[str]:
+    return [
+        str(name)
+        for (name,) in conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename"
+        )
+    ]
 
 
 async def _migrate(url: str, cluster: Cluster) -> None:
