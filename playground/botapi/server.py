@@ -54,6 +54,10 @@ class _Injected:
     times: int
 
 
+_SERVING: dict[str, FakeTelegram] = {}
+"""The started stand-ins of this process, by :attr:`FakeTelegram.url`."""
+
+
 def serving(url: str) -> FakeTelegram | None:
     """The stand-in started in this process that serves ``url`` (its scheme,
     host and port), if any."""
@@ -62,10 +66,6 @@ def serving(url: str) -> FakeTelegram | None:
 
 class _Dropped(Exception):
     """The storm closed the connection: no answer goes back."""
-
-
-_SERVING: dict[str, FakeTelegram] = {}
-"""The started stand-ins of this process, by :attr:`FakeTelegram.url`."""
 
 
 class FakeTelegram(TelegramWorld):
