@@ -16,7 +16,6 @@ network path itself run the bot over HTTP.
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import IO
 from urllib.parse import unquote, urlsplit
 
@@ -24,7 +23,7 @@ from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
 from .params import Params, Upload
-from .server import serving
+from .server import json_body, serving
 
 __all__ = ["DirectRequest"]
 
@@ -108,7 +107,7 @@ class DirectRequest(BaseRequest):
         if answer is None:
             raise NetworkError("the stand-in closed the connection without an answer")
         status, payload = answer
-        return status, json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        return status, json_body(payload)
 
 
 def _content(content: bytes | IO[bytes]) -> bytes:

@@ -444,10 +444,10 @@ class FakeTelegram(TelegramWorld):
     def download(self, token: str, path: str) -> tuple[int, bytes, str]:
         """The HTTP status, body and content type of a file's download."""
         if token != self.token:
-            return 401, _json_body(unauthorized().payload()), "application/json"
+            return 401, json_body(unauthorized().payload()), "application/json"
         stored = self.file_at(path)
         if stored is None:
-            return 404, _json_body(not_found().payload()), "application/json"
+            return 404, json_body(not_found().payload()), "application/json"
         return 200, stored.data, stored.mime_type
 
     async def _handle(self, request: web.Request) -> web.Response:
@@ -652,8 +652,9 @@ async def _read_params(request: web.Request) -> Params:
 
 
 def _json_response(payload: JsonDict, status: int) -> web.Response:
-    return web.Response(status=status, body=_json_body(payload), content_type="application/json")
+    return web.Response(status=status, body=json_body(payload), content_type="application/json")
 
 
-def _json_body(payload: JsonDict) -> bytes:
+def json_body(payload: JsonDict) -> bytes:
+    """An answer's body, as the server sends it."""
     return json.dumps(payload, ensure_ascii=False).encode("utf-8")

@@ -20,7 +20,8 @@ SHORT_GAMES: dict[str, dict[str, object]] = {
     "daytona": {"target": 10},  # a match of one race
 }
 """Options for tests that need a whole game of random moves and its end, not
-its length (ratings, fair deals, duplicates)."""
+its length (ratings, fair deals, duplicates, histories): by rules field, as
+``tests/e2e/harness.py: QUICK_OPTIONS`` gives the same by the lobby's buttons."""
 
 THINKING_SCALE = 0.02
 """Searching computers think 2% of their level's time (hard: 20 ms a move)."""
