@@ -55,6 +55,9 @@ def turn_trump(rules: DurakRules, rest: list[Card], shown: list[Card] | None = N
     reordered in place, and the spades everybody saw go in are added to
     ``shown``); if only spades are left, diamonds are trump, as they
     are when no card is left to turn and the dealer's last card is a spade.
+    A spade goes in below the first card that is not one, where the middle is
+    higher (a short stock whose top half is spades): otherwise spades turned
+    already come back to the top, and the dealer turns them for ever.
     With the value ``spade_podkidnoy`` a turned spade stays: spades are trump
     and, since a spade is then beaten only by a higher spade anyway, the game
     is ordinary podkidnoy; with ``spade_named`` it stays too, and the dealer
@@ -66,7 +69,8 @@ def turn_trump(rules: DurakRules, rest: list[Card], shown: list[Card] | None = N
             return None
         while rest[0].suit is Suit.SPADES:
             spade = rest.pop(0)
-            rest.insert(len(rest) // 2, spade)
+            first_other = next(i for i, card in enumerate(rest) if card.suit is not Suit.SPADES)
+            rest.insert(max(len(rest) // 2, first_other + 1), spade)
             if shown is not None:
                 shown.append(spade)
     return rest[0]

@@ -120,6 +120,31 @@ def test_option_5a_turns_the_trump_but_a_spade_goes_into_the_stock() -> None:
     assert plain.public_view().trump is Suit.HEARTS
 
 
+def test_option_5a_a_short_stock_topped_with_spades_turns_its_first_other_card() -> None:
+    """Five players leave a stock of six.  Its top three are spades, each
+    turned and put into the middle: each goes in below the heart, so no
+    spade comes back to be turned again (as it did, for ever, when the
+    middle of the short stock was above the heart)."""
+    rules = DIAMONDS.replace(trump=Trump.TURNED_NO_SPADES)
+    hands = [
+        "6c 7c 8c 9c Tc Jc",
+        "Qc Kc Ac 6h 7h 9h",
+        "Th Jh Qh Kh Ah 9d",
+        "8d Td Jd Qd Kd Ad",
+        "6s 7s 8s 9s Ts Js",
+    ]
+    game = Durak.deal(rules, 5, pack_for(hands, "As", first_stock="Ks Qs 8h 7d 6d"))
+    view = game.public_view()
+    assert view.trump_card == Card.parse("8h")
+    assert sorted(game.dump()["seen_in_stock"]) == ["As", "Ks", "Qs"]
+    stock = [c.code for c in {z.name: z.cards for z in game.zones()}["stock"]]
+    assert sorted(stock) == ["6d", "7d", "As", "Ks", "Qs"]
+    while actors := game.to_move():  # and the deal plays
+        seat = min(actors)
+        game.apply(seat, game.legal_actions(seat)[0])
+    assert game.outcome() is not None
+
+
 def test_option_5a_everybody_knows_where_the_turned_spades_lie_and_who_draws_them() -> None:
     rules = DIAMONDS.replace(trump=Trump.TURNED_NO_SPADES)
     hands = ["6h 7h 8h 9h Th Jh", "6c 7c 8c 9c Tc Jc"]
