@@ -112,13 +112,18 @@ class GroupWindow:
 
     async def _take(self, chat_id: int, spread: bool) -> float:
         lock = self._locks.setdefault(chat_id, asyncio.Lock())
-        async with lock:
+        # Behind another sender to the group (the season's post behind the
+        # outbox), which waits on the clock: idle time as much as its wait.
+        await self._background.wait(lock.acquire())
+        try:
             while (wait := self.delay(chat_id, spread=spread)) > 0:
                 await self._background.wait(self._clock.sleep(wait))
             now = self._clock.now()
             self._sent.setdefault(chat_id, deque()).append(now)
             if self._log is not None:
                 await self._record(self._log.group_sent(chat_id, now))
+        finally:
+            lock.release()
         return now
 
     async def _landed(self, chat_id: int, taken: float) -> None:

@@ -6,10 +6,12 @@ champion are posted once (across a restart too) and the champion tagged."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
 from playground.botapi import FakeTelegram
+from services.ratings import next_season_start
 from tests.clock import FakeClock
 from tests.e2e.harness import Probe, advance, bot_config, running_bot, seat_players
 
@@ -19,6 +21,10 @@ CHANGE = re.compile(r"📈 Рейтинг: (\w+) 1000 → (\d+)\? \(([+−]\d+)\
 
 def texts(server: FakeTelegram, chat_id: int) -> list[str]:
     return [m.body for m in server.chat_messages(chat_id)]
+
+
+def busiest_minute(stamps: list[float]) -> int:
+    return max(sum(s <= t < s + 60 for t in stamps) for s in stamps)
 
 
 async def test_rating_a_group_plays_several_games_and_reads_rating_top_and_stats(
@@ -82,3 +88,36 @@ async def test_rating_a_group_plays_several_games_and_reads_rating_top_and_stats
     async with running_bot(bot_config(server, db_path), clock) as app:
         await advance(server, app, 60.0)
     assert sum("Сезон 2027-01 окончен" in t for t in texts(server, table.group_id)) == 1
+
+
+async def test_the_season_post_waits_for_room_in_the_groups_minute(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """The month turns while the group's budget is spent (twenty replies to
+    ``/rating`` asked for at once, going out a second apart): the season's
+    post takes a slot of the group's minute like any message, never a 21st
+    message in a minute nor two within a second."""
+    clock = FakeClock()
+    server.stamp = clock.now
+    async with running_bot(bot_config(server, db_path, group_edits_per_minute=20), clock) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("durak")
+        await table.play_to_the_end()
+        await advance(server, app, next_season_start(clock.now()) - clock.now() - 5)
+        for _ in range(20):
+            server.send(table.players[0], table.group_id, "/rating")
+        await advance(server, app, 120)
+    sends = [
+        c.clock_at
+        for c in server.calls
+        if c.chat_id == table.group_id and c.ok and c.method.startswith(("send", "edit"))
+    ]
+    said = [(c, str(c.params.get("text"))) for c in server.calls]
+    posts = [c for c, text in said if "Сезон 2027-01 окончен" in text]
+    replies = [c for c, text in said if text.startswith("📈 <b>Рейтинг чата")]
+    assert len(posts) == 1
+    assert len(replies) == 20
+    assert replies[0].clock_at < next_season_start(replies[0].clock_at) <= posts[0].clock_at
+    assert posts[0].clock_at < replies[-1].clock_at, "the post came while the replies went"
+    assert busiest_minute(sends) <= 20
+    assert min(b - a for a, b in itertools.pairwise(sends)) >= 1.0
