@@ -83,10 +83,11 @@ async def test_a_round_sheet_posted_late_shows_its_own_round(
 ) -> None:
     """A round's score sheet shows that round, however late it is posted: a
     bot stopped before it posted two rounds' sheets posts both when it starts
-    again, each as it was, not the latest round's twice."""
+    again, each as it was, not the latest round's twice (the match played
+    to 501, so that its second round is not its last, which has no sheet)."""
     async with running_bot(bot_config(server, db_path)) as app:
         table = seat_players(server, ["Anna", "Boris"], app)
-        await table.open_and_start("101")
+        await table.open_and_start("101", options={"Потолок:": "501"})
         for _ in range(2):
             if table.group_move() is not None:
                 await table.command(table.players[0], "/startgame")  # the next round
