@@ -1,14 +1,14 @@
 """The order the suite runs in: the longest tests first, dealt to the workers.
 
 ``./scripts/test`` runs everything, the soak tier included, in one run of
-four workers (pytest-xdist, ``--dist worksteal``).  xdist hands each worker
-a contiguous quarter of the collection, and a worker done with its own takes
+five workers (pytest-xdist, ``--dist worksteal``).  xdist hands each worker
+a contiguous fifth of the collection, and a worker done with its own takes
 the later half of what another has not started.  So the tests, ranked
-longest first, are dealt like cards: each worker's quarter begins with its
+longest first, are dealt like cards: each worker's fifth begins with its
 share of the long ones (the kill storm on one, the three-worker kill test on
 another, the long storm on a third...), the many short ones come behind them,
 and what is stolen is short.  Ranked but not dealt, one worker kept every
-long test at the head of its quarter and ran them one after another while
+long test at the head of its part and ran them one after another while
 the others had run out of work (docs/testing.md has the figures).  The order
 is the same in every process, as xdist requires.
 """
