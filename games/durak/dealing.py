@@ -55,9 +55,10 @@ def turn_trump(rules: DurakRules, rest: list[Card], shown: list[Card] | None = N
     reordered in place, and the spades everybody saw go in are added to
     ``shown``); if only spades are left, diamonds are trump, as they
     are when no card is left to turn and the dealer's last card is a spade.
-    A spade goes in below the first card that is not one, where the middle is
-    higher (a short stock whose top half is spades): otherwise spades turned
-    already come back to the top, and the dealer turns them for ever.
+    Where the middle lies above the first card that is not a spade (a short
+    stock topped with spades), a spade goes in just below that card instead:
+    otherwise the spades turned come back to the top, and the dealer turns
+    them for ever.
     With the value ``spade_podkidnoy`` a turned spade stays: spades are trump
     and, since a spade is then beaten only by a higher spade anyway, the game
     is ordinary podkidnoy; with ``spade_named`` it stays too, and the dealer
