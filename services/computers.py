@@ -7,7 +7,9 @@ player reads its seat's view, at the normal and hard levels a search player
 thinks over worlds dealt from that knowledge, in a worker process
 (:mod:`services.thinking`), its thinking time counted in the pause.  The
 pause and the choice are seeded by the table's seed and move count, so a
-replay of the same table behaves the same.
+replay of the same table behaves the same.  A game still on past its
+computer's ``endless_after`` moves may be going round for ever (Durak's), so
+computers move at random there, which ends it.
 """
 
 from __future__ import annotations
@@ -223,7 +225,10 @@ class Computers:
         level = Level(table.computer_level)
         computer = self._computers[table.game]
         code = None
-        if self._searches(snapshot, seat):
+        if computer.endless_after is not None and table.moves >= computer.endless_after:
+            # Perhaps going round for ever: a random move breaks the round.
+            code = rng.choice(snapshot.legal(seat)).encode()
+        elif self._searches(snapshot, seat):
             try:
                 situation = snapshot.situation(seat)
                 code = await self._thinking.choose(situation, computer, level, rng.getrandbits(63))
