@@ -65,7 +65,12 @@ async def test_the_bot_answers_a_person_while_a_computer_thinks(
         await add_computers(table, 3)
         assert "🤖 Сильный: разыгрывает куда больше раскладов" in table.lobby().text
         await table.set_turn_time("без лимита")
-        await table.press(anna, table.lobby(), table.lobby().callback_data("▶️"))
+        # Started, the computers may take many moves before Anna's first turn.
+        lobby = table.lobby()
+        await server.answered(
+            server.press(anna, lobby.chat_id, lobby.message_id, lobby.callback_data("▶️"))
+        )
+        await settle(server, app, patience=COMPUTERS_PATIENCE)
         answered_while_thinking = 0
         for _ in range(200):
             hand = table.hand(anna)
