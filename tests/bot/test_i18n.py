@@ -110,3 +110,21 @@ def test_every_key_the_code_uses_is_translated() -> None:
     assert len(used) > 50
     missing = sorted(k for k in used if k not in CATALOGS["ru"])
     assert not missing
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_computer_is_named_with_a_word_of_the_games(lang: str) -> None:
+    """«🤖 Джокер кладёт джокера» or «Ход: 🤖 Козырь» reads as the game, not as
+    a player: a computer's name is no word any other text of its language uses."""
+    names = {CATALOGS[lang][f"computer.name.{n}"] for n in range(1, COMPUTER_NAMES + 1)}
+    assert len(names) == COMPUTER_NAMES
+    words = {
+        word.casefold()
+        for key, text in CATALOGS[lang].items()
+        if not key.startswith("computer.name.")
+        for message in (text if isinstance(text, tuple) else (text,))
+        for word in re.findall(r"\w+", message)
+    }
+    for name in names:
+        assert isinstance(name, str)
+        assert name.casefold() not in words, name

@@ -504,7 +504,7 @@ def test_the_mark_of_a_move_nobody_pressed_for_sits_on_the_movers_own_action_onl
     )
     text = compose_group(snapshot(game, seats, recent=recent), "ru", DURAK_SCREENS, now=NOW).text
     assert "<i>⏰ Anna подкидывает 8♦️</i>" in text
-    assert "<i>🤖 Валет забирает 2 карты: 7♠️ 8♦️</i>" in text  # the name's own mark only
+    assert "<i>🤖 Маэстро забирает 2 карты: 7♠️ 8♦️</i>" in text  # the name's own mark only
     assert "<i>🤖 Anna ходит: 7♠️</i>" in text  # a computer stood in for her
     assert "<i>Anna — без карт</i>" in text  # what followed is not marked again
 

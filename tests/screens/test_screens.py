@@ -50,7 +50,7 @@ def test_the_group_sees_the_table_but_no_hand() -> None:
     game, snap = durak_snapshot()
     text = group(snap)
     assert "Дурак" in text
-    assert "🤖 Валет" in text  # a computer is named and marked
+    assert "🤖 Маэстро" in text  # a computer is named and marked
     public = {c.code for z in game.zones() if z.visible_to is None for c in z.cards}
     assert faces_in(text) <= public
 
