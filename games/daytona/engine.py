@@ -290,7 +290,7 @@ class Daytona(GamePackage[DaytonaPublicView, DaytonaSeatView], DaytonaState):
         while layout is None:
             cards = shoe()
             self._rng().shuffle(cards)
-            layout = lay_out(cards)
+            layout = lay_out(cards, back_wins=self.rules.back_wins)
         self._track = tuple(layout.track)
         self._start = layout.start
         self._pit = layout.pit

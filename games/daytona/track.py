@@ -60,6 +60,21 @@ def _usable(card: Card) -> bool:
     return not card.is_joker and card.rank is not Rank.TWO
 
 
+def _passing(track: Sequence[int], start: int, *, back_wins: bool) -> frozenset[int]:
+    """The drawn values that take a car on the last card of a track of these
+    values over a start/finish card of value ``start``: within one of it
+    (never a joker) and, where back wins, not within two of the last card.
+
+    Where back wins, a start/finish card two from the last card leaves one
+    such value at most, the one beyond it: none for an ace after a 3 or a
+    king after a jack, and none in the race when it is the pit stop's."""
+    return frozenset(
+        drawn
+        for drawn in range(1, 14)
+        if moved(track, start, LAST_CARD, drawn, back_wins=back_wins) == FINISHED
+    )
+
+
 class Layout:
     """The track, the start/finish card and the pit stop, taken from a stock."""
 
@@ -73,19 +88,20 @@ class Layout:
         """Cards turned down and put under the stock while laying it out."""
 
 
-def lay_out(stock: list[Card]) -> Layout | None:
+def lay_out(stock: list[Card], *, back_wins: bool) -> Layout | None:
     """Lay the track from ``stock`` (its last card is its top), as the seed
     says: the 14 cards in order round the rectangle, then the start/finish
     card, then the pit stop.  A card that breaks a rule goes under the stock
     (to the front of the list) and the next one is turned.  ``stock`` keeps
     what is left.
 
-    Two decisions the texts leave open (``docs/rules/daytona.md``): the
-    start/finish card is at least two apart from the track's last card, else
-    no card could take a car over the finish (it needs a card within one of
-    the finish and not within two of the card it stands on, since back wins);
-    and when the track uses every value there is no pit stop to lay: None,
-    and the cards are shuffled and laid again."""
+    Two decisions the texts leave open (``docs/rules/daytona.md``): some card
+    that is not the pit stop's must take a car on the track's last card over
+    the finish, so the start/finish card is at least two apart from the last
+    card (for every game, as first decided, so that no deal changes) and no
+    other card that leaves none (:func:`_passing`) is laid; and when no value
+    is left for the pit stop: None, and the cards are shuffled and laid
+    again."""
     track: list[Card] = []
     counts: Counter[int] = Counter()
     under = 0
@@ -112,20 +128,29 @@ def lay_out(stock: list[Card]) -> Layout | None:
             continue
         track.append(card)
         counts[v] += 1
+    values = [value(c) for c in track]
     while True:
         card = turn()
         v = value(card) if _usable(card) else 0
-        if not v or counts[v] >= 2 or v == value(track[0]) or abs(v - value(track[-1])) < 2:
+        if (
+            not v
+            or counts[v] >= 2
+            or v == values[0]
+            or abs(v - values[-1]) < 2
+            or not _passing(values, v, back_wins=back_wins)
+        ):
             reject(card)
             continue
         start = card
         counts[v] += 1
         break
-    if len(counts) == len(_VALUES):
+    passing = _passing(values, value(start), back_wins=back_wins)
+    pits = _VALUES - counts.keys() - (passing if len(passing) == 1 else set())
+    if not pits:
         return None
     while True:
         card = turn()
-        if not _usable(card) or value(card) in counts:
+        if not _usable(card) or value(card) not in pits:
             reject(card)
             continue
         return Layout(track, start, card, under)

@@ -29,6 +29,7 @@ from games.daytona import (
     DrawLimit,
     Phase,
     lay_out,
+    moved,
     value,
 )
 from games.daytona.views import DeuceAs
@@ -341,7 +342,8 @@ def test_every_track_keeps_the_layout_rules(chunk: int) -> None:
         cards = shoe()
         random.Random(seed).shuffle(cards)
         before = Counter(cards)
-        layout = lay_out(cards)
+        back_wins = seed % 2 == 0
+        layout = lay_out(cards, back_wins=back_wins)
         if layout is None:
             continue
         track, start, pit = layout.track, layout.start, layout.pit
@@ -353,9 +355,63 @@ def test_every_track_keeps_the_layout_rules(chunk: int) -> None:
         loop = [value(c) for c in track]
         assert all(loop[i] != loop[i - 1] for i in range(TRACK_CARDS))  # closed loop
         assert value(start) != loop[0]
-        assert abs(value(start) - loop[-1]) >= 2  # a car on the last card can finish
+        assert abs(value(start) - loop[-1]) >= 2
         assert value(pit) not in values
+        passing = {
+            drawn
+            for drawn in range(1, 14)
+            if moved(loop, value(start), TRACK_CARDS + 1, drawn, back_wins=back_wins) == FINISHED
+        }
+        assert passing - {value(pit)}  # a car on the last card can finish
         assert Counter([*cards, *laid, pit]) == before
+
+
+@pytest.mark.parametrize(("last", "start"), [("3c", "As"), ("Jc", "Ks")])
+def test_where_back_wins_no_finish_card_is_laid_that_no_card_can_pass(
+    last: str, start: str
+) -> None:
+    """An ace after a 3 is passed only by an ace or a deuce (within one of
+    the ace), and back wins for both (within two of the 3); a king after a
+    jack likewise.  Where back wins, such a card goes under the stock."""
+    track = parse_cards(f"5h9c3d7cJs4h8dQcAs5dTdKs9h{last}")  # no sixes: the pit stop's
+    turned = [*track, Card.parse(start), Card.parse("7h"), Card.parse("6s")]
+    for back_wins, laid in ((True, "7h"), (False, start)):
+        stock = [Card.parse("8h"), *reversed(turned)]  # the last card is the top
+        layout = lay_out(stock, back_wins=back_wins)
+        assert layout is not None
+        assert layout.track == track
+        assert layout.start == Card.parse(laid)
+
+
+def test_where_back_wins_the_one_card_that_passes_the_finish_is_not_the_pit_stop() -> None:
+    """A 9 after a 7 is passed only by a 10 where back wins (an 8 or a 9 is
+    within two of the 7), so the 10 cannot be the pit stop, which a car
+    drawing it waits at."""
+    track = parse_cards("5h9c3d7cJs4h8dQcAs5d3hKs4c7d")  # neither a 6 nor a 10
+    turned = [*track, Card.parse("9d"), Card.parse("Th"), Card.parse("6s")]
+    for back_wins, pit in ((True, "6s"), (False, "Th")):
+        layout = lay_out([Card.parse("8h"), *reversed(turned)], back_wins=back_wins)
+        assert layout is not None
+        assert layout.start == Card.parse("9d")
+        assert layout.pit == Card.parse(pit)
+
+
+def test_races_where_back_wins_end_without_a_draw_limit() -> None:
+    rules = DaytonaRules(back_wins=True, draw_limit=DrawLimit.NONE, target=10)
+    player = CATALOG.computers["daytona"].heuristic
+    draws = []
+    for seed in range(120):
+        game = Daytona.new(rules, 2, random.Random(seed))
+        rng = random.Random(seed)
+        moves = 0
+        while (seats := game.to_move()) and moves < 100_000:
+            seat = min(seats)
+            action = player.choose(rules, game.view(seat), game.legal_actions(seat), rng)
+            game.apply(seat, Daytona.decode_action(action.encode()))
+            moves += 1
+        assert game.is_over, seed
+        draws.append(moves)
+    assert statistics.median(draws) < 2_000
 
 
 def test_a_match_always_lays_a_track_with_a_pit_stop() -> None:
