@@ -160,11 +160,6 @@ class Computer:
     it: sampled worlds would only add noise."""
     arena: Arena | None = None
     """The game's lines in ``python -m bench.arena`` (None: it has none)."""
-    endless_after: int | None = None
-    """A game still on after this many moves may be going round for ever
-    (Durak's players can pass the same cards round, and no rule ends such a
-    game): the computer seats then move at random, which breaks the round.
-    None: the game always ends."""
 
     @property
     def address(self) -> str:

@@ -636,10 +636,4 @@ COMPUTER = Computer(
         quick_deals=12,
         max_moves=1_000,
     ),
-    # 3,440 games of the heuristic in every seat (every preset, deck and seat
-    # count, 40 deals each): all that ended did so within 515 moves; the 7
-    # still on at 1,000 (three players of diamonds or Akulina) were passing
-    # the same cards round, and random moves from there ended each within
-    # 121 more.
-    endless_after=1_000,
 )

@@ -7,9 +7,11 @@ player reads its seat's view, at the normal and hard levels a search player
 thinks over worlds dealt from that knowledge, in a worker process
 (:mod:`services.thinking`), its thinking time counted in the pause.  The
 pause and the choice are seeded by the table's seed and move count, so a
-replay of the same table behaves the same.  A game still on past its
-computer's ``endless_after`` moves may be going round for ever (Durak's), so
-computers move at random there, which ends it.
+replay of the same table behaves the same.
+
+A computer that meets the very same view of its seat a third time is going
+round (Durak's heuristics can pass the same cards round for ever, and no rule
+ends that): it then moves at random, which breaks the round (:data:`REPEATS`).
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ import asyncio
 import contextlib
 import logging
 import random
+from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from games.core import Place
 from players.computer import Computer
@@ -40,12 +43,28 @@ log = logging.getLogger(__name__)
 PAUSE = (0.7, 1.5)
 """Seconds a computer waits before its move, at random in this range."""
 
+REPEATS = 3
+"""The times a computer may have met its seat's view (its hand, the table, the
+scores: the game's own seat view) before it moves at random.  A game moving
+on never shows a seat the same view again; the third time, the same moves are
+coming round."""
+
 
 @dataclass(slots=True)
 class _Turn:
     moves: int
     task: asyncio.Task[None]
     acting: bool = False
+
+
+@dataclass(slots=True)
+class _Met:
+    """The views a table's computer seats have met, each by its hash, and
+    how often; and the seats already counted at the table's move ``moves``."""
+
+    views: Counter[int] = field(default_factory=Counter)
+    moves: int = -1
+    looked: set[int] = field(default_factory=set)
 
 
 class Computers:
@@ -72,6 +91,8 @@ class Computers:
         self._pause = pause
         self._turns: dict[int, _Turn] = {}
         self._latest: dict[int, Snapshot] = {}
+        self._met: dict[int, _Met] = {}
+        """Kept in memory only: after a restart a round is found again."""
 
     async def resume(self) -> None:
         """After a start: computers whose turn it was move again (with several
@@ -94,6 +115,7 @@ class Computers:
         """Stop thinking about the chat's tables and forget them."""
         for table_id in [t for t, s in self._latest.items() if s.table.chat_id == chat_id]:
             del self._latest[table_id]
+            self._met.pop(table_id, None)
             turn = self._turns.pop(table_id, None)
             if turn is not None:
                 turn.task.cancel()
@@ -127,6 +149,7 @@ class Computers:
         if self._next_seat(snapshot) is None:
             if snapshot.table.status is not Status.PLAYING:
                 self._latest.pop(table_id, None)
+                self._met.pop(table_id, None)
             return
         task = self._background.spawn(self._play(snapshot), f"computer-{table_id}")
         self._turns[table_id] = _Turn(snapshot.table.moves, task)
@@ -211,6 +234,20 @@ class Computers:
         level = Level(table.computer_level)
         return searches(self._computers[table.game], level) and len(snapshot.legal(seat)) > 1
 
+    def _going_round(self, snapshot: Snapshot, seat: int) -> bool:
+        """Count the seat's view as met once more (once a move: a refused
+        move looks again at the same view); whether it has been met
+        :data:`REPEATS` times, with a choice to make."""
+        table = snapshot.table
+        met = self._met.setdefault(table.id, _Met())
+        if met.moves != table.moves:
+            met.moves, met.looked = table.moves, set()
+        view = hash((seat, snapshot.view(seat)))
+        if seat not in met.looked:
+            met.looked.add(seat)
+            met.views[view] += 1
+        return met.views[view] >= REPEATS and len(snapshot.legal(seat)) > 1
+
     async def _move(self, table_id: int) -> None:
         snapshot = await self._snapshots.snapshot(table_id)
         # A move committed while this read waited was kept by table_changed:
@@ -225,8 +262,7 @@ class Computers:
         level = Level(table.computer_level)
         computer = self._computers[table.game]
         code = None
-        if computer.endless_after is not None and table.moves >= computer.endless_after:
-            # Perhaps going round for ever: a random move breaks the round.
+        if self._going_round(snapshot, seat):
             code = rng.choice(snapshot.legal(seat)).encode()
         elif self._searches(snapshot, seat):
             try:
