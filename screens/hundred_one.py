@@ -8,7 +8,7 @@ from games.cards import Card
 from games.core import Action, Event, Outcome, Rules
 from games.hundred_one.actions import Draw, NextRound, Order, Pass, Play
 from games.hundred_one.rules import HundredOneRules
-from games.hundred_one.state import Phase
+from games.hundred_one.state import ROUND_MOVES, Phase
 from games.hundred_one.views import HundredOnePublicView, HundredOneSeatView
 from i18n import t, tn
 from screens.base import GameScreens, Key, Screen, Tone
@@ -223,7 +223,10 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
         if last.doubled:
             lines.append(t(lang, "101.sheet_doubled"))
         if last.blocked:
-            lines.append(t(lang, "101.sheet_blocked"))
+            if last.too_long:
+                lines.append(tn(lang, "101.sheet_too_long", ROUND_MOVES))
+            else:
+                lines.append(t(lang, "101.sheet_blocked"))
         for seat, name in enumerate(names):
             penalty = last.penalties[seat]
             if penalty is None:

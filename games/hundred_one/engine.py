@@ -36,7 +36,8 @@ Events (by ``kind``): ``deal`` (seat = leader, value = round), ``play``
 never the cards), ``pass`` (seat), ``skip`` (seat that misses his turn),
 ``again`` (seat that moves again), ``penalty_draw`` (seat that draws, value =
 count), ``reshuffle`` (value = cards turned into the new stock), ``blocked``
-(the round cannot end and is stopped, see the docs; seat = who was on move),
+(the round cannot end, or has lasted ``ROUND_MOVES`` moves, value
+``"too_long"``, and is stopped, see the docs; seat = who was on move),
 ``round_over`` (one per player of the round: seat, target = the round's winner,
 who leads the next one, value = his points for the round, cards = his hand
 shown), ``reset`` (seat, total hit the ceiling exactly), ``eliminated`` (seat,
@@ -83,7 +84,7 @@ from games.hundred_one.effects import (
     queen_credit,
 )
 from games.hundred_one.rules import DrawMode, HundredOneRules, Scoring
-from games.hundred_one.state import HundredOneState, LastRound, Phase
+from games.hundred_one.state import ROUND_MOVES, HundredOneState, LastRound, Phase
 from games.hundred_one.views import HundredOnePublicView, HundredOneSeatView
 
 __all__ = ["HundredOne", "Phase", "card_points", "effect", "queen_credit"]
@@ -175,8 +176,11 @@ class HundredOne(GamePackage[HundredOnePublicView, HundredOneSeatView], HundredO
             turned = self._turned
             if free or turned & _TURNED_MANY:
                 self._forced = []
+            self._round_moves += 1
             if turned == _TURNED_ONE and self._note_renewal():
                 self._end_blocked(events)
+            elif self._round_moves >= ROUND_MOVES:
+                self._end_blocked(events, too_long=True)
         elif self._shuffles != shuffles:
             self._forced = []  # a new round was dealt
         return events
@@ -428,6 +432,7 @@ class HundredOne(GamePackage[HundredOnePublicView, HundredOneSeatView], HundredO
         self._stock = cards
         self._discard = []
         self._forced = []
+        self._round_moves = 0
         self._phase = Phase.PLAY
         self._turn = leader
         self._leader = leader
@@ -579,9 +584,10 @@ class HundredOne(GamePackage[HundredOnePublicView, HundredOneSeatView], HundredO
         points[winner] = bonus
         self._score(winner, {winner}, points, doubled, False, events)
 
-    def _end_blocked(self, events: list[Event]) -> None:
-        """Nobody can go on (see the docs): the lowest hands win the round."""
-        events.append(Event("blocked", seat=self._turn))
+    def _end_blocked(self, events: list[Event], *, too_long: bool = False) -> None:
+        """Nobody can go on, or the round has lasted :data:`ROUND_MOVES` moves
+        (see the docs): the lowest hands win the round."""
+        events.append(Event("blocked", seat=self._turn, value="too_long" if too_long else None))
         points = {s: self._hand_points(s) for s in self._players()}
         low = min(points.values())
         winners = {s for s, p in points.items() if p == low}
@@ -590,7 +596,7 @@ class HundredOne(GamePackage[HundredOnePublicView, HundredOneSeatView], HundredO
             leader = self._next(leader)
         for s in winners:
             points[s] = 0
-        self._score(leader, winners, points, False, True, events)
+        self._score(leader, winners, points, False, True, events, too_long=too_long)
 
     def _players(self) -> list[int]:
         return [s for s in range(self._n) if not self._out[s]]
@@ -618,6 +624,8 @@ class HundredOne(GamePackage[HundredOnePublicView, HundredOneSeatView], HundredO
         doubled: bool,
         blocked: bool,
         events: list[Event],
+        *,
+        too_long: bool = False,
     ) -> None:
         """Close the round: record ``points``, reset or eliminate, and either
         wait for the next round (led by ``winner``) or end the match.
@@ -656,7 +664,7 @@ class HundredOne(GamePackage[HundredOnePublicView, HundredOneSeatView], HundredO
             self._out[s] = self._round
             events.append(Event("eliminated", seat=s, value=self._totals[s]))
         self._last = LastRound(
-            winner, tuple(penalties), doubled, blocked, tuple(reset), tuple(gone)
+            winner, tuple(penalties), doubled, blocked, tuple(reset), tuple(gone), too_long
         )
         if len(players) - len(gone) <= 1:
             self._phase = Phase.OVER

@@ -11,7 +11,8 @@ first, the discard pile runs bottom to top)::
      "answer": false, "after": [draw, skip, again],
      "totals": [10, 0, 45], "out": [0, 0, 0], "resigned": [[seat, scored]],
      "last": null | {...the public view's last_round...}, "last_winner": 0,
-     "forced": [position fingerprints since the last free choice]}
+     "forced": [position fingerprints since the last free choice],
+     "round_moves": 12}
 
 Format 1 (before a round could end only by being played out) kept the
 positions met at renewals of the stock (``seen``) and who laid the top card
@@ -27,7 +28,7 @@ from typing import Any, TypeVar
 from games.cards import deck
 from games.core import JSON, StateFormatError
 from games.hundred_one.rules import HundredOneRules
-from games.hundred_one.state import HundredOneState, LastRound, Phase
+from games.hundred_one.state import ROUND_MOVES, HundredOneState, LastRound, Phase
 from games.reader import array, boolean, cards, choice, integer, integers, read_state, suit
 
 __all__ = ["dump", "load"]
@@ -64,6 +65,7 @@ def dump(game: HundredOneState) -> dict[str, JSON]:
         "last": None if game._last is None else game._last.to_json(),
         "last_winner": game._last_winner,
         "forced": list(game._forced),
+        "round_moves": game._round_moves,
     }
 
 
@@ -120,6 +122,8 @@ def _load(cls: type[H], data: Mapping[str, JSON]) -> H:
     game._last = _last_round(data["last"], seats)
     game._last_winner = integer(data["last_winner"], "last_winner", 0, seats - 1)
     game._forced = integers(data["forced"], "forced", 0, _FINGERPRINT_MAX)
+    # absent from dumps made before a round's length was limited: counted from there
+    game._round_moves = integer(data.get("round_moves", 0), "round_moves", 0, ROUND_MOVES)
     return game
 
 
@@ -137,6 +141,7 @@ def _last_round(data: JSON, seats: int) -> LastRound | None:
         ),
         doubled=boolean(data["doubled"], "last"),
         blocked=boolean(data["blocked"], "last"),
+        too_long=boolean(data.get("too_long", False), "last"),
         reset=tuple(integers(data["reset"], "last", 0, seats - 1)),
         eliminated=tuple(integers(data["eliminated"], "last", 0, seats - 1)),
     )

@@ -19,7 +19,12 @@ from games.hundred_one.actions import HundredOneAction
 from games.hundred_one.effects import Effect, effects, master_rank
 from games.hundred_one.rules import AceMode, HundredOneRules, seat_range
 
-__all__ = ["HundredOneState", "LastRound", "Phase"]
+__all__ = ["ROUND_MOVES", "HundredOneState", "LastRound", "Phase"]
+
+ROUND_MOVES = 1_000
+"""A round still under way after so many moves is blocked (see the docs, "a
+round too long"): far more than people play in a round, so it ends the ones
+that go round, which no rule of the seed ends."""
 
 
 class Phase(enum.Enum):
@@ -52,6 +57,8 @@ class LastRound(View):
     """Seats whose total hit the ceiling exactly (set to 0)."""
     eliminated: tuple[int, ...]
     """Seats eliminated by that round."""
+    too_long: bool = False
+    """It was blocked for lasting :data:`ROUND_MOVES` moves."""
 
 
 class HundredOneState(Game[HundredOneRules, HundredOneAction, Any, Any]):
@@ -79,6 +86,7 @@ class HundredOneState(Game[HundredOneRules, HundredOneAction, Any, Any]):
         "_phase",
         "_resigned",
         "_round",
+        "_round_moves",
         "_seed",
         "_shuffles",
         "_stock",
@@ -111,6 +119,7 @@ class HundredOneState(Game[HundredOneRules, HundredOneAction, Any, Any]):
     _last: LastRound | None
     _last_winner: int
     _forced: list[int]  # positions since the last free choice (see _note_renewal)
+    _round_moves: int  # moves made in the round under way (see ROUND_MOVES)
     _turned: int  # during apply(): _TURNED_ONE / _TURNED_MANY bits of stock renewals
     _fx: dict[Card, Effect]
     _master: Rank
@@ -143,6 +152,7 @@ class HundredOneState(Game[HundredOneRules, HundredOneAction, Any, Any]):
         self._last = None
         self._last_winner = 0
         self._forced = []
+        self._round_moves = 0
         self._turned = 0
         self._prepare()
 

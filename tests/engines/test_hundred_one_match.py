@@ -34,7 +34,9 @@ from games.hundred_one import (
     Scoring,
 )
 from games.hundred_one.engine import Phase
+from games.hundred_one.state import ROUND_MOVES
 from games.hundred_one.views import LastRound, Pending
+from screens.hundred_one import HundredOneScreens
 from tests.engines.hundred_one_helpers import CLASSIC, act, codes, pos, refused, scores, summary
 from tests.engines.playout import cards_in
 
@@ -313,6 +315,33 @@ def test_a_round_someone_could_still_change_goes_on_however_often_it_repeats() -
         game.apply(seat, game.legal_actions(seat)[0])
     act(game, 1, "pAd")
     assert game.public_view().top == Card.parse("Ad")
+
+
+def test_a_round_still_going_round_after_its_moves_is_blocked() -> None:
+    # The loop above, seat 1 letting the skips pass for ever: the round is
+    # blocked at its ROUND_MOVES-th move, the lowest hand winning it, and the
+    # count survives a save and starts again with the next round.
+    mine = {"Ah", "7d", "As"}
+    rest = "".join(c.code for c in deck(36) if c.code not in mine)
+    rules = CLASSIC.replace(ace=AceMode.ANSWER, ceiling=501)
+    game = pos(["Ah7d", rest], rules, discard="As", turn=0)
+    for moves in range(1, ROUND_MOVES + 1):
+        if moves == ROUND_MOVES // 2:
+            game = HundredOne.load(json.loads(json.dumps(game.dump())))
+        (seat,) = game.to_move()
+        events = act(game, 1, "x") if seat == 1 else game.apply(0, game.legal_actions(0)[0])
+        if moves < ROUND_MOVES:
+            assert game.public_view().phase is Phase.PLAY
+    assert [(e.kind, e.value) for e in events if e.kind == "blocked"] == [("blocked", "too_long")]
+    view = game.public_view()
+    assert view.phase is Phase.ROUND_OVER
+    assert view.last_round is not None
+    assert (view.last_round.blocked, view.last_round.too_long) == (True, True)
+    assert view.last_round.winner == 0  # 7 points against 33 cards
+    (sheet,) = HundredOneScreens().announcements("ru", events, view, ["Anna", "Boris"])
+    assert f"Кон не кончился за {ROUND_MOVES} ходов" in sheet.text
+    act(game, 0, "n")
+    assert game.dump()["round_moves"] == 0
 
 
 def test_a_round_nobody_can_change_is_blocked_and_the_lowest_hand_wins_it() -> None:
