@@ -132,8 +132,10 @@ def check_views(game: Game[Any, Any, Any, Any], zones: Zones | None = None) -> N
         for zone in zones:
             if zone.visible_to is not None and seat in zone.visible_to:
                 visible.update(zone.cards)
-        leaked = cards_in(game.view(seat)) - visible
+        view = game.view(seat)
+        leaked = cards_in(view) - visible
         assert not leaked, f"seat {seat}'s view shows hidden cards {sorted(leaked)}"
+        hash(view)  # computers count the views they meet by hash (services.computers)
 
 
 def check_zones(game: Game[Any, Any, Any, Any], zones: Zones | None = None) -> None:
