@@ -6,7 +6,7 @@ import html
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from games.core import Rules
+from games.core import Action, Rules
 from games.spec import GameSpec
 from i18n import LANGUAGES, t, tn
 from screens.base import GameScreens
@@ -268,8 +268,9 @@ def analysis_text(
         lines.append(t(lang, "analysis.clean"))
     for number, mistake in enumerate(analysis.mistakes, 1):
         found = mistake.assessment
-        played = _move_text(lang, screens, mistake.played, names, seat)
-        better = _move_text(lang, screens, mistake.better, names, seat)
+        view = mistake.view
+        played = _move_text(lang, screens, view, mistake.played, mistake.played_action, names, seat)
+        better = _move_text(lang, screens, view, mistake.better, mistake.better_action, names, seat)
         if found.in_points:
             gain = tn(lang, "analysis.points", max(1, round(found.best_value - found.played_value)))
             change = t(lang, "analysis.change_points", points=gain)
@@ -305,14 +306,26 @@ def analysis_text(
 def _move_text(
     lang: str,
     screens: GameScreens[Any, Any],
+    view: Any,
     events: Sequence[Any],
+    action: Action,
     names: Sequence[str],
     seat: int,
 ) -> str:
     """A move as the seat's DM tells it ("you attack with 7♠"): its first
-    event worth a line (what followed from it is not the move)."""
+    event worth a line (what followed from it is not the move), else its key
+    on the seat's screen (``view``) then ("Pass")."""
     told = (line for e in events if (line := screens.event(lang, e, names, seat)) is not None)
-    return next(told, None) or t(lang, "analysis.move_unnamed")
+    line = next(told, None)
+    if line is not None:
+        return line
+    screen = screens.hand(lang, view, (action,), names, None, live=True)
+    code = action.encode()
+    keys = (k.label for row in screen.keys for k in row if k.action == code)
+    label = next(keys, None)
+    if label is None:
+        return t(lang, "analysis.move_unnamed")
+    return t(lang, "analysis.move_key", label=label)
 
 
 def duplicate_line(lang: str, table: TableRow) -> str:

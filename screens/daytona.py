@@ -68,11 +68,26 @@ def _last_line(lang: str, view: DaytonaPublicView, names: Sequence[str]) -> str 
 
 
 def _standings(lang: str, view: DaytonaPublicView, names: Sequence[str]) -> list[str]:
-    order = sorted(range(len(names)), key=lambda s: -view.scores[s])
+    """The match score, best first; equal scores share a place."""
+    scores = view.scores
     return [
-        f"{i}. {names[s]} — {tn(lang, 'daytona.points', view.scores[s])}"
-        for i, s in enumerate(order, 1)
+        f"{_place(scores, s)}. {names[s]} — {tn(lang, 'daytona.points', scores[s])}"
+        for s in sorted(range(len(names)), key=lambda s: -scores[s])
     ]
+
+
+def _place(points: Sequence[int], seat: int) -> int:
+    return 1 + sum(p > points[seat] for p in points)
+
+
+def _race_places(view: DaytonaPublicView, names: Sequence[str]) -> list[str]:
+    """The race just over, best first (cars side by side when the limit
+    ended it share a place)."""
+    points = view.race_points
+    if points is None:
+        return []
+    order = sorted(range(len(names)), key=lambda s: -points[s])
+    return [f"{_place(points, s)}. {names[s]} +{points[s]}" for s in order]
 
 
 def track_picture(lang: str, view: DaytonaPublicView, names: Sequence[str]) -> Picture:
@@ -253,11 +268,7 @@ class DaytonaScreens(GameScreens[DaytonaPublicView, DaytonaSeatView]):
         lines = [t(lang, "daytona.race_over", race=view.race)]
         if any(e.kind == "time_up" for e in events):
             lines.append(t(lang, "daytona.ev_time_up"))
-        order = sorted(range(len(names)), key=lambda s: -points[s])
-        for s in order:
-            # Cars side by side when the limit ended the race share a place.
-            place = 1 + sum(p > points[s] for p in points)
-            lines.append(f"{place}. {names[s]} +{points[s]}")
+        lines += _race_places(view, names)
         lines += ["", t(lang, "daytona.standings"), *_standings(lang, view, names)]
         if any(e.kind == "tie" for e in events):
             lines += ["", t(lang, "daytona.tie")]
@@ -267,8 +278,11 @@ class DaytonaScreens(GameScreens[DaytonaPublicView, DaytonaSeatView]):
         self, lang: str, outcome: Outcome, view: DaytonaPublicView, names: Sequence[str]
     ) -> Screen:
         winners = ", ".join(names[s] for s in sorted(outcome.winners))
-        lines = [t(lang, "daytona.result", name=winners, races=view.race)]
+        lines = [tn(lang, "daytona.result", view.race, name=winners)]
         lines += ["", *_standings(lang, view, names)]
+        last = _race_places(view, names)
+        if last:  # the last race has no post of its own
+            lines += ["", t(lang, "daytona.race_over", race=view.race), *last]
         return Screen("\n".join(lines))
 
     def own_result(

@@ -13,6 +13,7 @@ from games.hundred_one.views import HundredOnePublicView, HundredOneSeatView
 from i18n import t, tn
 from screens.base import GameScreens, Key, Screen, Tone
 from screens.faces import face, faces, suit_symbol
+from screens.numbers import number, signed
 from screens.rows import fit_rows
 from services import ScoreRow
 
@@ -53,6 +54,11 @@ def _pending_line(
     return " ".join(parts) or None
 
 
+def _points(lang: str, total: int) -> str:
+    """A total in points, below zero with a real minus sign."""
+    return ("−" if total < 0 else "") + tn(lang, "101.points", abs(total))
+
+
 class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
     def table(
         self, lang: str, view: HundredOnePublicView, names: Sequence[str], *, live: bool
@@ -69,7 +75,7 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
         to_move = view.to_move
         playing = live and view.phase in _IN_ROUND
         for seat, name in enumerate(names):
-            total = tn(lang, "101.points", view.totals[seat])
+            total = _points(lang, view.totals[seat])
             if seat in eliminated:
                 lines.append(f"✗ <s>{name}</s> — {t(lang, '101.eliminated', total=total)}")
                 continue
@@ -104,7 +110,7 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
                 "101.your_cards",
                 cards=faces(c.code for c in view.hand) or t(lang, "101.no_cards"),
             ),
-            t(lang, "101.your_total", total=tn(lang, "101.points", view.totals[seat])),
+            t(lang, "101.your_total", total=_points(lang, view.totals[seat])),
         ]
         keys = self._keys(lang, actions, view.hand)
         if not keys:
@@ -210,7 +216,7 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
         names: Sequence[str],
     ) -> list[Screen]:
         """The score sheet after each round (not after the last: the result
-        message has the final totals)."""
+        message has it, and the final totals)."""
         if view.phase is not Phase.ROUND_OVER or not any(e.kind == "round_over" for e in events):
             return []
         return [Screen(self._score_sheet(lang, view, names))]
@@ -232,7 +238,7 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
             if penalty is None:
                 continue
             total = view.totals[seat]
-            line = f"{name}: {penalty:+d} → {total}"
+            line = f"{name}: {signed(penalty)} → {number(total)}"
             shown = view.revealed[seat] if view.revealed else ()
             if shown:
                 line += f"  ({faces(c.code for c in shown)})"
@@ -251,7 +257,9 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
         totals = outcome.scores or view.totals
         for group in outcome.places:
             for seat in group:
-                lines.append(f"{names[seat]}: {tn(lang, '101.points', totals[seat])}")
+                lines.append(f"{names[seat]}: {_points(lang, totals[seat])}")
+        if view.last_round is not None:  # the last round has no sheet of its own
+            lines += ["", self._score_sheet(lang, view, names)]
         return Screen("\n".join(lines))
 
     def own_result(
@@ -269,7 +277,7 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
             name=names[winner] if winner is not None else "—",
             place=place,
             n=len(names),
-            points=tn(lang, "101.points", totals[seat]),
+            points=_points(lang, totals[seat]),
         )
 
     def summary(self, lang: str, rules: Rules) -> str:

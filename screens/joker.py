@@ -24,6 +24,7 @@ from screens.base import GameScreens, Key, Picture, Screen
 from screens.drawing import plain
 from screens.faces import face, faces, suit_symbol
 from screens.joker_sheet import SheetLabels, draw_sheet
+from screens.numbers import number, signed
 from screens.rows import fit_rows
 from services import ScoreRow
 
@@ -31,15 +32,6 @@ __all__ = ["JokerScreens", "sheet_text"]
 
 TRUMP_MARK = "★"
 """Marks a trump on a button (buttons cannot be bold)."""
-
-
-def _minus(n: int) -> str:
-    """A score as written on the sheet: ``+150``, ``−200`` (a real minus sign)."""
-    return f"+{n}" if n > 0 else ("0" if n == 0 else f"−{-n}")
-
-
-def _total(n: int) -> str:
-    return str(n) if n >= 0 else f"−{-n}"
 
 
 def _suit(lang: str, letter: str) -> str:
@@ -147,7 +139,7 @@ def _deal_summary(lang: str, row: SheetRow, names: Sequence[str]) -> str:
     for seat, name in enumerate(names):
         bid, took, points = row.bids[seat], row.tricks[seat], row.points[seat]
         mark = " " + t(lang, "joker.khisht") if bid >= 1 and took == 0 else ""
-        parts.append(f"{name} {bid}/{took} {_minus(points)}{mark}")
+        parts.append(f"{name} {bid}/{took} {signed(points)}{mark}")
     head = t(lang, "joker.deal_done", deal=row.deal, cards=tn(lang, "joker.n_cards", row.cards))
     return f"{head}, {t(lang, 'joker.bid_taken')}: " + " · ".join(parts)
 
@@ -160,20 +152,20 @@ def sheet_text(lang: str, view: JokerPublicView, names: Sequence[str]) -> str:
     lines = [t(lang, "joker.sheet_title", deal=len(rows), deals=view.deals)]
     done = {p.pulka: p for p in view.pulkas}
     pulkas = sorted({r.pulka for r in rows})
-    for number in pulkas:
-        record = done.get(number)
+    for pulka in pulkas:
+        record = done.get(pulka)
         if record is not None:
             sums = record.subtotal
         else:
             sums = tuple(
-                sum(r.points[s] for r in rows if r.pulka == number) for s in range(len(names))
+                sum(r.points[s] for r in rows if r.pulka == pulka) for s in range(len(names))
             )
-        body = " · ".join(f"{name} {_total(sums[s])}" for s, name in enumerate(names))
+        body = " · ".join(f"{name} {number(sums[s])}" for s, name in enumerate(names))
         key = "joker.sheet_pulka" if record is not None else "joker.sheet_pulka_open"
-        lines.append(f"{t(lang, key, pulka=number)}: {body}")
+        lines.append(f"{t(lang, key, pulka=pulka)}: {body}")
         if record is not None and record.premium:
-            got = ", ".join(f"{names[s]} {_minus(record.bonus[s])}" for s in sorted(record.premium))
-            lost = [f"{names[s]} {_minus(b)}" for s, b in enumerate(record.bonus) if b < 0]
+            got = ", ".join(f"{names[s]} {signed(record.bonus[s])}" for s in sorted(record.premium))
+            lost = [f"{names[s]} {signed(b)}" for s, b in enumerate(record.bonus) if b < 0]
             note = t(lang, "joker.sheet_premium", who=got)
             if lost:
                 note += "; " + t(lang, "joker.sheet_struck", who=", ".join(lost))
@@ -185,7 +177,7 @@ def sheet_text(lang: str, view: JokerPublicView, names: Sequence[str]) -> str:
         who = ", ".join(f"{names[s]} {k}" for s, k in enumerate(khisht) if k)
         lines.append(t(lang, "joker.sheet_khisht", who=who))
     totals = view.totals
-    body = " · ".join(f"{name} {_total(totals[s])}" for s, name in enumerate(names))
+    body = " · ".join(f"{name} {number(totals[s])}" for s, name in enumerate(names))
     lines.append(t(lang, "joker.sheet_totals", totals=body))
     return "\n".join(lines)
 
@@ -248,7 +240,7 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
         lines.append("")
         turn = view.turn if live else None
         for seat, name in enumerate(names):
-            total = _total(view.totals[seat])
+            total = number(view.totals[seat])
             bid = view.bids[seat]
             if phase in (Phase.DEAL, Phase.OVER) and sheet:
                 row = sheet[-1]
@@ -257,7 +249,7 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
                     "joker.player_done",
                     bid=_bid_phrase(lang, row.bids[seat]),
                     took=row.tricks[seat],
-                    points=_minus(row.points[seat]),
+                    points=signed(row.points[seat]),
                 )
             elif bid is None:
                 part = t(lang, "joker.player_no_bid")
@@ -312,7 +304,7 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
     def _winner_line(self, lang: str, view: JokerPublicView, names: Sequence[str]) -> str:
         winners = sorted(view.winners)
         who = ", ".join(names[s] for s in winners)
-        return t(lang, "joker.winner", name=who, points=_total(view.totals[winners[0]]))
+        return t(lang, "joker.winner", name=who, points=number(view.totals[winners[0]]))
 
     def turn(self, lang: str, view: JokerPublicView, names: Sequence[str]) -> str | None:
         phase, turn = view.phase, view.turn
@@ -346,11 +338,11 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
         lines: list[str] = []
         if phase is Phase.DEAL and view.sheet:
             lines.append(_deal_summary(lang, view.sheet[-1], names))
-            lines.append(t(lang, "joker.your_total", total=_total(view.totals[seat])))
+            lines.append(t(lang, "joker.your_total", total=number(view.totals[seat])))
         elif phase is Phase.DEAL:
             lines.append(self._draw_text(lang, view, names))
         elif phase is Phase.OVER:
-            lines.append(t(lang, "joker.your_total", total=_total(view.totals[seat])))
+            lines.append(t(lang, "joker.your_total", total=number(view.totals[seat])))
         else:
             lines.append(_deal_line(lang, view))
             lines.append(_trump_line(lang, view, names))
@@ -523,7 +515,7 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
                     t(lang, "joker.ev_trick_you") if you else t(lang, "joker.ev_trick", name=name)
                 )
             case "premium" | "struck" if isinstance(event.value, int):
-                return t(lang, own + event.kind, name=name, points=_minus(event.value))
+                return t(lang, own + event.kind, name=name, points=signed(event.value))
             case "pulka_over" if isinstance(event.value, int):
                 return t(lang, "joker.ev_pulka", pulka=event.value)
             case "resign":
@@ -563,7 +555,7 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
         winners = ", ".join(names[s] for s in sorted(outcome.winners))
         totals = outcome.scores or view.totals
         lines.append(
-            t(lang, "joker.result", name=winners, points=_total(totals[min(outcome.winners)]))
+            t(lang, "joker.result", name=winners, points=number(totals[min(outcome.winners)]))
         )
         if view.sheet:
             lines += ["", sheet_text(lang, view, names)]
@@ -575,7 +567,7 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
     ) -> str:
         seat = view.seat
         totals = outcome.scores or view.totals
-        points = _total(totals[seat])
+        points = number(totals[seat])
         if seat in outcome.winners:
             return t(lang, "joker.own_winner", points=points)
         place = next(i for i, group in enumerate(outcome.places, 1) if seat in group)

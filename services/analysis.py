@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import Event, Game, perform
+from games.core import Action, Event, Game, perform
 from players.analysis import Assessment, assess, assess_request, assessed, luck, luck_request
 from players.computer import Computer
 from services.errors import ServiceError
@@ -50,6 +50,11 @@ class Mistake:
     """What the move played did (for painting it as the game's screens do)."""
     better: list[Event]
     """What the better move would have done."""
+    played_action: Action
+    better_action: Action
+    view: Any
+    """The seat's view before the move: where a move's events tell nothing (a
+    pass), it is named by its key there."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +143,13 @@ class Analyses:
         assessed_moves.sort(key=lambda found: -found[2].cost)
         mistakes = tuple(
             Mistake(
-                n, found, _events(position, seat, found.played), _events(position, seat, found.best)
+                n,
+                found,
+                _events(position, seat, found.played),
+                _events(position, seat, found.best),
+                type(position).decode_action(found.played),
+                type(position).decode_action(found.best),
+                position.view(seat),
             )
             for n, position, found in assessed_moves[:SHOWN]
         )

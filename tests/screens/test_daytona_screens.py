@@ -186,3 +186,31 @@ def test_a_dead_heat_at_the_limit_shows_one_place_for_both() -> None:
         f"3. {NAMES[0]} +2",
         f"4. {NAMES[3]} +0",
     ]
+    standings = lines[lines.index("Match score:") + 1 :]
+    assert standings[:2] == [f"1. {NAMES[1]} — 10 points", f"1. {NAMES[2]} — 10 points"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "over", "race"),
+    [
+        ("ru", "Гонки окончены: 1 заезд.", "Заезд 1 окончен"),
+        ("en", "The races are over: 1 race.", "Race 1 is over"),
+    ],
+)
+def test_the_result_shows_the_last_race_which_has_no_post_of_its_own(
+    lang: str, over: str, race: str
+) -> None:
+    game = Daytona.new(DaytonaRules(target=10), 2, random.Random(5))
+    events = []
+    while game.to_move():
+        seat = min(game.to_move())
+        events = game.apply(seat, game.default_action(seat))
+    screens = DaytonaScreens()
+    view = game.public_view()
+    assert screens.announcements(lang, events, view, NAMES[:2]) == []
+    outcome = game.outcome()
+    assert outcome is not None
+    text = screens.result(lang, outcome, view, NAMES[:2]).text
+    assert over in text
+    assert race in text
+    assert "+10" in text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -10,17 +11,18 @@ import pytest
 from bot.catalog import CATALOG
 from delivery.hand_messages import compose_hand
 from delivery.table_messages import compose_group
-from games.core import Event, Place, RulesError
+from games.core import Event, Place, RulesError, perform
 from games.durak import PRESETS as DURAK_PRESETS
 from games.durak import Durak, DurakRules
 from games.durak.actions import Take
 from games.hundred_one import PRESETS, HundredOne
 from games.hundred_one.engine import Phase as HundredOnePhase
+from players.analysis import Assessment
 from screens import common
 from screens.base import GameScreens, Key
 from screens.durak import DurakScreens
 from screens.faces import face, faces
-from services import LoggedEvent, Snapshot
+from services import Analysis, LoggedEvent, Mistake, Snapshot
 from services.lobby import TURN_SECONDS
 from storage import Actor, DeadlineRow, OnAbsence, Status
 from tests.e2e.harness import faces_in
@@ -289,3 +291,54 @@ def test_believe_covers_show_their_backs_and_the_attacker_gets_the_verdict_keys(
     attacker = screens.hand("ru", game.view(0), game.legal_actions(0), names, None, live=True)
     assert [k.action for row in attacker.keys for k in row] == ["y", "n"]
     assert "6♦️" not in attacker.text
+
+
+def test_an_analysis_names_a_better_move_that_tells_nothing_by_its_key() -> None:
+    """Passing while another player may still throw in makes no line of its
+    own; the analysis names it by the key the player had."""
+    game = Durak.position(
+        DURAK_PRESETS["podkidnoy"], ["7s 7d 8c", "9s 6d 6c", "7c Kd Qd"], attacker=0, trump="h"
+    )
+    perform(game, 0, "a7s")
+    perform(game, 1, "b7s9s")
+    assert game.to_move() == {0, 2}
+    better = perform(game.clone(), 0, "p")
+    assert [e.kind for e in better] == ["pass"]
+    mistake = Mistake(
+        12,
+        Assessment("t7d", "p", 0.2, 0.6, in_points=False, significant=True),
+        perform(game.clone(), 0, "t7d"),
+        better,
+        Durak.decode_action("t7d"),
+        Durak.decode_action("p"),
+        game.view(0),
+    )
+    table = snapshot(game, (seat(0, "Anna"), seat(1, "Boris"), seat(2, "Vera"))).table
+    analysis = Analysis(table, 0, 3, (mistake,), 0.5, 0.5, in_points=False)
+    text = common.analysis_text("ru", analysis, CATALOG.specs["durak"], DurakScreens())
+    assert "1. Ход 12: Вы подкидываете 7♦️. Лучше: «✅ Бито» — шансы 20% → 60%." in text
+    text = common.analysis_text("en", analysis, CATALOG.specs["durak"], DurakScreens())
+    assert "Better: “✅ Done”" in text
+
+
+def test_101s_result_shows_the_last_round_with_true_minus_signs() -> None:
+    """The last round has no sheet of its own: the result shows it, so that
+    its points are not a jump; a total below zero has a minus sign, not a
+    hyphen."""
+    screens = CATALOG.screens["101"]
+    rules = PRESETS["classic"].replace(queen_discard=True)
+    game = HundredOne.new(rules, 2, random.Random(11))  # Boris ends on −3
+    chooser = random.Random(11)
+    while game.to_move():
+        seat = min(game.to_move())
+        game.apply(seat, chooser.choice(game.legal_actions(seat)))
+    view = game.public_view()
+    outcome = game.outcome()
+    assert outcome is not None
+    assert view.last_round is not None
+    text = screens.result("ru", outcome, view, ["Anna", "Boris"]).text
+    assert f"📋 <b>Кон {view.round}</b>" in text
+    assert not re.search(r"(?<![\w-])-\d", text)
+    assert view.totals[1] == -3
+    assert "Boris: 0 → −3" in text
+    assert "Boris: −3 очка" in text
