@@ -90,7 +90,7 @@ def _lobby(
     rows: Rows
     if options_open:
         preset = spec.preset_name(rules)
-        preset_label = t(lang, f"preset.{spec.key}.{preset}") if preset else "—"
+        preset_label = t(lang, f"preset.{spec.key}.{preset}" if preset else "lobby.custom")
         rows = [[lobby(t(lang, "lobby.preset", preset=preset_label), LobbyCommand.PRESET)]]
         rows += [
             [lobby(common.option_label(lang, spec, rules, name), LobbyCommand.OPTION, name)]

@@ -185,7 +185,7 @@ def lobby_text(lang: str, snapshot: Snapshot, screens: GameScreens[Any, Any]) ->
     lines = [
         f"🃏 {game_title(lang, spec, rules)}",
         f"<i>{about}</i>",
-        screens.summary(lang, rules),
+        _sentence(screens.summary(lang, rules)),
         settings_line(lang, table),
         *([f"<i>{level_about(lang, snapshot)}</i>"] if computers_play(table) else []),
         "",
@@ -211,6 +211,12 @@ def lobby_text(lang: str, snapshot: Snapshot, screens: GameScreens[Any, Any]) ->
         lines.append("")
         lines.append(tn(lang, "lobby.seed_commitment", len(table.contributions), commitment=shown))
     return "\n".join(lines)
+
+
+def _sentence(line: str) -> str:
+    """A game's summary (a run of its options, lower case as they read
+    within a line) on a line of its own: its first letter capital."""
+    return line[:1].upper() + line[1:]
 
 
 def closed_text(lang: str, reason: EndReason | None) -> str:
@@ -497,7 +503,11 @@ def rules_text(
         return "\n".join(lines)
     preset = spec.preset_name(rules)
     about = t(lang, f"about.{spec.key}.{preset}") if preset else t(lang, "lobby.custom_about")
-    lines = [game_title(lang, spec, rules), f"<i>{about}</i>", screens.summary(lang, rules)]
+    lines = [
+        game_title(lang, spec, rules),
+        f"<i>{about}</i>",
+        _sentence(screens.summary(lang, rules)),
+    ]
     lines += ["", t(lang, f"rules.{spec.key}"), ""]
     if table is None:
         lines.append(t(lang, "rules.this_variant"))

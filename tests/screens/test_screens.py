@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -12,6 +13,8 @@ from bot.catalog import CATALOG
 from delivery.hand_messages import compose_hand
 from delivery.table_messages import compose_group
 from games.core import Event, Place, RulesError, perform
+from games.daytona import PRESETS as DAYTONA_PRESETS
+from games.daytona import Daytona
 from games.durak import PRESETS as DURAK_PRESETS
 from games.durak import Durak, DurakRules
 from games.durak.actions import Take
@@ -342,3 +345,14 @@ def test_101s_result_shows_the_last_round_with_true_minus_signs() -> None:
     assert view.totals[1] == -3
     assert "Boris: 0 → −3" in text
     assert "Boris: −3 очка" in text
+
+
+def test_a_lobby_line_of_options_starts_with_a_capital() -> None:
+    """A summary is lower case, as its parts read within a line; on the
+    lobby's line of its own it starts with a capital («Цель: 30 очков»)."""
+    rules = DAYTONA_PRESETS["sprint"]
+    playing = snapshot(Daytona.new(rules, 2, random.Random(1)), (seat(0, "Anna"), seat(1, "Boris")))
+    table = replace(playing.table, status=Status.LOBBY, state=None, moves=0)
+    lobby = Snapshot(table, CATALOG.specs["daytona"], rules, None, (), ())
+    text = common.lobby_text("ru", lobby, CATALOG.screens["daytona"])
+    assert "\nЦель: 30 очков · " in text
