@@ -46,8 +46,9 @@ PAUSE = (0.7, 1.5)
 REPEATS = 3
 """The times a computer may have met its seat's view (its hand, the table, the
 scores: the game's own seat view) before it moves at random.  A game moving
-on never shows a seat the same view again; the third time, the same moves are
-coming round."""
+on seldom shows a seat the same view again (over 3,440 heuristic Durak games,
+38 made random moves, at most 10 each); the third time, the same moves are
+most likely coming round."""
 
 
 @dataclass(slots=True)
