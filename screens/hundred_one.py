@@ -194,7 +194,7 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
         if event.target == event.seat:
             return t(lang, "101.ev_you_won_round")
         value = event.value if isinstance(event.value, int) else 0
-        points = ("−" if value < 0 else "+") + tn(lang, "101.points", abs(value))
+        points = ("" if value < 0 else "+") + _points(lang, value)
         winner = names[event.target] if event.target is not None else "—"
         line = t(lang, "101.ev_you_round", name=winner, points=points)
         if event.cards:

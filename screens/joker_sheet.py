@@ -30,6 +30,7 @@ from PIL import Image, ImageDraw
 
 from games.joker.views import PulkaRecord, SheetRow
 from screens.drawing import drawable, encoded, fit, typeface
+from screens.numbers import number, signed
 
 __all__ = ["SheetLabels", "draw_sheet"]
 
@@ -69,12 +70,6 @@ class SheetLabels:
     premium: str
 
 
-def _num(n: int, sign: bool = False) -> str:
-    if n < 0:
-        return f"−{-n}"
-    return f"+{n}" if sign and n > 0 else str(n)
-
-
 def draw_sheet(
     names: Sequence[str],
     schedule: Sequence[Sequence[int]],
@@ -89,9 +84,9 @@ def draw_sheet(
     drawn (the first one always)."""
     n = len(names)
     begun, deals = 1, 0
-    for number, counts in enumerate(schedule, start=1):
-        if deals < len(rows) or any(p.pulka == number for p in pulkas):
-            begun = number
+    for pulka, counts in enumerate(schedule, start=1):
+        if deals < len(rows) or any(p.pulka == pulka for p in pulkas):
+            begun = pulka
         deals += len(counts)
     schedule = schedule[:begun]
     pair = BID_W + POINTS_W
@@ -131,8 +126,8 @@ def draw_sheet(
 
     records = {p.pulka: p for p in pulkas}
     index = 0
-    for number, counts in enumerate(schedule, start=1):
-        record = records.get(number)
+    for pulka, counts in enumerate(schedule, start=1):
+        record = records.get(pulka)
         first = index
         for count in counts:
             row = rows[index] if index < len(rows) else None
@@ -163,20 +158,20 @@ def draw_sheet(
                 bonus = record.bonus[seat]
                 if bonus:
                     color = MADE if bonus > 0 else STRUCK
-                    cell(col(seat), pair, y, SUB_H, _num(bonus, sign=True), bold, color)
+                    cell(col(seat), pair, y, SUB_H, signed(bonus), bold, color)
         y += SUB_H
         draw.line((left, y, right, y), fill=RULE, width=2)
-        cell(left, LABEL_W, y, SUB_H, f"{labels.pulka}{number}", tiny, INK)
+        cell(left, LABEL_W, y, SUB_H, f"{labels.pulka}{pulka}", tiny, INK)
         played = list(rows[first:index])
         if record is not None or played:
             for seat in range(n):
                 if record is not None:
                     sub, running = record.subtotal[seat], record.totals[seat]
-                    cell(col(seat), BID_W + 12, y, SUB_H, _num(sub), small, FAINT)
-                    cell(col(seat) + BID_W, POINTS_W, y, SUB_H, _num(running), bold, INK)
+                    cell(col(seat), BID_W + 12, y, SUB_H, number(sub), small, FAINT)
+                    cell(col(seat) + BID_W, POINTS_W, y, SUB_H, number(running), bold, INK)
                 else:
                     sub = sum(r.points[seat] for r in played)
-                    cell(col(seat) + BID_W, POINTS_W, y, SUB_H, _num(sub), small, FAINT)
+                    cell(col(seat) + BID_W, POINTS_W, y, SUB_H, number(sub), small, FAINT)
         y += SUB_H
         draw.line((left, y, right, y), fill=PULKA_RULE, width=3)
 
@@ -192,7 +187,13 @@ def draw_sheet(
     for seat in range(n):
         font = typeface(38, bold=True)
         cell(
-            col(seat), pair, y, TOTAL_H, _num(totals[seat]), font, MADE if seat in winners else INK
+            col(seat),
+            pair,
+            y,
+            TOTAL_H,
+            number(totals[seat]),
+            font,
+            MADE if seat in winners else INK,
         )
     y += TOTAL_H
     # The column rules, over the whole sheet.
@@ -230,15 +231,15 @@ def _deal_cells(
     if khisht:
         draw.rectangle((px + 2, y + 2, px + POINTS_W - 2, y + ROW_H - 2), fill=KHISHT_BG)
         draw.text((px + 6, y + 2), labels.khisht, font=tiny, fill=KHISHT)
-        cell(px + 16, POINTS_W - 16, y, ROW_H, _num(points), normal, KHISHT)
+        cell(px + 16, POINTS_W - 16, y, ROW_H, number(points), normal, KHISHT)
     elif doubled:
         draw.rectangle((px + 2, y + 2, px + POINTS_W - 2, y + ROW_H - 2), fill=PREMIUM_BG)
         draw.ellipse(
             (px + 8, y + 3, px + POINTS_W - 8, y + ROW_H - 3), outline=PREMIUM_RING, width=4
         )
-        cell(px, POINTS_W, y, ROW_H, _num(points), normal, INK)
+        cell(px, POINTS_W, y, ROW_H, number(points), normal, INK)
     else:
-        cell(px, POINTS_W, y, ROW_H, _num(points), normal, MADE if made else FAINT)
+        cell(px, POINTS_W, y, ROW_H, number(points), normal, MADE if made else FAINT)
     if struck:
         mid = y + ROW_H // 2
         draw.line((px + 8, mid, px + POINTS_W - 8, mid), fill=STRUCK, width=4)

@@ -1,4 +1,5 @@
-"""Scores as the sheets write them: a real minus sign (−200), never a hyphen."""
+"""Scores as the sheets write them, in text and in pictures: a real minus sign
+(−200), never a hyphen."""
 
 from __future__ import annotations
 
