@@ -284,7 +284,7 @@ def send_message(api: BotApi, p: Params) -> JsonDict:
         reply_markup=markup,
         thread_id=thread_id,
         reply_to_message_id=replied.message_id if replied else None,
-        date=int(time.time()),
+        date=world.date(),
         sent_at=time.monotonic(),
         disable_notification=p.flag("disable_notification"),
         link_preview_disabled=preview_off,
@@ -317,7 +317,7 @@ def send_photo(api: BotApi, p: Params) -> JsonDict:
         reply_markup=markup,
         thread_id=thread_id,
         reply_to_message_id=replied.message_id if replied else None,
-        date=int(time.time()),
+        date=world.date(),
         sent_at=time.monotonic(),
         disable_notification=p.flag("disable_notification"),
         kind="photo",
@@ -353,7 +353,7 @@ def edit_message_text(api: BotApi, p: Params) -> JsonDict:
     sent.text, sent.html, sent.parse_mode, sent.entities = plain, source, parse_mode, entities
     sent.buttons, sent.reply_markup = buttons, markup
     sent.history.append(plain)
-    _mark_edited(sent)
+    _mark_edited(api, sent)
     return _current_json(api, sent)
 
 
@@ -365,7 +365,7 @@ def edit_message_reply_markup(api: BotApi, p: Params) -> JsonDict:
     if buttons == sent.buttons:
         raise bad_request(NOT_MODIFIED)
     sent.buttons, sent.reply_markup = buttons, markup
-    _mark_edited(sent)
+    _mark_edited(api, sent)
     return _current_json(api, sent)
 
 
@@ -383,7 +383,7 @@ def edit_message_caption(api: BotApi, p: Params) -> JsonDict:
     _set_caption(sent, caption)
     sent.caption_history.append(caption.plain)
     sent.buttons, sent.reply_markup = buttons, markup
-    _mark_edited(sent)
+    _mark_edited(api, sent)
     return _current_json(api, sent)
 
 
@@ -406,7 +406,7 @@ def edit_message_media(api: BotApi, p: Params) -> JsonDict:
     _set_caption(sent, caption)
     sent.caption_history.append(caption.plain)
     sent.buttons, sent.reply_markup = buttons, markup
-    _mark_edited(sent)
+    _mark_edited(api, sent)
     return _current_json(api, sent)
 
 
@@ -454,10 +454,10 @@ def _same_caption(sent: SentMessage, caption: Formatted) -> bool:
     return caption.plain == sent.caption and caption.entities == sent.caption_entities
 
 
-def _mark_edited(sent: SentMessage) -> None:
+def _mark_edited(api: BotApi, sent: SentMessage) -> None:
     sent.edit_count += 1
     sent.edited_at = time.monotonic()
-    sent.edit_date = int(time.time())
+    sent.edit_date = api.world.date()
 
 
 def _current_json(api: BotApi, sent: SentMessage) -> JsonDict:

@@ -76,7 +76,7 @@ def send_ephemeral(api: BotApi, p: Params, chat: FakeChat, parameters: object) -
         reply_markup=markup,
         thread_id=thread_id,
         reply_to_message_id=None,
-        date=int(time.time()),
+        date=world.date(),
         sent_at=time.monotonic(),
         disable_notification=p.flag("disable_notification"),
         history=[plain],

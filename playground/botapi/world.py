@@ -70,6 +70,9 @@ class TelegramWorld:
             raise ValueError(f"token must look like '<bot id>:<secret>', got {token!r}")
         self.token = token
         self.privacy_mode = privacy_mode
+        self.wall_clock: Callable[[], float] = time.time
+        """Where the dates on messages and updates come from: set it to a fixed
+        time to compare two sessions whose seconds may tick over between them."""
         self.bot = FakeUser(int(bot_id), bot_name, username=bot_username, is_bot=True)
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
@@ -97,6 +100,10 @@ class TelegramWorld:
         self._photos: dict[str, Photo] = {}  # file_id of any of its sizes -> photo
         self._files: dict[str, StoredFile] = {}  # file_id -> file
         self._file_paths: dict[str, StoredFile] = {}  # file_path -> file
+
+    def date(self) -> int:
+        """The date, in Unix seconds, that Telegram writes on what happens now."""
+        return int(self.wall_clock())
 
     # ----------------------------------------------------------------- set-up by tests
 
@@ -264,7 +271,7 @@ class TelegramWorld:
             "message_id": chat.next_message_id(),
             "from": user.to_api(),
             "chat": chat.to_api(),
-            "date": int(time.time()),
+            "date": self.date(),
             "text": text,
         }
         entities = detect_entities(text)
@@ -738,7 +745,7 @@ class TelegramWorld:
         message: JsonDict = {
             "message_id": chat.next_message_id(),
             "chat": chat.to_api(),
-            "date": int(time.time()),
+            "date": self.date(),
         }
         if actor_id is not None:
             message["from"] = self.user(actor_id).to_api()
@@ -756,7 +763,7 @@ class TelegramWorld:
             {
                 "chat": chat.to_api(),
                 "from": (actor or chat.user or self.bot).to_api(),
-                "date": int(time.time()),
+                "date": self.date(),
                 "old_chat_member": self.bot_member_json(old),
                 "new_chat_member": self.bot_member_json(new),
             },
