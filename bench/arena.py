@@ -87,6 +87,7 @@ from players import RandomPlayer
 from players.arena import next_seat
 from players.base import Player
 from players.computer import Computer, Trial
+from players.going_round import Met
 from players.levels import Level, budget, search_player, seconds
 from players.reference import REFERENCES
 from players.search import Searcher, Situation
@@ -185,12 +186,15 @@ def play_one(
     simulated = 0
     thinking = 0.0
     moves = 0
+    met = Met()
     while actors := game.to_move():
         if moves >= arena.max_moves:
             return Played(0.5, False, True, None, times, simulated, thinking, endless=True)
         actor = next_seat(game, sorted(actors), rng)
         legal = game.legal_actions(actor)
-        if actor not in ours and reference is not None:
+        if met.going_round(actor, game.view(actor), moves) and len(legal) > 1:
+            action = rng.choice(legal)  # as the bot's computers break a round
+        elif actor not in ours and reference is not None:
             started = time.perf_counter()
             found = reference.search(Situation.of(game, actor), random.Random(rng.getrandbits(64)))
             if found.worlds:

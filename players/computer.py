@@ -130,7 +130,8 @@ class Arena:
     """Deals per trial with ``--quick``."""
     max_moves: int
     """A game still on after this many moves is called endless and counted as a
-    draw (players can pass the same Durak cards round for ever)."""
+    draw: a guard, since computers going round move at random
+    (:mod:`players.going_round`) as they do in the bot."""
 
 
 @dataclass(frozen=True, slots=True)

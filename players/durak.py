@@ -634,6 +634,6 @@ COMPUTER = Computer(
         ),
         deals=50,
         quick_deals=12,
-        max_moves=1_000,
+        max_moves=5_000,
     ),
 )

@@ -11,7 +11,8 @@ replay of the same table behaves the same.
 
 A computer that meets the very same view of its seat a third time is going
 round (Durak's heuristics can pass the same cards round for ever, and no rule
-ends that): it then moves at random, which breaks the round (:data:`REPEATS`).
+ends that): it then moves at random, which breaks the round
+(:mod:`players.going_round`).
 """
 
 from __future__ import annotations
@@ -20,12 +21,12 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from games.core import Place
 from players.computer import Computer
+from players.going_round import Met
 from players.levels import Level, searches, seconds
 from services.background import Background
 from services.clock import Clock
@@ -43,29 +44,12 @@ log = logging.getLogger(__name__)
 PAUSE = (0.7, 1.5)
 """Seconds a computer waits before its move, at random in this range."""
 
-REPEATS = 3
-"""The times a computer may have met its seat's view (its hand, the table, the
-scores: the game's own seat view) before it moves at random.  A game moving
-on seldom shows a seat the same view again (over 3,440 heuristic Durak games,
-38 made random moves, at most 10 each); the third time, the same moves are
-most likely coming round."""
-
 
 @dataclass(slots=True)
 class _Turn:
     moves: int
     task: asyncio.Task[None]
     acting: bool = False
-
-
-@dataclass(slots=True)
-class _Met:
-    """The views a table's computer seats have met, each by its hash, and
-    how often; and the seats already counted at the table's move ``moves``."""
-
-    views: Counter[int] = field(default_factory=Counter)
-    moves: int = -1
-    looked: set[int] = field(default_factory=set)
 
 
 class Computers:
@@ -92,7 +76,7 @@ class Computers:
         self._pause = pause
         self._turns: dict[int, _Turn] = {}
         self._latest: dict[int, Snapshot] = {}
-        self._met: dict[int, _Met] = {}
+        self._met: dict[int, Met] = {}
         """Kept in memory only: after a restart a round is found again."""
 
     async def resume(self) -> None:
@@ -236,18 +220,13 @@ class Computers:
         return searches(self._computers[table.game], level) and len(snapshot.legal(seat)) > 1
 
     def _going_round(self, snapshot: Snapshot, seat: int) -> bool:
-        """Count the seat's view as met once more (once a move: a refused
-        move looks again at the same view); whether it has been met
-        :data:`REPEATS` times, with a choice to make."""
+        """Whether the seat is going round (:meth:`Met.going_round`), with a
+        choice to make."""
         table = snapshot.table
-        met = self._met.setdefault(table.id, _Met())
-        if met.moves != table.moves:
-            met.moves, met.looked = table.moves, set()
-        view = hash((seat, snapshot.view(seat)))
-        if seat not in met.looked:
-            met.looked.add(seat)
-            met.views[view] += 1
-        return met.views[view] >= REPEATS and len(snapshot.legal(seat)) > 1
+        met = self._met.setdefault(table.id, Met())
+        return met.going_round(seat, snapshot.view(seat), table.moves) and (
+            len(snapshot.legal(seat)) > 1
+        )
 
     async def _move(self, table_id: int) -> None:
         snapshot = await self._snapshots.snapshot(table_id)

@@ -9,6 +9,9 @@ import pytest
 from bench import arena
 from bench.players import main
 from bot.catalog import CATALOG
+from players import going_round
+from players.computer import Trial
+from players.levels import Level
 
 
 def test_bench_prints_a_line_per_match_up(capsys: pytest.CaptureFixture[str]) -> None:
@@ -78,3 +81,18 @@ def test_the_arena_says_what_the_levels_mean_and_whether_each_aim_is_met(
     assert "aim won < 50%: " in rows[1]
     assert all("theirs" in row for row in rows)  # the normal level searched
     assert re.fullmatch(r"aims met: [012] of 2", out[-2])
+
+
+AKULINA_ROUND = 2
+"""A deal of three-player Akulina whose heuristics pass the same cards round
+for ever (in the arena's seat order)."""
+
+
+@pytest.mark.parametrize(("repeats", "endless"), [(going_round.REPEATS, False), (10**9, True)])
+def test_arena_computers_going_round_move_at_random_as_the_bots_do(
+    monkeypatch: pytest.MonkeyPatch, repeats: int, endless: bool
+) -> None:
+    monkeypatch.setattr(going_round, "REPEATS", repeats)
+    line = arena.Line("durak", Trial("akulina", 3, tested="heuristic"))
+    played = arena.play_one(line, AKULINA_ROUND, 0, Level.HARD, scale=1.0)
+    assert played.endless is endless

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games.core import RESIGN
-from services import computers
+from players import going_round
 from storage import Actor, Status
 from tests.clock import FakeClock
 from tests.services.world import World
@@ -44,5 +44,5 @@ async def test_computers_going_round_move_at_random_and_end_the_game(database: s
 async def test_without_the_random_moves_the_deal_goes_round_for_ever(
     database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(computers, "REPEATS", 10**9)
+    monkeypatch.setattr(going_round, "REPEATS", 10**9)
     assert await _play_out(database) >= ENOUGH
