@@ -72,6 +72,7 @@ PAGE_TEXTS = (
     "send",
     "only_you",
     "edited",
+    "new_messages",
     "ok",
 )
 """The page's own texts: ``playground.page.<name>`` in the catalogs."""

@@ -7,7 +7,7 @@ const whoEl = document.getElementById("who");
 const languageEl = document.getElementById("language");
 const toastsEl = document.getElementById("toasts");
 const personEl = document.getElementById("person");
-const panels = new Map(); // chat id -> {root, list, signature, form, start}
+const panels = new Map(); // chat id -> {root, list, signature, shown, form, start, jump}
 const pending = new Map(); // callback query id -> the person who pressed
 const linked = new Map(); // person -> the ?start= payload of the link they followed
 let state = null;
@@ -232,6 +232,18 @@ function panelFor(chat) {
   }
   const list = document.createElement("div");
   list.className = "messages";
+  // Telegram's arrow: new messages came while the chat was scrolled up.
+  const jump = document.createElement("button");
+  jump.type = "button";
+  jump.className = "jump hidden";
+  jump.textContent = tr("new_messages");
+  jump.onclick = () => {
+    list.scrollTop = list.scrollHeight;
+    jump.classList.add("hidden");
+  };
+  list.onscroll = () => {
+    if (atBottom(list)) jump.classList.add("hidden");
+  };
   const form = document.createElement("form");
   form.className = "composer";
   const input = document.createElement("input");
@@ -258,11 +270,20 @@ function panelFor(chat) {
     input.value = "";
     await post("/api/send", { user: presser(chat), chat: chat.id, text });
   };
-  root.append(title, list, form, start);
+  const messages = document.createElement("div");
+  messages.className = "scroller";
+  messages.append(list, jump);
+  root.append(title, messages, form, start);
   chatsEl.appendChild(root);
-  panel = { root, list, signature: "", form, start };
+  panel = { root, list, signature: "", shown: 0, form, start, jump };
   panels.set(chat.id, panel);
   return panel;
+}
+
+// Whether a chat is scrolled to its last message (give or take a line), so
+// that what comes next is followed.
+function atBottom(list) {
+  return list.scrollHeight - list.scrollTop - list.clientHeight < 60;
 }
 
 function paint() {
@@ -287,9 +308,11 @@ function paint() {
     if (signature === panel.signature) continue;
     panel.signature = signature;
     const list = panel.list;
-    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 60;
+    const following = atBottom(list);
     list.replaceChildren(...shown.map((m) => messageEl(chat, m)));
-    if (atBottom) list.scrollTop = list.scrollHeight;
+    if (following) list.scrollTop = list.scrollHeight;
+    else if (shown.length > panel.shown) panel.jump.classList.remove("hidden");
+    panel.shown = shown.length;
   }
   for (const [id, panel] of panels) {
     if (!seen.has(id)) {

@@ -405,3 +405,40 @@ def test_a_turn_played_from_an_ephemeral_hand_in_the_group(
     choose(browser, "who", vera)
     wait(browser, lambda: ephemeral(browser) == [])
     assert all("Ваши карты" not in t for t in texts(browser, GROUP))
+
+
+LIST = 'document.querySelector(`section.chat[data-chat="${arguments[0]}"] .messages`)'
+"""A chat's list of messages, in the page's script."""
+SCROLLED = f"const list = {LIST};\nreturn list.scrollHeight - list.scrollTop - list.clientHeight;"
+"""How far a chat's messages are scrolled up from the last one, in pixels."""
+
+
+def scrolled_up(driver: webdriver.Chrome, chat: str) -> float:
+    return float(driver.execute_script(SCROLLED, chat))
+
+
+@pytest.mark.parametrize("playground", ["en"], indirect=True)
+def test_a_chat_scrolled_up_offers_the_new_messages(
+    playground: str, browser: webdriver.Chrome, tmp_path: Path
+) -> None:
+    browser.get(playground)
+    wait(browser, lambda: any("Hi! I am Koloda" in t for t in texts(browser, ANNA)))
+    for sent in range(1, 4):  # long answers, more than the panel holds
+        write(browser, ANNA, "/help")
+        wait(browser, lambda sent=sent: len(texts(browser, ANNA)) >= 1 + 2 * sent)
+    jump = panel(browser, ANNA).find_element(By.CSS_SELECTOR, ".jump")
+    assert scrolled_up(browser, ANNA) < 60  # it followed the answers
+    assert not jump.is_displayed()
+
+    browser.execute_script(f"{LIST}.scrollTop = 0;", ANNA)
+    count = len(texts(browser, ANNA))
+    write(browser, ANNA, "/help")
+    wait(browser, lambda: len(texts(browser, ANNA)) >= count + 2)
+    wait(browser, jump.is_displayed)
+    assert jump.text == "↓ New messages"
+    assert scrolled_up(browser, ANNA) > 60  # still where the reader left it
+    browser.save_screenshot(str(tmp_path / "new-messages.png"))
+
+    jump.click()
+    wait(browser, lambda: scrolled_up(browser, ANNA) < 60)
+    assert not jump.is_displayed()
