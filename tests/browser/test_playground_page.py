@@ -144,6 +144,12 @@ def wait(driver: webdriver.Chrome, check: object, timeout: float = 20) -> object
     )
 
 
+def open_page(driver: webdriver.Chrome, url: str, greeting: str) -> None:
+    """Open the playground and wait for the bot's greeting in Anna's chat."""
+    driver.get(url)
+    wait(driver, lambda: any(greeting in t for t in texts(driver, ANNA)))
+
+
 def choose(driver: webdriver.Chrome, select_id: str, value: str) -> None:
     """Pick an option of a ``<select>`` by value; the page rebuilds its people
     list as it polls, so a select gone stale under the pointer is picked again."""
@@ -218,8 +224,7 @@ def move_buttons(driver: webdriver.Chrome) -> list[WebElement]:
 def test_a_whole_game_against_a_computer_by_clicking(
     playground: str, browser: webdriver.Chrome, tmp_path: Path
 ) -> None:
-    browser.get(playground)
-    wait(browser, lambda: any("Привет" in t for t in texts(browser, ANNA)))
+    open_page(browser, playground, "Привет")
     browser.save_screenshot(str(tmp_path / "1-start.png"))
     # The page's own texts speak the bot's language too.
     assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "ru"
@@ -296,8 +301,7 @@ def chosen(driver: webdriver.Chrome) -> str:
 def test_people_are_added_and_one_joins_without_opening_the_bot(
     playground: str, browser: webdriver.Chrome, tmp_path: Path
 ) -> None:
-    browser.get(playground)
-    wait(browser, lambda: any("Hi! I am Koloda" in t for t in texts(browser, ANNA)))
+    open_page(browser, playground, "Hi! I am Koloda")
     assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en"
     assert browser.find_element(By.ID, "reset").text == "New playground"
     assert browser.find_element(By.CSS_SELECTOR, "label.who").text.startswith("You are")
@@ -372,8 +376,7 @@ def test_a_turn_played_from_an_ephemeral_hand_in_the_group(
     )
     with urllib.request.urlopen(request) as answer:  # noqa: S310 - the same
         vera = str(json.loads(answer.read())["id"])
-    browser.get(playground)
-    wait(browser, lambda: any("Привет" in t for t in texts(browser, ANNA)))
+    open_page(browser, playground, "Привет")
     write(browser, GROUP, "/newgame durak")
     click(browser, GROUP, "Настройки")
     click(browser, GROUP, "+ компьютер")
@@ -421,8 +424,7 @@ def scrolled_up(driver: webdriver.Chrome, chat: str) -> float:
 def test_a_chat_scrolled_up_offers_the_new_messages(
     playground: str, browser: webdriver.Chrome, tmp_path: Path
 ) -> None:
-    browser.get(playground)
-    wait(browser, lambda: any("Hi! I am Koloda" in t for t in texts(browser, ANNA)))
+    open_page(browser, playground, "Hi! I am Koloda")
     for sent in range(1, 4):  # long answers, more than the panel holds
         write(browser, ANNA, "/help")
         wait(browser, lambda sent=sent: len(texts(browser, ANNA)) >= 1 + 2 * sent)
