@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from delivery import callback_data as cd
+from delivery.bot_status import BotStatus
 from delivery.composed import Composed
 from delivery.keyboards import Rows, button, markup, move_rows
 from delivery.ledger import HandMessageRow, Ledger
@@ -180,6 +181,7 @@ class HandMessages:
         self._services = services
         self._screens = screens
         self._ledger = ledger
+        self._bot_status = BotStatus(io, services)
 
     async def sync(self, table: TableDelivery, snapshot: Snapshot, group_lang: str) -> Synced:
         """Every person's DM as ``snapshot`` (the table's latest when the sync
@@ -357,7 +359,7 @@ class HandMessages:
         screen = table.screen(user_id)
         now = self._services.clock.now()
         query = screen.answerable(now)
-        may_send = query is not None or await self._services.directory.bot_admin(place.chat_id)
+        may_send = query is not None or await self._bot_status.admin(place.chat_id)
         mine = row is not None and row.chat_id == place.chat_id
         new_message = screen.fresh or not mine or screen.lost
         if not new_message and row is not None:

@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from telegram import Bot, InputMediaPhoto, LinkPreviewOptions, Message
+from telegram import Bot, ChatMember, InputMediaPhoto, LinkPreviewOptions, Message
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -377,6 +377,16 @@ class TelegramIO:
             lambda: self._raw("editMessageReplyMarkup", chat_id=chat_id, message_id=message_id),
             message_id,
         )
+
+    async def bot_is_admin(self, chat_id: int) -> bool | None:
+        """Whether the bot is an administrator of the group, as Telegram says
+        now (None: it did not say)."""
+        try:
+            me = await self.bot.get_chat_member(chat_id, self.bot.id)
+        except TelegramError as exc:
+            log.info("getChatMember of the bot in chat %s failed: %s", chat_id, exc)
+            return None
+        return me.status == ChatMember.ADMINISTRATOR
 
     async def _raw(self, method: str, **params: Any) -> Any:
         """A call whose answer stays JSON (True, or the message as a dict): PTB's

@@ -116,14 +116,17 @@ class Directory:
             await tx.people.set_chat_pictures(chat_id, pictures)
         self._chat_pictures.pop(chat_id, None)
 
-    async def bot_admin(self, chat_id: int) -> bool:
+    async def bot_admin(self, chat_id: int) -> bool | None:
         """Whether the bot is an administrator of the group (asked for on every
-        hand sent to the group; cached)."""
+        hand sent to the group; cached), None while nothing said so or not:
+        then it is for Telegram to tell (:meth:`bot_admin_asked`)."""
         cached = self._bot_admin.get(chat_id)
         if cached is None:
             async with self._db.read() as tx:
                 chat = await tx.people.get_chat(chat_id)
-            cached = self._bot_admin[chat_id] = chat is not None and chat.bot_admin
+            if chat is None or chat.bot_admin is None:
+                return None
+            cached = self._bot_admin[chat_id] = chat.bot_admin
         return cached
 
     async def set_bot_admin(self, chat: ChatInfo, admin: bool) -> None:
@@ -132,6 +135,13 @@ class Directory:
             await tx.people.upsert_chat(chat.id, chat.kind, chat.title)
             await tx.people.set_bot_admin(chat.id, admin)
         self._bot_admin[chat.id] = admin
+
+    async def bot_admin_asked(self, chat_id: int, admin: bool) -> None:
+        """Telegram said whether the bot is an administrator of the group (a
+        group it knows: one with a table)."""
+        async with self._db.transaction() as tx:
+            await tx.people.set_bot_admin(chat_id, admin)
+        self._bot_admin[chat_id] = admin
 
     async def set_hand_in(self, user_id: int, hand_in: str | None) -> None:
         """Where the person's hands go: "dm", "group", None (the DM when it works)."""

@@ -32,8 +32,9 @@ class ChatRow:
     language: str | None
     pictures: bool = True
     """Pictures are shown (off: a picture's text is sent instead)."""
-    bot_admin: bool = False
-    """The bot is an administrator of the group."""
+    bot_admin: bool | None = False
+    """The bot is an administrator of the group (None: not known, never told
+    nor asked)."""
 
 
 class People(Queries):
@@ -85,12 +86,14 @@ class People(Queries):
 
     async def get_chat(self, chat_id: int) -> ChatRow | None:
         row = await self._one(
-            "SELECT id, kind, title, language, pictures, bot_admin FROM chats WHERE id = ?",
+            "SELECT id, kind, title, language, pictures, bot_admin, bot_admin_known"
+            " FROM chats WHERE id = ?",
             (chat_id,),
         )
         if row is None:
             return None
-        return ChatRow(row[0], row[1], row[2], row[3], bool(row[4]), bool(row[5]))
+        admin = bool(row[5]) if row[6] else None
+        return ChatRow(row[0], row[1], row[2], row[3], bool(row[4]), admin)
 
     async def set_chat_language(self, chat_id: int, language: str) -> None:
         await self._run("UPDATE chats SET language = ? WHERE id = ?", (language, chat_id))
@@ -99,7 +102,10 @@ class People(Queries):
         await self._run("UPDATE chats SET pictures = ? WHERE id = ?", (int(pictures), chat_id))
 
     async def set_bot_admin(self, chat_id: int, admin: bool) -> None:
-        await self._run("UPDATE chats SET bot_admin = ? WHERE id = ?", (int(admin), chat_id))
+        await self._run(
+            "UPDATE chats SET bot_admin = ?, bot_admin_known = 1 WHERE id = ?",
+            (int(admin), chat_id),
+        )
 
     async def migrate_chat(self, old_id: int, new_id: int) -> bool:
         """A group became a supergroup: move its tables, results and scores.

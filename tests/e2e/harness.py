@@ -437,16 +437,20 @@ def seat_group_players(
     application: Any | None = None,
     *,
     admin: bool = False,
+    told: bool = True,
     group_id: int = GROUP_ID,
 ) -> GroupTable:
     """Players who never opened the bot, in a group where the bot is an
-    administrator or not."""
+    administrator or not (``told``: with the update that says so, else one
+    that the bot never got)."""
     players = []
     for i, name in enumerate(names):
         server.add_user(100 + i, name)
         players.append(100 + i)
-    server.add_group(group_id, "Friends", supergroup=True, creator=players[0])
-    if admin:
+    server.add_group(
+        group_id, "Friends", supergroup=True, creator=players[0], bot_is_admin=admin and not told
+    )
+    if admin and told:
         server.set_bot_admin(group_id)
     return GroupTable(server, group_id, players, application)
 

@@ -28,15 +28,24 @@ from tests.e2e.harness import (
 from tests.e2e.test_seats import add_computers
 
 
-@pytest.mark.parametrize("admin", [False, True], ids=["member", "admin"])
+@pytest.mark.parametrize(
+    ("admin", "told"),
+    [(False, True), (True, True), (True, False)],
+    ids=["member", "admin", "admin never told"],
+)
 async def test_ephemeral_durak_played_wholly_in_the_group(
-    server: FakeTelegram, db_path: Path, admin: bool
+    server: FakeTelegram, db_path: Path, admin: bool, told: bool
 ) -> None:
+    """Never told (made an administrator before the bot kept it, or the update
+    lost), the bot asks Telegram once, at the first hand it would bring."""
     probe = Probe(db_path)
     async with running_bot(bot_config(server, db_path)) as app:
-        table = seat_group_players(server, ["Anna", "Boris"], app, admin=admin)
+        table = seat_group_players(server, ["Anna", "Boris"], app, admin=admin, told=told)
         await settle(server, app)
         await table.open_and_start("durak")
+        calls = server.calls_to("getChatMember", GROUP_ID)
+        asked = [c for c in calls if str(c.params.get("user_id")) == str(server.bot.id)]
+        assert len(asked) == (0 if admin and told else 1)  # no update said, either way
         assert "Boris" in table.table_message().text  # seated without opening the bot
         if not admin:
             assert all(table.seen(u) == [] for u in table.players)  # none sent unasked

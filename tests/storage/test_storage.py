@@ -101,6 +101,22 @@ async def seed(db: Database) -> int:
     return table_id
 
 
+async def test_the_bots_status_in_a_group_is_unknown_until_said(database: str) -> None:
+    db = await Database.open(database)
+    try:
+        async with db.transaction() as tx:
+            await tx.people.upsert_chat(-100, "group", "Friends")
+            unknown = await tx.people.get_chat(-100)
+            await tx.people.set_bot_admin(-100, False)
+            member = await tx.people.get_chat(-100)
+            await tx.people.set_bot_admin(-100, True)
+            admin = await tx.people.get_chat(-100)
+    finally:
+        await db.close()
+    statuses = [None if chat is None else chat.bot_admin for chat in (unknown, member, admin)]
+    assert statuses == [None, False, True]
+
+
 async def test_one_open_table_per_chat_and_topic(database: str) -> None:
     db = await Database.open(database)
     await seed(db)

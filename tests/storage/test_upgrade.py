@@ -40,6 +40,7 @@ async def test_every_row_survives_the_upgrade(tmp_path: Path) -> None:
         hands = await tx.messages.hands(2)
         board = await tx.scores.leaderboard(-1001)
         moves = await tx.tables.last_moves(2, 100)
+        group = await tx.people.get_chat(-1001)
     await db.close()
     assert sorted(tables) == [2, 3, 5]
     assert tables[2].status is Status.PLAYING
@@ -59,6 +60,8 @@ async def test_every_row_survives_the_upgrade(tmp_path: Path) -> None:
     assert sum(r.played for r in board) == 3
     assert not any(r.with_computers for r in board)
     assert {m.actor for m in moves} == {Actor.PLAYER}
+    assert group is not None
+    assert group.bot_admin is None  # never said: Telegram is asked at the first hand
 
 
 async def test_the_games_in_progress_play_on_to_their_end(tmp_path: Path) -> None:
