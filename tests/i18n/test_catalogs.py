@@ -178,3 +178,25 @@ def test_newgame_understands_ukrainian_and_georgian_names(
     words: str, chosen: tuple[str, str]
 ) -> None:
     assert game_and_preset(CATALOG.specs, words.split()) == chosen
+
+
+@pytest.mark.parametrize(
+    ("lang", "n", "expected"),
+    [
+        ("ru", 1, "Повторён 1 ход:"),
+        ("ru", 2, "Повторены 2 хода:"),
+        ("ru", 4, "Повторены 4 хода:"),
+        ("ru", 0, "Повторено 0 ходов:"),
+        ("ru", 5, "Повторено 5 ходов:"),
+        ("ru", 11, "Повторено 11 ходов:"),
+        ("ru", 21, "Повторён 21 ход:"),
+        ("ru", 30, "Повторено 30 ходов:"),
+        ("uk", 1, "Повторено 1 хід:"),
+        ("uk", 3, "Повторено 3 ходи:"),
+        ("uk", 30, "Повторено 30 ходів:"),
+    ],
+)
+def test_the_predicate_agrees_with_the_number(lang: str, n: int, expected: str) -> None:
+    """«Повторено 30 ходов», not «Повторены»: after a number of the many form
+    the verb is neuter singular (Ukrainian's impersonal «повторено» fits all)."""
+    assert tn(lang, "fair.ok_moves", n).startswith(expected)
