@@ -200,3 +200,21 @@ def test_the_predicate_agrees_with_the_number(lang: str, n: int, expected: str) 
     """«Повторено 30 ходов», not «Повторены»: after a number of the many form
     the verb is neuter singular (Ukrainian's impersonal «повторено» fits all)."""
     assert tn(lang, "fair.ok_moves", n).startswith(expected)
+
+
+QUOTES = {"ru": ("«", "»"), "uk": ("«", "»"), "en": ("“", "”"), "ka": ("„", "“")}
+"""Each language's own quotation marks (a lone « before a space is the
+"« Back" button's arrow, not a quote)."""
+QUOTED = re.compile(r"(«|“|„)(?=\S)(.*?)(»|”|“)")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_language_quotes_with_its_own_marks(lang: str) -> None:
+    wrong = [
+        (key, quoted.group(0))
+        for key, text in CATALOGS[lang].items()
+        for form in texts(text)
+        for quoted in QUOTED.finditer(form)
+        if (quoted.group(1), quoted.group(3)) != QUOTES[lang]
+    ]
+    assert wrong == []
