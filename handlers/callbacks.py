@@ -177,7 +177,7 @@ async def _language(
     if pressed.language not in LANGUAGES or query.message is None:
         raise ServiceError("error.bad_button")
     await set_language(app, update, context, pressed.language)
-    done = t(pressed.language, "language.set")
+    done = t(pressed.language, "language.set", language=t(pressed.language, "language.in_text"))
     await _answer(query, done)
     await app.publisher.io.edit_text(query.message.chat.id, query.message.message_id, done)
 

@@ -442,15 +442,16 @@ async def language(update: Update, context: KolodaContext) -> None:
     if chat.type != Chat.PRIVATE and not await is_admin(update, context):
         # No buttons that would only refuse him: what he may do instead.
         link = f"https://t.me/{app.publisher.bot_username}"
-        text = t(lang, "language.group_admins_only", language=t(lang, "language.name"))
+        text = t(lang, "language.group_admins_only", language=t(lang, "language.in_text"))
         await reply(app, update, text, markup([[url_button(t(lang, "common.open_bot"), link)]]))
         return
     if not args:
         rows = [[button(t(code, "language.name"), cd.LanguageButton(code))] for code in LANGUAGES]
         await reply(app, update, t(lang, "language.choose"), markup(rows))
         return
-    await set_language(app, update, context, args[0].lower())
-    await reply(app, update, t(args[0].lower(), "language.set"))
+    chosen = args[0].lower()
+    await set_language(app, update, context, chosen)
+    await reply(app, update, t(chosen, "language.set", language=t(chosen, "language.in_text")))
 
 
 async def set_language(app: Koloda, update: Update, context: KolodaContext, language: str) -> None:
@@ -458,7 +459,7 @@ async def set_language(app: Koloda, update: Update, context: KolodaContext, lang
     user, chat = sender(update)
     if chat.type != Chat.PRIVATE and not await is_admin(update, context):
         current = await language_for(app, update)
-        raise ServiceError("language.group_admins_only", language=t(current, "language.name"))
+        raise ServiceError("language.group_admins_only", language=t(current, "language.in_text"))
     await app.services.directory.set_language(chat_info(chat), user.id, language)
 
 

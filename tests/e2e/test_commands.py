@@ -157,7 +157,7 @@ async def test_a_non_admin_asking_for_the_language_is_told_what_he_may_do(
             await table.command(boris, command)
             reply = server.last_bot_message(table.group_id)
             assert reply is not None
-            assert "Язык группы меняют только её админы (сейчас: Русский)" in reply.text
+            assert "Язык группы меняют только её админы (сейчас: русский)" in reply.text
             assert "откройте бота и наберите /language" in reply.text
             assert reply.callback_datas == []  # no buttons that would only refuse him
             assert reply.button_texts == ["🤖 Открыть бота"]

@@ -137,8 +137,8 @@ def test_the_telegram_language_chooses_the_catalog(code: str | None, language: s
 def test_each_language_speaks_its_own_words() -> None:
     assert normalize("uk") == "uk"
     assert normalize("ka_GE") == "ka"
-    assert t("uk", "language.set") == "Мова: українська."
-    assert t("ka", "language.set") == "ენა: ქართული."
+    assert t("uk", "language.in_text") == "українська"
+    assert t("ka", "language.in_text") == "ქართული"
     assert t("uk", "durak.btn_done") == "✅ Бито"
     assert t("ka", "joker.khisht") == "ხიშტი"
     assert [t(lang, "language.name") for lang in LANGUAGES] == [
@@ -218,3 +218,13 @@ def test_each_language_quotes_with_its_own_marks(lang: str) -> None:
         if (quoted.group(1), quoted.group(3)) != QUOTES[lang]
     ]
     assert wrong == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_language_is_named_within_a_sentence_as_its_typography_wants(lang: str) -> None:
+    """Within a sentence («Язык: русский.», «сейчас: русский») Russian and
+    Ukrainian write a language's name in lower case, English and Georgian as
+    always; only the language's button, standing alone, is capitalized."""
+    name = t(lang, "language.in_text")
+    assert name.lower() == t(lang, "language.name").lower()
+    assert name == (name.lower() if lang in ("ru", "uk") else t(lang, "language.name"))
