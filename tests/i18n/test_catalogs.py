@@ -228,3 +228,14 @@ def test_a_language_is_named_within_a_sentence_as_its_typography_wants(lang: str
     name = t(lang, "language.in_text")
     assert name.lower() == t(lang, "language.name").lower()
     assert name == (name.lower() if lang in ("ru", "uk") else t(lang, "language.name"))
+
+
+def test_no_text_sends_a_player_to_a_file_of_the_repository() -> None:
+    """«Подробно: docs/rules/joker.md» means nothing in Telegram."""
+    paths = re.compile(r"\b[\w-]+/[\w/-]+\.(?:md|py|po|txt)\b")
+    assert [
+        (lang, key)
+        for lang, catalog in CATALOGS.items()
+        for key, text in catalog.items()
+        if any(paths.search(form) for form in texts(text))
+    ] == []
