@@ -362,6 +362,8 @@ async def _new_game(
     spec = app.games.get(pressed.game)
     if chat is None or message is None or spec is None:
         raise ServiceError("error.bad_button")
+    if pressed.preset is not None and pressed.preset not in spec.presets:
+        raise ServiceError("error.bad_button")  # a variant no longer offered
     if pressed.owner != query.from_user.id:
         raise ServiceError("error.not_your_choice")
     if pressed.preset is None:

@@ -227,7 +227,7 @@ async def newgame(update: Update, context: KolodaContext) -> None:
         text = t(lang, "newgame.choose", name=html.escape(user.first_name))
         app.publisher.offer_games(chat.id, text, markup(rows), thread_id=thread_of(update))
         return
-    game, preset = common.game_and_preset(app.games, args)
+    game, preset = common.game_and_preset(lang, app.games, args)
     await app.services.lobby.create(chat.id, thread_of(update), person(user), game, preset)
 
 
@@ -422,7 +422,7 @@ async def rules(update: Update, context: KolodaContext) -> None:
         text = common.rules_text(lang, spec, app.screens[spec.key], table.rules, table.table)
         await reply(app, update, text)
         return
-    game, preset = common.game_and_preset(app.games, args)
+    game, preset = common.game_and_preset(lang, app.games, args)
     spec = app.games[game]
     chosen = None if preset is None else spec.preset(preset)
     shown = None

@@ -441,10 +441,13 @@ def stats_text(
     return "\n".join(lines)
 
 
-def game_and_preset(games: Mapping[str, GameSpec], words: Sequence[str]) -> tuple[str, str | None]:
+def game_and_preset(
+    lang: str, games: Mapping[str, GameSpec], words: Sequence[str]
+) -> tuple[str, str | None]:
     """The game and variant that ``/newgame`` and ``/rules`` arguments name: by
     key, or by the name players know them by, in any language (``дурак
-    переводной``, ``101 малая колода``)."""
+    переводной``, ``101 малая колода``).  A variant the game lacks is refused
+    in ``lang``, with the game's name and its variants as players know them."""
 
     def names(key: str) -> set[str]:
         # "podkidnoy (throw-in)" is also "podkidnoy".
@@ -454,14 +457,19 @@ def game_and_preset(games: Mapping[str, GameSpec], words: Sequence[str]) -> tupl
     word = words[0].lower()
     spec = next((s for s in games.values() if word in {s.key} | names(s.name_key)), None)
     if spec is None:
-        raise ServiceError("error.unknown_game", game=words[0])
+        raise ServiceError("error.unknown_game", game=html.escape(words[0]))
     if len(words) == 1:
         return spec.key, None
     wanted = " ".join(words[1:]).lower()
     for preset in spec.presets:
         if wanted == preset or wanted in names(f"preset.{spec.key}.{preset}"):
             return spec.key, preset
-    raise ServiceError("error.unknown_preset", preset=" ".join(words[1:]), game=spec.key)
+    raise ServiceError(
+        "error.unknown_preset",
+        preset=html.escape(" ".join(words[1:])),
+        game=t(lang, spec.name_key),
+        variants=", ".join(t(lang, f"preset.{spec.key}.{p}") for p in spec.presets),
+    )
 
 
 def variant_lines(lang: str, spec: GameSpec) -> list[str]:

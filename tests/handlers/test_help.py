@@ -40,4 +40,4 @@ def test_every_variant_is_named_by_key_and_by_its_names_in_every_language() -> N
             for game in {spec.key, t("ru", spec.name_key), t("en", spec.name_key)}:
                 for name in names:
                     words = [game.upper(), *name.split()]
-                    assert common.game_and_preset(CATALOG.specs, words) == (spec.key, preset)
+                    assert common.game_and_preset("ru", CATALOG.specs, words) == (spec.key, preset)

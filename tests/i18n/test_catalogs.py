@@ -177,7 +177,7 @@ def test_game_and_variant_names_are_told_apart_in_every_language() -> None:
 def test_newgame_understands_ukrainian_and_georgian_names(
     words: str, chosen: tuple[str, str]
 ) -> None:
-    assert game_and_preset(CATALOG.specs, words.split()) == chosen
+    assert game_and_preset("ru", CATALOG.specs, words.split()) == chosen
 
 
 @pytest.mark.parametrize(
