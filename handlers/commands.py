@@ -315,17 +315,26 @@ async def table_command(update: Update, context: KolodaContext) -> None:
 
 
 async def sheet(update: Update, context: KolodaContext) -> None:
-    """The score sheet of the game being played here, for games that keep one."""
+    """The score sheet of the game being played here, for games that keep one;
+    a game that keeps none says so, and names the games that do."""
     app = context.koloda
     snapshot = await _open_table(app, update)
     lang = await language_for(app, update)
     screens = app.screens[snapshot.table.game]
+    if not isinstance(screens, SheetScreens):
+        keeping = [
+            t(lang, spec.name_key)
+            for spec in app.games.values()
+            if isinstance(app.screens[spec.key], SheetScreens)
+        ]
+        game = t(lang, snapshot.spec.name_key)
+        raise ServiceError("error.no_sheet_in_game", game=game, games=", ".join(keeping))
     screen = None
-    if snapshot.started and isinstance(screens, SheetScreens):
+    if snapshot.started:
         names = common.names_of(lang, snapshot.table)
         screen = screens.sheet(lang, snapshot.public, names)
     if screen is None:
-        raise ServiceError("error.no_sheet")
+        raise ServiceError("error.no_sheet_yet")
     _, chat = sender(update)
     app.publisher.say(chat.id, screen.text, thread_id=thread_of(update), picture=screen.picture)
 

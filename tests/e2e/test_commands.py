@@ -243,3 +243,21 @@ async def test_scores_rank_by_share_of_wins_from_three_games(
         assert ranked[2].endswith("· 60%")
         assert any("Пока не в зачёте (меньше 3 партий): Gleb (1)" in line for line in lines)
         assert any("Места — по доле побед" in line for line in lines)
+
+
+async def test_sheet_says_whether_the_game_keeps_one_or_has_none_yet(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        anna = table.players[0]
+        none = (
+            "В игре «Дурак» записи очков нет: /sheet показывает её в играх, где её ведут (Джокер)."
+        )
+        await table.open("durak")
+        await table.command(anna, "/sheet")  # Durak never has one: no "yet"
+        assert last_text(server, table.group_id) == none
+        await table.command(anna, "/cancel")
+        await table.open("joker")
+        await table.command(anna, "/sheet")  # Joker keeps one, from its first deal played
+        assert last_text(server, table.group_id) == "Записи пока нет: первые очки ещё не записаны."
