@@ -273,10 +273,19 @@ async def _leave(press: _LobbyPress) -> None:
 
 async def _start(press: _LobbyPress) -> None:
     admin = await admin_unless_creator(press.update, press.context, press.snapshot)
-    await press.lobby.start(press.table_id, press.who, is_admin=admin, press_id=press.query.id)
-    # Only a game with private hands has cards waiting in a DM.
-    private = press.snapshot.spec.private_hands
-    await press.answer("lobby.started" if private else "lobby.started_on_table")
+    started = await press.lobby.start(
+        press.table_id, press.who, is_admin=admin, press_id=press.query.id
+    )
+    # Where the presser's own cards are: only a game with private hands has
+    # them in a DM, and only for a player whose DM works.
+    if not started.spec.private_hands:
+        await press.answer("lobby.started_on_table")
+        return
+    here = press.app.publisher.hand_in_group(started, press.who.id)
+    if here is None:
+        await press.answer("lobby.started_unseated")
+    else:
+        await press.answer("lobby.started_here" if here else "lobby.started")
 
 
 async def _cancel(press: _LobbyPress) -> None:

@@ -261,3 +261,26 @@ async def test_sheet_says_whether_the_game_keeps_one_or_has_none_yet(
         await table.open("joker")
         await table.command(anna, "/sheet")  # Joker keeps one, from its first deal played
         assert last_text(server, table.group_id) == "Записи пока нет: первые очки ещё не записаны."
+
+
+async def test_the_start_toast_tells_the_presser_where_his_own_cards_are(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        anna, vova = table.players
+        server.start_bot(anna)  # Vova never opens the bot: his DM does not work
+        await table.command(vova, "/newgame durak")
+        await table.press(anna, table.lobby(), table.lobby().callback_data("🙋"))
+        started = await table.press(vova, table.lobby(), table.lobby().callback_data("▶️"))
+        assert started.get("text") == (
+            "Игра началась! Ваши карты — здесь, по кнопке «🂠 Мои карты»: их видите только вы."
+        )
+        await table.command(anna, "/cancel")
+
+        await table.command(anna, "/newgame durak")
+        await table.press(vova, table.lobby(), table.lobby().callback_data("🙋"))
+        started = await table.press(anna, table.lobby(), table.lobby().callback_data("▶️"))
+        assert started.get("text") == (  # her DM works: both ways are hers
+            "Игра началась! Карты — в личке с ботом или здесь, по кнопке «🂠 Мои карты»."
+        )
