@@ -240,20 +240,24 @@ def verdict_text(lang: str, verdict: Verdict) -> str:
     if verdict.problem is not None:
         return t(lang, f"fair.bad_{verdict.problem}", **params)
     lines = [t(lang, "fair.ok", **params)]
+    origin = verdict.duplicate_of
+    if origin is not None:
+        # A duplicate never had a lobby: its deal, seed and hash are those of
+        # its set's first table, which it is proven by (services/fairness.py).
+        lines.append(
+            t(lang, "fair.duplicate", id=verdict.table_id, origin=origin, rotation=verdict.rotation)
+        )
     if verdict.scheme == SCHEME_V2 and verdict.seed_commitment is not None:
         shown = verdict.seed_commitment[:COMMITMENT_SHOWN]
-        lines.append(tn(lang, "fair.ok_mixed", len(verdict.contributions), commitment=shown))
-    lines.append(tn(lang, "fair.ok_moves", verdict.moves))
-    if verdict.duplicate_of is not None:
-        lines.append(
-            t(
-                lang,
-                "fair.duplicate",
-                id=verdict.table_id,
-                origin=verdict.duplicate_of,
-                rotation=verdict.rotation,
-            )
-        )
+        mixed = len(verdict.contributions)
+        if origin is None:
+            lines.append(tn(lang, "fair.ok_mixed", mixed, commitment=shown))
+        else:
+            lines.append(tn(lang, "fair.ok_mixed_origin", mixed, commitment=shown, origin=origin))
+    if verdict.moves:
+        lines.append(tn(lang, "fair.ok_moves", verdict.moves))
+    else:
+        lines.append(t(lang, "fair.no_moves"))
     return "\n".join(lines)
 
 
