@@ -34,7 +34,7 @@ from handlers.context import (
 from i18n import LANGUAGES, normalize, t
 from screens import common
 from screens.base import SheetScreens
-from services import History, ServiceError, Snapshot, Status
+from services import History, ServiceError, Snapshot, Status, seated_named
 
 __all__ = [
     "COMMANDS",
@@ -275,21 +275,16 @@ async def cancel(update: Update, context: KolodaContext) -> None:
 
 
 async def kick(update: Update, context: KolodaContext) -> None:
-    """``/kick`` in reply to a player's message: remove him from the table."""
+    """``/kick Вера`` (a seated player's first name or @username) or ``/kick``
+    in reply to a player's message: remove him from the table."""
     app = context.koloda
     user, _ = sender(update)
-    message = update.effective_message
-    target = (
-        None
-        if message is None or message.reply_to_message is None
-        else (message.reply_to_message.from_user)
-    )
-    if target is None:
-        raise ServiceError("error.kick_usage")
+    lang = await language_for(app, update)
     snapshot = await _open_table(app, update)
+    target_id, target_name = _kicked(lang, update, snapshot, " ".join(context.args or []))
     admin = await admin_unless_creator(update, context, snapshot)
     after = await app.services.moderation.kick(
-        snapshot.table.id, target.id, person(user), is_admin=admin
+        snapshot.table.id, target_id, person(user), is_admin=admin
     )
     if not after.started:
         what = "lobby"
@@ -297,16 +292,33 @@ async def kick(update: Update, context: KolodaContext) -> None:
         what = "goes_on"
     else:
         what = "over"
-    names = {"admin": html.escape(user.first_name), "name": html.escape(target.first_name)}
-    lang = await language_for(app, update)
+    names = {"admin": html.escape(user.first_name), "name": html.escape(target_name)}
     app.publisher.say(
         after.table.chat_id, t(lang, f"kick.group.{what}", **names), thread_id=thread_of(update)
     )
     # His DM, if he ever opened the bot (a failed send is simply not delivered).
-    own = normalize(await app.services.directory.user_language(target.id))
+    own = normalize(await app.services.directory.user_language(target_id))
     chat = html.escape(await app.services.directory.chat_title(after.table.chat_id))
     text = t(own, f"kick.dm.{'lobby' if what == 'lobby' else 'game'}", chat=chat, **names)
-    await app.publisher.io.send(target.id, text)
+    await app.publisher.io.send(target_id, text)
+
+
+def _kicked(lang: str, update: Update, snapshot: Snapshot, name: str) -> tuple[int, str]:
+    """Whom ``/kick`` names: the seated person ``name`` names, else the
+    author of the message it answers; refused with who sits at the table
+    when that is nobody, or several people."""
+    players = common.seated_people(snapshot.table)
+    if name:
+        found = seated_named(snapshot.table, name)
+        if len(found) == 1 and found[0].user_id is not None:
+            return found[0].user_id, found[0].first_name or name
+        key = "error.kick_ambiguous" if found else "error.kick_unknown"
+        raise ServiceError(key, name=html.escape(name), players=players)
+    message = update.effective_message
+    replied = None if message is None else message.reply_to_message
+    if replied is None or replied.from_user is None:
+        raise ServiceError("error.kick_usage", players=players)
+    return replied.from_user.id, replied.from_user.first_name
 
 
 async def table_command(update: Update, context: KolodaContext) -> None:

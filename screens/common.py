@@ -53,6 +53,7 @@ __all__ = [
     "rules_text",
     "scores_text",
     "seat_name",
+    "seated_people",
     "setting_label",
     "settings_line",
     "stats_text",
@@ -78,6 +79,16 @@ def names_of(lang: str, table: TableRow) -> list[str]:
             name = f"{name} ({seat.seat + 1})"
         names.append(name)
     return names
+
+
+def seated_people(table: TableRow) -> str:
+    """The people at a table as ``/kick`` names them: each first name, with
+    the @username where he has one (``Вера (@vera), Борис``)."""
+    return ", ".join(
+        html.escape(s.first_name or "") + (f" (@{html.escape(s.username)})" if s.username else "")
+        for s in table.seats
+        if s.is_human
+    )
 
 
 def duration(lang: str, seconds: float) -> str:

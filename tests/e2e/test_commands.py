@@ -284,3 +284,44 @@ async def test_the_start_toast_tells_the_presser_where_his_own_cards_are(
         assert started.get("text") == (  # her DM works: both ways are hers
             "Игра началась! Карты — в личке с ботом или здесь, по кнопке «🂠 Мои карты»."
         )
+
+
+async def test_kick_by_name_or_username_and_a_clear_answer_when_the_name_is_not_one_player(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        anna, boris = table.players
+        vera, other_vera = 300, 301
+        server.add_user(vera, "Vera", username="verka")
+        server.add_user(other_vera, "Vera", username="vera_b")
+        server.start_bot(vera)  # her DM works: she is told there
+        await table.open("durak")
+        for user_id in (boris, vera, other_vera):
+            await table.press(user_id, table.lobby(), table.lobby().callback_data("🙋"))
+        at_table = "Anna, Boris, Vera (@verka), Vera (@vera_b)"
+
+        await table.command(anna, "/kick")  # neither a name nor a reply
+        said = last_text(server, table.group_id)
+        assert "Напишите /kick и имя игрока (или его @username)" in said
+        assert f"За столом: {at_table}." in said
+
+        await table.command(anna, "/kick Gleb")
+        assert last_text(server, table.group_id) == (
+            f"За столом нет игрока «Gleb». За столом: {at_table}."
+        )
+        await table.command(anna, "/kick vera")  # two of them: which one?
+        said = last_text(server, table.group_id)
+        assert said.startswith(f"«vera» — так зовут нескольких за столом: {at_table}.")
+        assert "Vera" in table.lobby().text
+
+        await table.command(anna, "/kick @VERKA")  # the username, in any case
+        assert "🚪 Anna убирает со стола: Vera." in last_text(server, table.group_id)
+        assert "Anna убирает вас из-за стола в чате «Friends»" in last_text(server, vera)
+        await table.command(anna, "/kick vera")  # now only one Vera is left
+        assert "🚪 Anna убирает со стола: Vera." in last_text(server, table.group_id)
+        await table.command(anna, "/kick BORIS")
+        assert "🚪 Anna убирает со стола: Boris." in last_text(server, table.group_id)
+        lobby = table.lobby().text
+        assert "Boris" not in lobby
+        assert "Vera" not in lobby
