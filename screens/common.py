@@ -531,7 +531,14 @@ def rules_text(
         f"<i>{about}</i>",
         _sentence(screens.summary(lang, rules)),
     ]
-    lines += ["", t(lang, f"rules.{spec.key}"), ""]
+    # The game's general rules are those of its usual game; the variant's
+    # differences (its hint and summary above, its options below) override
+    # them, and the heading says so.
+    if preset is None:
+        general = t(lang, "rules.general_custom")
+    else:
+        general = t(lang, "rules.general", variant=t(lang, f"preset.{spec.key}.{preset}"))
+    lines += ["", general, t(lang, f"rules.{spec.key}"), ""]
     if table is None:
         lines.append(t(lang, "rules.this_variant"))
     elif table.is_open:

@@ -37,6 +37,10 @@ async def test_rules_take_the_players_words_and_explain_the_table_just_played(
         text = last_text(server, table.group_id)
         assert "101 · пентагон" in text
         assert "Только в масть" in text
+        # The general rules below say «того же достоинства»: pentagon overrides them.
+        overridden = "где вариант «пентагон» (выше) и его настройки (ниже) говорят иное"
+        assert text.index("Только в масть") < text.index(overridden)
+        assert text.index(overridden) < text.index("того же достоинства")
 
         await table.command(anna, "/rules дурак")  # the game alone: its variants, each explained
         text = last_text(server, table.group_id)
