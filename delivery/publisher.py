@@ -137,6 +137,16 @@ class Publisher:
 
     # --- asked for by the handlers -------------------------------------------------
 
+    def hand_in_group(self, snapshot: Snapshot, user_id: int) -> bool | None:
+        """Whether ``user_id``'s hand at this table goes to the group rather
+        than his DM (the group wherever his DM does not work); None when he
+        does not sit at it."""
+        seat = snapshot.table.seat_of(user_id)
+        if seat is None:
+            return None
+        screen = self._delivery(snapshot.table.id).screen(user_id)
+        return in_group(screen, snapshot.seat(seat))
+
     def edit_replay(
         self, chat_id: int, message_id: int, text: str, markup: Keyboard | None
     ) -> None:

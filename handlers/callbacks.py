@@ -177,7 +177,7 @@ async def _language(
     if pressed.language not in LANGUAGES or query.message is None:
         raise ServiceError("error.bad_button")
     await set_language(app, update, context, pressed.language)
-    done = t(pressed.language, "language.set")
+    done = t(pressed.language, "language.set", language=t(pressed.language, "language.in_text"))
     await _answer(query, done)
     await app.publisher.io.edit_text(query.message.chat.id, query.message.message_id, done)
 
@@ -273,10 +273,19 @@ async def _leave(press: _LobbyPress) -> None:
 
 async def _start(press: _LobbyPress) -> None:
     admin = await admin_unless_creator(press.update, press.context, press.snapshot)
-    await press.lobby.start(press.table_id, press.who, is_admin=admin, press_id=press.query.id)
-    # Only a game with private hands has cards waiting in a DM.
-    private = press.snapshot.spec.private_hands
-    await press.answer("lobby.started" if private else "lobby.started_on_table")
+    started = await press.lobby.start(
+        press.table_id, press.who, is_admin=admin, press_id=press.query.id
+    )
+    # Where the presser's own cards are: only a game with private hands has
+    # them in a DM, and only for a player whose DM works.
+    if not started.spec.private_hands:
+        await press.answer("lobby.started_on_table")
+        return
+    here = press.app.publisher.hand_in_group(started, press.who.id)
+    if here is None:
+        await press.answer("lobby.started_unseated")
+    else:
+        await press.answer("lobby.started_here" if here else "lobby.started")
 
 
 async def _cancel(press: _LobbyPress) -> None:
@@ -362,6 +371,8 @@ async def _new_game(
     spec = app.games.get(pressed.game)
     if chat is None or message is None or spec is None:
         raise ServiceError("error.bad_button")
+    if pressed.preset is not None and pressed.preset not in spec.presets:
+        raise ServiceError("error.bad_button")  # a variant no longer offered
     if pressed.owner != query.from_user.id:
         raise ServiceError("error.not_your_choice")
     if pressed.preset is None:

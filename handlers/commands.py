@@ -34,7 +34,7 @@ from handlers.context import (
 from i18n import LANGUAGES, normalize, t
 from screens import common
 from screens.base import SheetScreens
-from services import History, ServiceError, Snapshot, Status
+from services import History, ServiceError, Snapshot, Status, seated_named
 
 __all__ = [
     "COMMANDS",
@@ -227,7 +227,7 @@ async def newgame(update: Update, context: KolodaContext) -> None:
         text = t(lang, "newgame.choose", name=html.escape(user.first_name))
         app.publisher.offer_games(chat.id, text, markup(rows), thread_id=thread_of(update))
         return
-    game, preset = common.game_and_preset(app.games, args)
+    game, preset = common.game_and_preset(lang, app.games, args)
     await app.services.lobby.create(chat.id, thread_of(update), person(user), game, preset)
 
 
@@ -275,21 +275,16 @@ async def cancel(update: Update, context: KolodaContext) -> None:
 
 
 async def kick(update: Update, context: KolodaContext) -> None:
-    """``/kick`` in reply to a player's message: remove him from the table."""
+    """``/kick Вера`` (a seated player's first name or @username) or ``/kick``
+    in reply to a player's message: remove him from the table."""
     app = context.koloda
     user, _ = sender(update)
-    message = update.effective_message
-    target = (
-        None
-        if message is None or message.reply_to_message is None
-        else (message.reply_to_message.from_user)
-    )
-    if target is None:
-        raise ServiceError("error.kick_usage")
+    lang = await language_for(app, update)
     snapshot = await _open_table(app, update)
+    target_id, target_name = _kicked(lang, update, snapshot, " ".join(context.args or []))
     admin = await admin_unless_creator(update, context, snapshot)
     after = await app.services.moderation.kick(
-        snapshot.table.id, target.id, person(user), is_admin=admin
+        snapshot.table.id, target_id, person(user), is_admin=admin
     )
     if not after.started:
         what = "lobby"
@@ -297,16 +292,33 @@ async def kick(update: Update, context: KolodaContext) -> None:
         what = "goes_on"
     else:
         what = "over"
-    names = {"admin": html.escape(user.first_name), "name": html.escape(target.first_name)}
-    lang = await language_for(app, update)
+    names = {"admin": html.escape(user.first_name), "name": html.escape(target_name)}
     app.publisher.say(
         after.table.chat_id, t(lang, f"kick.group.{what}", **names), thread_id=thread_of(update)
     )
     # His DM, if he ever opened the bot (a failed send is simply not delivered).
-    own = normalize(await app.services.directory.user_language(target.id))
+    own = normalize(await app.services.directory.user_language(target_id))
     chat = html.escape(await app.services.directory.chat_title(after.table.chat_id))
     text = t(own, f"kick.dm.{'lobby' if what == 'lobby' else 'game'}", chat=chat, **names)
-    await app.publisher.io.send(target.id, text)
+    await app.publisher.io.send(target_id, text)
+
+
+def _kicked(lang: str, update: Update, snapshot: Snapshot, name: str) -> tuple[int, str]:
+    """Whom ``/kick`` names: the seated person ``name`` names, else the
+    author of the message it answers; refused with who sits at the table
+    when that is nobody, or several people."""
+    players = common.seated_people(snapshot.table)
+    if name:
+        found = seated_named(snapshot.table, name)
+        if len(found) == 1 and found[0].user_id is not None:
+            return found[0].user_id, found[0].first_name or name
+        key = "error.kick_ambiguous" if found else "error.kick_unknown"
+        raise ServiceError(key, name=html.escape(name), players=players)
+    message = update.effective_message
+    replied = None if message is None else message.reply_to_message
+    if replied is None or replied.from_user is None:
+        raise ServiceError("error.kick_usage", players=players)
+    return replied.from_user.id, replied.from_user.first_name
 
 
 async def table_command(update: Update, context: KolodaContext) -> None:
@@ -315,17 +327,26 @@ async def table_command(update: Update, context: KolodaContext) -> None:
 
 
 async def sheet(update: Update, context: KolodaContext) -> None:
-    """The score sheet of the game being played here, for games that keep one."""
+    """The score sheet of the game being played here, for games that keep one;
+    a game that keeps none says so, and names the games that do."""
     app = context.koloda
     snapshot = await _open_table(app, update)
     lang = await language_for(app, update)
     screens = app.screens[snapshot.table.game]
+    if not isinstance(screens, SheetScreens):
+        keeping = [
+            t(lang, spec.name_key)
+            for spec in app.games.values()
+            if isinstance(app.screens[spec.key], SheetScreens)
+        ]
+        game = t(lang, snapshot.spec.name_key)
+        raise ServiceError("error.no_sheet_in_game", game=game, games=", ".join(keeping))
     screen = None
-    if snapshot.started and isinstance(screens, SheetScreens):
+    if snapshot.started:
         names = common.names_of(lang, snapshot.table)
         screen = screens.sheet(lang, snapshot.public, names)
     if screen is None:
-        raise ServiceError("error.no_sheet")
+        raise ServiceError("error.no_sheet_yet")
     _, chat = sender(update)
     app.publisher.say(chat.id, screen.text, thread_id=thread_of(update), picture=screen.picture)
 
@@ -422,7 +443,7 @@ async def rules(update: Update, context: KolodaContext) -> None:
         text = common.rules_text(lang, spec, app.screens[spec.key], table.rules, table.table)
         await reply(app, update, text)
         return
-    game, preset = common.game_and_preset(app.games, args)
+    game, preset = common.game_and_preset(lang, app.games, args)
     spec = app.games[game]
     chosen = None if preset is None else spec.preset(preset)
     shown = None
@@ -442,15 +463,16 @@ async def language(update: Update, context: KolodaContext) -> None:
     if chat.type != Chat.PRIVATE and not await is_admin(update, context):
         # No buttons that would only refuse him: what he may do instead.
         link = f"https://t.me/{app.publisher.bot_username}"
-        text = t(lang, "language.group_admins_only", language=t(lang, "language.name"))
+        text = t(lang, "language.group_admins_only", language=t(lang, "language.in_text"))
         await reply(app, update, text, markup([[url_button(t(lang, "common.open_bot"), link)]]))
         return
     if not args:
         rows = [[button(t(code, "language.name"), cd.LanguageButton(code))] for code in LANGUAGES]
         await reply(app, update, t(lang, "language.choose"), markup(rows))
         return
-    await set_language(app, update, context, args[0].lower())
-    await reply(app, update, t(args[0].lower(), "language.set"))
+    chosen = args[0].lower()
+    await set_language(app, update, context, chosen)
+    await reply(app, update, t(chosen, "language.set", language=t(chosen, "language.in_text")))
 
 
 async def set_language(app: Koloda, update: Update, context: KolodaContext, language: str) -> None:
@@ -458,7 +480,7 @@ async def set_language(app: Koloda, update: Update, context: KolodaContext, lang
     user, chat = sender(update)
     if chat.type != Chat.PRIVATE and not await is_admin(update, context):
         current = await language_for(app, update)
-        raise ServiceError("language.group_admins_only", language=t(current, "language.name"))
+        raise ServiceError("language.group_admins_only", language=t(current, "language.in_text"))
     await app.services.directory.set_language(chat_info(chat), user.id, language)
 
 

@@ -15,12 +15,12 @@ from services.ratings import family_of
 __all__ = ["rating", "stats", "top"]
 
 
-def _family(app: Koloda, words: list[str]) -> str | None:
+def _family(app: Koloda, lang: str, words: list[str]) -> str | None:
     """The game (``durak``) or family (``durak/perevodnoy``) the words name;
     None for none."""
     if not words:
         return None
-    game, preset = common.game_and_preset(app.games, words)
+    game, preset = common.game_and_preset(lang, app.games, words)
     if preset is None:
         return game
     spec = app.games[game]
@@ -41,7 +41,7 @@ async def rating(update: Update, context: KolodaContext) -> None:
     app = context.koloda
     user, chat = sender(update)
     lang = await language_for(app, update)
-    family = _family(app, context.args or [])
+    family = _family(app, lang, context.args or [])
     boards = await app.services.ratings.standings(chat.id, family, user.id)
     season = app.services.ratings.season()
     await _answer(app, update, ratings.standings_text(lang, boards, app.games, season=season))
@@ -51,7 +51,7 @@ async def top(update: Update, context: KolodaContext) -> None:
     app = context.koloda
     user, _ = sender(update)
     lang = await language_for(app, update)
-    boards = await app.services.ratings.top(_family(app, context.args or []), user.id)
+    boards = await app.services.ratings.top(_family(app, lang, context.args or []), user.id)
     await _answer(app, update, ratings.standings_text(lang, boards, app.games, season=None))
 
 

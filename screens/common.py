@@ -53,6 +53,7 @@ __all__ = [
     "rules_text",
     "scores_text",
     "seat_name",
+    "seated_people",
     "setting_label",
     "settings_line",
     "stats_text",
@@ -78,6 +79,16 @@ def names_of(lang: str, table: TableRow) -> list[str]:
             name = f"{name} ({seat.seat + 1})"
         names.append(name)
     return names
+
+
+def seated_people(table: TableRow) -> str:
+    """The people at a table as ``/kick`` names them: each first name, with
+    the @username where he has one (``Вера (@vera), Борис``)."""
+    return ", ".join(
+        html.escape(s.first_name or "") + (f" (@{html.escape(s.username)})" if s.username else "")
+        for s in table.seats
+        if s.is_human
+    )
 
 
 def duration(lang: str, seconds: float) -> str:
@@ -240,20 +251,24 @@ def verdict_text(lang: str, verdict: Verdict) -> str:
     if verdict.problem is not None:
         return t(lang, f"fair.bad_{verdict.problem}", **params)
     lines = [t(lang, "fair.ok", **params)]
+    origin = verdict.duplicate_of
+    if origin is not None:
+        # A duplicate never had a lobby: its deal, seed and hash are those of
+        # its set's first table, which it is proven by (services/fairness.py).
+        lines.append(
+            t(lang, "fair.duplicate", id=verdict.table_id, origin=origin, rotation=verdict.rotation)
+        )
     if verdict.scheme == SCHEME_V2 and verdict.seed_commitment is not None:
         shown = verdict.seed_commitment[:COMMITMENT_SHOWN]
-        lines.append(tn(lang, "fair.ok_mixed", len(verdict.contributions), commitment=shown))
-    lines.append(tn(lang, "fair.ok_moves", verdict.moves))
-    if verdict.duplicate_of is not None:
-        lines.append(
-            t(
-                lang,
-                "fair.duplicate",
-                id=verdict.table_id,
-                origin=verdict.duplicate_of,
-                rotation=verdict.rotation,
-            )
-        )
+        mixed = len(verdict.contributions)
+        if origin is None:
+            lines.append(tn(lang, "fair.ok_mixed", mixed, commitment=shown))
+        else:
+            lines.append(tn(lang, "fair.ok_mixed_origin", mixed, commitment=shown, origin=origin))
+    if verdict.moves:
+        lines.append(tn(lang, "fair.ok_moves", verdict.moves))
+    else:
+        lines.append(t(lang, "fair.no_moves"))
     return "\n".join(lines)
 
 
@@ -441,10 +456,13 @@ def stats_text(
     return "\n".join(lines)
 
 
-def game_and_preset(games: Mapping[str, GameSpec], words: Sequence[str]) -> tuple[str, str | None]:
+def game_and_preset(
+    lang: str, games: Mapping[str, GameSpec], words: Sequence[str]
+) -> tuple[str, str | None]:
     """The game and variant that ``/newgame`` and ``/rules`` arguments name: by
     key, or by the name players know them by, in any language (``дурак
-    переводной``, ``101 малая колода``)."""
+    переводной``, ``101 малая колода``).  A variant the game lacks is refused
+    in ``lang``, with the game's name and its variants as players know them."""
 
     def names(key: str) -> set[str]:
         # "podkidnoy (throw-in)" is also "podkidnoy".
@@ -454,14 +472,19 @@ def game_and_preset(games: Mapping[str, GameSpec], words: Sequence[str]) -> tupl
     word = words[0].lower()
     spec = next((s for s in games.values() if word in {s.key} | names(s.name_key)), None)
     if spec is None:
-        raise ServiceError("error.unknown_game", game=words[0])
+        raise ServiceError("error.unknown_game", game=html.escape(words[0]))
     if len(words) == 1:
         return spec.key, None
     wanted = " ".join(words[1:]).lower()
     for preset in spec.presets:
         if wanted == preset or wanted in names(f"preset.{spec.key}.{preset}"):
             return spec.key, preset
-    raise ServiceError("error.unknown_preset", preset=" ".join(words[1:]), game=spec.key)
+    raise ServiceError(
+        "error.unknown_preset",
+        preset=html.escape(" ".join(words[1:])),
+        game=t(lang, spec.name_key),
+        variants=", ".join(t(lang, f"preset.{spec.key}.{p}") for p in spec.presets),
+    )
 
 
 def variant_lines(lang: str, spec: GameSpec) -> list[str]:
@@ -508,7 +531,14 @@ def rules_text(
         f"<i>{about}</i>",
         _sentence(screens.summary(lang, rules)),
     ]
-    lines += ["", t(lang, f"rules.{spec.key}"), ""]
+    # The game's general rules are those of its usual game; the variant's
+    # differences (its hint and summary above, its options below) override
+    # them, and the heading says so.
+    if preset is None:
+        general = t(lang, "rules.general_custom")
+    else:
+        general = t(lang, "rules.general", variant=t(lang, f"preset.{spec.key}.{preset}"))
+    lines += ["", general, t(lang, f"rules.{spec.key}"), ""]
     if table is None:
         lines.append(t(lang, "rules.this_variant"))
     elif table.is_open:

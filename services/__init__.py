@@ -23,7 +23,7 @@ from services.history import Histories, History, HistoryError, Step
 from services.leases import CHANNEL, EVERY_CHAT, ChatHolder, ChatLeases, Holding, worker_id
 from services.leases import TTL as LEASE_TTL
 from services.lobby import Lobby, Setting
-from services.moderation import Moderation
+from services.moderation import Moderation, seated_named
 from services.ratings import Ratings
 from services.replays import Replays
 from services.scores import MIN_GAMES, Scores, Standings, win_share
@@ -87,6 +87,7 @@ __all__ = [
     "Thinking",
     "ThinkingFailed",
     "Verdict",
+    "seated_named",
     "win_share",
     "worker_id",
 ]

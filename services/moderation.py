@@ -14,9 +14,9 @@ from services.errors import ServiceError
 from services.snapshots import Snapshot, Snapshots
 from services.table_change import TableChange
 from services.tables import Tables
-from storage import Actor, EndReason, Status, TableRow
+from storage import Actor, EndReason, SeatRow, Status, TableRow
 
-__all__ = ["Moderation"]
+__all__ = ["Moderation", "seated_named"]
 
 
 class Moderation:
@@ -68,3 +68,18 @@ class Moderation:
         if not change.table.is_open:
             raise ServiceError("error.no_table")
         return change.table
+
+
+def seated_named(table: TableRow, name: str) -> list[SeatRow]:
+    """The people seated at ``table`` whom ``name`` names: ``@username``
+    names the one with that username; a bare word, everyone whose first name
+    or username it is (case does not matter)."""
+    word = name.strip().casefold()
+    people = [seat for seat in table.seats if seat.is_human]
+    if word.startswith("@"):
+        return [s for s in people if (s.username or "").casefold() == word[1:]]
+    return [
+        s
+        for s in people
+        if word in ((s.first_name or "").casefold(), (s.username or "").casefold())
+    ]

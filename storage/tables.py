@@ -94,6 +94,9 @@ class SeatRow:
     hand_in: str | None = None
     """Where the player wants his hands: "dm", "group", None: the DM when it
     works, else the group."""
+    username: str | None = None
+    """The human's Telegram @username, without the @ (None: he has none, or a
+    computer)."""
 
     @property
     def is_human(self) -> bool:
@@ -205,7 +208,7 @@ def _select(dialect: Dialect) -> str:
         "s.seat, s.user_id, s.computer, u.first_name, COALESCE(u.dm_ok, 0),"
         " COALESCE(u.language, u.locale), s.timeouts, s.absent, COALESCE((SELECT m.n FROM moves m"
         " WHERE m.table_id = s.table_id AND m.seat = s.seat ORDER BY m.n DESC LIMIT 1), 0),"
-        " u.hand_in"
+        " u.hand_in, u.username"
     )
     return (
         "SELECT "
@@ -564,7 +567,7 @@ class Tables(Queries):
 
 def _seats(seats_json: str) -> tuple[SeatRow, ...]:
     seats = [
-        SeatRow(s[0], s[1], s[2], s[3], bool(s[4]), s[5], s[6], bool(s[7]), s[8], s[9])
+        SeatRow(s[0], s[1], s[2], s[3], bool(s[4]), s[5], s[6], bool(s[7]), s[8], s[9], s[10])
         for s in json.loads(seats_json)
     ]
     return tuple(sorted(seats, key=lambda s: s.seat))

@@ -37,6 +37,10 @@ async def test_rules_take_the_players_words_and_explain_the_table_just_played(
         text = last_text(server, table.group_id)
         assert "101 · пентагон" in text
         assert "Только в масть" in text
+        # The general rules below say «того же достоинства»: pentagon overrides them.
+        overridden = "где вариант «пентагон» (выше) и его настройки (ниже) говорят иное"
+        assert text.index("Только в масть") < text.index(overridden)
+        assert text.index(overridden) < text.index("того же достоинства")
 
         await table.command(anna, "/rules дурак")  # the game alone: its variants, each explained
         text = last_text(server, table.group_id)
@@ -157,7 +161,7 @@ async def test_a_non_admin_asking_for_the_language_is_told_what_he_may_do(
             await table.command(boris, command)
             reply = server.last_bot_message(table.group_id)
             assert reply is not None
-            assert "Язык группы меняют только её админы (сейчас: Русский)" in reply.text
+            assert "Язык группы меняют только её админы (сейчас: русский)" in reply.text
             assert "откройте бота и наберите /language" in reply.text
             assert reply.callback_datas == []  # no buttons that would only refuse him
             assert reply.button_texts == ["🤖 Открыть бота"]
@@ -243,3 +247,85 @@ async def test_scores_rank_by_share_of_wins_from_three_games(
         assert ranked[2].endswith("· 60%")
         assert any("Пока не в зачёте (меньше 3 партий): Gleb (1)" in line for line in lines)
         assert any("Места — по доле побед" in line for line in lines)
+
+
+async def test_sheet_says_whether_the_game_keeps_one_or_has_none_yet(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        anna = table.players[0]
+        none = (
+            "В игре «Дурак» записи очков нет: /sheet показывает её в играх, где её ведут (Джокер)."
+        )
+        await table.open("durak")
+        await table.command(anna, "/sheet")  # Durak never has one: no "yet"
+        assert last_text(server, table.group_id) == none
+        await table.command(anna, "/cancel")
+        await table.open("joker")
+        await table.command(anna, "/sheet")  # Joker keeps one, from its first deal played
+        assert last_text(server, table.group_id) == "Записи пока нет: первые очки ещё не записаны."
+
+
+async def test_the_start_toast_tells_the_presser_where_his_own_cards_are(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        anna, vova = table.players
+        server.start_bot(anna)  # Vova never opens the bot: his DM does not work
+        await table.command(vova, "/newgame durak")
+        await table.press(anna, table.lobby(), table.lobby().callback_data("🙋"))
+        started = await table.press(vova, table.lobby(), table.lobby().callback_data("▶️"))
+        assert started.get("text") == (
+            "Игра началась! Ваши карты — здесь, по кнопке «🂠 Мои карты»: их видите только вы."
+        )
+        await table.command(anna, "/cancel")
+
+        await table.command(anna, "/newgame durak")
+        await table.press(vova, table.lobby(), table.lobby().callback_data("🙋"))
+        started = await table.press(anna, table.lobby(), table.lobby().callback_data("▶️"))
+        assert started.get("text") == (  # her DM works: both ways are hers
+            "Игра началась! Карты — в личке с ботом или здесь, по кнопке «🂠 Мои карты»."
+        )
+
+
+async def test_kick_by_name_or_username_and_a_clear_answer_when_the_name_is_not_one_player(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        anna, boris = table.players
+        vera, other_vera = 300, 301
+        server.add_user(vera, "Vera", username="verka")
+        server.add_user(other_vera, "Vera", username="vera_b")
+        server.start_bot(vera)  # her DM works: she is told there
+        await table.open("durak")
+        for user_id in (boris, vera, other_vera):
+            await table.press(user_id, table.lobby(), table.lobby().callback_data("🙋"))
+        at_table = "Anna, Boris, Vera (@verka), Vera (@vera_b)"
+
+        await table.command(anna, "/kick")  # neither a name nor a reply
+        said = last_text(server, table.group_id)
+        assert "Напишите /kick и имя игрока (или его @username)" in said
+        assert f"За столом: {at_table}." in said
+
+        await table.command(anna, "/kick Gleb")
+        assert last_text(server, table.group_id) == (
+            f"За столом нет игрока «Gleb». За столом: {at_table}."
+        )
+        await table.command(anna, "/kick vera")  # two of them: which one?
+        said = last_text(server, table.group_id)
+        assert said.startswith(f"«vera» — так зовут нескольких за столом: {at_table}.")
+        assert "Vera" in table.lobby().text
+
+        await table.command(anna, "/kick @VERKA")  # the username, in any case
+        assert "🚪 Anna убирает со стола: Vera." in last_text(server, table.group_id)
+        assert "Anna убирает вас из-за стола в чате «Friends»" in last_text(server, vera)
+        await table.command(anna, "/kick vera")  # now only one Vera is left
+        assert "🚪 Anna убирает со стола: Vera." in last_text(server, table.group_id)
+        await table.command(anna, "/kick BORIS")
+        assert "🚪 Anna убирает со стола: Boris." in last_text(server, table.group_id)
+        lobby = table.lobby().text
+        assert "Boris" not in lobby
+        assert "Vera" not in lobby

@@ -77,7 +77,32 @@ async def test_a_duplicate_pair_through_the_bot_ends_in_its_comparison(
         proof = server.last_bot_message(table.group_id)
         assert proof is not None
         assert "✅ Стол 2" in proof.text
-        assert "ту же сдачу, что стол 1" in proof.text
+        assert "ему сдана та же сдача, что столу 1" in proof.text
+
+
+async def test_verify_of_a_duplicate_cancelled_before_any_move_says_what_is_true(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("durak")
+        await table.play_to_the_end()
+        await table.press_text(table.players[1], await _result(server, table), SAME_DEAL)
+        await table.command(table.players[0], "/cancel")  # before anybody moved
+        await table.command(table.players[0], "/verify 2")
+        proof = server.last_bot_message(table.group_id)
+        assert proof is not None
+        assert "✅ Стол 2: сдача честная." in proof.text
+        # It never had a lobby: the hash was shown in the lobby of table 1.
+        assert "У стола 2 не было лобби: ему сдана та же сдача, что столу 1" in proof.text
+        assert "показанным в лобби стола 1 до вкладов игроков" in proof.text
+        assert "показанным в лобби до" not in proof.text
+        # Nothing was played, so nothing is said to have been replayed.
+        assert "Ходов за этим столом не было: кроме сдачи, проверять нечего." in proof.text
+        assert "Повтор" not in proof.text
+        assert "сыгранная карта" not in proof.text
+        lines = proof.text.splitlines()
+        assert lines[1].startswith("🃏")  # whose deal it is, before what follows from it
 
 
 ANALYSIS_PATIENCE = 120.0

@@ -116,6 +116,12 @@ async def test_bad_commands_get_a_clear_translated_answer(
 
         assert "Не знаю игру «chess»" in await group_reply("/newgame chess")
         assert "нет варианта «nosuch»" in await group_reply("/newgame durak nosuch")
+        # The game by its name, never its key, and the variants there are.
+        refused = await group_reply("/rules дурак фу")
+        assert "У игры «Дурак» нет варианта «фу». Варианты: подкидной, переводной" in refused
+        assert "Акулина" in refused
+        assert "durak" not in refused
+        assert "«101» нет варианта «<b>»" in await group_reply("/rules 101 <b>")
         assert "нет варианта «podkidnoy extra»" in await group_reply(
             "/newgame durak podkidnoy extra"
         )
@@ -143,6 +149,9 @@ async def test_bad_commands_get_a_clear_translated_answer(
         # English after /language en (Anna created the group: she is its owner).
         assert "Language: English" in await group_reply("/language en")
         assert "I don't know the game" in await group_reply("/newgame chess")
+        refused = await group_reply("/newgame durak nonsense")
+        assert refused.startswith("Durak has no variant “nonsense”. Its variants: ")
+        assert "perevodnoy" in refused
         assert "Usage: /language" in await group_reply("/language xx")
         assert "Only the group's admins change its language (now: English)" in await group_reply(
             "/language ru", boris

@@ -40,4 +40,27 @@ def test_every_variant_is_named_by_key_and_by_its_names_in_every_language() -> N
             for game in {spec.key, t("ru", spec.name_key), t("en", spec.name_key)}:
                 for name in names:
                     words = [game.upper(), *name.split()]
-                    assert common.game_and_preset(CATALOG.specs, words) == (spec.key, preset)
+                    assert common.game_and_preset("ru", CATALOG.specs, words) == (spec.key, preset)
+
+
+@pytest.mark.parametrize("language", ["ru", "uk", "en", "ka"])
+def test_rules_of_a_variant_put_its_differences_over_the_general_rules(language: str) -> None:
+    """/rules 101 пентагон printed «Только в масть; дама — 20 очков» over the
+    general «Кладите карту той же масти или того же достоинства… (Д 3)» with
+    nothing to say which holds: the general part is headed as overridden by
+    the variant (named) and its settings, in every variant of every game."""
+    for spec in CATALOG.specs.values():
+        screens = CATALOG.screens[spec.key]
+        for preset in spec.presets:
+            text = common.rules_text(language, spec, screens, spec.preset(preset))
+            general = t(language, f"rules.{spec.key}")
+            variant = t(language, f"preset.{spec.key}.{preset}")
+            heading = t(language, "rules.general", variant=variant)
+            assert f"{heading}\n{general}" in text, (spec.key, preset)
+            hint = t(language, f"about.{spec.key}.{preset}")
+            assert text.index(hint) < text.index(heading) < text.index(general)
+    spec = CATALOG.specs["101"]  # options of no variant: the table's settings override
+    custom = spec.rules.from_json({**spec.preset("classic").to_json(), "deck": 52})
+    assert spec.preset_name(custom) is None
+    text = common.rules_text(language, spec, CATALOG.screens["101"], custom)
+    assert f"{t(language, 'rules.general_custom')}\n{t(language, 'rules.101')}" in text

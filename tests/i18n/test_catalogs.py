@@ -137,8 +137,8 @@ def test_the_telegram_language_chooses_the_catalog(code: str | None, language: s
 def test_each_language_speaks_its_own_words() -> None:
     assert normalize("uk") == "uk"
     assert normalize("ka_GE") == "ka"
-    assert t("uk", "language.set") == "Мова: українська."
-    assert t("ka", "language.set") == "ენა: ქართული."
+    assert t("uk", "language.in_text") == "українська"
+    assert t("ka", "language.in_text") == "ქართული"
     assert t("uk", "durak.btn_done") == "✅ Бито"
     assert t("ka", "joker.khisht") == "ხიშტი"
     assert [t(lang, "language.name") for lang in LANGUAGES] == [
@@ -177,4 +177,65 @@ def test_game_and_variant_names_are_told_apart_in_every_language() -> None:
 def test_newgame_understands_ukrainian_and_georgian_names(
     words: str, chosen: tuple[str, str]
 ) -> None:
-    assert game_and_preset(CATALOG.specs, words.split()) == chosen
+    assert game_and_preset("ru", CATALOG.specs, words.split()) == chosen
+
+
+@pytest.mark.parametrize(
+    ("lang", "n", "expected"),
+    [
+        ("ru", 1, "Повторён 1 ход:"),
+        ("ru", 2, "Повторены 2 хода:"),
+        ("ru", 4, "Повторены 4 хода:"),
+        ("ru", 0, "Повторено 0 ходов:"),
+        ("ru", 5, "Повторено 5 ходов:"),
+        ("ru", 11, "Повторено 11 ходов:"),
+        ("ru", 21, "Повторён 21 ход:"),
+        ("ru", 30, "Повторено 30 ходов:"),
+        ("uk", 1, "Повторено 1 хід:"),
+        ("uk", 3, "Повторено 3 ходи:"),
+        ("uk", 30, "Повторено 30 ходів:"),
+    ],
+)
+def test_the_predicate_agrees_with_the_number(lang: str, n: int, expected: str) -> None:
+    """«Повторено 30 ходов», not «Повторены»: after a number of the many form
+    the verb is neuter singular (Ukrainian's impersonal «повторено» fits all)."""
+    assert tn(lang, "fair.ok_moves", n).startswith(expected)
+
+
+QUOTES = {"ru": ("«", "»"), "uk": ("«", "»"), "en": ("“", "”"), "ka": ("„", "“")}
+"""Each language's own quotation marks (a lone « before a space is the
+"« Back" button's arrow, not a quote)."""
+QUOTED = re.compile(r"(«|“|„)(?=\S)(.*?)(»|”|“)")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_language_quotes_with_its_own_marks(lang: str) -> None:
+    wrong = [
+        (key, quoted.group(0))
+        for key, text in CATALOGS[lang].items()
+        for form in texts(text)
+        for quoted in QUOTED.finditer(form)
+        if (quoted.group(1), quoted.group(3)) != QUOTES[lang]
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_language_is_named_within_a_sentence_as_its_typography_wants(lang: str) -> None:
+    """Within a sentence («Язык: русский.», «сейчас: русский») Russian and
+    Ukrainian write a language's name in lower case, English and Georgian as
+    always; only the language's button, standing alone, is capitalized."""
+    name = t(lang, "language.in_text")
+    assert name.lower() == t(lang, "language.name").lower()
+    assert name == (name.lower() if lang in ("ru", "uk") else t(lang, "language.name"))
+
+
+def test_no_text_sends_a_player_to_a_file_of_the_repository() -> None:
+    """«Подробно: docs/rules/joker.md» means nothing in Telegram."""
+    paths = re.compile(r"\b[\w-]+/[\w/-]+\.(?:md|py|po|txt)\b")
+    assert [
+        (lang, key)
+        for lang, catalog in CATALOGS.items()
+        for key, text in catalog.items()
+        if any(paths.search(form) for form in texts(text))
+    ] == []
