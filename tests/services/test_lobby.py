@@ -61,8 +61,12 @@ async def test_options_and_settings_cycle_and_freeze_at_start(world: World) -> N
     table_id = snapshot.table.id
     after = await lobby.cycle_option(table_id, ANNA, "deck_size")
     assert after.rules.deck_size == 52  # type: ignore[attr-defined]
-    after = await lobby.cycle_setting(table_id, ANNA, Setting.TURN)
-    assert after.table.turn_seconds == 0
+    turns = [after.table.turn_seconds]
+    for _ in range(5):
+        after = await lobby.cycle_setting(table_id, ANNA, Setting.TURN)
+        turns.append(after.table.turn_seconds)
+    # Up from the default 1 min, then no limit, then round from the shortest.
+    assert turns == [60, 120, 300, 0, 30, 60]
     after = await lobby.cycle_setting(table_id, ANNA, Setting.ABSENCE)
     assert after.table.on_absence is OnAbsence.REMOVE
     levels = [after.table.computer_level]
