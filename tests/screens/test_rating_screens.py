@@ -40,7 +40,7 @@ def test_rating_standings_show_the_top_and_the_askers_own_place_below_it() -> No
     assert standings.own is not None
     assert (standings.own.place, standings.own.name) == (SHOWN + 2, f"P{SHOWN + 2}")
     text = standings_text("ru", [standings], SPECS, season="2027-01")
-    assert "📈 <b>Рейтинг чата · сезон 2027-01</b>" in text
+    assert "📈 <b>Рейтинг чата · сезон: январь 2027</b>" in text  # a month, by name
     assert "<b>Дурак · переводной</b>" in text
     assert "1. P1 — 2320\n" in text  # 1000 + 40 (39 - 3 x 2)
     assert text.split("…\n")[1].startswith("12. P12 — 1880?")  # one game: provisional
@@ -48,6 +48,17 @@ def test_rating_standings_show_the_top_and_the_askers_own_place_below_it() -> No
     assert "\n11. " not in text, "only the asker is shown below the top"
     inside = board("durak/perevodnoy", rows(SHOWN + 2), "u3")
     assert inside.own is None
+
+
+MONTH = {"ru": "январь 2027", "uk": "січень 2027", "en": "January 2027", "ka": "იანვარი 2027"}
+"""January 2027 as each language names the month standing alone (Babel)."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_season_is_named_by_its_month(lang: str) -> None:
+    text = standings_text(lang, [board("joker", rows(2), None)], SPECS, season="2027-01")
+    assert MONTH[lang] in text.splitlines()[0]
+    assert "2027-01" not in text
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -73,7 +84,8 @@ def test_rating_texts_read_in_every_language(lang: str) -> None:
     assert "{" not in stats
     ended = SeasonEnd(-1, "2027-01", [board("durak/podkidnoy", rows(3), None)])
     season = season_text(lang, ended, SPECS)
-    assert "2027-01" in season
+    assert "2027-01" not in season
+    assert MONTH[lang] in season
     assert "P1 (2320)" in season
     assert "{" not in season
 
