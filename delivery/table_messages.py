@@ -106,7 +106,7 @@ def _lobby(
                 lobby(t(lang, "lobby.remove_computer"), LobbyCommand.REMOVE_COMPUTER),
             ]
         )
-        if common.computers_play(table):
+        if common.computers_play(table) and snapshot.levels_differ:
             rows.append(setting(Setting.LEVEL))
         if _has_teams(snapshot):
             names = common.names_of(lang, table)

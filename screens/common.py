@@ -157,13 +157,13 @@ def options_summary(lang: str, spec: GameSpec, rules: Rules, table: TableRow | N
     return "\n".join(lines)
 
 
-def settings_line(lang: str, table: TableRow) -> str:
+def settings_line(lang: str, table: TableRow, *, levels_differ: bool = True) -> str:
     """The table's own settings: the turn time, what absence does, and how
-    strong computers play where they do."""
+    strong computers play where they do (and where the level changes it)."""
     parts = [turn_label(lang, table.turn_seconds)]
     if table.turn_seconds:
         parts.append(absence_label(lang, table.on_absence))
-    if computers_play(table):
+    if computers_play(table) and levels_differ:
         parts.append(level_label(lang, table.computer_level))
     return "⏳ " + " · ".join(parts)
 
@@ -186,7 +186,7 @@ def lobby_text(lang: str, snapshot: Snapshot, screens: GameScreens[Any, Any]) ->
         f"🃏 {game_title(lang, spec, rules)}",
         f"<i>{about}</i>",
         _sentence(screens.summary(lang, rules)),
-        settings_line(lang, table),
+        settings_line(lang, table, levels_differ=snapshot.levels_differ),
         *([f"<i>{level_about(lang, snapshot)}</i>"] if computers_play(table) else []),
         "",
         t(lang, "lobby.players", n=len(table.seats), max=seats[-1]) + (":" if table.seats else ""),

@@ -291,6 +291,8 @@ class Lobby:
                 turn = _next(TURN_SECONDS, table.turn_seconds)
                 await change.update(turn_seconds=turn)
             elif setting is Setting.LEVEL:
+                if not self._snapshots.levels_differ(table.game):
+                    raise ServiceError("error.bad_button")  # a choice that changes nothing
                 level = _next(LEVELS, table.computer_level)
                 await change.update(computer_level=level)
             else:

@@ -86,6 +86,21 @@ async def test_options_and_settings_cycle_and_freeze_at_start(world: World) -> N
     assert frozen.value.key == "error.not_in_lobby"
 
 
+async def test_no_level_to_choose_where_every_level_plays_alike(world: World) -> None:
+    """Daytona's computers play alike at every level: the lobby's level is not
+    a choice there (it would change nothing), while Durak's is."""
+    daytona = await world.table("daytona", computers=1, start=False)
+    assert not daytona.levels_differ
+    with pytest.raises(ServiceError) as refused:
+        await world.services.lobby.cycle_setting(daytona.table.id, ANNA, Setting.LEVEL)
+    assert refused.value.key == "error.bad_button"
+    await world.services.moderation.cancel(daytona.table.id, ANNA, is_admin=False)
+    durak = await world.table("durak", computers=1, start=False)
+    assert durak.levels_differ
+    changed = await world.services.lobby.cycle_setting(durak.table.id, ANNA, Setting.LEVEL)
+    assert changed.table.computer_level == "normal"
+
+
 async def test_cancel_ends_a_running_game_without_scores(world: World) -> None:
     snapshot = await world.table(turn=30)
     table_id = snapshot.table.id
