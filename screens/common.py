@@ -169,18 +169,31 @@ def settings_line(lang: str, table: TableRow, *, levels_differ: bool = True) -> 
 
 
 def game_title(lang: str, spec: GameSpec, rules: Rules) -> str:
+    """``Дурак · подкидной``; rules changed by hand read as the variant they
+    are based on: ``Дурак · подкидной, свои настройки``."""
     preset = spec.preset_name(rules)
     title = f"<b>{t(lang, spec.name_key)}</b>"
     if preset is not None:
         return f"{title} · {t(lang, f'preset.{spec.key}.{preset}')}"
-    return f"{title} · {t(lang, 'lobby.custom')}"
+    base = t(lang, f"preset.{spec.key}.{spec.based_on(rules)}")
+    return f"{title} · {t(lang, 'lobby.custom_of', preset=base)}"
+
+
+def _about(lang: str, spec: GameSpec, rules: Rules, *, changeable: bool) -> str:
+    """The variant's one-line hint; for rules changed by hand, which variant
+    they are based on, and where to change them while they still may be
+    (``changeable``: a lobby)."""
+    preset = spec.preset_name(rules)
+    if preset is not None:
+        return t(lang, f"about.{spec.key}.{preset}")
+    base = t(lang, f"preset.{spec.key}.{spec.based_on(rules)}")
+    return t(lang, "lobby.custom_about" if changeable else "rules.custom_about", preset=base)
 
 
 def lobby_text(lang: str, snapshot: Snapshot, screens: GameScreens[Any, Any]) -> str:
     """The lobby: the game and variant in two lines, the table's settings, who sits."""
     table, spec, rules = snapshot.table, snapshot.spec, snapshot.rules
-    preset = spec.preset_name(rules)
-    about = t(lang, f"about.{spec.key}.{preset}") if preset else t(lang, "lobby.custom_about")
+    about = _about(lang, spec, rules, changeable=table.status is Status.LOBBY)
     seats = spec.seat_range(rules)
     lines = [
         f"🃏 {game_title(lang, spec, rules)}",
@@ -501,8 +514,8 @@ def rules_text(
         variants = t(lang, "rules.variants", game=t(lang, spec.name_key).lower())
         lines += ["", variants, *variant_lines(lang, spec)]
         return "\n".join(lines)
-    preset = spec.preset_name(rules)
-    about = t(lang, f"about.{spec.key}.{preset}") if preset else t(lang, "lobby.custom_about")
+    in_lobby = table is not None and table.status is Status.LOBBY
+    about = _about(lang, spec, rules, changeable=in_lobby)
     lines = [
         game_title(lang, spec, rules),
         f"<i>{about}</i>",

@@ -356,3 +356,28 @@ def test_a_lobby_line_of_options_starts_with_a_capital() -> None:
     lobby = Snapshot(table, CATALOG.specs["daytona"], rules, None, (), ())
     text = common.lobby_text("ru", lobby, CATALOG.screens["daytona"])
     assert "\nЦель: 30 очков · " in text
+
+
+def test_rules_changed_by_hand_say_which_variant_they_are_based_on() -> None:
+    """Only the deck changed in podkidnoy: the lobby names podkidnoy with its
+    own settings (not a bare «свои настройки»), and says where to change them
+    only while they may be changed (the lobby), never in a game's /rules."""
+    rules = DURAK_PRESETS["perevodnoy"].replace(deck_size=52)
+    spec, screens = CATALOG.specs["durak"], CATALOG.screens["durak"]
+    assert spec.preset_name(rules) is None
+    assert spec.based_on(rules) == "perevodnoy"
+    assert spec.based_on(DURAK_PRESETS["refusal"]) == "refusal"
+    playing = snapshot(Durak.new(rules, 2, random.Random(1)), (seat(0, "Anna"), seat(1, "Boris")))
+    table = replace(playing.table, status=Status.LOBBY, state=None, moves=0)
+    lobby = Snapshot(table, spec, rules, None, (), ())
+    text = common.lobby_text("ru", lobby, screens)
+    assert text.startswith("🃏 <b>Дурак</b> · переводной, свои настройки\n")
+    assert "За основу взят вариант «переводной», правила изменены: каждое — в ⚙️" in text
+    for status in (Status.PLAYING, Status.FINISHED):
+        shown = replace(playing.table, status=status)
+        told = common.rules_text("ru", spec, screens, rules, shown)
+        assert "переводной, свои настройки" in told
+        assert "За основу взят вариант «переводной», правила изменены — все они ниже." in told
+        assert "⚙️" not in told, "nothing can be changed once the game is dealt"
+    in_lobby = common.rules_text("ru", spec, screens, rules, table)
+    assert "каждое — в ⚙️ Настройках" in in_lobby
