@@ -46,6 +46,7 @@ __all__ = [
     "level_about",
     "level_label",
     "lobby_text",
+    "luck_text",
     "names_of",
     "option_label",
     "options_summary",
@@ -311,15 +312,31 @@ def analysis_text(
                 change=change,
             )
         )
-    lines.append(
-        t(
-            lang,
-            "analysis.luck",
-            luck=round(100 * analysis.luck),
-            average=round(100 * analysis.average),
-        )
-    )
+    lines.append(luck_text(lang, analysis))
     return "\n".join(lines)
+
+
+LUCK_EVEN = 0.1
+"""How far from the table's mean a seat's self-play value may be for its
+cards to be called average."""
+
+
+def luck_text(lang: str, analysis: Analysis) -> str:
+    """What the luck figure is, said plainly: the computer played the deal
+    for everybody so many times, and what it made of his cards on a scale of
+    100 (in Durak for two: the share of games it won), against the table's
+    mean; then whether his cards were better or worse than the table's."""
+    key = "analysis.luck_points" if analysis.in_points else "analysis.luck"
+    lead = analysis.luck - analysis.average
+    verdict = "even" if abs(lead) <= LUCK_EVEN else "better" if lead > 0 else "worse"
+    line = tn(
+        lang,
+        key,
+        analysis.playouts,
+        luck=round(100 * analysis.luck),
+        average=round(100 * analysis.average),
+    )
+    return f"{line} {t(lang, f'analysis.luck_{verdict}')}"
 
 
 def _move_text(

@@ -324,6 +324,34 @@ def test_an_analysis_names_a_better_move_that_tells_nothing_by_its_key() -> None
     assert "Better: “✅ Done”" in text
 
 
+@pytest.mark.parametrize("lang", ["ru", "uk", "en", "ka"])
+def test_the_luck_line_says_what_its_number_is(lang: str) -> None:
+    """'ваше место набирает 8% при среднем 50%' told nobody what 8% was: the
+    line says the computer played the deal for everybody 24 times, what his
+    cards made on a scale of 100 and what the scale means, and whether his
+    cards were better or worse than the table's."""
+    game = Durak.new(DURAK_PRESETS["podkidnoy"], 2, random.Random(3))
+    table = snapshot(game, (seat(0, "Anna"), seat(1, "Boris"))).table
+    lucky = Analysis(table, 0, 3, (), 0.92, 0.5, in_points=False)
+    unlucky = replace(lucky, luck=0.08)
+    points = replace(lucky, in_points=True, luck=0.55)
+    good, bad, even = (common.luck_text(lang, a) for a in (lucky, unlucky, points))
+    for line in (good, bad, even):
+        assert "24" in line
+        assert "{" not in line
+    if lang == "ru":
+        assert good == (
+            "🍀 Удача: компьютер 24 раза сыграл эту сдачу за всех. С вашими картами — 92 из 100"
+            " (100 — всякий раз первое место, 0 — всякий раз последнее), в среднем по столу"
+            " — 50. Карты вам пришли лучше средних."
+        )
+        assert "8 из 100" in bad
+        assert bad.endswith("Карты вам пришли хуже средних.")
+        assert "(50 — вровень с остальными по очкам, больше — впереди них)" in even
+        assert even.endswith("Карты вам пришли средние.")
+    assert len({good, bad, even}) == 3
+
+
 def test_101s_result_shows_the_last_round_with_true_minus_signs() -> None:
     """The last round has no sheet of its own: the result shows it, so that
     its points are not a jump; a total below zero has a minus sign, not a
