@@ -247,7 +247,14 @@ async def leave(update: Update, context: KolodaContext) -> None:
     app = context.koloda
     user, _ = sender(update)
     snapshot = await _open_table(app, update)
-    await app.services.lobby.leave(snapshot.table.id, person(user))
+    after = await app.services.lobby.leave(snapshot.table.id, person(user))
+    # The lobby may be far up the chat: the command is answered where it was
+    # given (one message of the group's budget, as any reply).
+    lang = await language_for(app, update)
+    if after.table.status is Status.CANCELLED:
+        await reply(app, update, common.closed_text(lang, after.table))
+    else:
+        await reply(app, update, t(lang, "lobby.left_name", name=html.escape(user.first_name)))
 
 
 async def startgame(update: Update, context: KolodaContext) -> None:
@@ -276,7 +283,9 @@ async def cancel(update: Update, context: KolodaContext) -> None:
     user, _ = sender(update)
     snapshot = await _open_table(app, update)
     admin = await admin_unless_creator(update, context, snapshot)
-    await app.services.moderation.cancel(snapshot.table.id, person(user), is_admin=admin)
+    after = await app.services.moderation.cancel(snapshot.table.id, person(user), is_admin=admin)
+    # Answered here: the table's own message, edited, may be far up the chat.
+    await reply(app, update, common.closed_text(await language_for(app, update), after.table))
 
 
 async def kick(update: Update, context: KolodaContext) -> None:

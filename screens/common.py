@@ -33,6 +33,7 @@ __all__ = [
     "COMMITMENT_SHOWN",
     "absence_label",
     "analysis_text",
+    "closed_lobby_text",
     "closed_text",
     "comparison_text",
     "computers_play",
@@ -233,9 +234,32 @@ def _sentence(line: str) -> str:
     return line[:1].upper() + line[1:]
 
 
-def closed_text(lang: str, reason: EndReason | None) -> str:
-    """Why a table ended without a result."""
-    return t(lang, f"table.closed.{(reason or EndReason.CANCELLED).value}")
+def closed_text(lang: str, table: TableRow) -> str:
+    """Why a table ended without a result: who cancelled it, or that
+    everybody left its lobby, or why else it closed."""
+    reason = table.end_reason or EndReason.CANCELLED
+    if reason is EndReason.CANCELLED:
+        if table.ended_by_name is not None:
+            return t(lang, "table.closed.cancelled_by", name=html.escape(table.ended_by_name))
+        if table.state is None and not any(s.user_id is not None for s in table.seats):
+            return t(lang, "table.closed.deserted")  # the last person left the lobby
+    return t(lang, f"table.closed.{reason.value}")
+
+
+def closed_lobby_text(lang: str, snapshot: Snapshot) -> str:
+    """A lobby closed before its game was dealt: the game, who sat there and
+    why it closed, and nothing of who was still needed or how to start."""
+    table, spec, rules = snapshot.table, snapshot.spec, snapshot.rules
+    lines = [f"🃏 {game_title(lang, spec, rules)}", ""]
+    if any(s.user_id is not None for s in table.seats):
+        lines.append(t(lang, "lobby.players_were", n=len(table.seats)) + ":")
+        lines += [
+            f"{seat.seat + 1}. {name}"
+            for seat, name in zip(table.seats, names_of(lang, table), strict=True)
+        ]
+        lines.append("")
+    lines.append(closed_text(lang, table))
+    return "\n".join(lines)
 
 
 COMMITMENT_SHOWN = 16
