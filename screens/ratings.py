@@ -112,6 +112,8 @@ def result_lines(lang: str, rated: TableRatings, names: Mapping[int, str]) -> li
             for c in rated.changes
         ]
         lines.append(t(lang, "rating.changes", changes=", ".join(changes)))
+        if any(c.provisional for c in rated.changes):
+            lines.append(tn(lang, "rating.provisional_legend", PROVISIONAL_GAMES))
     for user_id, code in rated.achievements:
         lines.append(
             t(
@@ -156,6 +158,8 @@ def card_lines(lang: str, card: Card, specs: Mapping[str, GameSpec]) -> list[str
         if family.season_place is not None:
             line += " · " + t(lang, "stats.season_place", place=family.season_place)
         lines.append(line)
+    if any(family.provisional for family in card.families):
+        lines.append(tn(lang, "rating.provisional_legend", PROVISIONAL_GAMES))
     if card.achievements:
         titles = ", ".join(t(lang, f"achievement.{code}") for code in card.achievements)
         lines += ["", t(lang, "stats.achievements", titles=titles)]

@@ -74,13 +74,21 @@ def test_rating_texts_read_in_every_language(lang: str) -> None:
     lines = result_lines(lang, changes, {1: "Anna", 2: "Boris"})
     assert "Anna 1000 → 1138? (+138)" in lines[0]
     assert "Boris 1000 → 927? (−73)" in lines[0]
-    assert lines[1].startswith("🏅 Boris: ")
+    assert lines[1].startswith("<i>«?»" if lang in ("ru", "uk") else "<i>")
+    assert "?" in lines[1], "the '?' beside a rating is explained where it is shown"
+    assert lines[2].startswith("🏅 Boris: ")
+    settled = result_lines(lang, TableRatings([Change(1, 1400, 1420, False)], []), {1: "Anna"})
+    assert len(settled) == 1, "no legend without a '?'"
     assert "{" not in "".join(lines)
     card = Card([FamilyCard("durak/podkidnoy", 1300, 21, 1320, 2, [1000, 1138, 1300])], ["dry"])
     stats = "\n".join(card_lines(lang, card, SPECS))
     assert "1300" in stats
     assert "1320" in stats
     assert " 21 " in stats
+    fresh = Card([FamilyCard("durak/podkidnoy", 927, 1, 1000, None, [1000, 927])], [])
+    legend = "\n".join(card_lines(lang, fresh, SPECS))
+    assert "927?" in legend
+    assert "10" in legend.splitlines()[-1], "the '?' is explained under the ratings"
     assert "{" not in stats
     ended = SeasonEnd(-1, "2027-01", [board("durak/podkidnoy", rows(3), None)])
     season = season_text(lang, ended, SPECS)
