@@ -16,10 +16,11 @@ from games.core import Event, Place, RulesError, perform
 from games.daytona import PRESETS as DAYTONA_PRESETS
 from games.daytona import Daytona
 from games.durak import PRESETS as DURAK_PRESETS
-from games.durak import Durak, DurakRules
+from games.durak import Durak, DurakRules, FirstAttack
 from games.durak.actions import Take
 from games.hundred_one import PRESETS, HundredOne
 from games.hundred_one.engine import Phase as HundredOnePhase
+from games.hundred_one.rules import AceMode, DrawMode
 from players.analysis import Assessment
 from screens import common
 from screens.base import GameScreens, Key
@@ -409,3 +410,31 @@ def test_rules_changed_by_hand_say_which_variant_they_are_based_on() -> None:
         assert "⚙️" not in told, "nothing can be changed once the game is dealt"
     in_lobby = common.rules_text("ru", spec, screens, rules, table)
     assert "каждое — в ⚙️ Настройках" in in_lobby
+
+
+def test_option_labels_say_what_they_do_without_the_rules_page() -> None:
+    """'Реванш: под дурака', 'Can't play: draw on' beside 'draw one', 'Minus
+    ceiling → 0' and 'Ace: English' needed the rules page to be understood."""
+    durak, hundred = CATALOG.specs["durak"], CATALOG.specs["101"]
+    under = DURAK_PRESETS["podkidnoy"].replace(later_first_attack=FirstAttack.UNDER_LOSER)
+    assert common.option_label("ru", durak, under, "later_first_attack") == "Реванш: ход под дурака"
+    lowest = DURAK_PRESETS["podkidnoy"]
+    assert common.option_label("ru", durak, lowest, "later_first_attack") == (
+        "Реванш: младший козырь"
+    )
+    assert common.option_label("en", durak, under, "later_first_attack") == "Rematch: attack loser"
+    classic = PRESETS["classic"]
+    labels = {
+        common.option_label("en", hundred, classic.replace(**{name: value}), name)
+        for name, value in (
+            ("draw", DrawMode.UNTIL),
+            ("draw", DrawMode.ONE),
+            ("ace", AceMode.ENGLISH),
+        )
+    }
+    assert labels == {
+        "Can't play: draw to fit",
+        "Can't play: draw one",
+        "Ace: 2nd card + order",
+    }
+    assert common.option_label("en", hundred, classic, "minus_reset").endswith("Exact −ceiling → 0")
