@@ -108,7 +108,7 @@ def compose_hand(
     if table.status is Status.FINISHED and outcome is not None:
         lines.append(screens.own_result(lang, outcome, view, names))
     if table.status is Status.CANCELLED:
-        lines.append(common.closed_text(lang, table.end_reason))
+        lines.append(common.closed_text(lang, table))
     keys: list[tuple[Key, ...]] = list(body.keys)
     row = snapshot.seat(seat)
     deadline = snapshot.deadlines.get(seat)

@@ -68,8 +68,7 @@ def compose_group(
     if not snapshot.started:
         if table.status is Status.LOBBY:
             return _lobby(snapshot, lang, screens, options_open)
-        text = common.lobby_text(lang, snapshot, screens).rsplit("\n", 1)[0]
-        return Composed(f"{text}\n{common.closed_text(lang, table.end_reason)}")
+        return Composed(common.closed_lobby_text(lang, snapshot))
     composed = _table(snapshot, lang, screens, now)
     return composed if pictures else replace(composed, picture=None)
 
@@ -106,7 +105,7 @@ def _lobby(
                 lobby(t(lang, "lobby.remove_computer"), LobbyCommand.REMOVE_COMPUTER),
             ]
         )
-        if common.computers_play(table):
+        if common.computers_play(table) and snapshot.levels_differ:
             rows.append(setting(Setting.LEVEL))
         if _has_teams(snapshot):
             names = common.names_of(lang, table)
@@ -167,7 +166,7 @@ def _table(
     if waiting:
         lines += ["", waiting]
     if table.status is Status.CANCELLED:
-        lines += ["", common.closed_text(lang, table.end_reason)]
+        lines += ["", common.closed_text(lang, table)]
     dealt = common.deal_line(lang, table)
     if dealt:
         lines += ["", dealt]

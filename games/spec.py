@@ -87,5 +87,17 @@ class GameSpec:
         """The preset these rules equal, if any."""
         return next((n for n, r in self.presets.items() if r == rules), None)
 
+    def based_on(self, rules: Rules) -> str:
+        """The preset these rules are nearest to: equal to, or the one they
+        differ from in the fewest fields (the earliest of equals), so that
+        rules changed by hand are told as a variant with changes."""
+        mine = rules.to_json()
+
+        def changes(preset: Rules) -> int:
+            theirs = preset.to_json()
+            return sum(mine.get(name) != value for name, value in theirs.items())
+
+        return min(self.presets, key=lambda name: changes(self.presets[name]))
+
     def max_seats(self, rules: Rules) -> int:
         return self.seat_range(rules)[-1]

@@ -19,7 +19,12 @@ from delivery import callback_data as cd
 from delivery.hand_messages import BACK
 from delivery.keyboards import button, markup
 from delivery.replay_messages import replay_message
-from handlers.commands import admin_unless_creator, ask_for_analysis, set_language
+from handlers.commands import (
+    admin_unless_creator,
+    analysis_payload,
+    ask_for_analysis,
+    set_language,
+)
 from handlers.context import (
     Koloda,
     KolodaContext,
@@ -119,8 +124,12 @@ async def on_callback(update: Update, context: KolodaContext) -> None:
                 await app.services.duplicates.deal_next(pressed.table_id, person(query.from_user))
                 await _answer(query)
             case cd.AnalysisButton():
-                await ask_for_analysis(app, query.from_user, pressed.table_id)
-                await _answer(query, t(lang, "analysis.queued", id=pressed.table_id))
+                asked = await ask_for_analysis(app, query.from_user, pressed.table_id)
+                if asked.queued:
+                    await _answer(query, t(lang, "analysis.queued", id=asked.table_id))
+                else:  # his DM is closed: the bot opens, and its Start asks again
+                    link = app.publisher.deep_link(analysis_payload(asked.table_id))
+                    await _answer(query, url=link)
             case cd.CardsButton():
                 await app.publisher.show_cards(pressed.table_id, query.from_user.id, query.id)
                 await _answer(query, t(lang, "hand.in_group_toast"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import logging
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any
 
 from telegram import Chat, Update, User
@@ -132,6 +133,10 @@ async def start(update: Update, context: KolodaContext) -> None:
     elif payload.startswith("p") and payload[1:].isdigit():
         # "▶️ Replay" under a game's result in the group: the replay in his DM.
         await _send_replay(app, update, await app.services.replays.of(int(payload[1:])), lang)
+    elif payload.startswith("a") and payload[1:].isdigit():
+        # "🤖 Open the bot" under a refused analysis: now his DM is open.
+        asked = await ask_for_analysis(app, user, int(payload[1:]))
+        await reply(app, update, t(lang, "analysis.queued", id=asked.table_id))
     elif payload:
         await reply(app, update, _hello(lang, user) + "\n\n" + t(lang, "error.bad_link"))
     else:
@@ -242,7 +247,14 @@ async def leave(update: Update, context: KolodaContext) -> None:
     app = context.koloda
     user, _ = sender(update)
     snapshot = await _open_table(app, update)
-    await app.services.lobby.leave(snapshot.table.id, person(user))
+    after = await app.services.lobby.leave(snapshot.table.id, person(user))
+    # The lobby may be far up the chat: the command is answered where it was
+    # given (one message of the group's budget, as any reply).
+    lang = await language_for(app, update)
+    if after.table.status is Status.CANCELLED:
+        await reply(app, update, common.closed_text(lang, after.table))
+    else:
+        await reply(app, update, t(lang, "lobby.left_name", name=html.escape(user.first_name)))
 
 
 async def startgame(update: Update, context: KolodaContext) -> None:
@@ -271,7 +283,9 @@ async def cancel(update: Update, context: KolodaContext) -> None:
     user, _ = sender(update)
     snapshot = await _open_table(app, update)
     admin = await admin_unless_creator(update, context, snapshot)
-    await app.services.moderation.cancel(snapshot.table.id, person(user), is_admin=admin)
+    after = await app.services.moderation.cancel(snapshot.table.id, person(user), is_admin=admin)
+    # Answered here: the table's own message, edited, may be far up the chat.
+    await reply(app, update, common.closed_text(await language_for(app, update), after.table))
 
 
 async def kick(update: Update, context: KolodaContext) -> None:
@@ -394,22 +408,44 @@ async def _send_replay(app: Koloda, update: Update, history: History, lang: str)
 
 async def analysis(update: Update, context: KolodaContext) -> None:
     """``/analysis [table]``: an analysis of one's play in a finished game (by
-    default one's last), sent to one's DM."""
+    default one's last), sent to one's DM; whoever never opened the bot gets
+    a button that opens it and asks again."""
     app = context.koloda
     user, _ = sender(update)
+    lang = await language_for(app, update)
     wanted = _table_number(context.args, "analysis.usage")
     asked = await ask_for_analysis(app, user, wanted)
-    await reply(app, update, t(await language_for(app, update), "analysis.queued", id=asked))
+    if asked.queued:
+        await reply(app, update, t(lang, "analysis.queued", id=asked.table_id))
+        return
+    link = app.publisher.deep_link(analysis_payload(asked.table_id))
+    keys = markup([[url_button(t(lang, "common.open_bot"), link)]])
+    await reply(app, update, t(lang, "analysis.open_dm"), keys)
 
 
-async def ask_for_analysis(app: Koloda, user: User, table_id: int | None) -> int:
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """An analysis asked for: of which table, and whether it is on its way
+    (False: the asker's DM is closed, nothing was queued)."""
+
+    table_id: int
+    queued: bool
+
+
+def analysis_payload(table_id: int) -> str:
+    """The deep link's ``/start`` payload that asks for this table's analysis."""
+    return f"a{table_id}"
+
+
+async def ask_for_analysis(app: Koloda, user: User, table_id: int | None) -> Asked:
     """Have ``user``'s play at ``table_id`` (None: his last finished game)
-    analysed for his DM, once the request is found in order; the table's id."""
+    analysed for his DM, once the request is found in order; not when his DM
+    is closed (he is to open the bot by :func:`analysis_payload`'s link)."""
     table = await app.services.analyses.table_for(user.id, table_id)
     if not await app.services.directory.dm_ok(user.id):
-        raise ServiceError("analysis.open_dm")
+        return Asked(table.id, queued=False)
     app.publisher.analyse(table.id, user.id, await presser_language(app, user))
-    return table.id
+    return Asked(table.id, queued=True)
 
 
 # --- scores, rules, language ---------------------------------------------------------

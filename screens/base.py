@@ -94,6 +94,12 @@ class GameScreens(Protocol[P, S]):
         101's next round, which it may make from its DM too).  Every line is
         written to its reader: "you" for his own role and moves."""
 
+    def held(self, lang: str, views: Sequence[S], seat: int) -> str:
+        """The cards ``seat`` holds, face up, for a replay, which shows every
+        hand under its holder's name to whoever watches it: the faces alone,
+        no "your" ("" for none).  ``views`` are every seat's at that moment, so
+        that a card its holder does not see (blind Durak) is read from another's."""
+
     def turn(self, lang: str, view: P | S, names: Sequence[str]) -> str | None:
         """Whose move it is, for a player waiting (None when nobody's): ``view``
         is his own (its ``seat`` says who reads it: the defender reads "you

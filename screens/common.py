@@ -33,6 +33,7 @@ __all__ = [
     "COMMITMENT_SHOWN",
     "absence_label",
     "analysis_text",
+    "closed_lobby_text",
     "closed_text",
     "comparison_text",
     "computers_play",
@@ -46,6 +47,7 @@ __all__ = [
     "level_about",
     "level_label",
     "lobby_text",
+    "luck_text",
     "names_of",
     "option_label",
     "options_summary",
@@ -168,36 +170,49 @@ def options_summary(lang: str, spec: GameSpec, rules: Rules, table: TableRow | N
     return "\n".join(lines)
 
 
-def settings_line(lang: str, table: TableRow) -> str:
+def settings_line(lang: str, table: TableRow, *, levels_differ: bool = True) -> str:
     """The table's own settings: the turn time, what absence does, and how
-    strong computers play where they do."""
+    strong computers play where they do (and where the level changes it)."""
     parts = [turn_label(lang, table.turn_seconds)]
     if table.turn_seconds:
         parts.append(absence_label(lang, table.on_absence))
-    if computers_play(table):
+    if computers_play(table) and levels_differ:
         parts.append(level_label(lang, table.computer_level))
     return "⏳ " + " · ".join(parts)
 
 
 def game_title(lang: str, spec: GameSpec, rules: Rules) -> str:
+    """``Дурак · подкидной``; rules changed by hand read as the variant they
+    are based on: ``Дурак · подкидной, свои настройки``."""
     preset = spec.preset_name(rules)
     title = f"<b>{t(lang, spec.name_key)}</b>"
     if preset is not None:
         return f"{title} · {t(lang, f'preset.{spec.key}.{preset}')}"
-    return f"{title} · {t(lang, 'lobby.custom')}"
+    base = t(lang, f"preset.{spec.key}.{spec.based_on(rules)}")
+    return f"{title} · {t(lang, 'lobby.custom_of', preset=base)}"
+
+
+def _about(lang: str, spec: GameSpec, rules: Rules, *, changeable: bool) -> str:
+    """The variant's one-line hint; for rules changed by hand, which variant
+    they are based on, and where to change them while they still may be
+    (``changeable``: a lobby)."""
+    preset = spec.preset_name(rules)
+    if preset is not None:
+        return t(lang, f"about.{spec.key}.{preset}")
+    base = t(lang, f"preset.{spec.key}.{spec.based_on(rules)}")
+    return t(lang, "lobby.custom_about" if changeable else "rules.custom_about", preset=base)
 
 
 def lobby_text(lang: str, snapshot: Snapshot, screens: GameScreens[Any, Any]) -> str:
     """The lobby: the game and variant in two lines, the table's settings, who sits."""
     table, spec, rules = snapshot.table, snapshot.spec, snapshot.rules
-    preset = spec.preset_name(rules)
-    about = t(lang, f"about.{spec.key}.{preset}") if preset else t(lang, "lobby.custom_about")
+    about = _about(lang, spec, rules, changeable=table.status is Status.LOBBY)
     seats = spec.seat_range(rules)
     lines = [
         f"🃏 {game_title(lang, spec, rules)}",
         f"<i>{about}</i>",
         _sentence(screens.summary(lang, rules)),
-        settings_line(lang, table),
+        settings_line(lang, table, levels_differ=snapshot.levels_differ),
         *([f"<i>{level_about(lang, snapshot)}</i>"] if computers_play(table) else []),
         "",
         t(lang, "lobby.players", n=len(table.seats), max=seats[-1]) + (":" if table.seats else ""),
@@ -230,9 +245,32 @@ def _sentence(line: str) -> str:
     return line[:1].upper() + line[1:]
 
 
-def closed_text(lang: str, reason: EndReason | None) -> str:
-    """Why a table ended without a result."""
-    return t(lang, f"table.closed.{(reason or EndReason.CANCELLED).value}")
+def closed_text(lang: str, table: TableRow) -> str:
+    """Why a table ended without a result: who cancelled it, or that
+    everybody left its lobby, or why else it closed."""
+    reason = table.end_reason or EndReason.CANCELLED
+    if reason is EndReason.CANCELLED:
+        if table.ended_by_name is not None:
+            return t(lang, "table.closed.cancelled_by", name=html.escape(table.ended_by_name))
+        if table.state is None and not any(s.user_id is not None for s in table.seats):
+            return t(lang, "table.closed.deserted")  # the last person left the lobby
+    return t(lang, f"table.closed.{reason.value}")
+
+
+def closed_lobby_text(lang: str, snapshot: Snapshot) -> str:
+    """A lobby closed before its game was dealt: the game, who sat there and
+    why it closed, and nothing of who was still needed or how to start."""
+    table, spec, rules = snapshot.table, snapshot.spec, snapshot.rules
+    lines = [f"🃏 {game_title(lang, spec, rules)}", ""]
+    if any(s.user_id is not None for s in table.seats):
+        lines.append(t(lang, "lobby.players_were", n=len(table.seats)) + ":")
+        lines += [
+            f"{seat.seat + 1}. {name}"
+            for seat, name in zip(table.seats, names_of(lang, table), strict=True)
+        ]
+        lines.append("")
+    lines.append(closed_text(lang, table))
+    return "\n".join(lines)
 
 
 COMMITMENT_SHOWN = 16
@@ -313,15 +351,31 @@ def analysis_text(
                 change=change,
             )
         )
-    lines.append(
-        t(
-            lang,
-            "analysis.luck",
-            luck=round(100 * analysis.luck),
-            average=round(100 * analysis.average),
-        )
-    )
+    lines.append(luck_text(lang, analysis))
     return "\n".join(lines)
+
+
+LUCK_EVEN = 0.1
+"""How far from the table's mean a seat's self-play value may be for its
+cards to be called average."""
+
+
+def luck_text(lang: str, analysis: Analysis) -> str:
+    """What the luck figure is, said plainly: the computer played the deal
+    for everybody so many times, and what it made of his cards on a scale of
+    100 (in Durak for two: the share of games it won), against the table's
+    mean; then whether his cards were better or worse than the table's."""
+    key = "analysis.luck_points" if analysis.in_points else "analysis.luck"
+    lead = analysis.luck - analysis.average
+    verdict = "even" if abs(lead) <= LUCK_EVEN else "better" if lead > 0 else "worse"
+    line = tn(
+        lang,
+        key,
+        analysis.playouts,
+        luck=round(100 * analysis.luck),
+        average=round(100 * analysis.average),
+    )
+    return f"{line} {t(lang, f'analysis.luck_{verdict}')}"
 
 
 def _move_text(
@@ -524,8 +578,8 @@ def rules_text(
         variants = t(lang, "rules.variants", game=t(lang, spec.name_key).lower())
         lines += ["", variants, *variant_lines(lang, spec)]
         return "\n".join(lines)
-    preset = spec.preset_name(rules)
-    about = t(lang, f"about.{spec.key}.{preset}") if preset else t(lang, "lobby.custom_about")
+    in_lobby = table is not None and table.status is Status.LOBBY
+    about = _about(lang, spec, rules, changeable=in_lobby)
     lines = [
         game_title(lang, spec, rules),
         f"<i>{about}</i>",

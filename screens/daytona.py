@@ -196,6 +196,9 @@ class DaytonaScreens(GameScreens[DaytonaPublicView, DaytonaSeatView]):
         stands (the moves are on the table message)."""
         return Screen(self.table(lang, view, names, live=live).text)
 
+    def held(self, lang: str, views: Sequence[DaytonaSeatView], seat: int) -> str:
+        return ""  # no hands: every card is drawn on the table
+
     def turn(self, lang: str, view: DaytonaPublicView, names: Sequence[str]) -> str | None:
         if view.phase not in _RACING or not view.to_move:
             return None

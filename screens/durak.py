@@ -258,6 +258,16 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
         lines.append(f"<i>{self._prompt(lang, view, actions, names)}</i>")
         return Screen("\n".join(lines), self._keys(lang, view, actions, focus))
 
+    def held(self, lang: str, views: Sequence[DurakSeatView], seat: int) -> str:
+        view = views[seat]
+        cards = view.hand
+        if view.blind:  # his own are backs to him, face up to everybody else
+            cards = next((v.seen[seat] for v in views if v.seat != seat), ())
+        trump = None if view.phase is Phase.NAME else view.trump
+        return " ".join(
+            f"<b>{face(c.code)}</b>" if c.suit is trump else face(c.code) for c in cards
+        )
+
     @staticmethod
     def _blind_hands(lang: str, view: DurakSeatView, names: Sequence[str]) -> str:
         """Blind durak: one's own cards as numbered backs, everybody else's

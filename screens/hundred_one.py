@@ -133,6 +133,9 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
         lines.append(f"<i>{prompt}</i>")
         return Screen("\n".join(lines), keys)
 
+    def held(self, lang: str, views: Sequence[HundredOneSeatView], seat: int) -> str:
+        return faces(c.code for c in views[seat].hand)
+
     def _keys(
         self, lang: str, actions: Sequence[Action], hand: Sequence[Card]
     ) -> tuple[tuple[Key, ...], ...]:

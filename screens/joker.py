@@ -306,6 +306,13 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
         who = ", ".join(names[s] for s in winners)
         return t(lang, "joker.winner", name=who, points=number(view.totals[winners[0]]))
 
+    def held(self, lang: str, views: Sequence[JokerSeatView], seat: int) -> str:
+        view = views[seat]
+        return " ".join(
+            f"<b>{face(c.code)}</b>" if _is_trump(c, view.trump) else face(c.code)
+            for c in view.hand
+        )
+
     def turn(self, lang: str, view: JokerPublicView, names: Sequence[str]) -> str | None:
         phase, turn = view.phase, view.turn
         if turn is None or phase is Phase.OVER:

@@ -7,7 +7,9 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from datetime import date
 
+from babel.dates import format_date
 from PIL import Image, ImageDraw
 
 from games.spec import GameSpec
@@ -22,6 +24,7 @@ __all__ = [
     "family_name",
     "history_picture",
     "result_lines",
+    "season_name",
     "season_text",
     "standings_text",
     "with_ratings",
@@ -38,6 +41,18 @@ def family_name(lang: str, family: str, specs: Mapping[str, GameSpec]) -> str:
         return family
     name = t(lang, spec.name_key)
     return f"{name} · {t(lang, f'preset.{game}.{variant}')}" if variant else name
+
+
+def season_name(lang: str, season: str) -> str:
+    """A season (``2026-11``, a calendar month) as its readers name it:
+    ``ноябрь 2026``, ``November 2026`` (the month standing alone, in the
+    language's own words)."""
+    year, _, month = season.partition("-")
+    try:
+        first = date(int(year), int(month), 1)
+    except ValueError:
+        return season  # not a month: shown as stored
+    return format_date(first, "LLLL y", locale=lang)
 
 
 def _who(lang: str, line: Line) -> str:
@@ -63,7 +78,11 @@ def standings_text(
     """A chat's season (``season``) or the standings across chats (None)."""
     if not boards:
         return t(lang, "rating.empty" if season is not None else "rating.top_empty")
-    title = t(lang, "rating.title", season=season) if season else t(lang, "rating.top_title")
+    title = (
+        t(lang, "rating.title", season=season_name(lang, season))
+        if season
+        else t(lang, "rating.top_title")
+    )
     lines = [title]
     for board in boards:
         lines += ["", f"<b>{family_name(lang, board.family, specs)}</b>"]
@@ -93,6 +112,8 @@ def result_lines(lang: str, rated: TableRatings, names: Mapping[int, str]) -> li
             for c in rated.changes
         ]
         lines.append(t(lang, "rating.changes", changes=", ".join(changes)))
+        if any(c.provisional for c in rated.changes):
+            lines.append(tn(lang, "rating.provisional_legend", PROVISIONAL_GAMES))
     for user_id, code in rated.achievements:
         lines.append(
             t(
@@ -137,6 +158,8 @@ def card_lines(lang: str, card: Card, specs: Mapping[str, GameSpec]) -> list[str
         if family.season_place is not None:
             line += " · " + t(lang, "stats.season_place", place=family.season_place)
         lines.append(line)
+    if any(family.provisional for family in card.families):
+        lines.append(tn(lang, "rating.provisional_legend", PROVISIONAL_GAMES))
     if card.achievements:
         titles = ", ".join(t(lang, f"achievement.{code}") for code in card.achievements)
         lines += ["", t(lang, "stats.achievements", titles=titles)]
@@ -144,7 +167,7 @@ def card_lines(lang: str, card: Card, specs: Mapping[str, GameSpec]) -> list[str
 
 
 def season_text(lang: str, ended: SeasonEnd, specs: Mapping[str, GameSpec]) -> str:
-    lines = [t(lang, "rating.season_end", season=ended.season)]
+    lines = [t(lang, "rating.season_end", season=season_name(lang, ended.season))]
     for family, champion in ended.champions:
         lines.append(
             t(

@@ -2,10 +2,11 @@
 
 Painted from the game's own registration only (its ``GameScreens``): the
 table the group saw at that move (``table`` from the public view), every
-seat's own screen (``hand`` from the seat's view, without keys), and the move's
-caption from the game's event lines.  So a game listed in the catalog gets
-replays without a line here.  A blind Durak player's own cards are backs in
-his view, but face up in every other seat's, so each card is shown.
+seat's cards under its holder's name (``held``, from the seats' views, never
+"your cards": the replay's reader is not each player), and the move's caption
+from the game's event lines.  So a game listed in the catalog gets replays
+without a line here.  A blind Durak player's own cards are backs in his view,
+but face up in every other seat's, so each card is shown.
 """
 
 from __future__ import annotations
@@ -65,8 +66,11 @@ class _Painter:
             lines.append(t(lang, "replay.move", n=at, total=total, what=what))
         lines += ["", screens.table(lang, game.public_view(), names, live=False).text]
         if self._history.spec.private_hands:
+            # Each hand under its holder's name, in nobody's second person:
+            # whoever watches the replay, these are not his cards.
             lines += ["", t(lang, "replay.hands")]
+            views = [game.view(seat) for seat in range(len(names))]
             for seat, name in enumerate(names):
-                hand = screens.hand(lang, game.view(seat), (), names, None, live=False).text
-                lines += ["", f"<b>{name}</b>", hand]
+                cards = screens.held(lang, views, seat) or t(lang, "replay.no_cards")
+                lines.append(t(lang, "replay.held", name=name, cards=cards))
         return "\n".join(lines)

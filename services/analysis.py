@@ -66,11 +66,16 @@ class Analysis:
     mistakes: tuple[Mistake, ...]
     """The costliest, costliest first (none: no move clearly cost anything)."""
     luck: float
-    """His seat's mean value in self-play from the deal (0..1)."""
+    """His seat's mean value in self-play from the deal (0..1): where games
+    are played to the end, 1 for the best place and 0 for the worst (two
+    players: the share of games his seat won); where they stop at a round's
+    end, 0.5 for as many points as the others, more for more."""
     average: float
     """The mean over every seat."""
     in_points: bool
     """Costs are points ahead of the others (else chances)."""
+    playouts: int = PLAYOUTS
+    """Self-played games the luck is measured over."""
 
 
 class Analyses:

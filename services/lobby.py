@@ -28,13 +28,17 @@ from storage import EndReason, OnAbsence, Status, TableRow
 
 __all__ = [
     "COMPUTER_NAMES",
+    "DEFAULT_TURN_SECONDS",
     "TURN_SECONDS",
     "Lobby",
     "Setting",
 ]
 
-TURN_SECONDS = (60, 0, 30, 120, 300)
-"""Turn time choices in the lobby, the default first (0: no timer)."""
+TURN_SECONDS = (30, 60, 120, 300, 0)
+"""Turn time choices in the lobby, in the order its button cycles through
+them: from the shortest up, then none (0: no timer), then round again."""
+DEFAULT_TURN_SECONDS = 60
+"""A new table's turn time (one of :data:`TURN_SECONDS`)."""
 LEVELS = (Level.HARD, Level.NORMAL, Level.EASY)
 """How strong computers play, the default first."""
 COMPUTER_NAMES = 8
@@ -94,7 +98,7 @@ class Lobby:
             spec.key,
             rules.to_json(),
             creator.id,
-            turn_seconds=TURN_SECONDS[0],
+            turn_seconds=DEFAULT_TURN_SECONDS,
             on_absence=OnAbsence.COMPUTER,
             computer_level=LEVELS[0],
         ) as change:
@@ -287,6 +291,8 @@ class Lobby:
                 turn = _next(TURN_SECONDS, table.turn_seconds)
                 await change.update(turn_seconds=turn)
             elif setting is Setting.LEVEL:
+                if not self._snapshots.levels_differ(table.game):
+                    raise ServiceError("error.bad_button")  # a choice that changes nothing
                 level = _next(LEVELS, table.computer_level)
                 await change.update(computer_level=level)
             else:

@@ -30,7 +30,7 @@ class Moderation:
             self._open(change)
             if person.id != change.table.creator_id and not is_admin:
                 raise ServiceError("error.only_creator_cancels")
-            await change.close(EndReason.CANCELLED)
+            await change.close(EndReason.CANCELLED, by=person.id)
         return change.snapshot
 
     async def kick(

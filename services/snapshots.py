@@ -199,6 +199,10 @@ class Snapshots:
     def games(self) -> Mapping[str, GameSpec]:
         return self._games
 
+    def levels_differ(self, game: str) -> bool:
+        """Whether the computers' level changes how they play ``game``."""
+        return game not in self._same_at_every_level
+
     def spec(self, game: str) -> GameSpec:
         try:
             return self._games[game]
@@ -315,7 +319,7 @@ class Snapshots:
             game,
             deadlines,
             recent,
-            levels_differ=table.game not in self._same_at_every_level,
+            levels_differ=self.levels_differ(table.game),
         )
 
     def _load(self, table: TableRow) -> Game[Any, Any, Any, Any]:

@@ -78,9 +78,10 @@ class TableChange:
             creator_id=creator_id,
         )
 
-    async def close(self, reason: EndReason) -> None:
-        """End the open table without a result (cancelled, expired, the bot removed)."""
-        await self._update(status=Status.CANCELLED, end_reason=reason)
+    async def close(self, reason: EndReason, by: int | None = None) -> None:
+        """End the open table without a result (cancelled, expired, the bot
+        removed); ``by``: the person who cancelled it."""
+        await self._update(status=Status.CANCELLED, end_reason=reason, ended_by=by)
 
     async def commit_server_seed(self, server_seed: str) -> None:
         """Keep the bot's secret seed of a new lobby and the commitment to it

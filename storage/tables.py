@@ -152,6 +152,11 @@ class TableRow:
     ordinary table, or the set's first."""
     rotation: int = 0
     """Seats each person of the set's first table moved on (0 there)."""
+    ended_by: int | None = None
+    """The person who cancelled the table (None: it ended by itself, or
+    before who ended it was kept)."""
+    ended_by_name: str | None = None
+    """His first name, as last seen."""
 
     @property
     def is_open(self) -> bool:
@@ -199,6 +204,7 @@ _COLUMNS = (
     "contributions",
     "duplicate_of",
     "rotation",
+    "ended_by",
 )
 
 
@@ -217,7 +223,8 @@ def _select(dialect: Dialect) -> str:
         # one query: each query of a move's transaction is a round trip while
         # the transaction holds the connection.
         + f", c.title, (SELECT {seats}"
-        " FROM seats s LEFT JOIN users u ON u.id = s.user_id WHERE s.table_id = t.id)"
+        " FROM seats s LEFT JOIN users u ON u.id = s.user_id WHERE s.table_id = t.id),"
+        " (SELECT e.first_name FROM users e WHERE e.id = t.ended_by)"
         " FROM tables t LEFT JOIN chats c ON c.id = t.chat_id"
     )
 
@@ -307,7 +314,7 @@ class Tables(Queries):
                 turn_seconds=r[12],
                 on_absence=OnAbsence(r[13]),
                 end_reason=None if r[14] is None else EndReason(r[14]),
-                seats=_seats(r[24]),
+                seats=_seats(r[25]),
                 commitment=r[15],
                 computer_level=r[16],
                 scheme=r[17],
@@ -316,7 +323,9 @@ class Tables(Queries):
                 contributions=() if r[20] is None else tuple(json.loads(r[20])),
                 duplicate_of=r[21],
                 rotation=r[22],
-                chat_title=r[23],
+                chat_title=r[24],
+                ended_by=r[23],
+                ended_by_name=r[26],
             )
             for r in rows
         ]
@@ -383,6 +392,7 @@ class Tables(Queries):
         on_absence: OnAbsence | None = None,
         computer_level: str | None = None,
         end_reason: EndReason | None = None,
+        ended_by: int | None = None,
         creator_id: int | None = None,
         scheme: str | None = None,
         server_seed: str | None = None,
@@ -404,6 +414,7 @@ class Tables(Queries):
             ("on_absence", on_absence),
             ("computer_level", computer_level),
             ("end_reason", end_reason),
+            ("ended_by", ended_by),
             ("creator_id", creator_id),
             ("scheme", scheme),
             ("server_seed", server_seed),

@@ -52,6 +52,7 @@ class FamilyCard:
     rating: int
     games: int
     peak: int
+    """The highest value it has shown, the one it started at included."""
     season_place: int | None
     history: list[int]
     """The rating across chats before the first game, then after each."""
@@ -165,7 +166,9 @@ class Ratings:
                     family,
                     values[-1],
                     len(values),
-                    max(values),
+                    # The highest it has shown, the start included: a first
+                    # game lost leaves the peak at 1000, never below it.
+                    max(start, *values),
                     places.get(family),
                     [start, *values],
                 )

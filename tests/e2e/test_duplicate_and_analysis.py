@@ -7,7 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from playground.botapi import FakeTelegram, SentMessage
-from tests.e2e.harness import Probe, Table, bot_config, running_bot, seat_players, settle
+from tests.e2e.harness import (
+    Probe,
+    Table,
+    bot_config,
+    running_bot,
+    seat_group_players,
+    seat_players,
+    settle,
+)
 
 SAME_DEAL = "Те же карты по кругу"
 ANALYSIS = "Анализ моей игры"
@@ -145,3 +153,42 @@ async def test_an_analysis_asked_for_arrives_in_the_dm(server: FakeTelegram, db_
         refusal = server.last_bot_message(boris)
         assert refusal is not None
         assert refusal.text == "Вы не играли за столом 7."
+
+
+async def test_whoever_never_opened_the_bot_is_given_the_button_that_opens_it(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """/analysis and "🔍" from someone the bot may not write to: no refusal
+    that sends him looking for the bot, but "🤖 Open the bot" (as /language's
+    refusal has), whose Start asks for the analysis itself."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_group_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("durak")
+        for user_id in table.players:
+            await table.my_cards(user_id)
+        await table.play_to_the_end()
+        result = await _result(server, table)
+        anna, boris = table.players
+        link = "https://t.me/koloda_test_bot?start=a1"
+
+        await table.command(anna, "/analysis")
+        refusal = server.last_bot_message(table.group_id)
+        assert refusal is not None
+        assert "откройте бота кнопкой ниже и нажмите «Старт»" in refusal.text
+        assert refusal.button_texts == ["🤖 Открыть бота"]
+        assert refusal.find_buttons("Открыть бота")[0].url == link
+
+        answer = await table.press(boris, result, result.callback_data(ANALYSIS))
+        assert answer.get("url") == link, "the press opens the bot"
+        assert server.chat_messages(boris) == []
+
+        server.start_bot(boris, "a1")
+        queued = await server.wait_for(
+            lambda: next((m for m in server.chat_messages(boris) if "🔍" in m.text), None)
+        )
+        assert "стол" in queued.text or "столом 1" in queued.text
+        await server.wait_for(
+            lambda: any("Разбор вашей игры" in m.text for m in server.chat_messages(boris)),
+            ANALYSIS_PATIENCE,
+        )
+        await settle(server, app, patience=ANALYSIS_PATIENCE)

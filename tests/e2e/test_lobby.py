@@ -112,3 +112,48 @@ async def test_rules_stats_and_table_commands(server: FakeTelegram, db_path: Pat
         private = server.last_bot_message(anna)
         assert private is not None
         assert "Дурак: игр 1" in private.body
+
+
+def _message(server: FakeTelegram, chat_id: int, message_id: int) -> str:
+    return next(m.text for m in server.chat_messages(chat_id) if m.message_id == message_id)
+
+
+async def test_cancel_and_the_last_leave_are_answered_and_the_lobby_says_why_it_closed(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """/cancel and the last /leave are answered where they were typed (the
+    lobby may be far up), and the closed lobby says why, without who was
+    still needed ('Нужен ещё 1 игрок.' above '❌ Стол отменён.' before)."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        anna, boris = table.players
+        await table.command(anna, "/newgame durak")
+        lobby = table.lobby().message_id
+        await table.command(anna, "/cancel")
+        answer = server.last_bot_message(table.group_id)
+        assert answer is not None
+        assert answer.message_id != lobby
+        assert answer.text == "❌ Anna отменяет стол."
+        closed = _message(server, table.group_id, lobby)
+        assert closed.endswith("\n\n❌ Anna отменяет стол.")
+        assert "Нуж" not in closed
+        assert "Можно начинать" not in closed
+        assert "1. Anna" in closed
+
+        await table.command(anna, "/newgame durak")
+        lobby = table.lobby().message_id
+        await table.press(boris, table.lobby(), table.lobby().callback_data("🙋"))
+        await table.command(anna, "/leave")
+        assert server.last_bot_message(table.group_id).text == "🚪 Anna встаёт из-за стола."  # type: ignore[union-attr]
+        await table.command(boris, "/leave")
+        answer = server.last_bot_message(table.group_id)
+        assert answer is not None
+        assert answer.text == "🚪 Стол закрыт: все игроки ушли."
+        closed = _message(server, table.group_id, lobby)
+        assert closed.endswith("\n\n🚪 Стол закрыт: все игроки ушли.")
+        assert "Нуж" not in closed
+        assert "Игроки (0" not in closed
+        assert Probe(db_path).query("SELECT ended_by FROM tables ORDER BY id") == [
+            (anna,),
+            (None,),
+        ]

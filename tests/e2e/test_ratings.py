@@ -51,7 +51,7 @@ async def test_rating_a_group_plays_several_games_and_reads_rating_top_and_stats
         await table.command(boris, "/rating")
         rating = server.last_bot_message(table.group_id)
         assert rating is not None
-        assert "Рейтинг чата · сезон 2027-01" in rating.text
+        assert "Рейтинг чата · сезон: январь 2027" in rating.text
         assert "Дурак · подкидной" in rating.text
         lines = [line for line in rating.text.splitlines() if re.match(r"[12]\. ", line)]
         assert sorted(line.split(" — ")[0][3:] for line in lines) == ["Anna", "Boris"]
@@ -73,7 +73,7 @@ async def test_rating_a_group_plays_several_games_and_reads_rating_top_and_stats
 
         # February: the January season ends, told once.
         await advance(server, app, 20 * DAY)
-        ends = [t for t in texts(server, table.group_id) if "Сезон 2027-01 окончен" in t]
+        ends = [t for t in texts(server, table.group_id) if "Сезон окончен: январь 2027!" in t]
         assert len(ends) == 1
         assert "🏆 Первое место · Дурак · подкидной:" in ends[0]
         champion = re.search(r"подкидной: (\w+) \(", ends[0])
@@ -87,7 +87,7 @@ async def test_rating_a_group_plays_several_games_and_reads_rating_top_and_stats
 
     async with running_bot(bot_config(server, db_path), clock) as app:
         await advance(server, app, 60.0)
-    assert sum("Сезон 2027-01 окончен" in t for t in texts(server, table.group_id)) == 1
+    assert sum("Сезон окончен: январь 2027!" in t for t in texts(server, table.group_id)) == 1
 
 
 async def test_the_season_post_waits_for_room_in_the_groups_minute(
@@ -113,7 +113,7 @@ async def test_the_season_post_waits_for_room_in_the_groups_minute(
         if c.chat_id == table.group_id and c.ok and c.method.startswith(("send", "edit"))
     ]
     said = [(c, str(c.params.get("text"))) for c in server.calls]
-    posts = [c for c, text in said if "Сезон 2027-01 окончен" in text]
+    posts = [c for c, text in said if "Сезон окончен: январь 2027!" in text]
     replies = [c for c, text in said if text.startswith("📈 <b>Рейтинг чата")]
     assert len(posts) == 1
     assert len(replies) == 20

@@ -52,6 +52,9 @@ class HighCardScreens:
             lines.append(t(lang, "highcard.your_move"))
         return Screen("\n".join(lines), fit_rows(keys) if live else ())
 
+    def held(self, lang: str, views: Sequence[HighCardSeat], seat: int) -> str:
+        return faces(c.code for c in views[seat].hand)
+
     def turn(self, lang: str, view: HighCardTable, names: Sequence[str]) -> str | None:
         if view.phase is Phase.OVER or not view.to_move:
             return None

@@ -243,8 +243,11 @@ async def test_it_gets_replays_without_a_line_of_replay_code(tmp_path: Path) -> 
     final = SPEC.game.load(over.state or {})
     names = names_of("ru", over)
     assert screens.table("ru", final.public_view(), names, live=False).text in frames[-1]
+    views = [final.view(seat) for seat in range(people)]
     for seat in range(people):
-        assert screens.hand("ru", final.view(seat), (), names, None, live=False).text in frames[-1]
+        held = screens.held("ru", views, seat) or "нет карт"
+        assert f"<b>{names[seat]}</b>: {held}" in frames[-1]
+    assert "Ваши карты" not in "".join(frames)
     assert "Старшая карта" in frames[0]
 
 

@@ -104,3 +104,9 @@ def test_analysis_luck_sets_the_players_deal_against_the_tables() -> None:
     computer = CATALOG.computers["durak"]
     values = luck(luck_request(game, computer, playouts=4, seed=1))
     assert values == [1.0, 0.0]
+    # The same hands the other way round: the value follows the cards to
+    # Boris's seat, so the lucky seat reads a high figure, never the low one.
+    swapped = Durak.position(
+        DURAK["podkidnoy"], ["6h 7h 8c 9d Td 6c", "As Ks Qs Js Ts 9s"], attacker=0, trump="s"
+    )
+    assert luck(luck_request(swapped, computer, playouts=4, seed=1)) == [0.0, 1.0]

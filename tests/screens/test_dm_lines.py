@@ -145,7 +145,7 @@ def test_the_taker_reads_that_he_takes_and_the_thrower_that_he_may_throw_in(
     assert labels == []
     text, labels = dm(snap, 0, lang)
     assert thrower_sees in text
-    assert labels[-1] == ("✋ Забирай" if lang == "ru" else "✋ Take them")
+    assert labels[-1] == ("✋ Забирай" if lang == "ru" else "✋ Let them take")  # the taker takes
 
 
 @pytest.mark.parametrize(

@@ -40,7 +40,7 @@ def test_rating_standings_show_the_top_and_the_askers_own_place_below_it() -> No
     assert standings.own is not None
     assert (standings.own.place, standings.own.name) == (SHOWN + 2, f"P{SHOWN + 2}")
     text = standings_text("ru", [standings], SPECS, season="2027-01")
-    assert "📈 <b>Рейтинг чата · сезон 2027-01</b>" in text
+    assert "📈 <b>Рейтинг чата · сезон: январь 2027</b>" in text  # a month, by name
     assert "<b>Дурак · переводной</b>" in text
     assert "1. P1 — 2320\n" in text  # 1000 + 40 (39 - 3 x 2)
     assert text.split("…\n")[1].startswith("12. P12 — 1880?")  # one game: provisional
@@ -48,6 +48,17 @@ def test_rating_standings_show_the_top_and_the_askers_own_place_below_it() -> No
     assert "\n11. " not in text, "only the asker is shown below the top"
     inside = board("durak/perevodnoy", rows(SHOWN + 2), "u3")
     assert inside.own is None
+
+
+MONTH = {"ru": "январь 2027", "uk": "січень 2027", "en": "January 2027", "ka": "იანვარი 2027"}
+"""January 2027 as each language names the month standing alone (Babel)."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_season_is_named_by_its_month(lang: str) -> None:
+    text = standings_text(lang, [board("joker", rows(2), None)], SPECS, season="2027-01")
+    assert MONTH[lang] in text.splitlines()[0]
+    assert "2027-01" not in text
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -63,17 +74,26 @@ def test_rating_texts_read_in_every_language(lang: str) -> None:
     lines = result_lines(lang, changes, {1: "Anna", 2: "Boris"})
     assert "Anna 1000 → 1138? (+138)" in lines[0]
     assert "Boris 1000 → 927? (−73)" in lines[0]
-    assert lines[1].startswith("🏅 Boris: ")
+    assert lines[1].startswith("<i>«?»" if lang in ("ru", "uk") else "<i>")
+    assert "?" in lines[1], "the '?' beside a rating is explained where it is shown"
+    assert lines[2].startswith("🏅 Boris: ")
+    settled = result_lines(lang, TableRatings([Change(1, 1400, 1420, False)], []), {1: "Anna"})
+    assert len(settled) == 1, "no legend without a '?'"
     assert "{" not in "".join(lines)
     card = Card([FamilyCard("durak/podkidnoy", 1300, 21, 1320, 2, [1000, 1138, 1300])], ["dry"])
     stats = "\n".join(card_lines(lang, card, SPECS))
     assert "1300" in stats
     assert "1320" in stats
     assert " 21 " in stats
+    fresh = Card([FamilyCard("durak/podkidnoy", 927, 1, 1000, None, [1000, 927])], [])
+    legend = "\n".join(card_lines(lang, fresh, SPECS))
+    assert "927?" in legend
+    assert "10" in legend.splitlines()[-1], "the '?' is explained under the ratings"
     assert "{" not in stats
     ended = SeasonEnd(-1, "2027-01", [board("durak/podkidnoy", rows(3), None)])
     season = season_text(lang, ended, SPECS)
-    assert "2027-01" in season
+    assert "2027-01" not in season
+    assert MONTH[lang] in season
     assert "P1 (2320)" in season
     assert "{" not in season
 

@@ -16,10 +16,11 @@ from games.core import Event, Place, RulesError, perform
 from games.daytona import PRESETS as DAYTONA_PRESETS
 from games.daytona import Daytona
 from games.durak import PRESETS as DURAK_PRESETS
-from games.durak import Durak, DurakRules
+from games.durak import Durak, DurakRules, FirstAttack
 from games.durak.actions import Take
 from games.hundred_one import PRESETS, HundredOne
 from games.hundred_one.engine import Phase as HundredOnePhase
+from games.hundred_one.rules import AceMode, DrawMode
 from players.analysis import Assessment
 from screens import common
 from screens.base import GameScreens, Key
@@ -324,6 +325,34 @@ def test_an_analysis_names_a_better_move_that_tells_nothing_by_its_key() -> None
     assert "Better: “✅ Done”" in text
 
 
+@pytest.mark.parametrize("lang", ["ru", "uk", "en", "ka"])
+def test_the_luck_line_says_what_its_number_is(lang: str) -> None:
+    """'ваше место набирает 8% при среднем 50%' told nobody what 8% was: the
+    line says the computer played the deal for everybody 24 times, what his
+    cards made on a scale of 100 and what the scale means, and whether his
+    cards were better or worse than the table's."""
+    game = Durak.new(DURAK_PRESETS["podkidnoy"], 2, random.Random(3))
+    table = snapshot(game, (seat(0, "Anna"), seat(1, "Boris"))).table
+    lucky = Analysis(table, 0, 3, (), 0.92, 0.5, in_points=False)
+    unlucky = replace(lucky, luck=0.08)
+    points = replace(lucky, in_points=True, luck=0.55)
+    good, bad, even = (common.luck_text(lang, a) for a in (lucky, unlucky, points))
+    for line in (good, bad, even):
+        assert "24" in line
+        assert "{" not in line
+    if lang == "ru":
+        assert good == (
+            "🍀 Удача: компьютер 24 раза сыграл эту сдачу за всех. С вашими картами — 92 из 100"
+            " (100 — всякий раз первое место, 0 — всякий раз последнее), в среднем по столу"
+            " — 50. Карты вам пришли лучше средних."
+        )
+        assert "8 из 100" in bad
+        assert bad.endswith("Карты вам пришли хуже средних.")
+        assert "(50 — вровень с остальными по очкам, больше — впереди них)" in even
+        assert even.endswith("Карты вам пришли средние.")
+    assert len({good, bad, even}) == 3
+
+
 def test_101s_result_shows_the_last_round_with_true_minus_signs() -> None:
     """The last round has no sheet of its own: the result shows it, so that
     its points are not a jump; a total below zero has a minus sign, not a
@@ -356,3 +385,56 @@ def test_a_lobby_line_of_options_starts_with_a_capital() -> None:
     lobby = Snapshot(table, CATALOG.specs["daytona"], rules, None, (), ())
     text = common.lobby_text("ru", lobby, CATALOG.screens["daytona"])
     assert "\nЦель: 30 очков · " in text
+
+
+def test_rules_changed_by_hand_say_which_variant_they_are_based_on() -> None:
+    """Only the deck changed in podkidnoy: the lobby names podkidnoy with its
+    own settings (not a bare «свои настройки»), and says where to change them
+    only while they may be changed (the lobby), never in a game's /rules."""
+    rules = DURAK_PRESETS["perevodnoy"].replace(deck_size=52)
+    spec, screens = CATALOG.specs["durak"], CATALOG.screens["durak"]
+    assert spec.preset_name(rules) is None
+    assert spec.based_on(rules) == "perevodnoy"
+    assert spec.based_on(DURAK_PRESETS["refusal"]) == "refusal"
+    playing = snapshot(Durak.new(rules, 2, random.Random(1)), (seat(0, "Anna"), seat(1, "Boris")))
+    table = replace(playing.table, status=Status.LOBBY, state=None, moves=0)
+    lobby = Snapshot(table, spec, rules, None, (), ())
+    text = common.lobby_text("ru", lobby, screens)
+    assert text.startswith("🃏 <b>Дурак</b> · переводной, свои настройки\n")
+    assert "За основу взят вариант «переводной», правила изменены: каждое — в ⚙️" in text
+    for status in (Status.PLAYING, Status.FINISHED):
+        shown = replace(playing.table, status=status)
+        told = common.rules_text("ru", spec, screens, rules, shown)
+        assert "переводной, свои настройки" in told
+        assert "За основу взят вариант «переводной», правила изменены — все они ниже." in told
+        assert "⚙️" not in told, "nothing can be changed once the game is dealt"
+    in_lobby = common.rules_text("ru", spec, screens, rules, table)
+    assert "каждое — в ⚙️ Настройках" in in_lobby
+
+
+def test_option_labels_say_what_they_do_without_the_rules_page() -> None:
+    """'Реванш: под дурака', 'Can't play: draw on' beside 'draw one', 'Minus
+    ceiling → 0' and 'Ace: English' needed the rules page to be understood."""
+    durak, hundred = CATALOG.specs["durak"], CATALOG.specs["101"]
+    under = DURAK_PRESETS["podkidnoy"].replace(later_first_attack=FirstAttack.UNDER_LOSER)
+    assert common.option_label("ru", durak, under, "later_first_attack") == "Реванш: ход под дурака"
+    lowest = DURAK_PRESETS["podkidnoy"]
+    assert common.option_label("ru", durak, lowest, "later_first_attack") == (
+        "Реванш: младший козырь"
+    )
+    assert common.option_label("en", durak, under, "later_first_attack") == "Rematch: attack loser"
+    classic = PRESETS["classic"]
+    labels = {
+        common.option_label("en", hundred, classic.replace(**{name: value}), name)
+        for name, value in (
+            ("draw", DrawMode.UNTIL),
+            ("draw", DrawMode.ONE),
+            ("ace", AceMode.ENGLISH),
+        )
+    }
+    assert labels == {
+        "Can't play: draw to fit",
+        "Can't play: draw one",
+        "Ace: 2nd card + order",
+    }
+    assert common.option_label("en", hundred, classic, "minus_reset").endswith("Exact −ceiling → 0")

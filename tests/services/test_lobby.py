@@ -61,8 +61,12 @@ async def test_options_and_settings_cycle_and_freeze_at_start(world: World) -> N
     table_id = snapshot.table.id
     after = await lobby.cycle_option(table_id, ANNA, "deck_size")
     assert after.rules.deck_size == 52  # type: ignore[attr-defined]
-    after = await lobby.cycle_setting(table_id, ANNA, Setting.TURN)
-    assert after.table.turn_seconds == 0
+    turns = [after.table.turn_seconds]
+    for _ in range(5):
+        after = await lobby.cycle_setting(table_id, ANNA, Setting.TURN)
+        turns.append(after.table.turn_seconds)
+    # Up from the default 1 min, then no limit, then round from the shortest.
+    assert turns == [60, 120, 300, 0, 30, 60]
     after = await lobby.cycle_setting(table_id, ANNA, Setting.ABSENCE)
     assert after.table.on_absence is OnAbsence.REMOVE
     levels = [after.table.computer_level]
@@ -80,6 +84,21 @@ async def test_options_and_settings_cycle_and_freeze_at_start(world: World) -> N
     with pytest.raises(ServiceError) as frozen:
         await lobby.cycle_setting(table_id, ANNA, Setting.TURN)
     assert frozen.value.key == "error.not_in_lobby"
+
+
+async def test_no_level_to_choose_where_every_level_plays_alike(world: World) -> None:
+    """Daytona's computers play alike at every level: the lobby's level is not
+    a choice there (it would change nothing), while Durak's is."""
+    daytona = await world.table("daytona", computers=1, start=False)
+    assert not daytona.levels_differ
+    with pytest.raises(ServiceError) as refused:
+        await world.services.lobby.cycle_setting(daytona.table.id, ANNA, Setting.LEVEL)
+    assert refused.value.key == "error.bad_button"
+    await world.services.moderation.cancel(daytona.table.id, ANNA, is_admin=False)
+    durak = await world.table("durak", computers=1, start=False)
+    assert durak.levels_differ
+    changed = await world.services.lobby.cycle_setting(durak.table.id, ANNA, Setting.LEVEL)
+    assert changed.table.computer_level == "normal"
 
 
 async def test_cancel_ends_a_running_game_without_scores(world: World) -> None:

@@ -106,6 +106,12 @@ async def test_rating_a_two_player_durak_moves_both_by_hand_computed_values(worl
         (1000, 927, True),
         (1000, 1138, True),
     ]
+    # The shown value is the conservative mu - 3 sigma: both moved 2.6354 in
+    # mu, and both sigmas shrank alike, lifting both by 32.5 points, hence
+    # -73 / +138 for a symmetric update. The loser's peak is where he
+    # started, not the 927 he fell to.
+    card = await world.services.ratings.card(PEOPLE[loser].id)
+    assert [(f.rating, f.peak, f.history) for f in card.families] == [(927, 1000, [1000, 927])]
 
 
 @sweep(

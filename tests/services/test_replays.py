@@ -53,6 +53,10 @@ async def test_every_variant_replays_every_move_from_the_deal_to_its_end(
     for at, frame in enumerate(frames[1:], 1):
         assert f"Ход {at} из {table.moves}: " in frame
         assert len(_visible(frame)) <= TELEGRAM_TEXT, (at, len(_visible(frame)))
+    for frame in frames:
+        # Whoever watches, nobody's hand is called his: "Ваши карты" under
+        # Boris's name was Anna's replay telling her Boris's cards were hers.
+        assert not re.search(r"\b(Ваш|Вы|вас|вам)\b", _visible(frame)), frame
 
     # The last frame is the game as it ended: the table and every hand painted
     # from the final state's own views.
@@ -61,9 +65,11 @@ async def test_every_variant_replays_every_move_from_the_deal_to_its_end(
     ended = screens.table("ru", final.public_view(), names, live=False).text
     assert ended in frames[-1]
     if spec.private_hands:
+        views = [final.view(seat) for seat in range(people)]
+        assert "<b>Карты на руках</b>" in frames[-1]
         for seat in range(people):
-            hand = screens.hand("ru", final.view(seat), (), names, None, live=False).text
-            assert hand in frames[-1]
+            held = screens.held("ru", views, seat) or "нет карт"
+            assert f"<b>{names[seat]}</b>: {held}\n" in frames[-1] + "\n"
     middle = table.moves // 2
     for at in (0, middle, table.moves):
         assert replay_text("ru", history, screens, at) == frames[at]
@@ -108,3 +114,18 @@ async def test_a_replay_is_refused_for_a_table_elsewhere_never_dealt_or_unknown(
     with pytest.raises(ServiceError) as undealt:
         await replays.of(lobby.table.id)
     assert undealt.value.key == "replay.unknown"
+
+
+async def test_a_blind_players_cards_are_face_up_in_the_replay(world: World) -> None:
+    """Blind Durak: each player's own cards are backs to him; the replay shows
+    them face up under his name, read from what the others see."""
+    snapshot = await world.table("durak", "blind", people=2)
+    over = await world.play_out(snapshot.table.id, 5)
+    history = await world.services.replays.of(over.table.id)
+    deal = replay_text("ru", history, CATALOG.screens["durak"], 0)
+    hands = deal.split("<b>Карты на руках</b>\n")[1].splitlines()
+    assert [line.split("</b>: ")[0] for line in hands] == ["<b>Anna", "<b>Boris"]
+    for line in hands:
+        cards = line.split("</b>: ", 1)[1]
+        assert "🂠" not in cards
+        assert len(_visible(cards).split()) == 6  # the deal, every card by its face
