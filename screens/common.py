@@ -579,6 +579,7 @@ def rules_text(
         lines += ["", variants, *variant_lines(lang, spec)]
         return "\n".join(lines)
     in_lobby = table is not None and table.status is Status.LOBBY
+    preset = spec.preset_name(rules)
     about = _about(lang, spec, rules, changeable=in_lobby)
     lines = [
         game_title(lang, spec, rules),
