@@ -190,13 +190,14 @@ def person_figures(
 
 
 async def set_easy(table: Table) -> None:
-    """The creator sets the computers' level to easy (hard → normal → easy)."""
+    """The creator sets the computers' level to easy (hard → normal → easy),
+    where the game offers a level (in Daytona every level plays alike)."""
     creator = table.players[0]
     level = "Уровень 🤖"
     await table.press(creator, table.lobby(), table.lobby().callback_data("⚙️"))
     for _ in range(3):
-        label = next(b for b in table.lobby().button_texts if b.startswith(level))
-        if label.endswith("лёгкий"):
+        label = next((b for b in table.lobby().button_texts if b.startswith(level)), None)
+        if label is None or label.endswith("лёгкий"):
             break
         await table.press(creator, table.lobby(), table.lobby().callback_data(label))
     await table.press(creator, table.lobby(), table.lobby().callback_data("« Назад"))

@@ -133,9 +133,9 @@ async def test_cancel_and_the_last_leave_are_answered_and_the_lobby_says_why_it_
         answer = server.last_bot_message(table.group_id)
         assert answer is not None
         assert answer.message_id != lobby
-        assert answer.text == "❌ Anna отменяет стол."
+        assert answer.text == "❌ Стол отменён (Anna)."
         closed = _message(server, table.group_id, lobby)
-        assert closed.endswith("\n\n❌ Anna отменяет стол.")
+        assert closed.endswith("\n\n❌ Стол отменён (Anna).")
         assert "Нуж" not in closed
         assert "Можно начинать" not in closed
         assert "1. Anna" in closed

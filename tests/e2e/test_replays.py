@@ -62,8 +62,9 @@ async def test_a_finished_game_replays_move_by_move_in_the_dm_and_in_the_group(
         replay = _last(server, boris)
         assert "🎬 Повтор, стол 1: Дурак · подкидной" in replay.text
         assert f"Раздача · ходов в игре: {moves}" in replay.text
-        assert "Anna\nКозырь" in replay.text  # every hand, face up
-        assert "Boris\nКозырь" in replay.text
+        hands = replay.text.split("\nКарты на руках\n")[1].splitlines()  # every hand, face up
+        assert [hand.split(": ")[0] for hand in hands] == ["Anna", "Boris"]
+        assert all(len(hand.split(": ")[1].split()) == 6 for hand in hands)
         assert replay.button_texts == ["▶", "⏭"]
         first = await _step(table, boris, replay, "▶")
         assert f"Ход 1 из {moves}: " in first.text
