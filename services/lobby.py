@@ -24,7 +24,7 @@ from services.fairness import SCHEME_V2, mixed_seed, new_server_seed, press, wor
 from services.snapshots import Snapshot, Snapshots
 from services.table_change import TableChange
 from services.tables import Tables
-from storage import EndReason, OnAbsence, Status, TableRow
+from storage import OnAbsence, Status, TableRow
 
 __all__ = [
     "COMPUTER_NAMES",
@@ -169,15 +169,7 @@ class Lobby:
             seat = table.seat_of(person.id)
             if seat is None:
                 raise ServiceError("error.not_seated")
-            await change.unseat(seat)
-            people = [s for s in table.seats if s.user_id is not None and s.seat != seat]
-            if not people:
-                await change.close(EndReason.CANCELLED)
-            else:
-                creator = table.creator_id
-                if creator == person.id:
-                    creator = people[0].user_id  # type: ignore[assignment]
-                await change.update(creator_id=creator)
+            await change.unseat_person(seat)
         return change.snapshot
 
     async def add_computer(self, table_id: int, person: Person) -> Snapshot:

@@ -46,8 +46,7 @@ class Moderation:
             if seat is None:
                 raise ServiceError("error.kick_not_seated")
             if table.status is Status.LOBBY:
-                await change.unseat(seat)
-                await change.update()
+                await change.unseat_person(seat)
             else:
                 await change.move(seat, RESIGN, Actor.ADMIN)
         return change.snapshot

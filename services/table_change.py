@@ -164,6 +164,21 @@ class TableChange:
         await self._tx.tables.remove_seat(self.table.id, seat)
         self._wrote = True
 
+    async def unseat_person(self, seat: int) -> None:
+        """A person leaves a lobby, or is removed from it: a lobby with no
+        person left closes, and the one who opened it hands it to the next
+        person seated."""
+        await self.unseat(seat)
+        table = self.table
+        leaving = next(s.user_id for s in table.seats if s.seat == seat)
+        people = [s for s in table.seats if s.user_id is not None and s.seat != seat]
+        if not people:
+            await self.close(EndReason.CANCELLED)
+        elif leaving == table.creator_id:
+            await self.update(creator_id=people[0].user_id)
+        else:
+            await self.update()
+
     async def reorder(self, order: list[int]) -> None:
         """Seat again: the player at seat ``order[i]`` moves to seat ``i``."""
         await self._tx.tables.reorder_seats(self.table.id, order)

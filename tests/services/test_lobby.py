@@ -136,6 +136,18 @@ async def test_kick_unseats_in_the_lobby_and_removes_from_a_game(world: World) -
     assert after.table.status is Status.PLAYING  # 101 goes on without her
 
 
+async def test_a_creator_removed_from_his_lobby_hands_it_on_as_when_he_leaves(
+    world: World,
+) -> None:
+    moderation = world.services.moderation
+    lobby = await world.table(people=2, computers=1, start=False)
+    after = await moderation.kick(lobby.table.id, ANNA.id, ANNA, is_admin=False)
+    assert after.table.creator_id == BORIS.id  # Boris may start, change and kick now
+    assert after.table.status is Status.LOBBY
+    emptied = await moderation.kick(lobby.table.id, BORIS.id, BORIS, is_admin=False)
+    assert emptied.table.status is Status.CANCELLED  # a computer alone keeps no lobby
+
+
 async def test_rematch_seats_the_same_people_and_computers(world: World) -> None:
     snapshot = await world.table(computers=1, turn=0, level="normal")
     table_id = snapshot.table.id
