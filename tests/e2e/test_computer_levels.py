@@ -33,7 +33,7 @@ async def test_the_creator_picks_the_level_and_daytona_races_hard_computers(
         await add_computers(table, 1)  # one hard computer races it
         # Its one choice (a deuce's reading) is worked out exactly at every
         # level: the lobby says so, and offers no level to choose.
-        assert "Здесь все уровни играют одинаково" in table.lobby().text
+        assert "Уровень здесь не важен" in table.lobby().text
         assert LEVEL not in table.lobby().text
         creator = table.players[0]
         await table.press(creator, table.lobby(), table.lobby().callback_data("⚙️"))
