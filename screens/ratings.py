@@ -5,6 +5,7 @@ achievements (``/stats``) with his rating history drawn, and a season's end."""
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import date
@@ -16,6 +17,7 @@ from games.spec import GameSpec
 from i18n import t, tn
 from screens.base import Picture, Screen
 from screens.drawing import drawable, encoded, fit, typeface
+from screens.numbers import number
 from services import TableRow
 from services.ratings import PROVISIONAL_GAMES, Board, Card, Line, SeasonEnd, TableRatings
 
@@ -204,13 +206,23 @@ def history_picture(lang: str, card: Card, specs: Mapping[str, GameSpec]) -> Pic
     return Picture(key, draw)
 
 
+def grid_values(low: int, high: int) -> list[int]:
+    """Round values for a chart's grid lines, from ``low`` or below to ``high``
+    or above, some three to six of them: a step of 1, 2 or 5 times a power of
+    ten, as a reader counts."""
+    rough = max((high - low) / 4, 1)
+    power = 10 ** math.floor(math.log10(rough))
+    step = next(int(m * power) for m in (1, 2, 5, 10) if m * power >= rough)
+    first, last = math.floor(low / step) * step, math.ceil(high / step) * step
+    return list(range(first, last + 1, step))
+
+
 def _draw(series: Sequence[tuple[str, Sequence[int]]]) -> bytes:
     image = Image.new("RGB", (_W, _H), _PAPER)
     pen = ImageDraw.Draw(image)
     small, label = typeface(20), typeface(22, bold=True)
-    low = min(min(v) for _, v in series)
-    high = max(max(v) for _, v in series)
-    low, high = low - 20, high + 20
+    grid = grid_values(min(min(v) for _, v in series) - 20, max(max(v) for _, v in series) + 20)
+    low, high = grid[0], grid[-1]
     longest = max(len(v) for _, v in series)
     legend = 28
     left, right, top = _M + 20, _W - _M, _M / 2
@@ -222,10 +234,9 @@ def _draw(series: Sequence[tuple[str, Sequence[int]]]) -> bytes:
     def y(value: float) -> float:
         return bottom - (bottom - top) * (value - low) / (high - low)
 
-    for step in range(5):
-        value = low + (high - low) * step / 4
+    for value in grid:
         pen.line((left, y(value), right, y(value)), fill=_GRID, width=1)
-        pen.text((left - 8, y(value)), str(round(value)), font=small, fill=_INK, anchor="rm")
+        pen.text((left - 8, y(value)), number(value), font=small, fill=_INK, anchor="rm")
     for n, (name, values) in enumerate(series):
         colour = _COLOURS[n % len(_COLOURS)]
         points = [(x(i), y(v)) for i, v in enumerate(values)]

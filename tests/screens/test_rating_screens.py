@@ -12,7 +12,14 @@ from PIL import Image
 
 from bot.catalog import CATALOG
 from i18n import LANGUAGES
-from screens.ratings import card_lines, history_picture, result_lines, season_text, standings_text
+from screens.ratings import (
+    card_lines,
+    grid_values,
+    history_picture,
+    result_lines,
+    season_text,
+    standings_text,
+)
 from services.ratings import (
     SHOWN,
     Card,
@@ -118,3 +125,17 @@ def test_rating_history_is_drawn_once_there_is_a_line() -> None:
     assert picture is not None
     image = Image.open(io.BytesIO(picture.draw()))
     assert image.size == (900, 480)
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "grid"),
+    [
+        (980, 1158, [950, 1000, 1050, 1100, 1150, 1200]),
+        (887, 1178, [800, 900, 1000, 1100, 1200]),
+        (1000, 1020, [1000, 1005, 1010, 1015, 1020]),
+    ],
+)
+def test_the_rating_charts_grid_is_drawn_at_round_numbers(
+    low: int, high: int, grid: list[int]
+) -> None:
+    assert grid_values(low, high) == grid
