@@ -363,8 +363,9 @@ cards to be called average."""
 def luck_text(lang: str, analysis: Analysis) -> str:
     """What the luck figure is, said plainly: the computer played the deal
     for everybody so many times, and what it made of his cards on a scale of
-    100 (in Durak for two: the share of games it won), against the table's
-    mean; then whether his cards were better or worse than the table's."""
+    100 (in Durak for two: the share of games it won); then whether his cards
+    were better or worse than the table's mean (by place, always a half: the
+    figure itself says nothing about the others)."""
     key = "analysis.luck_points" if analysis.in_points else "analysis.luck"
     lead = analysis.luck - analysis.average
     verdict = "even" if abs(lead) <= LUCK_EVEN else "better" if lead > 0 else "worse"
@@ -373,7 +374,6 @@ def luck_text(lang: str, analysis: Analysis) -> str:
         key,
         analysis.playouts,
         luck=round(100 * analysis.luck),
-        average=round(100 * analysis.average),
     )
     return f"{line} {t(lang, f'analysis.luck_{verdict}')}"
 
