@@ -7,7 +7,7 @@ const whoEl = document.getElementById("who");
 const languageEl = document.getElementById("language");
 const toastsEl = document.getElementById("toasts");
 const personEl = document.getElementById("person");
-const panels = new Map(); // chat id -> {root, list, signature, shown, form, start, jump}
+const panels = new Map(); // chat id -> {root, list, signature, keys, form, start, jump}
 const pending = new Map(); // callback query id -> the person who pressed
 const linked = new Map(); // person -> the ?start= payload of the link they followed
 let state = null;
@@ -275,7 +275,7 @@ function panelFor(chat) {
   messages.append(list, jump);
   root.append(title, messages, form, start);
   chatsEl.appendChild(root);
-  panel = { root, list, signature: "", shown: 0, form, start, jump };
+  panel = { root, list, signature: "", keys: new Set(), form, start, jump };
   panels.set(chat.id, panel);
   return panel;
 }
@@ -310,9 +310,13 @@ function paint() {
     const list = panel.list;
     const following = atBottom(list);
     list.replaceChildren(...shown.map((m) => messageEl(chat, m)));
+    // New: a message not shown before (a hand sent anew while its old one is
+    // deleted leaves the count as it was).
+    const keys = new Set(shown.map((m) => (m.receiver ? "e" : "m") + m.id));
+    const arrived = [...keys].some((key) => !panel.keys.has(key));
     if (following) list.scrollTop = list.scrollHeight;
-    else if (shown.length > panel.shown) panel.jump.classList.remove("hidden");
-    panel.shown = shown.length;
+    else if (arrived) panel.jump.classList.remove("hidden");
+    panel.keys = keys;
   }
   for (const [id, panel] of panels) {
     if (!seen.has(id)) {
