@@ -9,7 +9,7 @@ from games.core import Action, Event, Outcome, Rules
 from games.hundred_one.actions import Draw, NextRound, Order, Pass, Play
 from games.hundred_one.rules import HundredOneRules
 from games.hundred_one.state import ROUND_MOVES, Phase
-from games.hundred_one.views import HundredOnePublicView, HundredOneSeatView
+from games.hundred_one.views import HundredOnePublicView, HundredOneSeatView, LastRound
 from i18n import t, tn
 from screens.base import GameScreens, Key, Screen, Tone
 from screens.faces import face, faces, suit_symbol
@@ -57,6 +57,37 @@ def _pending_line(
 def _points(lang: str, total: int) -> str:
     """A total in points, below zero with a real minus sign."""
     return ("−" if total < 0 else "") + tn(lang, "101.points", abs(total))
+
+
+def _gone(lang: str, view: HundredOnePublicView, seat: int) -> str | None:
+    """When an eliminated seat left the match (None: still in it): after
+    the round whose score put him out, or the round he left the match in."""
+    when = view.out[seat]
+    if seat not in view.eliminated or not when:
+        return None
+    if seat in view.resigned:
+        return t(lang, "101.out_left", round=when)
+    return t(lang, "101.out_after", round=when)
+
+
+def _round_row(lang: str, record: LastRound, names: Sequence[str]) -> str:
+    """One scored round on the match's sheet: each player's points, and his
+    total after it (reset to 0, or out)."""
+    cells = []
+    for seat, name in enumerate(names):
+        penalty = record.penalties[seat]
+        if penalty is None:
+            continue
+        cell = f"{name} {signed(penalty)}"
+        if record.totals:
+            cell += f" → {number(record.totals[seat])}"
+        if seat in record.reset:
+            cell += f" ({t(lang, '101.sheet_reset')})"
+        if seat in record.eliminated:
+            cell += " ✗"
+        cells.append(cell)
+    title = t(lang, "101.sheet_round", round=record.round, name=names[record.winner])
+    return title + "\n" + " · ".join(cells)
 
 
 class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
@@ -252,15 +283,37 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
             lines.append(line)
         return "\n".join(lines)
 
+    def sheet(self, lang: str, view: HundredOnePublicView, names: Sequence[str]) -> Screen | None:
+        """The match's sheet for ``/sheet``: every round scored so far, each
+        player's points and total after it, then the totals and who is out."""
+        scored = view.round if view.phase in (Phase.ROUND_OVER, Phase.OVER) else view.round - 1
+        if scored < 1:
+            return None
+        lines = [t(lang, "101.sheet_match_title", rounds=scored)]
+        first = view.rounds[0].round if view.rounds else scored + 1
+        if first > 1:  # a match saved before its rounds were kept
+            lines.append(t(lang, "101.sheet_unrecorded", round=first))
+        for record in view.rounds:
+            lines += ["", _round_row(lang, record, names)]
+        lines += ["", t(lang, "101.sheet_totals")]
+        for seat, name in enumerate(names):
+            total = _points(lang, view.totals[seat])
+            gone = _gone(lang, view, seat)
+            lines.append(f"✗ <s>{name}</s> — {total}, {gone}" if gone else f"• {name} — {total}")
+        return Screen("\n".join(lines))
+
     def result(
         self, lang: str, outcome: Outcome, view: HundredOnePublicView, names: Sequence[str]
     ) -> Screen:
         winner = next(iter(outcome.winners), None)
         lines = [t(lang, "101.result", name=names[winner] if winner is not None else "—")]
+        lines.append(f"<i>{t(lang, '101.result_order')}</i>")
         totals = outcome.scores or view.totals
-        for group in outcome.places:
+        for place, group in enumerate(outcome.places, 1):
             for seat in group:
-                lines.append(f"{names[seat]}: {_points(lang, totals[seat])}")
+                line = f"{place}. {names[seat]} — {_points(lang, totals[seat])}"
+                gone = _gone(lang, view, seat)
+                lines.append(f"{line}, {gone}" if gone else line)
         if view.last_round is not None:  # the last round has no sheet of its own
             lines += ["", self._score_sheet(lang, view, names)]
         return Screen("\n".join(lines))

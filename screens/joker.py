@@ -253,6 +253,9 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
                 )
             elif bid is None:
                 part = t(lang, "joker.player_no_bid")
+            elif phase is not Phase.PLAY:
+                # Bidding still goes on: no trick is played yet, nothing taken to tell.
+                part = t(lang, "joker.player_bid_only", bid=_bid_phrase(lang, bid))
             else:
                 part = t(
                     lang,

@@ -108,7 +108,8 @@ class HundredOne(GamePackage[HundredOnePublicView, HundredOneSeatView], HundredO
     __slots__ = ()
     _VIEWS = views
     _PERSISTENCE = persistence
-    # _zc and _last are replaced, never changed in place; _turned is reset by every apply()
+    # _zc, _last and _rounds are replaced, never changed in place;
+    # _turned is reset by every apply()
     _COPIED = ("_stock", "_discard", "_totals", "_out", "_resigned", "_forced")
     _COPIED_TWICE = ("_hands",)
 
@@ -664,8 +665,17 @@ class HundredOne(GamePackage[HundredOnePublicView, HundredOneSeatView], HundredO
             self._out[s] = self._round
             events.append(Event("eliminated", seat=s, value=self._totals[s]))
         self._last = LastRound(
-            winner, tuple(penalties), doubled, blocked, tuple(reset), tuple(gone), too_long
+            winner,
+            tuple(penalties),
+            doubled,
+            blocked,
+            tuple(reset),
+            tuple(gone),
+            too_long,
+            self._round,
+            tuple(self._totals),
         )
+        self._rounds = (*self._rounds, self._last)
         if len(players) - len(gone) <= 1:
             self._phase = Phase.OVER
             events.append(Event("match_over", seat=winner))

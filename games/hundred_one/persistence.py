@@ -11,12 +11,15 @@ first, the discard pile runs bottom to top)::
      "answer": false, "after": [draw, skip, again],
      "totals": [10, 0, 45], "out": [0, 0, 0], "resigned": [[seat, scored]],
      "last": null | {...the public view's last_round...}, "last_winner": 0,
+     "rounds": [{...each scored round, as "last"...}],
      "forced": [position fingerprints since the last free choice],
      "round_moves": 12}
 
 Format 1 (before a round could end only by being played out) kept the
 positions met at renewals of the stock (``seen``) and who laid the top card
 (``top_by``); it loads with neither, as if the last move had been a free choice.
+A dump made before the match kept its rounds (``rounds``) loads with none:
+its sheet begins with the next round scored.
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ def dump(game: HundredOneState) -> dict[str, JSON]:
         "resigned": [[s, scored] for s, scored in game._resigned],
         "last": None if game._last is None else game._last.to_json(),
         "last_winner": game._last_winner,
+        "rounds": [r.to_json() for r in game._rounds],
         "forced": list(game._forced),
         "round_moves": game._round_moves,
     }
@@ -120,6 +124,11 @@ def _load(cls: type[H], data: Mapping[str, JSON]) -> H:
     if len({s for s, _ in game._resigned}) != len(game._resigned):
         raise StateFormatError("resigned: a seat resigned twice")
     game._last = _last_round(data["last"], seats)
+    # absent from dumps made before the match kept its rounds
+    rounds = [_last_round(r, seats) for r in array(data.get("rounds", []), "rounds")]
+    if None in rounds:
+        raise StateFormatError("rounds: a round must be an object")
+    game._rounds = tuple(r for r in rounds if r is not None)
     game._last_winner = integer(data["last_winner"], "last_winner", 0, seats - 1)
     game._forced = integers(data["forced"], "forced", 0, _FINGERPRINT_MAX)
     # absent from dumps made before a round's length was limited: counted from there
@@ -133,6 +142,7 @@ def _last_round(data: JSON, seats: int) -> LastRound | None:
     if not isinstance(data, dict):
         raise StateFormatError("last: expected an object")
     top = 10**9
+    totals = data.get("totals", [])
     return LastRound(
         winner=integer(data["winner"], "last", 0, seats - 1),
         penalties=tuple(
@@ -144,6 +154,9 @@ def _last_round(data: JSON, seats: int) -> LastRound | None:
         too_long=boolean(data.get("too_long", False), "last"),
         reset=tuple(integers(data["reset"], "last", 0, seats - 1)),
         eliminated=tuple(integers(data["eliminated"], "last", 0, seats - 1)),
+        # both absent from dumps made before the match kept its rounds
+        round=integer(data.get("round", 0), "last", 0, _ROUNDS_MAX),
+        totals=tuple(integers(totals, "last", -top, top, seats if totals else None)),
     )
 
 

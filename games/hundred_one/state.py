@@ -43,8 +43,9 @@ class Phase(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class LastRound(View):
-    """The last scored round: kept by the state as it is shown (it is never
-    changed, so views and copies share it)."""
+    """A scored round (the last one, and each of the match's on its sheet):
+    kept by the state as it is shown (it is never changed, so views and
+    copies share it)."""
 
     winner: int
     penalties: tuple[int | None, ...]
@@ -59,6 +60,11 @@ class LastRound(View):
     """Seats eliminated by that round."""
     too_long: bool = False
     """It was blocked for lasting :data:`ROUND_MOVES` moves."""
+    round: int = 0
+    """The round's number (0: scored before rounds were numbered here)."""
+    totals: tuple[int, ...] = ()
+    """Every seat's total after it, resets done (empty: scored before the
+    totals were kept here)."""
 
 
 class HundredOneState(Game[HundredOneRules, HundredOneAction, Any, Any]):
@@ -87,6 +93,7 @@ class HundredOneState(Game[HundredOneRules, HundredOneAction, Any, Any]):
         "_resigned",
         "_round",
         "_round_moves",
+        "_rounds",
         "_seed",
         "_shuffles",
         "_stock",
@@ -117,6 +124,7 @@ class HundredOneState(Game[HundredOneRules, HundredOneAction, Any, Any]):
     _out: list[int]  # round of elimination, 0 while in the match
     _resigned: list[tuple[int, bool]]  # (seat, after the round's scoring), in order
     _last: LastRound | None
+    _rounds: tuple[LastRound, ...]  # every scored round, in order (the sheet)
     _last_winner: int
     _forced: list[int]  # positions since the last free choice (see _note_renewal)
     _round_moves: int  # moves made in the round under way (see ROUND_MOVES)
@@ -150,6 +158,7 @@ class HundredOneState(Game[HundredOneRules, HundredOneAction, Any, Any]):
         self._out = [0] * seats
         self._resigned = []
         self._last = None
+        self._rounds = ()
         self._last_winner = 0
         self._forced = []
         self._round_moves = 0

@@ -87,6 +87,11 @@ class HundredOnePublicView(View):
     revealed: tuple[tuple[Card, ...], ...] | None
     """``round_over``/``over``: the hands left, per seat (empty for a seat
     without cards, and in a seat view for the reader's own hand)."""
+    rounds: tuple[LastRound, ...]
+    """Every round scored so far, in order: the match's sheet (a match saved
+    before the rounds were kept has only those scored since)."""
+    out: tuple[int, ...]
+    """Per seat, the round in which he left the match (0: still in it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +132,8 @@ _PublicFields = tuple[
     tuple[int, ...],
     LastRound | None,
     tuple[tuple[Card, ...], ...] | None,
+    tuple[LastRound, ...],
+    tuple[int, ...],
 ]
 """The public view's fields in order (positional: quicker to build, and
 mypy still checks each against the field it fills)."""
@@ -158,6 +165,8 @@ def _public_fields(game: HundredOneState, own: int | None) -> _PublicFields:
         tuple(s for s, _ in game._resigned),
         game._last,
         revealed,
+        game._rounds,
+        tuple(game._out),
     )
 
 

@@ -256,7 +256,8 @@ async def test_sheet_says_whether_the_game_keeps_one_or_has_none_yet(
         table = seat_players(server, ["Anna", "Boris"], app)
         anna = table.players[0]
         none = (
-            "В игре «Дурак» записи очков нет: /sheet показывает её в играх, где её ведут (Джокер)."
+            "В игре «Дурак» записи очков нет:"
+            " /sheet показывает её в играх, где её ведут (101, Джокер)."
         )
         await table.open("durak")
         await table.command(anna, "/sheet")  # Durak never has one: no "yet"

@@ -43,6 +43,10 @@ async def test_a_three_player_match_to_its_winner(server: FakeTelegram, db_path:
             lambda: next((m for m in table.group_messages() if "🏁" in m.text), None)
         )
         assert "Победа:" in result.text
+        # The places are numbered and the order explained: the later out, the higher.
+        assert "Места — по выбыванию" in result.text
+        assert "1. " in result.text
+        assert "вне игры после кона" in result.text
         actions = [a for _, a, _ in move_log(db_path)]
         assert any(a.startswith("o") for a in actions), "a queen ordered a suit"
         assert actions.count("n") >= 1
@@ -51,6 +55,35 @@ async def test_a_three_player_match_to_its_winner(server: FakeTelegram, db_path:
         scores = probe.scores()
         assert [s[3] for s in scores] == [1, 1, 1]
         assert sum(s[4] for s in scores) == 1  # one winner
+
+
+async def test_sheet_shows_the_matchs_rounds_and_totals(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """/sheet in 101 asks the game's screens as in Joker: nothing before the
+    first round is scored, then every round's points and the totals."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        anna = table.players[0]
+        await table.open_and_start("101")
+        await table.command(anna, "/sheet")
+        last = server.last_bot_message(table.group_id)
+        assert last is not None
+        assert last.text == "Записи пока нет: первые очки ещё не записаны."
+        while (await table.play_random_move()) is not None and table.group_move() is None:
+            pass
+        assert table.group_move() is not None
+        await table.command(anna, "/sheet")
+        last = server.last_bot_message(table.group_id)
+        assert last is not None
+        lines = last.text.splitlines()
+        assert lines[0] == "📋 Запись очков · сыграно конов: 1"
+        assert lines[2].startswith("Кон 1 · победа: ")
+        assert "Anna " in lines[3]
+        assert "Boris " in lines[3]
+        assert " → " in lines[3]
+        assert lines[5] == "Итого:"
+        assert {line.split(" — ")[0] for line in lines[6:]} == {"• Anna", "• Boris"}
 
 
 async def test_a_six_keeps_the_turn_in_a_two_player_game(

@@ -55,8 +55,16 @@ def test_a_round_ends_when_a_hand_is_empty_and_cards_left_are_counted() -> None:
     assert view.phase is Phase.ROUND_OVER
     assert view.totals == (0, 27, 13)
     assert view.last_round == LastRound(
-        winner=0, penalties=(0, 27, 13), doubled=False, blocked=False, reset=(), eliminated=()
+        winner=0,
+        penalties=(0, 27, 13),
+        doubled=False,
+        blocked=False,
+        reset=(),
+        eliminated=(),
+        round=1,
+        totals=(0, 27, 13),
     )
+    assert view.rounds == (view.last_round,)
     assert view.revealed == ((), tuple(parse_cards("AsKd9cJdTh")), tuple(parse_cards("7s6d")))
     assert game.view(1).revealed == ((), (), tuple(parse_cards("7s6d")))
     assert game.to_move() == {0, 1, 2}
@@ -882,3 +890,20 @@ def test_random_matches_with_other_decks_and_hands(
     rules = CLASSIC.replace(deck=deck_size, hand=hand, dealer_upcard=upcard)
     seats = SPEC.max_seats(rules)
     check_match(rules, seats, seed)
+
+
+def test_every_scored_round_is_kept_across_dump_and_load() -> None:
+    rng = random.Random(4)
+    game = HundredOne.new(HundredOneRules(), 3, rng)
+    while game.public_view().round < 3:
+        (mover, *_) = sorted(game.to_move())
+        game.apply(mover, rng.choice(game.legal_actions(mover)))
+    rounds = game.public_view().rounds
+    assert [r.round for r in rounds] == [1, 2]
+    assert rounds[-1] == game.public_view().last_round
+    assert rounds[-1].totals == game.public_view().totals
+    dumped = json.loads(json.dumps(game.dump()))
+    assert HundredOne.load(dumped).public_view().rounds == rounds
+    assert HundredOne.load(dumped).dump() == dumped
+    with pytest.raises(StateFormatError):
+        HundredOne.load(dumped | {"rounds": [None]})

@@ -196,3 +196,25 @@ def test_names_lose_what_the_sheets_font_cannot_draw() -> None:
     assert drawable("🤖 Валет") == "Валет"
     assert drawable("Anna 🌸 K.") == "Anna K."
     assert drawable("李") == "?"
+
+
+@pytest.mark.parametrize(
+    ("lang", "passed", "bid"), [("ru", "пас", "заказ 1"), ("en", "pass", "bid 1")]
+)
+def test_while_bidding_the_table_tells_no_tricks_taken(lang: str, passed: str, bid: str) -> None:
+    """Before any card of the deal is played a seat's line has only his bid:
+    "took 0" would claim a trick count of a play not begun."""
+    bidding = Joker.position(
+        JokerRules(), ["As 7s 8s", "Ks 7c 8c", "Qs 7d 8d", "Js 7h 8h"], trump="h", dealer=3,
+        bids=[1, 0, None, None],
+    )  # fmt: skip
+    text = compose_group(snapshot(bidding, PEOPLE), lang, SCREENS, now=NOW).text
+    assert f"Аня — {bid} · 0" in text
+    assert f"Борис — {passed} · 0" in text
+    playing = Joker.position(
+        JokerRules(), ["As 7s 8s", "Ks 7c 8c", "Qs 7d 8d", "Js 7h 8h"], trump="h", dealer=3,
+        bids=[1, 0, 1, 0],
+    )  # fmt: skip
+    text = compose_group(snapshot(playing, PEOPLE), lang, SCREENS, now=NOW).text
+    took = "взято" if lang == "ru" else "took"
+    assert f"Борис — {passed}, {took} 0 · 0" in text

@@ -374,7 +374,7 @@ def test_101s_result_shows_the_last_round_with_true_minus_signs() -> None:
     assert not re.search(r"(?<![\w-])-\d", text)
     assert view.totals[1] == -3
     assert "Boris: 0 → −3" in text
-    assert "Boris: −3 очка" in text
+    assert "1. Boris — −3 очка" in text
 
 
 def test_a_lobby_line_of_options_starts_with_a_capital() -> None:

@@ -1,0 +1,106 @@
+"""101's match sheet (``/sheet``) and its result: every round scored with
+each player's points and total, and places that say why they are in order."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from games.hundred_one import PRESETS, HundredOne
+from games.hundred_one.engine import Phase
+from players import HundredOneHeuristic
+from players.arena import play
+from screens.base import SheetScreens
+from screens.hundred_one import HundredOneScreens
+
+SCREENS = HundredOneScreens()
+NAMES = ["Дима", "🤖 Тузик", "Аня"]
+
+
+def finished(seed: int = 5) -> HundredOne:
+    rng = random.Random(seed)
+    game = HundredOne.new(PRESETS["classic"], 3, rng)
+    play(game, [HundredOneHeuristic()] * 3, rng)
+    return game
+
+
+def test_101_keeps_a_sheet_that_slash_sheet_shows() -> None:
+    assert isinstance(SCREENS, SheetScreens)
+    game = HundredOne.new(PRESETS["classic"], 3, random.Random(1))
+    assert SCREENS.sheet("ru", game.public_view(), NAMES) is None  # nothing scored yet
+
+
+def test_the_sheet_lists_every_round_with_points_and_totals_and_who_is_out() -> None:
+    game = finished()
+    view = game.public_view()
+    screen = SCREENS.sheet("ru", view, NAMES)
+    assert screen is not None
+    text = screen.text
+    assert f"сыграно конов: {view.round}" in text
+    assert len(view.rounds) == view.round
+    running = [0, 0, 0]
+    for number, record in enumerate(view.rounds, 1):
+        assert record.round == number
+        assert f"<b>Кон {number}</b> · победа: {NAMES[record.winner]}" in text
+        for seat, penalty in enumerate(record.penalties):
+            if penalty is None:
+                continue
+            running[seat] = 0 if seat in record.reset else running[seat] + penalty
+            assert record.totals[seat] == running[seat]
+    assert "<b>Итого:</b>" in text
+    assert tuple(running) == view.totals
+    for seat in view.eliminated:
+        assert f"✗ <s>{NAMES[seat]}</s> — " in text
+        assert f"вне игры после кона {view.out[seat]}" in text
+    (winner,) = game.outcome().winners  # type: ignore[union-attr]
+    assert f"• {NAMES[winner]} — " in text
+
+
+@pytest.mark.parametrize("lang", ["ru", "en", "uk", "ka"])
+def test_the_result_numbers_the_places_and_says_when_each_went_out(lang: str) -> None:
+    game = finished()
+    outcome = game.outcome()
+    assert outcome is not None
+    view = game.public_view()
+    lines = SCREENS.result(lang, outcome, view, NAMES).text.splitlines()
+    assert lines[1].startswith("<i>")  # why this order
+    assert lines[1].endswith("</i>")
+    ranked = [line for line in lines if line[:2] in ("1.", "2.", "3.")]
+    assert [line.split(" — ")[0] for line in ranked] == [
+        f"{place}. {NAMES[seat]}" for place, group in enumerate(outcome.places, 1) for seat in group
+    ]
+    assert all(str(view.out[s]) in ranked[i] for i, s in enumerate(view.eliminated[::-1], 1))
+    if lang == "ru":
+        out = [f"вне игры после кона {view.out[s]}" for s in view.eliminated[::-1]]
+        assert [line.split(", ", 1)[1] for line in ranked[1:]] == out
+
+
+def test_a_player_who_left_the_match_reads_so_on_the_sheet() -> None:
+    rng = random.Random(3)
+    game = HundredOne.new(PRESETS["classic"], 3, rng)
+    while game.public_view().phase is not Phase.ROUND_OVER:
+        (mover,) = game.to_move()
+        game.apply(mover, rng.choice(game.legal_actions(mover)))
+    game.resign(2)
+    screen = SCREENS.sheet("ru", game.public_view(), NAMES)
+    assert screen is not None
+    assert "✗ <s>Аня</s> — " in screen.text
+    assert "вне игры с кона 1 (выход из матча)" in screen.text
+
+
+def test_a_match_saved_before_rounds_were_kept_says_which_are_missing() -> None:
+    rng = random.Random(2)
+    game = HundredOne.new(PRESETS["classic"], 3, rng)
+    while game.public_view().round < 3:
+        (mover, *_) = sorted(game.to_move())
+        game.apply(mover, rng.choice(game.legal_actions(mover)))
+    older = json.loads(json.dumps(game.dump()))
+    del older["rounds"]
+    loaded = HundredOne.load(older)
+    screen = SCREENS.sheet("ru", loaded.public_view(), NAMES)
+    assert screen is not None
+    assert "Коны до 3-го бот ещё не записывал" in screen.text
+    assert "Кон 1" not in screen.text
+    assert "<b>Итого:</b>" in screen.text
