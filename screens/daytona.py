@@ -158,6 +158,16 @@ class DaytonaScreens(GameScreens[DaytonaPublicView, DaytonaSeatView]):
     def table(
         self, lang: str, view: DaytonaPublicView, names: Sequence[str], *, live: bool
     ) -> Screen:
+        """The race; the last draw is for the table message's log of recent
+        moves to tell (it said the same twice)."""
+        lines = self._race(lang, view, names, live=live)
+        if live and view.phase is Phase.RACE_OVER:
+            lines += ["", t(lang, "daytona.next_race")]
+        return Screen("\n".join(lines), picture=track_picture(lang, view, names))
+
+    def _race(
+        self, lang: str, view: DaytonaPublicView, names: Sequence[str], *, live: bool
+    ) -> list[str]:
         lines = [
             t(lang, "daytona.race", race=view.race, target=view.target),
             t(
@@ -175,12 +185,7 @@ class DaytonaScreens(GameScreens[DaytonaPublicView, DaytonaSeatView]):
         for seat, name in enumerate(names):
             line = f"{name} — {_where(lang, view, seat)} · {view.scores[seat]}"
             lines.append(f"▶️ <b>{line}</b>" if seat in turn else f"• {line}")
-        last = _last_line(lang, view, names)
-        if last:
-            lines += ["", last]
-        if live and view.phase is Phase.RACE_OVER:
-            lines += ["", t(lang, "daytona.next_race")]
-        return Screen("\n".join(lines), picture=track_picture(lang, view, names))
+        return lines
 
     def hand(
         self,
@@ -193,8 +198,14 @@ class DaytonaScreens(GameScreens[DaytonaPublicView, DaytonaSeatView]):
         live: bool,
     ) -> Screen:
         """Daytona has no hands: a player's own screen only says how the race
-        stands (the moves are on the table message)."""
-        return Screen(self.table(lang, view, names, live=live).text)
+        stands and what the last draw did (the moves are on the table message)."""
+        lines = self._race(lang, view, names, live=live)
+        last = _last_line(lang, view, names)
+        if last:
+            lines += ["", last]
+        if live and view.phase is Phase.RACE_OVER:
+            lines += ["", t(lang, "daytona.next_race")]
+        return Screen("\n".join(lines))
 
     def held(self, lang: str, views: Sequence[DaytonaSeatView], seat: int) -> str:
         return ""  # no hands: every card is drawn on the table

@@ -26,6 +26,7 @@ from screens.daytona_track import (
     card_corners,
 )
 from screens.drawing import drawable, plain
+from screens.faces import face
 
 NAMES = ["Анна", "Борис &amp; Ко", "🤖 Тузик", "Глеб-с-очень-длинным-именем-для-подписи"]
 CLOSE = 32
@@ -214,3 +215,16 @@ def test_the_result_shows_the_last_race_which_has_no_post_of_its_own(
     assert over in text
     assert race in text
     assert "+10" in text
+
+
+def test_the_table_leaves_the_last_draw_to_the_log_of_recent_moves() -> None:
+    """The table message's log says each draw and what it did; the race's own
+    text said it again («🤖 Тузик: 4♣️ — на месте» above «Тузик тянет 4♣️»)."""
+    screens = DaytonaScreens()
+    game = _race(3)
+    view = game.public_view()
+    assert view.last is not None
+    last = f"{NAMES[view.last.seat]}: {face(view.last.card.code)}"
+    own = screens.hand("ru", game.view(0), [], NAMES, None, live=True).text
+    assert last in own  # a player's own screen has no log
+    assert last not in screens.table("ru", view, NAMES, live=True).text
