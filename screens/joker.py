@@ -568,6 +568,9 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
             t(lang, "joker.result", name=winners, points=number(totals[min(outcome.winners)]))
         )
         if view.sheet:
+            if view.resigned is None:
+                # The last deal's line, as each pulka's sheet leads with its own.
+                lines += ["", _deal_summary(lang, view.sheet[-1], names)]
             lines += ["", sheet_text(lang, view, names)]
             return Screen("\n".join(lines), picture=sheet_picture(lang, view, names))
         return Screen("\n".join(lines))

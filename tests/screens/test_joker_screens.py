@@ -218,3 +218,16 @@ def test_while_bidding_the_table_tells_no_tricks_taken(lang: str, passed: str, b
     text = compose_group(snapshot(playing, PEOPLE), lang, SCREENS, now=NOW).text
     took = "взято" if lang == "ru" else "took"
     assert f"Борис — {passed}, {took} 0 · 0" in text
+
+
+def test_the_result_leads_the_final_sheet_with_the_last_deals_line() -> None:
+    """The last pulka's sheet is the result's, so the result says the last
+    deal as every other pulka's sheet says its own."""
+    game = finished()
+    view = game.public_view()
+    last = view.sheet[-1]
+    text = SCREENS.result("ru", game.outcome(), view, NAMES).text
+    assert f"Сдача {last.deal} (" in text
+    for n, name in enumerate(NAMES):
+        assert f"{name} {last.bids[n]}/{last.tricks[n]} " in text
+    assert len(text) <= 1024
