@@ -43,6 +43,10 @@ log = logging.getLogger(__name__)
 
 PAUSE = (0.7, 1.5)
 """Seconds a computer waits before its move, at random in this range."""
+OPENING = 3.0
+"""The pause before a game's first move is this many times longer: the group
+reads the new table first (Joker's first-dealer draw, for one, would be gone
+within a second when a computer deals)."""
 
 
 @dataclass(slots=True)
@@ -189,6 +193,8 @@ class Computers:
     async def _play(self, seen: Snapshot) -> None:
         table_id = seen.table.id
         pause = random.Random(f"pause:{seen.table.seed}:{seen.table.moves}").uniform(*self._pause)
+        if seen.table.moves == 0:
+            pause *= OPENING
         seat = self._next_seat(seen)
         if seat is not None and self._searches(seen, seat):
             computer = self._computers[seen.table.game]

@@ -59,6 +59,24 @@ async def test_a_computer_waits_a_human_pause_then_moves(world: World) -> None:
     assert (await world.snapshot(table_id)).table.moves > moves
 
 
+async def test_a_computer_waits_longer_before_a_games_first_move(world: World) -> None:
+    """The group reads the new table first: Joker's first-dealer draw, say,
+    which a computer dealer would otherwise replace within a second."""
+    snapshot = await world.table("joker", people=1, computers=3, turn=0, level="easy")
+    (dealer,) = snapshot.waits()
+    assert snapshot.seat(dealer).computer is not None
+    table_id = snapshot.table.id
+    assert snapshot.table.moves == 0
+    await world.advance(3 * 0.7 - 0.01)
+    assert (await world.snapshot(table_id)).table.moves == 0
+    await world.advance(3 * 0.8)
+    first = (await world.snapshot(table_id)).table.moves
+    assert first >= 1
+    # Later moves wait the usual pause.
+    await world.advance(1.51)
+    assert (await world.snapshot(table_id)).table.moves > first
+
+
 class Spy:
     """A player that records what it was shown."""
 
