@@ -96,7 +96,7 @@ def compose_hand(
     lines = [t(lang, "hand.header", game=t(lang, snapshot.spec.name_key), chat=title)]
     happened = [
         line
-        for logged in _happened(snapshot, seat, acting=bool(actions))
+        for logged in _happened(snapshot, seat, screens.round_opened_by, acting=bool(actions))
         if (line := screens.event(lang, logged.event, names, viewer=seat))
     ]
     if happened:
@@ -127,19 +127,28 @@ def compose_hand(
     return Composed("\n".join(lines), markup(rows), body.picture), must_act
 
 
-def _happened(snapshot: Snapshot, seat: int, *, acting: bool) -> list[LoggedEvent]:
+def _happened(
+    snapshot: Snapshot, seat: int, round_opened_by: frozenset[str], *, acting: bool
+) -> list[LoggedEvent]:
     """What a seat's DM tells of what happened: the last move, to a seat that
     acts now; to one that waits, the latest move that concerned it (it made
     it, or was its target: the cards it picked up and why), so that it stays
-    in view while others play, and the DM changes only when he is concerned."""
-    recent = snapshot.recent
+    in view while others play, and the DM changes only when he is concerned.
+    Nothing from before the round under way: the last round's end over the
+    new round's cards reads as if it were this round's; a seat not concerned
+    since the round began is told its beginning."""
+    opened = max((e.move for e in snapshot.recent if e.event.kind in round_opened_by), default=0)
+    recent = [e for e in snapshot.recent if e.move >= opened]
     if acting:
         last = snapshot.table.moves
     else:
         concerned = [e.move for e in recent if seat in (e.seat, e.event.seat, e.event.target)]
-        if not concerned:
+        if concerned:
+            last = concerned[-1]
+        elif opened:
+            last = opened
+        else:
             return []
-        last = concerned[-1]
     return [e for e in recent if e.move == last]
 
 

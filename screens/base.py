@@ -121,6 +121,11 @@ class GameScreens(Protocol[P, S]):
         round's end): other moves are not asked, so that a post made late
         rebuilds the position after its move only where one may be owed."""
 
+    @property
+    def round_opened_by(self) -> frozenset[str]:
+        """The kinds of event that begin a new round (a deal): a player's hand
+        tells nothing of what happened before the latest of them."""
+
     def announcements(
         self, lang: str, events: Sequence[Event], view: P, names: Sequence[str]
     ) -> list[Screen]:

@@ -262,6 +262,7 @@ class DaytonaScreens(GameScreens[DaytonaPublicView, DaytonaSeatView]):
         return None
 
     announced_after: frozenset[str] = frozenset({"points"})
+    round_opened_by: frozenset[str] = frozenset({"race"})
 
     def announcements(
         self,

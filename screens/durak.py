@@ -490,6 +490,7 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
         raise ValueError(f"durak has no moves made on the table: {action!r}")
 
     announced_after: frozenset[str] = frozenset()
+    round_opened_by: frozenset[str] = frozenset()
 
     def announcements(
         self, lang: str, events: Sequence[Event], view: DurakPublicView, names: Sequence[str]

@@ -241,6 +241,7 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
         raise ValueError(f"not a move made on the table: {action!r}")
 
     announced_after: frozenset[str] = frozenset({"round_over"})
+    round_opened_by: frozenset[str] = frozenset({"deal"})
 
     def announcements(
         self,

@@ -536,6 +536,7 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
         raise ValueError(f"joker has no moves made on the table: {action!r}")
 
     announced_after: frozenset[str] = frozenset({"pulka_over"})
+    round_opened_by: frozenset[str] = frozenset({"deal"})
 
     def announcements(
         self, lang: str, events: Sequence[Event], view: JokerPublicView, names: Sequence[str]

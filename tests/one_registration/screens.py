@@ -77,6 +77,7 @@ class HighCardScreens:
         return None
 
     announced_after: frozenset[str] = frozenset()
+    round_opened_by: frozenset[str] = frozenset()
 
     def announcements(
         self, lang: str, events: Sequence[Event], view: HighCardTable, names: Sequence[str]

@@ -439,6 +439,29 @@ def test_101s_round_result_is_in_each_players_dm_with_the_next_round_button(
     assert len(labels) == 1
 
 
+def test_a_new_round_hand_tells_nothing_of_the_round_before() -> None:
+    """A seat the new round has not concerned yet reads that the round began,
+    not the last round's end above its new cards."""
+    game = HundredOne.new(HUNDRED_ONE["classic"], 3, random.Random(4))
+    rng = random.Random(2)
+    recent: list[LoggedEvent] = []
+    n = 0
+    while True:
+        movers = game.to_move()
+        mover = min(movers)
+        n += 1
+        events = game.apply(mover, rng.choice(game.legal_actions(mover)))
+        recent += [LoggedEvent(n, mover, Actor.PLAYER, e) for e in events]
+        if any(e.kind == "deal" for e in events):
+            break  # the next round, begun by seat 0's press
+    snap = snapshot(game, people(3), recent=tuple(recent[-6:]), moves=n)
+    (leader,) = game.to_move()
+    (waiting,) = {1, 2} - {leader}
+    text, _ = dm(snap, waiting)
+    assert "Кон окончен" not in text
+    assert f"Кон 2, начинает {NAMES[leader]}" in text
+
+
 @pytest.mark.parametrize(
     ("event", "ru", "en"),
     [

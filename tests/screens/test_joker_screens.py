@@ -226,7 +226,9 @@ def test_the_result_leads_the_final_sheet_with_the_last_deals_line() -> None:
     game = finished()
     view = game.public_view()
     last = view.sheet[-1]
-    text = SCREENS.result("ru", game.outcome(), view, NAMES).text
+    outcome = game.outcome()
+    assert outcome is not None
+    text = SCREENS.result("ru", outcome, view, NAMES).text
     assert f"Сдача {last.deal} (" in text
     for n, name in enumerate(NAMES):
         assert f"{name} {last.bids[n]}/{last.tricks[n]} " in text
