@@ -7,6 +7,7 @@ the draw limit's turns, and a race the limit ended."""
 from __future__ import annotations
 
 import io
+import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import replace
@@ -22,8 +23,12 @@ from screens.daytona_track import (
     ARROW,
     CAR_COLOURS,
     CAR_R,
+    CARD_W,
     START_RING,
+    Car,
+    TrackLabels,
     card_corners,
+    draw_track,
 )
 from screens.drawing import drawable, plain
 from screens.faces import face
@@ -228,3 +233,67 @@ def test_the_table_leaves_the_last_draw_to_the_log_of_recent_moves() -> None:
     own = screens.hand("ru", game.view(0), [], NAMES, None, live=True).text
     assert last in own  # a player's own screen has no log
     assert last not in screens.table("ru", view, NAMES, live=True).text
+
+
+def _ink_columns(image: Image.Image, box: tuple[int, int, int, int]) -> list[int]:
+    """The columns of ``box`` with ink of a black rank or suit, its softened
+    edges included (not the paper, nor a gold or yellow ring)."""
+    left, top, right, bottom = box
+    columns = []
+    for x in range(left, right):
+        for y in range(top, bottom):
+            pixel = image.getpixel((x, y))
+            assert isinstance(pixel, tuple)
+            if max(pixel[:3]) < 200:
+                columns.append(x)
+                break
+    return columns
+
+
+def test_a_ten_stands_apart_from_its_suit_and_clear_of_the_cards_ring() -> None:
+    """ "10" is the one rank of two characters: on the start/finish card (ringed
+    in gold) and on the card drawn (ringed in the drawer's colour) it keeps
+    clear of the suit beside it and of the ring, as every rank does."""
+    track = [
+        Card.parse(c)
+        for c in [
+            "5h",
+            "9c",
+            "3d",
+            "7c",
+            "Js",
+            "4h",
+            "8d",
+            "Qc",
+            "As",
+            "6h",
+            "Td",
+            "Ks",
+            "3c",
+            "9h",
+        ]
+    ]
+    cars = [
+        Car("Anna", 0, "", 0, False),
+        Car("Boris", 0, "", 0, False),
+        Car("Vera", 0, "", 0, True),
+    ]
+    labels = TrackLabels(pit="PIT", start="START", drawn="DRAWN", stock="", round="", last="")
+    picture = draw_track(
+        track, Card.parse("Ts"), Card.parse("Qh"), (Card.parse("Tc"), 2), cars, labels
+    )
+    image = Image.open(io.BytesIO(picture)).convert("RGB")
+    ring = 6
+    for name in ("start", "drawn"):
+        x, y = (round(v) for v in card_corners()[name])
+        inner = (x + ring, y + 8, x + CARD_W - ring, y + 46)  # the rank's and suit's band
+        columns = _ink_columns(image, inner)
+        # Clear of the ring on either side.
+        assert columns[0] - inner[0] >= 6, name
+        assert inner[2] - 1 - columns[-1] >= 6, name
+        # The suit is the last run of ink, well apart from the "10" before it:
+        # measured 11 and 12 pixels; 2 and 3 when the 10s were cramped (the
+        # "1" and the "0" are 3 apart).
+        gaps = [b - a - 1 for a, b in itertools.pairwise(columns) if b - a > 1]
+        assert len(gaps) == 2, (name, gaps)  # 1 | 0 | suit
+        assert gaps[-1] >= 8, (name, gaps)
