@@ -11,7 +11,8 @@ along the bottom, up the right side, back along the top, and down to the
 finish.  An arrow in every gap of the loop points the way.  The start/finish
 card is ringed in gold with a chequered edge; the card just drawn is ringed in
 the colour of the car that drew it, with that car's token beside it, so the
-two are never mistaken for each other.
+two are never mistaken for each other.  When the race is over, a banner across
+the middle says so (gold on black between chequered flags).
 
 Sizes: the picture is about 900 pixels wide.  Telegram shows a photo on a
 phone at about 400 points wide, so a pixel is about 0.44 point there: the
@@ -115,6 +116,8 @@ class TrackLabels:
     """The draw limit's count (``turn 7 of 30``); empty without a limit."""
     last: str
     """The last draw and what it did (empty before the first)."""
+    over: str = ""
+    """That the race (or the whole match) is over; empty while it runs."""
 
 
 def _xy(cell: tuple[int, int]) -> tuple[int, int]:
@@ -196,6 +199,36 @@ def _arrow(draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int]) ->
     draw.polygon(
         [at(length / 2, 0), at(-length / 2, half), at(-length / 4, 0), at(-length / 2, -half)],
         fill=ARROW,
+    )
+
+
+BANNER_SIZES = (30, 26, 22)
+"""The type sizes a banner's text may take, the largest that fits first."""
+
+
+def _banner(draw: ImageDraw.ImageDraw, text: str, left: float, right: float) -> None:
+    """A race's end, said across the middle above the pit stop: gold on
+    black between two chequered flags, as wide as the inner field."""
+    top = _xy((2, 1))[1] + CARD_H / 2 - 32
+    bottom = top + 64
+    draw.rounded_rectangle((left, top, right, bottom), 12, fill=INK, outline=START_RING, width=3)
+    size = 8
+    for side in (left + 14, right - 14 - 3 * size):
+        for row in range(6):
+            for col in range(3):
+                if (row + col) % 2 == 0:
+                    cx, cy = side + col * size, top + 8 + row * size
+                    draw.rectangle((cx, cy, cx + size - 1, cy + size - 1), fill=PAPER)
+    room = right - left - 2 * (14 + 3 * size + 12)
+    shown = drawable(text)
+    font = typeface(BANNER_SIZES[-1], True)
+    for points in BANNER_SIZES:
+        font = typeface(points, True)
+        if draw.textlength(shown, font=font) <= room:
+            break
+    shown = fit(draw, shown, font, room)
+    draw.text(
+        ((left + right) / 2, (top + bottom) / 2), shown, font=font, fill=START_RING, anchor="mm"
     )
 
 
@@ -290,6 +323,8 @@ def draw_track(
             anchor="md",
         )
         _token(draw, lx + CARD_W / 2, top + CARD_H - 34, seat, False)
+    if labels.over:
+        _banner(draw, labels.over, inner_left, inner_right)
     below = top + CARD_H + 34
     if labels.last:
         font = typeface(24, True)

@@ -11,6 +11,7 @@ import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -18,6 +19,7 @@ from PIL import Image
 from games.cards import Card
 from games.daytona import AS_TWO, DRAW, PRESETS, Daytona, DaytonaRules, DrawLimit
 from games.daytona.engine import Phase
+from games.daytona.views import DaytonaPublicView
 from screens.daytona import DaytonaScreens, track_picture
 from screens.daytona_track import (
     ARROW,
@@ -297,3 +299,52 @@ def test_a_ten_stands_apart_from_its_suit_and_clear_of_the_cards_ring() -> None:
         gaps = [b - a - 1 for a, b in itertools.pairwise(columns) if b - a > 1]
         assert len(gaps) == 2, (name, gaps)  # 1 | 0 | suit
         assert gaps[-1] >= 8, (name, gaps)
+
+
+@pytest.mark.parametrize(
+    ("lang", "first_over", "match_over"),
+    [("ru", "ЗАЕЗД 1 ОКОНЧЕН", "ГОНКИ ОКОНЧЕНЫ"), ("en", "RACE 1 IS OVER", "THE RACES ARE OVER")],
+)
+def test_the_picture_says_when_the_race_and_the_match_are_over(
+    lang: str, first_over: str, match_over: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A banner across the middle says the race is over (at the match's end,
+    that the races are), in the chat's language; none while a race runs."""
+    said: list[tuple[Phase, int, str]] = []
+    shown: list[DaytonaPublicView] = []  # the view being drawn
+    pictures: dict[Phase, Image.Image] = {}
+
+    def draw(*args: Any) -> bytes:
+        """Every picture's labels; the pixels of each phase's first."""
+        (view,) = shown
+        said.append((view.phase, view.race, args[-1].over))
+        if view.phase in pictures:
+            return b""
+        drawn = draw_track(*args)
+        pictures[view.phase] = Image.open(io.BytesIO(drawn)).convert("RGB")
+        return drawn
+
+    monkeypatch.setattr("screens.daytona.draw_track", draw)
+    game = Daytona.new(DaytonaRules(target=30), 2, random.Random(5))
+    while True:
+        shown[:] = [game.public_view()]
+        track_picture(lang, shown[0], NAMES[:2]).draw()
+        if shown[0].phase is Phase.OVER:
+            break
+        seat = min(game.to_move())
+        game.apply(seat, game.default_action(seat))
+    assert set(pictures) == set(Phase)
+    for phase, race, over in said:
+        if phase is Phase.RACE_OVER:
+            assert over == first_over.replace("1", str(race))
+        elif phase is Phase.OVER:
+            assert over == match_over
+        else:
+            assert over == ""
+    assert (Phase.RACE_OVER, 1, first_over) in said
+    # Drawn across the middle above the pit stop: gold letters and rim on black.
+    x, y = card_corners()["pit"]
+    band = (int(x), int(y) - 110, int(x) + 200, int(y) - 30)
+    assert _near(pictures[Phase.DRAW].crop(band), START_RING) == 0
+    assert _near(pictures[Phase.RACE_OVER].crop(band), START_RING) > 500
+    assert _near(pictures[Phase.OVER].crop(band), START_RING) > 500
