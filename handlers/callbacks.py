@@ -102,10 +102,10 @@ async def on_callback(update: Update, context: KolodaContext) -> None:
     try:
         match pressed:
             case cd.MoveButton():
-                await app.services.tables.press(
+                snapshot = await app.services.tables.press(
                     pressed.table_id, query.from_user.id, pressed.action, at_move=pressed.at_move
                 )
-                await _answer(query)
+                await _answer(query, _move_toast(app, query, in_group, snapshot, lang))
             case cd.MenuButton():
                 await _menu(app, query, pressed)
             case cd.LobbyButton():
@@ -140,6 +140,22 @@ async def on_callback(update: Update, context: KolodaContext) -> None:
         await _answer(query, t(lang, exc.key, **exc.params), alert=True)
         if on_hand is not None:
             app.publisher.refused(*on_hand)
+
+
+def _move_toast(
+    app: Koloda,
+    query: CallbackQuery,
+    in_group: tuple[int, int, str, int | None] | None,
+    snapshot: Snapshot,
+    lang: str,
+) -> str | None:
+    """The toast that answers a move made on the group's table message: what
+    the move did, at once, while the message's edit may wait seconds for the
+    group's budget (a hand, in a DM or ephemeral, is edited at once and says
+    it itself)."""
+    if in_group is None or in_group[3] is not None:
+        return None
+    return common.move_toast(lang, snapshot, app.screens[snapshot.table.game])
 
 
 def _on_hand(query: CallbackQuery, pressed: cd.Button) -> tuple[int, int, int] | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -48,6 +49,7 @@ __all__ = [
     "level_label",
     "lobby_text",
     "luck_text",
+    "move_toast",
     "names_of",
     "option_label",
     "options_summary",
@@ -401,6 +403,30 @@ def _move_text(
     if label is None:
         return t(lang, "analysis.move_unnamed")
     return t(lang, "analysis.move_key", label=label)
+
+
+TOAST_LENGTH = 200
+"""The most characters of a press's answer (``answerCallbackQuery``'s text)."""
+_TAG = re.compile(r"<[^>]*>")
+
+
+def move_toast(lang: str, snapshot: Snapshot, screens: GameScreens[Any, Any]) -> str | None:
+    """What the table's latest move did, in the lines the table message's log
+    gives it, as plain text for the toast that answers the press that made it:
+    the table message shows the move only when the group's budget lets its
+    edit go, seconds later at people's pace.  None when no event of the move
+    has a line."""
+    names = names_of(lang, snapshot.table)
+    moves = snapshot.table.moves
+    lines = [
+        html.unescape(_TAG.sub("", line))
+        for logged in snapshot.recent
+        if logged.move == moves and (line := screens.event(lang, logged.event, names))
+    ]
+    if not lines:
+        return None
+    text = " · ".join(lines)
+    return text if len(text) <= TOAST_LENGTH else text[: TOAST_LENGTH - 1] + "…"
 
 
 def duplicate_line(lang: str, table: TableRow) -> str:

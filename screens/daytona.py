@@ -100,6 +100,11 @@ def track_picture(lang: str, view: DaytonaPublicView, names: Sequence[str]) -> P
     if last is not None and last.move is not DrawMove.CHOOSE:
         last_text = f"{shown[last.seat]}: {t(lang, _MOVE_KEYS[last.move])}"
     rounds = view.rounds
+    over = ""
+    if view.phase is Phase.RACE_OVER:
+        over = t(lang, "daytona.picture_race_over", n=view.race)
+    elif view.phase is Phase.OVER:
+        over = t(lang, "daytona.picture_match_over")
     labels = TrackLabels(
         pit=t(lang, "daytona.picture_pit"),
         start=t(lang, "daytona.picture_start"),
@@ -107,8 +112,12 @@ def track_picture(lang: str, view: DaytonaPublicView, names: Sequence[str]) -> P
         stock=t(lang, "daytona.picture_stock", n=view.stock),
         round=t(lang, "daytona.picture_round", n=view.round, of=rounds) if rounds else "",
         last=last_text,
+        over=over,
     )
-    data = json.dumps([lang, shown, statuses, sorted(moving), _shown(view)], sort_keys=True)
+    keyed: list[JSON] = [lang, shown, statuses, sorted(moving), _shown(view)]
+    if over:  # (the key of a picture of a race going on is as it always was)
+        keyed.append(over)
+    data = json.dumps(keyed, sort_keys=True)
     key = "daytona-" + hashlib.blake2b(data.encode(), digest_size=10).hexdigest()
     cars = [
         Car(shown[s], view.positions[s], statuses[s], view.scores[s], s in moving)

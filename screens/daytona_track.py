@@ -11,13 +11,16 @@ along the bottom, up the right side, back along the top, and down to the
 finish.  An arrow in every gap of the loop points the way.  The start/finish
 card is ringed in gold with a chequered edge; the card just drawn is ringed in
 the colour of the car that drew it, with that car's token beside it, so the
-two are never mistaken for each other.
+two are never mistaken for each other.  When the race is over, a banner across
+the middle says so (gold on black between chequered flags).
 
 Sizes: the picture is about 900 pixels wide.  Telegram shows a photo on a
 phone at about 400 points wide, so a pixel is about 0.44 point there: the
-legend's 26-pixel text shows at about 11.5 points, a card's 36-pixel rank at
-16, a car (34 pixels across) at 15.  The fonts ship with the package, as for
-Joker's sheet.
+legend's 26-pixel text shows at about 11.5 points, a card's 34-pixel rank at
+15, a car (34 pixels across) at 15.  A card is 94 pixels wide so that a "10"
+and its suit stand apart, clear of a ring round the card, at that size; the
+gaps across are narrower than those down, and the arrows in them shorter.
+The fonts ship with the package, as for Joker's sheet.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from screens.drawing import drawable, encoded, fit, typeface
 
 __all__ = [
     "ARROW",
+    "CARD_W",
     "CAR_COLOURS",
     "CAR_R",
     "START_RING",
@@ -45,15 +49,23 @@ __all__ = [
     "draw_track",
 ]
 
-CARD_W, CARD_H = 88, 124
-GAP = 30
-"""Room between cards for the arrows of the direction of travel."""
+CARD_W, CARD_H = 94, 124
+GAP_X, GAP_Y = 24, 30
+"""Room between cards (across, down) for the arrows of the direction of travel."""
 MARGIN = 28
-LEFT = 76
+LEFT = 70
 """Room left of the start/finish card for the cars before the start."""
 LEGEND_ROW = 46
 CAR_R = 17
 """A car token's radius."""
+INSET = 12
+"""From a card's edge to its rank and suit: clear of a ring (6 pixels wide)."""
+RANK_SIZE, SUIT_SIZE = 34, 26
+"""The rank's (bold) and the suit's type sizes: a "10" (43 pixels wide) and a
+suit (21) leave 6 pixels between them on a card."""
+WIDTH = LEFT + MARGIN + 7 * CARD_W + 6 * GAP_X
+BOARD_H = MARGIN * 2 + 5 * CARD_H + 4 * GAP_Y
+"""The picture's width, and the height above its legend."""
 
 FELT = (28, 94, 60)
 LEGEND_BG = (244, 241, 232)
@@ -104,11 +116,13 @@ class TrackLabels:
     """The draw limit's count (``turn 7 of 30``); empty without a limit."""
     last: str
     """The last draw and what it did (empty before the first)."""
+    over: str = ""
+    """That the race (or the whole match) is over; empty while it runs."""
 
 
 def _xy(cell: tuple[int, int]) -> tuple[int, int]:
     col, row = cell
-    return LEFT + col * (CARD_W + GAP), MARGIN + row * (CARD_H + GAP)
+    return LEFT + col * (CARD_W + GAP_X), MARGIN + row * (CARD_H + GAP_Y)
 
 
 def card_corners() -> dict[str, tuple[float, float]]:
@@ -138,16 +152,21 @@ def _card(
     ring: tuple[int, int, int] | None = None,
 ) -> None:
     """A card face up: its rank and suit along the top, so that the cars
-    standing on its lower half leave them readable."""
+    standing on its lower half leave them readable, each clear of the other
+    and of the ring (a "10" too)."""
     draw.rounded_rectangle(
         (x, y, x + CARD_W, y + CARD_H), 9, fill=PAPER, outline=ring or INK, width=6 if ring else 1
     )
     colour = RED if card.suit is not None and card.suit.value in "hd" else INK
     label = "★" if card.is_joker else card.rank.label
-    draw.text((x + 9, y + 6), label, font=typeface(36, True), fill=colour)
+    draw.text((x + INSET, y + 7), label, font=typeface(RANK_SIZE, True), fill=colour)
     if card.suit is not None:
         draw.text(
-            (x + CARD_W - 9, y + 8), card.suit.symbol, font=typeface(34), fill=colour, anchor="ra"
+            (x + CARD_W - INSET, y + 12),
+            card.suit.symbol,
+            font=typeface(SUIT_SIZE),
+            fill=colour,
+            anchor="ra",
         )
 
 
@@ -169,7 +188,7 @@ def _arrow(draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int]) ->
     (ax, ay), (bx, by) = _centre(a), _centre(b)
     mx, my = (ax + bx) / 2, (ay + by) / 2
     angle = math.atan2(by - ay, bx - ax)
-    length, half = 22, 12
+    length, half = 20, 11
 
     def at(forward: float, side: float) -> tuple[float, float]:
         return (
@@ -180,6 +199,36 @@ def _arrow(draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int]) ->
     draw.polygon(
         [at(length / 2, 0), at(-length / 2, half), at(-length / 4, 0), at(-length / 2, -half)],
         fill=ARROW,
+    )
+
+
+BANNER_SIZES = (30, 26, 22)
+"""The type sizes a banner's text may take, the largest that fits first."""
+
+
+def _banner(draw: ImageDraw.ImageDraw, text: str, left: float, right: float) -> None:
+    """A race's end, said across the middle above the pit stop: gold on
+    black between two chequered flags, as wide as the inner field."""
+    top = _xy((2, 1))[1] + CARD_H / 2 - 32
+    bottom = top + 64
+    draw.rounded_rectangle((left, top, right, bottom), 12, fill=INK, outline=START_RING, width=3)
+    size = 8
+    for side in (left + 14, right - 14 - 3 * size):
+        for row in range(6):
+            for col in range(3):
+                if (row + col) % 2 == 0:
+                    cx, cy = side + col * size, top + 8 + row * size
+                    draw.rectangle((cx, cy, cx + size - 1, cy + size - 1), fill=PAPER)
+    room = right - left - 2 * (14 + 3 * size + 12)
+    shown = drawable(text)
+    font = typeface(BANNER_SIZES[-1], True)
+    for points in BANNER_SIZES:
+        font = typeface(points, True)
+        if draw.textlength(shown, font=font) <= room:
+            break
+    shown = fit(draw, shown, font, room)
+    draw.text(
+        ((left + right) / 2, (top + bottom) / 2), shown, font=font, fill=START_RING, anchor="mm"
     )
 
 
@@ -212,8 +261,7 @@ def _board(
     once per race and language, and copied for each picture (about half the
     drawing; the pixels are those of drawing it all every time).  Never drawn
     on: callers draw on a copy."""
-    width = LEFT + MARGIN + 7 * CARD_W + 6 * GAP
-    board_h = MARGIN * 2 + 5 * CARD_H + 4 * GAP
+    width, board_h = WIDTH, BOARD_H
     height = board_h + LEGEND_ROW * cars + MARGIN
     image = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(image)
@@ -251,8 +299,7 @@ def draw_track(
 ) -> bytes:
     """The picture of the track with the cars on it; ``last`` is the card drawn
     last and the seat that drew it."""
-    width = LEFT + MARGIN + 7 * CARD_W + 6 * GAP
-    board_h = MARGIN * 2 + 5 * CARD_H + 4 * GAP
+    width, board_h = WIDTH, BOARD_H
     image = _board(tuple(track[:TRACK_CARDS]), start, pit, labels.start, labels.pit, len(cars))
     image = image.copy()
     draw = ImageDraw.Draw(image)
@@ -276,6 +323,8 @@ def draw_track(
             anchor="md",
         )
         _token(draw, lx + CARD_W / 2, top + CARD_H - 34, seat, False)
+    if labels.over:
+        _banner(draw, labels.over, inner_left, inner_right)
     below = top + CARD_H + 34
     if labels.last:
         font = typeface(24, True)

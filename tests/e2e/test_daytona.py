@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from handlers.context import KEY
+from i18n import t
 from playground.botapi import FakeTelegram, SentMessage
+from screens.faces import face
 from tests.clock import FakeClock
 from tests.e2e.harness import HORIZON, Probe, advance, bot_config, running_bot, seat_players
 
@@ -124,7 +127,7 @@ async def test_a_race_at_peoples_pace_keeps_the_groups_message_budget(
             (mover,) = sorted(probe.public_view().to_move)[:1]
             data = table.rng.choice([d for d in group.callback_datas if d.startswith("m:")])
             answer = await table.press(table.players[mover], group, data)
-            refused += bool(answer.get("text"))
+            refused += bool(answer.get("show_alert"))
         calls = [
             c
             for c in server.calls
@@ -192,3 +195,61 @@ async def test_a_player_whose_draw_waits_is_mentioned_silently_in_the_group(
         )
         # The DM that other games send instead is not sent: the race is on the table.
         assert not any("Осталось" in m.text for m in server.chat_messages(user))
+
+
+@pytest.mark.slow
+async def test_a_draw_is_answered_at_once_with_what_it_did_while_the_table_waits_for_the_budget(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """The group's budget holds the table message's edits back (one per 4 s at
+    20 a minute), so the picture shows a draw seconds after it: the press is
+    answered at once, the clock standing still, with a toast saying what the
+    draw did. A second press of the same button (he saw nothing change) is
+    answered that it is already done, and changes nothing."""
+    probe = Probe(db_path)
+    config = bot_config(server, db_path, group_edits_per_minute=20)
+    clock = FakeClock()
+    async with running_bot(config, clock) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("daytona")
+        pacer = app.bot_data[KEY].publisher.pacer
+        answered = 0
+        while answered < 2:
+            await advance(server, app, 60.0)  # the table shows every draw so far
+            group = table.group_move()
+            assert group is not None
+            (mover,) = probe.public_view().to_move
+            # A press whose edit goes at once; the next edit waits 4 s.
+            await table.press(table.players[mover], group, group.callback_datas[0])
+            group = table.group_move()
+            assert group is not None
+            if not any(b.startswith("🎴") for b in group.button_texts):
+                continue  # a deuce to read
+            assert pacer.delay(table.group_id, spread=True) > 0
+            (mover,) = probe.public_view().to_move
+            data = group.callback_data("🎴")
+            user = table.players[mover]
+            query = server.press(user, group.chat_id, group.message_id, data)
+            # Not settled: the clock stands still, so the table's edit waits
+            # for the group's next slot meanwhile.
+            answer = await server.answered(query)
+            view = probe.public_view()
+            assert view.last is not None
+            assert view.last.seat == mover
+            shown = table.group_move()
+            assert shown is not None
+            assert shown.edit_count == group.edit_count, "the table is not edited yet"
+            name = ["Anna", "Boris"][mover]
+            toast = answer.get("text") or ""
+            assert toast.startswith(f"{name} тянет {face(view.last.card.code)}"), answer
+            assert not answer.get("show_alert")
+            assert len(toast) <= 200
+            moves = probe.table()[1]
+            again = server.press(user, group.chat_id, group.message_id, data)
+            assert (await server.answered(again)).get("text") == t("ru", "error.already_done")
+            assert probe.table()[1] == moves
+            await advance(server, app, 5.0)  # the table shows the draw then
+            edited = table.group_move()
+            assert edited is not None
+            assert edited.edit_count > group.edit_count
+            answered += 1

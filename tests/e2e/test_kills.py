@@ -124,7 +124,8 @@ async def _press(server: FakeTelegram, play: Play, choice: tuple[int, SentMessag
 async def _counted(server: FakeTelegram, play: Play, query: str, data: str) -> None:
     """Wait for the answer to a press and count it when it was a move applied."""
     answer = await server.answered(query, timeout=15)
-    if data.startswith("m:") and not answer.get("show_alert") and not answer.get("text"):
+    # A refusal is an alert (a move on the table message is answered with a toast).
+    if data.startswith("m:") and not answer.get("show_alert"):
         play.accepted += 1
 
 

@@ -86,7 +86,9 @@ async def _press(
         return False
     if not data.startswith("m:"):
         return False
-    if answer.get("show_alert") or answer.get("text"):
+    # A refusal is an alert; an accepted move on the table message is
+    # answered with a toast saying what it did.
+    if answer.get("show_alert"):
         play.refused += 1
         return False
     play.accepted += 1

@@ -341,7 +341,7 @@ async def _play(server: FleetTelegram, probe: Probe, play: Play) -> None:
         except TimeoutError:
             play.unanswered += 1
             continue
-        if answer.get("show_alert") or answer.get("text"):
+        if answer.get("show_alert"):  # a move on the table message is toasted
             play.refused += 1
         elif is_move:
             play.accepted[(user_id, _action(data))] += 1

@@ -7,9 +7,11 @@ the draw limit's turns, and a race the limit ended."""
 from __future__ import annotations
 
 import io
+import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -17,13 +19,18 @@ from PIL import Image
 from games.cards import Card
 from games.daytona import AS_TWO, DRAW, PRESETS, Daytona, DaytonaRules, DrawLimit
 from games.daytona.engine import Phase
+from games.daytona.views import DaytonaPublicView
 from screens.daytona import DaytonaScreens, track_picture
 from screens.daytona_track import (
     ARROW,
     CAR_COLOURS,
     CAR_R,
+    CARD_W,
     START_RING,
+    Car,
+    TrackLabels,
     card_corners,
+    draw_track,
 )
 from screens.drawing import drawable, plain
 from screens.faces import face
@@ -228,3 +235,116 @@ def test_the_table_leaves_the_last_draw_to_the_log_of_recent_moves() -> None:
     own = screens.hand("ru", game.view(0), [], NAMES, None, live=True).text
     assert last in own  # a player's own screen has no log
     assert last not in screens.table("ru", view, NAMES, live=True).text
+
+
+def _ink_columns(image: Image.Image, box: tuple[int, int, int, int]) -> list[int]:
+    """The columns of ``box`` with ink of a black rank or suit, its softened
+    edges included (not the paper, nor a gold or yellow ring)."""
+    left, top, right, bottom = box
+    columns = []
+    for x in range(left, right):
+        for y in range(top, bottom):
+            pixel = image.getpixel((x, y))
+            assert isinstance(pixel, tuple)
+            if max(pixel[:3]) < 200:
+                columns.append(x)
+                break
+    return columns
+
+
+def test_a_ten_stands_apart_from_its_suit_and_clear_of_the_cards_ring() -> None:
+    """ "10" is the one rank of two characters: on the start/finish card (ringed
+    in gold) and on the card drawn (ringed in the drawer's colour) it keeps
+    clear of the suit beside it and of the ring, as every rank does."""
+    track = [
+        Card.parse(c)
+        for c in [
+            "5h",
+            "9c",
+            "3d",
+            "7c",
+            "Js",
+            "4h",
+            "8d",
+            "Qc",
+            "As",
+            "6h",
+            "Td",
+            "Ks",
+            "3c",
+            "9h",
+        ]
+    ]
+    cars = [
+        Car("Anna", 0, "", 0, False),
+        Car("Boris", 0, "", 0, False),
+        Car("Vera", 0, "", 0, True),
+    ]
+    labels = TrackLabels(pit="PIT", start="START", drawn="DRAWN", stock="", round="", last="")
+    picture = draw_track(
+        track, Card.parse("Ts"), Card.parse("Qh"), (Card.parse("Tc"), 2), cars, labels
+    )
+    image = Image.open(io.BytesIO(picture)).convert("RGB")
+    ring = 6
+    for name in ("start", "drawn"):
+        x, y = (round(v) for v in card_corners()[name])
+        inner = (x + ring, y + 8, x + CARD_W - ring, y + 46)  # the rank's and suit's band
+        columns = _ink_columns(image, inner)
+        # Clear of the ring on either side.
+        assert columns[0] - inner[0] >= 6, name
+        assert inner[2] - 1 - columns[-1] >= 6, name
+        # The suit is the last run of ink, well apart from the "10" before it:
+        # measured 11 and 12 pixels; 2 and 3 when the 10s were cramped (the
+        # "1" and the "0" are 3 apart).
+        gaps = [b - a - 1 for a, b in itertools.pairwise(columns) if b - a > 1]
+        assert len(gaps) == 2, (name, gaps)  # 1 | 0 | suit
+        assert gaps[-1] >= 8, (name, gaps)
+
+
+@pytest.mark.parametrize(
+    ("lang", "first_over", "match_over"),
+    [("ru", "ЗАЕЗД 1 ОКОНЧЕН", "ГОНКИ ОКОНЧЕНЫ"), ("en", "RACE 1 IS OVER", "THE RACES ARE OVER")],
+)
+def test_the_picture_says_when_the_race_and_the_match_are_over(
+    lang: str, first_over: str, match_over: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A banner across the middle says the race is over (at the match's end,
+    that the races are), in the chat's language; none while a race runs."""
+    said: list[tuple[Phase, int, str]] = []
+    shown: list[DaytonaPublicView] = []  # the view being drawn
+    pictures: dict[Phase, Image.Image] = {}
+
+    def draw(*args: Any) -> bytes:
+        """Every picture's labels; the pixels of each phase's first."""
+        (view,) = shown
+        said.append((view.phase, view.race, args[-1].over))
+        if view.phase in pictures:
+            return b""
+        drawn = draw_track(*args)
+        pictures[view.phase] = Image.open(io.BytesIO(drawn)).convert("RGB")
+        return drawn
+
+    monkeypatch.setattr("screens.daytona.draw_track", draw)
+    game = Daytona.new(DaytonaRules(target=30), 2, random.Random(5))
+    while True:
+        shown[:] = [game.public_view()]
+        track_picture(lang, shown[0], NAMES[:2]).draw()
+        if shown[0].phase is Phase.OVER:
+            break
+        seat = min(game.to_move())
+        game.apply(seat, game.default_action(seat))
+    assert set(pictures) == set(Phase)
+    for phase, race, over in said:
+        if phase is Phase.RACE_OVER:
+            assert over == first_over.replace("1", str(race))
+        elif phase is Phase.OVER:
+            assert over == match_over
+        else:
+            assert over == ""
+    assert (Phase.RACE_OVER, 1, first_over) in said
+    # Drawn across the middle above the pit stop: gold letters and rim on black.
+    x, y = card_corners()["pit"]
+    band = (int(x), int(y) - 110, int(x) + 200, int(y) - 30)
+    assert _near(pictures[Phase.DRAW].crop(band), START_RING) == 0
+    assert _near(pictures[Phase.RACE_OVER].crop(band), START_RING) > 500
+    assert _near(pictures[Phase.OVER].crop(band), START_RING) > 500
