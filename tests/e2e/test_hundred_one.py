@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from playground.botapi import FakeTelegram
-from tests.e2e.harness import Probe, bot_config, running_bot, seat_players, settle
+from tests.clock import FakeClock
+from tests.e2e.harness import Probe, advance, bot_config, running_bot, seat_players, settle
 
 
 def move_log(db_path: Path) -> list[tuple[int, str, list[dict[str, object]]]]:
@@ -137,3 +138,41 @@ async def test_a_round_sheet_posted_late_shows_its_own_round(
         await settle(server, app)
         posted = [m.text for m in table.group_messages() if "📋" in m.text]
         assert posted == sheets * 2
+
+
+async def test_a_rounds_sheet_reaches_the_group_before_the_next_round_on_the_table(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """Within the group's budget (20 a minute: a running game's table edits
+    one per 4 s) the table's edit waits its turn while the players play on
+    in their DMs; when a round ends and the next is dealt at once, before
+    that edit goes, the round's sheet is posted before the table shows the
+    next round, in the edit's slot: no more of the budget spent."""
+    config = bot_config(server, db_path, group_edits_per_minute=20)
+    clock = FakeClock()
+    server.stamp = clock.now
+    async with running_bot(config, clock) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("101", options={"Потолок:": "501"})
+        await advance(server, app, 60.0)  # the lobby's edits a minute behind
+        # Round one played and round two dealt (from a DM) with the clock
+        # standing still: the table's edit waits for its slot meanwhile.
+        while not any(action == "n" for _, action, _ in move_log(db_path)):
+            assert await table.play_random_move() is not None
+        assert not any("📋" in m.text for m in table.group_messages())
+        await advance(server, app, 60.0)
+    calls = [
+        c
+        for c in server.calls
+        if c.chat_id == table.group_id and c.method in ("sendMessage", "editMessageText")
+    ]
+    texts = [(c.method, str(c.params.get("text"))) for c in calls]
+    sheet = next(i for i, (m, text) in enumerate(texts) if m == "sendMessage" and "📋" in text)
+    assert "Кон 1" in texts[sheet][1]
+    round_two = next(
+        i for i, (m, text) in enumerate(texts) if m == "editMessageText" and "Кон 2 ·" in text
+    )
+    assert sheet < round_two
+    # The edit that waited shows round two at once: the round's end, which
+    # the sheet tells, costs no edit of its own.
+    assert not any("Кон окончен" in text for _, text in texts[: round_two + 1])
