@@ -115,6 +115,9 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
             lines.append(line)
         if live and view.phase is Phase.ROUND_OVER:
             lines += ["", t(lang, "101.next_round_hint")]
+        if view.phase is Phase.OVER:  # the last one left won the match
+            winner = next(s for s in range(len(names)) if s not in eliminated)
+            lines += ["", t(lang, "101.result", name=names[winner])]
         return Screen("\n".join(lines))
 
     def turn(self, lang: str, view: HundredOnePublicView, names: Sequence[str]) -> str | None:

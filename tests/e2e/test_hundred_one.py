@@ -41,9 +41,15 @@ async def test_a_three_player_match_to_its_winner(server: FakeTelegram, db_path:
 
         assert probe.table()[0] == "finished"
         result = await server.wait_for(
-            lambda: next((m for m in table.group_messages() if "🏁" in m.text), None)
+            lambda: next((m for m in table.group_messages() if "Места —" in m.text), None)
         )
         assert "Победа:" in result.text
+        # The table message itself says so too, above the result.
+        (over,) = [line for line in result.text.splitlines() if line.startswith("🏁")]
+        board = server.bot_message(
+            table.group_id, probe.query("SELECT message_id FROM table_messages")[0][0]
+        )
+        assert over in board.text.splitlines()
         # The places are numbered and the order explained: the later out, the higher.
         assert "Места — по выбыванию" in result.text
         assert "1. " in result.text

@@ -10,6 +10,7 @@ import pytest
 
 from games.hundred_one import PRESETS, HundredOne
 from games.hundred_one.engine import Phase
+from i18n import t
 from players import HundredOneHeuristic
 from players.arena import play
 from screens.base import SheetScreens
@@ -75,6 +76,28 @@ def test_the_result_numbers_the_places_and_says_when_each_went_out(lang: str) ->
     if lang == "ru":
         out = [f"вне игры после кона {view.out[s]}" for s in view.eliminated[::-1]]
         assert [line.split(", ", 1)[1] for line in ranked[1:]] == out
+
+
+@pytest.mark.parametrize("lang", ["ru", "en", "uk", "ka"])
+def test_the_table_says_the_match_is_over_and_who_won(lang: str) -> None:
+    """The group's table message itself says that the match is over, as
+    Durak's and Joker's do, not only the result posted under it; while the
+    match runs it says nothing of the kind."""
+    game = finished()
+    outcome = game.outcome()
+    assert outcome is not None
+    (winner,) = outcome.winners
+    over = t(lang, "101.result", name=NAMES[winner])
+    table = SCREENS.table(lang, game.public_view(), NAMES, live=False).text
+    assert table.splitlines()[-1] == over
+    assert lang == "ru" or over != t("ru", "101.result", name=NAMES[winner])  # translated
+    rng = random.Random(5)
+    running = HundredOne.new(PRESETS["classic"], 3, rng)
+    for _ in range(40):
+        view = running.public_view()
+        assert over not in SCREENS.table(lang, view, NAMES, live=True).text
+        (mover, *_) = sorted(running.to_move())
+        running.apply(mover, rng.choice(running.legal_actions(mover)))
 
 
 def test_a_player_who_left_the_match_reads_so_on_the_sheet() -> None:
