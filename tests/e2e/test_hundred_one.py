@@ -62,6 +62,21 @@ async def test_a_three_player_match_to_its_winner(server: FakeTelegram, db_path:
         scores = probe.scores()
         assert [s[3] for s in scores] == [1, 1, 1]
         assert sum(s[4] for s in scores) == 1  # one winner
+    # A player out of the match before its end is told so in his hand, which
+    # then stays as it is until the end tells him his place.
+    out = 0
+    for user_id in table.players:
+        texts = [
+            str(c.params.get("text"))
+            for c in server.calls
+            if c.chat_id == user_id and c.method in ("sendMessage", "editMessageText")
+        ]
+        told = [i for i, text in enumerate(texts) if "Вы выбыли — ждите конца матча." in text]
+        if told:
+            out += 1
+            assert len(texts) == told[0] + 2, texts[told[0] :]
+            assert "Матч окончен" in texts[-1]
+    assert out >= 1
 
 
 async def test_sheet_shows_the_matchs_rounds_and_totals(
