@@ -54,7 +54,7 @@ from delivery.telegram_io import Delivery, Sent, TelegramIO
 from games.core import Wait
 from i18n import t
 from screens import common
-from screens.base import GameScreens, Key
+from screens.base import GameScreens, Key, OutScreens
 from services import LoggedEvent, SeatRow, Services, Snapshot, Status
 
 __all__ = ["BACK", "LOOKING", "HandMessages", "compose_hand", "in_group"]
@@ -91,18 +91,21 @@ def compose_hand(
     # A move made on the table (101's next round) may be made from the DM too.
     actions = list(snapshot.legal(seat))
     view = snapshot.view(seat)
-    body = screens.hand(lang, view, actions, names, focus, live=live)
+    # A seat out of a game that goes on (101's eliminated) sees that alone,
+    # the same until the game ends: nothing of others' moves and turns.
+    out = screens.out(lang, view, names) if live and isinstance(screens, OutScreens) else None
+    body = out if out is not None else screens.hand(lang, view, actions, names, focus, live=live)
     title = html.escape(table.chat_title or "?")
     lines = [t(lang, "hand.header", game=t(lang, snapshot.spec.name_key), chat=title)]
     happened = [
         line
         for logged in _happened(snapshot, seat, screens.round_opened_by, acting=bool(actions))
-        if (line := screens.event(lang, logged.event, names, viewer=seat))
+        if out is None and (line := screens.event(lang, logged.event, names, viewer=seat))
     ]
     if happened:
         lines.append("<i>" + " · ".join(happened) + "</i>")
     lines.append(body.text)
-    if live and not actions and (turn := screens.turn(lang, view, names)):
+    if live and out is None and not actions and (turn := screens.turn(lang, view, names)):
         lines.append(turn)
     outcome = snapshot.outcome()
     if table.status is Status.FINISHED and outcome is not None:
@@ -115,7 +118,7 @@ def compose_hand(
     # An absent player's seat is played by the computer: what he sees of it
     # is edited in silently, and he comes back with one press.
     must_act = live and snapshot.waits().get(seat) is Wait.DECIDE and not row.absent
-    if live and row.absent:
+    if live and row.absent and out is None:
         lines.append(t(lang, f"hand.absent.{table.on_absence.value}"))
         keys.append((Key(t(lang, "hand.back_button"), focus=BACK),))
     elif must_act and deadline is not None:

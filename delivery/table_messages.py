@@ -6,7 +6,7 @@ Composed from a snapshot only, so a restart (or a retry) composes it again.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -43,6 +43,17 @@ PIN_RETRY = 600.0
 """Lines of what just happened under the table."""
 _ACTOR_MARKS = {Actor.TIMER: "⏰ ", Actor.COMPUTER: "🤖 ", Actor.ADMIN: "⛔ "}
 """How the group tells a move nobody pressed for."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Owed:
+    """One post a move calls for: the ``index``-th of the move's ``count``."""
+
+    move: int
+    index: int
+    count: int
+    composed: Composed
+    notify: bool
 
 
 def _actor_mark(snapshot: Snapshot, logged: LoggedEvent) -> str:
@@ -246,18 +257,33 @@ class TableMessages:
         """The group's table message showing the table's latest snapshot, its
         pin, then the announcements owed; stops at the first delivery worth
         trying again.  ``adopted``: a message to take over if the table has
-        none (the game chooser it was opened from)."""
+        none (the game chooser it was opened from).
+
+        The group is told in the order things happened: what a move calls
+        for (a round's score sheet) is posted before the table message shows
+        a later move (the next round's play), which may have come while the
+        edit waited for its slot; the edit then waits for the slot after it.
+        Every call takes one slot either way: nothing more of the group's
+        budget is spent, only in another order."""
         assert table.latest is not None
-        table_id, snapshot = table.table_id, table.latest
+        table_id = table.table_id
         options_open, repost = table.options_open, table.repost
-        chat_id = snapshot.table.chat_id
-        row = await self._ledger.table_message(table_id)
-        if row.message_id is None and adopted is not None:
-            row = replace(row, message_id=adopted)
+        chat_id = table.latest.table.chat_id
         lang = await self._services.directory.chat_language(chat_id)
         pictures = await self._services.directory.chat_pictures(chat_id)
-        composed = self._compose(snapshot, lang, options_open, pictures)
-        if repost or row.message_id is None or row.digest != composed.digest:
+        while True:
+            snapshot = table.latest
+            row = await self._row(table_id, adopted)
+            if row.announced < snapshot.table.moves - 1:
+                # Moves before the latest, not yet told: their posts first.
+                owed = await self._owed(snapshot, row, lang, pictures, before=True)
+                synced = await self._post_owed(table, snapshot, row, owed, before=True)
+                if not isinstance(synced, Done):
+                    return synced
+                row = await self._row(table_id, adopted)
+            composed = self._compose(snapshot, lang, options_open, pictures)
+            if not (repost or row.message_id is None or row.digest != composed.digest):
+                break
             # An edit of a running game's table that only shows what the
             # players did (in their DMs, or one seat's move on the table, as
             # Daytona's draws) waits its spread turn (and shows what is latest
@@ -273,17 +299,39 @@ class TableMessages:
             async with self._pacer.slot(chat_id, spread=spread):
                 if not self._ours(table, chat_id):
                     return Done()  # let go of meanwhile: its new holder shows it
-                # Compose again after the wait: show the latest state, not the
-                # one that asked for this edit.
-                snapshot = table.latest
+                # Show the latest state, not the one that asked for this edit;
+                # but a move it went past whose posts are owed (the round
+                # that ended while the edit waited) has them first, the first
+                # in this slot, and the edit waits for its next turn.
+                latest = table.latest
+                if latest.table.moves - 1 > row.announced and (
+                    owed := await self._owed(latest, row, lang, pictures, before=True)
+                ):
+                    synced = await self._post_owed(table, latest, row, owed, before=True, held=True)
+                    if not isinstance(synced, Done):
+                        return synced
+                    continue
+                snapshot = latest
                 composed = self._compose(snapshot, lang, options_open, pictures)
                 sent = await self._show(table, snapshot, row, composed, lang, repost=repost)
             if sent is None:
                 return Done()  # let go of meanwhile
             if not isinstance(synced := judged(sent, snapshot.table.chat_id), Done):
                 return synced
+            break
         await self._pin(snapshot, await self._ledger.table_message(table_id))
-        return await self._announce(table, snapshot, row, lang, pictures)
+        if snapshot.table.moves <= row.announced:
+            return Done()
+        owed = await self._owed(snapshot, row, lang, pictures)
+        return await self._post_owed(table, snapshot, row, owed)
+
+    async def _row(self, table_id: int, adopted: int | None) -> TableMessageRow:
+        """What the ledger holds of the table's message: ``adopted`` as its
+        message while it has none."""
+        row = await self._ledger.table_message(table_id)
+        if row.message_id is None and adopted is not None:
+            row = replace(row, message_id=adopted)
+        return row
 
     async def _pin(self, snapshot: Snapshot, row: TableMessageRow) -> None:
         """The live table message is pinned while the game runs, where the bot
@@ -389,24 +437,28 @@ class TableMessages:
         comparison = await self._services.duplicates.comparison(table.id)
         return None if comparison is None else common.comparison_text(lang, comparison)
 
-    async def _announce(
+    async def _owed(
         self,
-        delivery: TableDelivery,
         snapshot: Snapshot,
         row: TableMessageRow,
         lang: str,
         pictures: bool,
-    ) -> Synced:
-        """Post what the moves since the cursor call for, move by move."""
+        *,
+        before: bool = False,
+    ) -> list[_Owed]:
+        """The posts the moves after the cursor call for, in order, up to the
+        snapshot's latest move (``before``: up to the one before it), those
+        already made left out."""
         table = snapshot.table
-        if table.moves <= row.announced:
-            return Done()
+        last = table.moves - 1 if before else table.moves
+        if last <= row.announced:
+            return []
         screens = self._screens[table.game]
         names = common.names_of(lang, table)
         logged = await self._services.snapshots.events_after(table.id, row.announced)
         by_move: dict[int, list[Event]] = {}
         for entry in logged:
-            if entry.move <= table.moves:  # later moves wait for their own snapshot
+            if entry.move <= last:  # later moves wait for their own snapshot
                 by_move.setdefault(entry.move, []).append(entry.event)
         announcing = {
             move
@@ -417,9 +469,9 @@ class TableMessages:
         # sheet, not the latest round's), rebuilt from the log.
         views = await self._services.histories.public_views(table.id, announcing - {table.moves})
         views[table.moves] = snapshot.public
-        outcome = snapshot.outcome()
-        for move in sorted(set(by_move) | {table.moves}):
-            events = by_move.get(move, [])
+        posting = announcing | ({table.moves} if last == table.moves else set())
+        owed: list[_Owed] = []
+        for move in sorted(posting):
             # What a game posts on its way (a round's score sheet) comes
             # silently: the table message shows the game, and each player's
             # DM notifies him of his own moves.  The result notifies.
@@ -427,39 +479,96 @@ class TableMessages:
             if move in announcing and move in views:
                 posts += [
                     (s, None, False)
-                    for s in screens.announcements(lang, events, views[move], names)
+                    for s in screens.announcements(lang, by_move[move], views[move], names)
                 ]
-            if move == table.moves and table.status is Status.FINISHED and outcome is not None:
-                rematch = button(t(lang, "result.rematch"), cd.RematchButton(table.id))
-                replay = url_button(t(lang, "result.replay"), self._deep_link(f"p{table.id}"))
-                result = screens.result(lang, outcome, snapshot.public, names)
-                rated = await self._services.ratings.of_table(table.id)
-                result = ratings.with_ratings(lang, result, rated, table, names)
-                keys = markup(self._after_game(lang, table, [rematch, replay]))
-                posts.append((result, keys, True))
-                compared = await self._compared(lang, table)
-                if compared is not None:
-                    posts.append((Screen(compared), None, True))
-            # Posts of this move made before (a later one failed, or whoever
-            # delivered the chat before stopped between them).
-            done = row.announced_posts if move == row.announced + 1 else 0
-            for index, (screen, keys, notify) in enumerate(posts):
-                if index < done:
-                    continue
-                post = partial(
-                    self._io.show,
-                    table.chat_id,
-                    Composed(screen.text, keys, screen.picture if pictures else None),
-                    thread_id=table.thread_id,
-                    notify=notify,
-                )
-                if (sent := await self._in_slot(delivery, table.chat_id, post)) is None:
-                    return Done()  # the chat's next holder posts it from the cursor
-                if not isinstance(synced := judged(sent, table.chat_id), Done):
-                    return synced
-                if sent.ok and index + 1 < len(posts):
-                    await self._ledger.set_announced(table.id, move - 1, index + 1)
-            await self._ledger.set_announced(table.id, move)
+            if move == table.moves:
+                posts += await self._result(snapshot, lang, names)
+            owed += self._posts(row, move, posts, pictures)
+        return owed
+
+    @staticmethod
+    def _posts(
+        row: TableMessageRow,
+        move: int,
+        posts: list[tuple[Screen, Keyboard | None, bool]],
+        pictures: bool,
+    ) -> list[_Owed]:
+        """A move's posts, less those made before (a later one failed, or
+        whoever delivered the chat before stopped between them)."""
+        done = row.announced_posts if move == row.announced + 1 else 0
+        return [
+            _Owed(
+                move,
+                index,
+                len(posts),
+                Composed(screen.text, keys, screen.picture if pictures else None),
+                notify,
+            )
+            for index, (screen, keys, notify) in enumerate(posts)
+            if index >= done
+        ]
+
+    async def _result(
+        self, snapshot: Snapshot, lang: str, names: list[str]
+    ) -> list[tuple[Screen, Keyboard | None, bool]]:
+        """The result of a finished game (and the comparison of the duplicate
+        set it completes), which notifies; nothing while it runs."""
+        table = snapshot.table
+        outcome = snapshot.outcome()
+        if table.status is not Status.FINISHED or outcome is None:
+            return []
+        screens = self._screens[table.game]
+        rematch = button(t(lang, "result.rematch"), cd.RematchButton(table.id))
+        replay = url_button(t(lang, "result.replay"), self._deep_link(f"p{table.id}"))
+        result = screens.result(lang, outcome, snapshot.public, names)
+        rated = await self._services.ratings.of_table(table.id)
+        result = ratings.with_ratings(lang, result, rated, table, names)
+        keys = markup(self._after_game(lang, table, [rematch, replay]))
+        posts: list[tuple[Screen, Keyboard | None, bool]] = [(result, keys, True)]
+        compared = await self._compared(lang, table)
+        if compared is not None:
+            posts.append((Screen(compared), None, True))
+        return posts
+
+    async def _post_owed(
+        self,
+        delivery: TableDelivery,
+        snapshot: Snapshot,
+        row: TableMessageRow,
+        owed: list[_Owed],
+        *,
+        before: bool = False,
+        held: bool = False,
+    ) -> Synced:
+        """Post what is owed, each in a slot of its own (``held``: the first in
+        the slot the caller holds), moving the cursor as they go, to the
+        snapshot's latest move (``before``: to the one before it)."""
+        table = snapshot.table
+        for n, post in enumerate(owed):
+            call = partial(
+                self._io.show,
+                table.chat_id,
+                post.composed,
+                thread_id=table.thread_id,
+                notify=post.notify,
+            )
+            sent = (
+                await call()
+                if held and n == 0
+                else await self._in_slot(delivery, table.chat_id, call)
+            )
+            if sent is None:
+                return Done()  # the chat's next holder posts it from the cursor
+            if not isinstance(synced := judged(sent, table.chat_id), Done):
+                return synced
+            if post.index + 1 < post.count:
+                if sent.ok:
+                    await self._ledger.set_announced(table.id, post.move - 1, post.index + 1)
+            else:
+                await self._ledger.set_announced(table.id, post.move)
+        last = table.moves - 1 if before else table.moves
+        if last > row.announced:
+            await self._ledger.set_announced(table.id, last)
         return Done()
 
     async def _in_slot(

@@ -17,7 +17,7 @@ from typing import Protocol, TypeVar, runtime_checkable
 from games.core import Action, Event, Outcome, Rules
 from services import ScoreRow
 
-__all__ = ["GameScreens", "Key", "Picture", "Screen", "SheetScreens", "Tone"]
+__all__ = ["GameScreens", "Key", "OutScreens", "Picture", "Screen", "SheetScreens", "Tone"]
 
 P = TypeVar("P", contravariant=True)
 """The game's public view."""
@@ -153,3 +153,16 @@ class SheetScreens(Protocol[P]):
 
     def sheet(self, lang: str, view: P, names: Sequence[str]) -> Screen | None:
         """The score sheet so far, from the public view (None: nothing on it yet)."""
+
+
+@runtime_checkable
+class OutScreens(Protocol[S]):
+    """The screens of a game a player may be out of while it goes on (101's
+    eliminated players; games without such players need not say anything)."""
+
+    def out(self, lang: str, view: S, names: Sequence[str]) -> Screen | None:
+        """The whole own screen of a seat out of the game while the others
+        play on (None: still in it), from his ``view``: shown in place of his
+        hand, of what the others do and of whose turn it is, it says he is out
+        and stays as it is, so that his message is left alone (no edit, no
+        buzz) until the game ends."""

@@ -115,6 +115,9 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
             lines.append(line)
         if live and view.phase is Phase.ROUND_OVER:
             lines += ["", t(lang, "101.next_round_hint")]
+        if view.phase is Phase.OVER:  # the last one left won the match
+            winner = next(s for s in range(len(names)) if s not in eliminated)
+            lines += ["", t(lang, "101.result", name=names[winner])]
         return Screen("\n".join(lines))
 
     def turn(self, lang: str, view: HundredOnePublicView, names: Sequence[str]) -> str | None:
@@ -163,6 +166,26 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
             prompt = t(lang, "101.prompt_play")
         lines.append(f"<i>{prompt}</i>")
         return Screen("\n".join(lines), keys)
+
+    def out(self, lang: str, view: HundredOneSeatView, names: Sequence[str]) -> Screen | None:
+        """An eliminated player's own screen for the rest of the match: how
+        the round that put him out ended for him, his total and that he is
+        out; nothing in it changes while the others play on."""
+        seat = view.seat
+        if seat not in view.eliminated:
+            return None
+        lines = []
+        record = next((r for r in view.rounds if r.round == view.out[seat]), None)
+        if record is not None and seat in record.eliminated:
+            penalty = record.penalties[seat] or 0
+            points = ("" if penalty < 0 else "+") + _points(lang, penalty)
+            ended = t(lang, "101.ev_you_round", name=names[record.winner], points=points)
+            lines.append(f"<i>{ended}</i>")
+        lines += [
+            t(lang, "101.your_total", total=_points(lang, view.totals[seat])),
+            t(lang, "101.you_are_out"),
+        ]
+        return Screen("\n".join(lines))
 
     def held(self, lang: str, views: Sequence[HundredOneSeatView], seat: int) -> str:
         return faces(c.code for c in views[seat].hand)

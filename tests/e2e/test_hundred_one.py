@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from playground.botapi import FakeTelegram
-from tests.e2e.harness import Probe, bot_config, running_bot, seat_players, settle
+from tests.clock import FakeClock
+from tests.e2e.harness import Probe, advance, bot_config, running_bot, seat_players, settle
 
 
 def move_log(db_path: Path) -> list[tuple[int, str, list[dict[str, object]]]]:
@@ -40,9 +41,15 @@ async def test_a_three_player_match_to_its_winner(server: FakeTelegram, db_path:
 
         assert probe.table()[0] == "finished"
         result = await server.wait_for(
-            lambda: next((m for m in table.group_messages() if "🏁" in m.text), None)
+            lambda: next((m for m in table.group_messages() if "Места —" in m.text), None)
         )
         assert "Победа:" in result.text
+        # The table message itself says so too, above the result.
+        (over,) = [line for line in result.text.splitlines() if line.startswith("🏁")]
+        board = server.bot_message(
+            table.group_id, probe.query("SELECT message_id FROM table_messages")[0][0]
+        )
+        assert over in board.text.splitlines()
         # The places are numbered and the order explained: the later out, the higher.
         assert "Места — по выбыванию" in result.text
         assert "1. " in result.text
@@ -55,6 +62,21 @@ async def test_a_three_player_match_to_its_winner(server: FakeTelegram, db_path:
         scores = probe.scores()
         assert [s[3] for s in scores] == [1, 1, 1]
         assert sum(s[4] for s in scores) == 1  # one winner
+    # A player out of the match before its end is told so in his hand, which
+    # then stays as it is until the end tells him his place.
+    out = 0
+    for user_id in table.players:
+        texts = [
+            str(c.params.get("text"))
+            for c in server.calls
+            if c.chat_id == user_id and c.method in ("sendMessage", "editMessageText")
+        ]
+        told = [i for i, text in enumerate(texts) if "Вы выбыли — ждите конца матча." in text]
+        if told:
+            out += 1
+            assert len(texts) == told[0] + 2, texts[told[0] :]
+            assert "Матч окончен" in texts[-1]
+    assert out >= 1
 
 
 async def test_sheet_shows_the_matchs_rounds_and_totals(
@@ -137,3 +159,41 @@ async def test_a_round_sheet_posted_late_shows_its_own_round(
         await settle(server, app)
         posted = [m.text for m in table.group_messages() if "📋" in m.text]
         assert posted == sheets * 2
+
+
+async def test_a_rounds_sheet_reaches_the_group_before_the_next_round_on_the_table(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """Within the group's budget (20 a minute: a running game's table edits
+    one per 4 s) the table's edit waits its turn while the players play on
+    in their DMs; when a round ends and the next is dealt at once, before
+    that edit goes, the round's sheet is posted before the table shows the
+    next round, in the edit's slot: no more of the budget spent."""
+    config = bot_config(server, db_path, group_edits_per_minute=20)
+    clock = FakeClock()
+    server.stamp = clock.now
+    async with running_bot(config, clock) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("101", options={"Потолок:": "501"})
+        await advance(server, app, 60.0)  # the lobby's edits a minute behind
+        # Round one played and round two dealt (from a DM) with the clock
+        # standing still: the table's edit waits for its slot meanwhile.
+        while not any(action == "n" for _, action, _ in move_log(db_path)):
+            assert await table.play_random_move() is not None
+        assert not any("📋" in m.text for m in table.group_messages())
+        await advance(server, app, 60.0)
+    calls = [
+        c
+        for c in server.calls
+        if c.chat_id == table.group_id and c.method in ("sendMessage", "editMessageText")
+    ]
+    texts = [(c.method, str(c.params.get("text"))) for c in calls]
+    sheet = next(i for i, (m, text) in enumerate(texts) if m == "sendMessage" and "📋" in text)
+    assert "Кон 1" in texts[sheet][1]
+    round_two = next(
+        i for i, (m, text) in enumerate(texts) if m == "editMessageText" and "Кон 2 ·" in text
+    )
+    assert sheet < round_two
+    # The edit that waited shows round two at once: the round's end, which
+    # the sheet tells, costs no edit of its own.
+    assert not any("Кон окончен" in text for _, text in texts[: round_two + 1])

@@ -8,12 +8,18 @@ import random
 
 import pytest
 
+from delivery.hand_messages import compose_hand
 from games.hundred_one import PRESETS, HundredOne
 from games.hundred_one.engine import Phase
+from i18n import t
 from players import HundredOneHeuristic
 from players.arena import play
 from screens.base import SheetScreens
 from screens.hundred_one import HundredOneScreens
+from services import LoggedEvent
+from storage import Actor, Status
+from tests.screens.snapshots import NOW, snapshot
+from tests.screens.snapshots import seat as seat_row
 
 SCREENS = HundredOneScreens()
 NAMES = ["Дима", "🤖 Тузик", "Аня"]
@@ -77,6 +83,28 @@ def test_the_result_numbers_the_places_and_says_when_each_went_out(lang: str) ->
         assert [line.split(", ", 1)[1] for line in ranked[1:]] == out
 
 
+@pytest.mark.parametrize("lang", ["ru", "en", "uk", "ka"])
+def test_the_table_says_the_match_is_over_and_who_won(lang: str) -> None:
+    """The group's table message itself says that the match is over, as
+    Durak's and Joker's do, not only the result posted under it; while the
+    match runs it says nothing of the kind."""
+    game = finished()
+    outcome = game.outcome()
+    assert outcome is not None
+    (winner,) = outcome.winners
+    over = t(lang, "101.result", name=NAMES[winner])
+    table = SCREENS.table(lang, game.public_view(), NAMES, live=False).text
+    assert table.splitlines()[-1] == over
+    assert lang == "ru" or over != t("ru", "101.result", name=NAMES[winner])  # translated
+    rng = random.Random(5)
+    running = HundredOne.new(PRESETS["classic"], 3, rng)
+    for _ in range(40):
+        view = running.public_view()
+        assert over not in SCREENS.table(lang, view, NAMES, live=True).text
+        (mover, *_) = sorted(running.to_move())
+        running.apply(mover, rng.choice(running.legal_actions(mover)))
+
+
 def test_a_player_who_left_the_match_reads_so_on_the_sheet() -> None:
     rng = random.Random(3)
     game = HundredOne.new(PRESETS["classic"], 3, rng)
@@ -104,3 +132,45 @@ def test_a_match_saved_before_rounds_were_kept_says_which_are_missing() -> None:
     assert "Коны до 3-го бот ещё не записывал" in screen.text
     assert "Кон 1" not in screen.text
     assert "<b>Итого:</b>" in screen.text
+
+
+def test_an_eliminated_players_hand_settles_until_the_match_ends() -> None:
+    """A player out of the match has nothing left to play: his hand says so
+    and then stays exactly as it is while the others play on (nothing of
+    whose turn it is or what they did), so that his message is never edited
+    again until the match ends, which tells him his place."""
+    rng = random.Random(11)
+    game = HundredOne.new(PRESETS["classic"], 3, rng)
+    people = tuple(seat_row(n, NAMES[n]) for n in range(3))
+    log: list[LoggedEvent] = []
+    out: int | None = None
+    eliminated_at = 0
+    shown: set[tuple[str, str]] = set()
+    moves = 0
+    while game.outcome() is None:
+        (mover, *_) = sorted(game.to_move())
+        events = game.apply(mover, rng.choice(game.legal_actions(mover)))
+        moves += 1
+        log += [LoggedEvent(moves, mover, Actor.PLAYER, e) for e in events]
+        view = game.public_view()
+        if out is None and view.eliminated:
+            (out,) = view.eliminated
+            eliminated_at = moves
+        if out is None or game.outcome() is not None:
+            continue
+        recent = tuple(e for e in log if e.move > moves - 6)  # as a snapshot's
+        snap = snapshot(game, people, recent=recent, moves=moves)
+        hand, acting = compose_hand(snap, out, "ru", SCREENS, now=NOW)
+        assert not acting
+        assert not snap.legal(out)
+        shown.add((hand.text, hand.digest))
+    assert out is not None
+    assert moves - eliminated_at > 50  # the others played on for a while
+    assert len(shown) == 1, sorted(shown)  # one text, never edited
+    ((text, _),) = shown
+    assert "Вы выбыли — ждите конца матча." in text
+    assert "Ход:" not in text
+    assert f"Ваш счёт: {view.totals[out]} очк" in text
+    final = snapshot(game, people, recent=(), moves=moves, status=Status.FINISHED)
+    hand, _ = compose_hand(final, out, "ru", SCREENS, now=NOW)
+    assert "Матч окончен" in hand.text
