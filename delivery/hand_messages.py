@@ -93,7 +93,11 @@ def compose_hand(
     view = snapshot.view(seat)
     # A seat out of a game that goes on (101's eliminated) sees that alone,
     # the same until the game ends: nothing of others' moves and turns.
-    out = screens.out(lang, view, names) if live and isinstance(screens, OutScreens) else None
+    out = (
+        screens.out(lang, view, names)
+        if live and not actions and isinstance(screens, OutScreens)
+        else None
+    )
     body = out if out is not None else screens.hand(lang, view, actions, names, focus, live=live)
     title = html.escape(table.chat_title or "?")
     lines = [t(lang, "hand.header", game=t(lang, snapshot.spec.name_key), chat=title)]

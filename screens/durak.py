@@ -218,6 +218,20 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
             return t(lang, "durak.status_throw_dm", name=defender)
         return t(lang, "durak.status_throw", name=defender)
 
+    def out(self, lang: str, view: DurakSeatView, names: Sequence[str]) -> Screen | None:
+        """A seat out of cards, or gone, while the others play on: the trump,
+        who plays his place in teams, and that he waits for the end; nothing
+        in it changes until the game ends."""
+        seat = view.seat
+        if seat in view.active:
+            return None
+        lines = [_trump_line(lang, view)]
+        team = _team_line(lang, view, names)
+        if team:
+            lines.append(team)
+        lines.append(t(lang, "durak.you_left" if seat in view.left else "durak.you_are_out"))
+        return Screen("\n".join(lines))
+
     def hand(
         self,
         lang: str,
@@ -240,10 +254,6 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
             lines = [_trump_line(lang, view), own]
             if team:
                 lines.append(team)
-            if live and view.seat in view.left:
-                lines.append(t(lang, "durak.you_left"))
-            elif live and view.seat not in view.active:
-                lines.append(t(lang, "durak.you_are_out"))
             return Screen("\n".join(lines))
         lines = [_trump_line(lang, view) + " · " + t(lang, "durak.stock_short", stock=view.stock)]
         if view.table:

@@ -148,8 +148,6 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
         ]
         keys = self._keys(lang, actions, view.hand)
         if not keys:
-            if live and seat in view.eliminated:
-                lines.append(t(lang, "101.you_are_out"))
             return Screen("\n".join(lines))
         if any(isinstance(a, NextRound) for a in actions):
             lines.append(f"<i>{t(lang, '101.prompt_next_round')}</i>")

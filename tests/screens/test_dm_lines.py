@@ -20,6 +20,7 @@ from games.hundred_one import PRESETS as HUNDRED_ONE
 from games.hundred_one import HundredOne
 from games.hundred_one.engine import Phase as HundredOnePhase
 from i18n import t
+from players import DurakHeuristic
 from screens.durak import DurakScreens
 from screens.faces import face
 from screens.hundred_one import HundredOneScreens
@@ -58,6 +59,43 @@ def dm(snap: Snapshot, reader: int, lang: str = "ru") -> tuple[str, list[str]]:
 
 
 # --- Durak: each role reads his own situation ------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["podkidnoy", "teams"])
+def test_a_player_out_of_cards_reads_one_unchanging_screen_until_the_end(preset: str) -> None:
+    """Out of cards while the others play on, a player has nothing to do: his
+    DM says so and never changes (no turns, no others' moves) until the
+    game's end tells him how it ended."""
+    rng = random.Random(3)
+    game = Durak.new(DURAK[preset], 4, rng)
+    heuristic = DurakHeuristic()
+    log: list[LoggedEvent] = []
+    out: int | None = None
+    shown: set[str] = set()
+    moves = after = 0
+    while game.outcome() is None:
+        mover = min(game.to_move())
+        legal = game.legal_actions(mover)
+        chosen = heuristic.choose(game.rules, game.view(mover), legal, rng)
+        (action,) = (a for a in legal if a == chosen)
+        log += [LoggedEvent(moves + 1, mover, Actor.PLAYER, e) for e in game.apply(mover, action)]
+        moves += 1
+        gone = [s for s in range(4) if s not in game.public_view().active]
+        if out is None and gone:
+            out = gone[0]
+        if out is None or game.outcome() is not None:
+            continue
+        after += 1
+        snap = snapshot(game, people(4), recent=tuple(log[-6:]), moves=moves)
+        shown.add(dm(snap, out)[0])
+    assert out is not None
+    assert after > 10  # the others played on for a while
+    assert len(shown) == 1, shown
+    (text,) = shown
+    assert "Вы вышли из игры — ждите конца партии." in text
+    assert "Ход:" not in text
+    final = snapshot(game, people(4), moves=moves, status=Status.FINISHED)
+    assert dm(final, out)[0] != text
 
 
 def two_player_bout(lang_moves: list[tuple[int, str]]) -> Snapshot:
