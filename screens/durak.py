@@ -308,7 +308,8 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
         if any(isinstance(a, Attack) for a in actions):
             return t(lang, "durak.prompt_attack", name=defender)
         if any(isinstance(a, Believe) for a in actions):
-            return t(lang, "durak.prompt_verdict", name=defender)
+            # One card covered is asked of as one, several as several.
+            return tn(lang, "durak.prompt_verdict", len(view.table), name=defender)
         if any(isinstance(a, Cover) for a in actions):
             return t(lang, "durak.prompt_cover")
         if view.seat == view.defender:

@@ -638,3 +638,45 @@ def test_no_dm_names_its_own_reader_in_a_whole_game(key: str, preset: str) -> No
     assert game.outcome() is not None
     assert move > 10
     assert others_named > move
+
+
+@pytest.mark.parametrize(
+    ("lang", "led", "covers", "prompt"),
+    [
+        (
+            "ru",
+            "a7s",
+            ["f7s9s"],
+            "Ваша карта накрыта рубашкой вверх. Верите, что покрыта правильно?",
+        ),
+        (
+            "ru",
+            "a7s7c",
+            ["f7s9s", "f7c6d"],
+            "Ваши карты накрыты рубашкой вверх. Верите, что покрыто правильно?",
+        ),
+        ("en", "a7s", ["f7s9s"], "Your card is covered face down. Do you believe it is beaten?"),
+        (
+            "en",
+            "a7s7c",
+            ["f7s9s", "f7c6d"],
+            "Your cards are covered face down. Do you believe they are beaten?",
+        ),
+    ],
+)
+def test_the_believer_is_asked_of_her_card_or_her_cards_as_she_led(
+    lang: str, led: str, covers: list[str], prompt: str
+) -> None:
+    """Believe / don't believe: Anna is asked about one card covered as about
+    one, and about two as about two."""
+    game = Durak.position(
+        DURAK["believe"],
+        ["7s 7c Ah", "9s 6d Kh", "8c 9c Tc"],
+        attacker=0,
+        trump="h",
+        stock=["6c", "Jc", "Qc", "Kc", "Ac", "6s"],
+    )
+    moves, recent = played(game, [(0, led)] + [(1, c) for c in covers])
+    text, labels = dm(snapshot(game, people(3), recent=recent, moves=moves), 0, lang)
+    assert f"{prompt} " in text
+    assert len(labels) == 2  # believe, don't
