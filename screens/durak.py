@@ -166,6 +166,12 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
             else:
                 mark = "✓"
             line = f"{mark} {name} — {tn(lang, 'durak.n_cards', view.hands[seat])}"
+            if view.known[seat] and not view.blind:
+                # Cards everybody saw him pick up (or draw face up), as the
+                # computers remember them; in blind durak he may not see his own.
+                line += " · " + t(
+                    lang, "durak.known_cards", cards=faces(c.code for c in view.known[seat])
+                )
             if seat in left:
                 line = f"🚪 {name} — {t(lang, 'durak.left')}"
             elif seat not in active and view.durak != seat:

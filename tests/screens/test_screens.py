@@ -439,3 +439,28 @@ def test_option_labels_say_what_they_do_without_the_rules_page() -> None:
         "Ace: 2nd card + order",
     }
     assert common.option_label("en", hundred, classic, "minus_reset").endswith("Exact −ceiling → 0")
+
+
+@pytest.mark.parametrize("preset", ["podkidnoy", "blind"])
+def test_the_group_sees_the_cards_a_player_picked_up_but_not_in_blind_durak(
+    preset: str,
+) -> None:
+    """Everybody saw him pick them up, and the computers remember them: the
+    table says them beside his count, until he plays them.  In blind durak
+    he may not see his own cards, and he reads the group."""
+    rng = random.Random(1)
+    game = Durak.new(DURAK_PRESETS[preset], 3, rng)
+    while not any(game.public_view().known):
+        mover = min(game.to_move())
+        game.apply(mover, rng.choice(game.legal_actions(mover)))
+    view = game.public_view()
+    (taker,) = (s for s in range(3) if view.known[s])
+    people = tuple(seat(n, name) for n, name in enumerate(["Anna", "Boris", "Vera"]))
+    text = group(snapshot(game, people))
+    (line,) = (row for row in text.splitlines() if ["Anna", "Boris", "Vera"][taker] in row)
+    shown = faces(c.code for c in view.known[taker])
+    if preset == "blind":
+        assert "известны" not in text
+        assert not faces_in(line)
+    else:
+        assert line.endswith(f" · известны: {shown}")
