@@ -345,7 +345,7 @@ def believe_verdict(verdict: str, cover: str) -> Snapshot:
             "en",
             [
                 "Anna: “I don't believe!”",
-                "Turned up: 7♠️ ← 6♦️ — not rightly beaten",
+                "Turned up: 7♠️ ← 6♦️ — wrongly covered",
                 "You pick up 2 cards: 7♠️ 6♦️",
             ],
         ),
@@ -374,7 +374,7 @@ def test_a_bluffer_caught_reads_which_cards_he_picked_up_and_why(
             "en",
             [
                 "You: “I don't believe!”",
-                "Turned up: 7♠️ ← 9♠️ — all beaten rightly",
+                "Turned up: 7♠️ ← 9♠️ — all covered rightly",
                 "You pick up 2 cards: 7♠️ 9♠️",
             ],
         ),
