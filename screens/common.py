@@ -522,15 +522,20 @@ def stats_text(
     for row in rows:
         game = t(lang, specs[row.game].name_key) if row.game in specs else row.game
         key = "stats.row_computers" if row.with_computers else "stats.row"
+        # A game of three or more has places between its winners and its
+        # losers (101's second of three, Joker's middle seats): counted, so
+        # that the figures add up to the games played.
+        between = row.played - row.wins - row.losses - row.draws
         lines.append(
             t(
                 lang,
-                key,
+                f"{key}_between" if between > 0 else key,
                 game=game,
                 played=row.played,
                 wins=row.wins,
                 losses=row.losses,
                 draws=row.draws,
+                between=between,
             )
         )
     return "\n".join(lines)

@@ -91,11 +91,13 @@ def matchpoints(outcome: Outcome, seat: int, seats: int) -> int:
 
 
 def place_of(outcome: Outcome, seat: int) -> int:
-    """``seat``'s place from 0, losers after everybody else."""
-    places = len(outcome.places)
+    """``seat``'s place from 0, losers after everybody else: right after the
+    last place someone else holds, so that a table of three places its durak
+    third (Durak lists him before the players who left the game)."""
+    ahead = [group for group in outcome.places if not outcome.losers.issuperset(group)]
     if seat in outcome.losers:
-        return places
-    return next((i for i, group in enumerate(outcome.places) if seat in group), places)
+        return len(ahead)
+    return next((i for i, group in enumerate(ahead) if seat in group), len(ahead))
 
 
 class Duplicates:

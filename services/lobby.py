@@ -308,7 +308,8 @@ class Lobby:
             raise ServiceError("salt.usage")
         async with self._tables.change(table_id) as change:
             table = change.table
-            self._in_lobby(table)
+            if table.status is not Status.LOBBY:
+                raise ServiceError("salt.dealt")  # the seed is fixed, not the seats
             if table.seat_of(person.id) is None:
                 raise ServiceError("error.not_seated")
             if not await change.contribute(word(person.id, text)):

@@ -28,7 +28,7 @@ from screens.durak import DurakScreens
 from screens.faces import face, faces
 from services import Analysis, LoggedEvent, Mistake, Snapshot
 from services.lobby import TURN_SECONDS
-from storage import Actor, DeadlineRow, OnAbsence, Status
+from storage import Actor, DeadlineRow, OnAbsence, ScoreRow, Status
 from tests.e2e.harness import faces_in
 from tests.screens.snapshots import NOW, seat, snapshot
 
@@ -464,3 +464,15 @@ def test_the_group_sees_the_cards_a_player_picked_up_but_not_in_blind_durak(
         assert not faces_in(line)
     else:
         assert line.endswith(f" · известны: {shown}")
+
+
+@pytest.mark.parametrize("lang", ["ru", "en", "uk", "ka"])
+def test_stats_counts_the_places_between_winning_and_losing(lang: str) -> None:
+    """Second of three at 101 is neither a win nor a loss: /stats says so, so
+    that its figures add up to the games played; a row with no such game
+    keeps its four figures."""
+    between = ScoreRow(1, "Аня", "101", True, played=3, wins=1, losses=0, draws=0)
+    durak = ScoreRow(1, "Аня", "durak", False, played=2, wins=1, losses=1, draws=0)
+    lines = common.stats_text(lang, "Аня", [between, durak], CATALOG.specs).splitlines()
+    assert re.findall(r"\d+", lines[1]) == ["101", "3", "1", "0", "0", "2"]
+    assert re.findall(r"\d+", lines[2]) == ["2", "1", "1", "0"]

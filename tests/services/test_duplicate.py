@@ -140,3 +140,26 @@ async def test_a_duplicate_whose_deal_is_not_its_first_tables_is_refused(world: 
     )
     verdict = await world.services.fairness.verify(None, dup.id)
     assert verdict.problem == "deal"
+
+
+async def test_duplicate_comparison_places_a_durak_last_not_beyond_the_table(
+    world: World,
+) -> None:
+    """Three people: the durak of each game is third, never "4th" at a table
+    of three, and everybody else's place is his place at that table."""
+    tables = [(await world.table("durak", people=3)).table.id]
+    for rotation in range(3):
+        await world.play_out(tables[-1], rotation + 7)
+        if rotation < 2:
+            tables.append(
+                (await world.services.duplicates.deal_next(tables[-1], PEOPLE[0])).table.id
+            )
+    comparison = await world.services.duplicates.comparison(tables[-1])
+    assert comparison is not None
+    for hand, of_hand in enumerate(comparison.results):
+        for person, result in enumerate(of_hand):
+            outcome = await world.services.snapshots.outcome(tables[(hand - person) % 3])
+            assert outcome is not None
+            place = next(i for i, group in enumerate(outcome.places, 1) if hand in group)
+            assert result.place == place
+            assert result.place == 3 if hand in outcome.losers else result.place < 3

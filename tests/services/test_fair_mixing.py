@@ -122,7 +122,7 @@ async def test_fair_words_are_only_a_seated_players_and_only_in_the_lobby(fair: 
     assert table.seed == mixed_seed(table.server_seed, ())
     with pytest.raises(ServiceError) as late:
         await lobby.salt(table_id, PEOPLE[0], "late")
-    assert late.value.key == "error.not_in_lobby"
+    assert late.value.key == "salt.dealt"  # not "no longer taking players"
 
 
 async def test_fair_the_check_proves_the_commitment_and_the_mixing(fair: World) -> None:
