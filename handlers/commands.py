@@ -366,11 +366,15 @@ async def sheet(update: Update, context: KolodaContext) -> None:
 
 
 async def verify(update: Update, context: KolodaContext) -> None:
-    """``/verify [table]``: prove that a finished game's deal was not rigged."""
+    """``/verify [table]``: prove that a finished game's deal was not rigged;
+    in a group the chat's last game (or its table), in a DM the person's last
+    game (or any finished table, as the result's "/verify N" names it)."""
     app = context.koloda
-    _, chat = sender(update)
+    user, chat = sender(update)
     lang = await language_for(app, update)
-    verdict = await app.services.fairness.verify(chat.id, _table_number(context.args))
+    in_chat = None if chat.type == Chat.PRIVATE else chat.id
+    table_id = _table_number(context.args)
+    verdict = await app.services.fairness.verify(in_chat, table_id, user_id=user.id)
     await reply(app, update, common.verdict_text(lang, verdict))
 
 
@@ -564,7 +568,7 @@ COMMANDS: dict[str, Handler] = {
     "kick": _recorded(_group_only(kick)),
     "table": _recorded(_group_only(table_command)),
     "sheet": _recorded(_group_only(sheet)),
-    "verify": _recorded(_group_only(verify)),
+    "verify": _recorded(verify),
     "replay": _recorded(replay),
     "analysis": _recorded(analysis),
     "scores": _recorded(_group_only(scores)),
@@ -578,5 +582,15 @@ COMMANDS: dict[str, Handler] = {
 """Every command, in the order ``setMyCommands`` lists them (all but /start
 in groups)."""
 
-PRIVATE_COMMANDS = ("start", "help", "replay", "top", "stats", "analysis", "rules", "language")
+PRIVATE_COMMANDS = (
+    "start",
+    "help",
+    "replay",
+    "verify",
+    "top",
+    "stats",
+    "analysis",
+    "rules",
+    "language",
+)
 """The commands a private chat lists."""

@@ -186,19 +186,24 @@ class Fairness:
         self._snapshots = snapshots
         self._histories = histories
 
-    async def verify(self, chat_id: int | None, table_id: int | None) -> Verdict:
+    async def verify(
+        self, chat_id: int | None, table_id: int | None, *, user_id: int | None = None
+    ) -> Verdict:
         """Check the deal of a game that is over: ``table_id``, or the last
         game dealt in ``chat_id`` (refused while it is still being played);
-        ``chat_id`` None (offline) checks any table."""
+        ``chat_id`` None (a private chat, or offline) checks any table, and
+        by default the last game over that ``user_id`` played."""
         async with self._db.read() as tx:
             if table_id is None:
-                assert chat_id is not None
-                table_id = await tx.tables.last_dealt(chat_id)
+                if chat_id is not None:
+                    table_id = await tx.tables.last_dealt(chat_id)
+                elif user_id is not None:
+                    table_id = await tx.tables.last_over_of_user(user_id)
                 if table_id is None:
-                    raise ServiceError("fair.none_here")
+                    raise ServiceError("fair.none_here" if chat_id else "fair.none_yours")
             table = await tx.tables.get(table_id)
             if table is None or (chat_id is not None and table.chat_id != chat_id):
-                raise ServiceError("fair.unknown", id=table_id)
+                raise ServiceError("fair.unknown" if chat_id else "fair.no_such_table", id=table_id)
             if table.seed is None or table.state is None:
                 raise ServiceError("fair.not_dealt", id=table_id)
             if table.status is Status.PLAYING:

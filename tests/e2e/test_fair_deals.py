@@ -56,6 +56,19 @@ async def test_the_deal_is_committed_shown_revealed_and_proven(
         assert _reply(server, table.group_id).startswith("Напишите /verify")
         assert probe.table(table_id) == ("finished", moves)  # nothing changed
 
+        # In a DM, as the result's "/verify N" may be copied there: the
+        # person's last game by default, any table by its number.
+        anna, vera = table.players[0], 999_001
+        server.add_user(vera, "Vera")
+        await table.command(anna, "/verify", chat_id=anna)
+        assert f"✅ Стол {table_id}: сдача честная. Сид {seed}" in _reply(server, anna)
+        await table.command(anna, f"/verify {table_id}", chat_id=anna)
+        assert "✅" in _reply(server, anna)
+        await table.command(anna, "/verify 999", chat_id=anna)
+        assert _reply(server, anna) == "Стола 999 нет."
+        await table.command(vera, "/verify", chat_id=vera)  # she never played
+        assert _reply(server, vera) == "У вас ещё нет законченных игр — проверять нечего."
+
     # Offline, on the database file, as docs/fair-deals.md shows.
     env = dict(os.environ, DATABASE_PATH=str(db_path))
     done = await asyncio.to_thread(offline_verify, [str(table_id)], env)

@@ -187,7 +187,18 @@ async def test_commands_are_registered_in_every_language(
     assert set(russian) >= {"newgame", "join", "scores", "rules", "language"}
     assert "start" not in russian
     assert all(
-        names == {"start", "help", "replay", "top", "stats", "analysis", "rules", "language"}
+        names
+        == {
+            "start",
+            "help",
+            "replay",
+            "verify",
+            "top",
+            "stats",
+            "analysis",
+            "rules",
+            "language",
+        }
         for names in in_private.values()
     )
     assert russian["join"] == "Сесть за стол"
