@@ -198,10 +198,11 @@ def history_picture(lang: str, card: Card, specs: Mapping[str, GameSpec]) -> Pic
     series = [(name, values) for name, values in series if len(values) >= 2]  # a line
     if not series:
         return None
-    key = "rating:" + ";".join(f"{name}:{len(v)}:{v[-1]}" for name, v in series)
+    key = f"rating:{lang}:" + ";".join(f"{name}:{len(v)}:{v[-1]}" for name, v in series)
+    games = t(lang, "rating.chart_games")
 
     def draw() -> bytes:
-        return _draw(series)
+        return _draw(series, games)
 
     return Picture(key, draw)
 
@@ -217,16 +218,23 @@ def grid_values(low: int, high: int) -> list[int]:
     return list(range(first, last + 1, step))
 
 
-def _draw(series: Sequence[tuple[str, Sequence[int]]]) -> bytes:
+def game_ticks(games: int) -> list[int]:
+    """Where a chart of ``games`` games marks its count along the bottom: round
+    numbers from 0 (the start) to ``games`` at most."""
+    return [n for n in grid_values(0, max(games, 1)) if n <= games]
+
+
+def _draw(series: Sequence[tuple[str, Sequence[int]]], games: str) -> bytes:
+    """The chart; ``games`` names its bottom axis (the games played)."""
     image = Image.new("RGB", (_W, _H), _PAPER)
     pen = ImageDraw.Draw(image)
     small, label = typeface(20), typeface(22, bold=True)
     grid = grid_values(min(min(v) for _, v in series) - 20, max(max(v) for _, v in series) + 20)
     low, high = grid[0], grid[-1]
     longest = max(len(v) for _, v in series)
-    legend = 28
+    legend, ticks = 28, 30
     left, right, top = _M + 20, _W - _M, _M / 2
-    bottom = _H - _M / 2 - legend * len(series)
+    bottom = _H - _M / 2 - legend * len(series) - ticks
 
     def x(i: int) -> float:
         return left + (right - left) * i / max(longest - 1, 1)
@@ -237,15 +245,22 @@ def _draw(series: Sequence[tuple[str, Sequence[int]]]) -> bytes:
     for value in grid:
         pen.line((left, y(value), right, y(value)), fill=_GRID, width=1)
         pen.text((left - 8, y(value)), number(value), font=small, fill=_INK, anchor="rm")
+    # The axis's name under its right end, where the legend leaves room.
+    row = bottom + ticks + legend / 2
+    pen.text((right, row), games, font=small, fill=_INK, anchor="rm")
+    room = right - left - pen.textlength(games, font=small) - 24
+    for n in game_ticks(longest - 1):
+        pen.line((x(n), bottom, x(n), bottom + 6), fill=_INK, width=2)
+        pen.text((x(n), bottom + ticks / 2 + 4), str(n), font=small, fill=_INK, anchor="mm")
     for n, (name, values) in enumerate(series):
         colour = _COLOURS[n % len(_COLOURS)]
         points = [(x(i), y(v)) for i, v in enumerate(values)]
         pen.line(points, fill=colour, width=4, joint="curve")
         end = points[-1]
         pen.ellipse((end[0] - 6, end[1] - 6, end[0] + 6, end[1] + 6), fill=colour)
-        text = fit(pen, f"{drawable(name)}: {values[-1]}", label, _W - 2 * _M)
+        text = fit(pen, f"{drawable(name)}: {values[-1]}", label, room)
         pen.text(
-            (left, bottom + legend * (n + 1)),
+            (left, row + legend * n),
             text,
             font=label,
             fill=colour,

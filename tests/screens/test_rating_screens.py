@@ -14,6 +14,7 @@ from bot.catalog import CATALOG
 from i18n import LANGUAGES
 from screens.ratings import (
     card_lines,
+    game_ticks,
     grid_values,
     history_picture,
     result_lines,
@@ -139,3 +140,13 @@ def test_the_rating_charts_grid_is_drawn_at_round_numbers(
     low: int, high: int, grid: list[int]
 ) -> None:
     assert grid_values(low, high) == grid
+
+
+@pytest.mark.parametrize(
+    ("games", "ticks"),
+    [(1, [0, 1]), (3, [0, 1, 2, 3]), (20, [0, 5, 10, 15, 20]), (37, [0, 10, 20, 30])],
+)
+def test_the_rating_chart_counts_the_games_along_the_bottom(games: int, ticks: list[int]) -> None:
+    """The bottom axis says after how many games each value was: round
+    counts from the start, never past the last game."""
+    assert game_ticks(games) == ticks
