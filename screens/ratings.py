@@ -194,11 +194,14 @@ _COLOURS = [(200, 60, 50), (40, 110, 190), (50, 150, 80), (150, 90, 170), (220, 
 
 def history_picture(lang: str, card: Card, specs: Mapping[str, GameSpec]) -> Picture | None:
     """Each family's rating across chats after every game, one line each."""
-    series = [(family_name(lang, f.family, specs), f.history) for f in card.families]
-    series = [(name, values) for name, values in series if len(values) >= 2]  # a line
+    series = [
+        (family_name(lang, f.family, specs), f.history, _PROVISIONAL if f.provisional else "")
+        for f in card.families
+        if len(f.history) >= 2  # a line
+    ]
     if not series:
         return None
-    key = f"rating:{lang}:" + ";".join(f"{name}:{len(v)}:{v[-1]}" for name, v in series)
+    key = f"rating:{lang}:" + ";".join(f"{name}:{len(v)}:{v[-1]}{m}" for name, v, m in series)
     games = t(lang, "rating.chart_games")
 
     def draw() -> bytes:
@@ -224,14 +227,17 @@ def game_ticks(games: int) -> list[int]:
     return [n for n in grid_values(0, max(games, 1)) if n <= games]
 
 
-def _draw(series: Sequence[tuple[str, Sequence[int]]], games: str) -> bytes:
-    """The chart; ``games`` names its bottom axis (the games played)."""
+def _draw(series: Sequence[tuple[str, Sequence[int], str]], games: str) -> bytes:
+    """The chart: each line's name, values and the mark of a provisional
+    rating; ``games`` names its bottom axis (the games played)."""
     image = Image.new("RGB", (_W, _H), _PAPER)
     pen = ImageDraw.Draw(image)
     small, label = typeface(20), typeface(22, bold=True)
-    grid = grid_values(min(min(v) for _, v in series) - 20, max(max(v) for _, v in series) + 20)
+    grid = grid_values(
+        min(min(v) for _, v, _ in series) - 20, max(max(v) for _, v, _ in series) + 20
+    )
     low, high = grid[0], grid[-1]
-    longest = max(len(v) for _, v in series)
+    longest = max(len(v) for _, v, _ in series)
     legend, ticks = 28, 30
     left, right, top = _M + 20, _W - _M, _M / 2
     bottom = _H - _M / 2 - legend * len(series) - ticks
@@ -252,13 +258,13 @@ def _draw(series: Sequence[tuple[str, Sequence[int]]], games: str) -> bytes:
     for n in game_ticks(longest - 1):
         pen.line((x(n), bottom, x(n), bottom + 6), fill=_INK, width=2)
         pen.text((x(n), bottom + ticks / 2 + 4), str(n), font=small, fill=_INK, anchor="mm")
-    for n, (name, values) in enumerate(series):
+    for n, (name, values, mark) in enumerate(series):
         colour = _COLOURS[n % len(_COLOURS)]
         points = [(x(i), y(v)) for i, v in enumerate(values)]
         pen.line(points, fill=colour, width=4, joint="curve")
         end = points[-1]
         pen.ellipse((end[0] - 6, end[1] - 6, end[0] + 6, end[1] + 6), fill=colour)
-        text = fit(pen, f"{drawable(name)}: {values[-1]}", label, room)
+        text = fit(pen, f"{drawable(name)}: {values[-1]}{mark}", label, room)
         pen.text(
             (left, row + legend * n),
             text,

@@ -6,12 +6,14 @@ lines; a season's end; the history picture."""
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 from PIL import Image
 
 from bot.catalog import CATALOG
 from i18n import LANGUAGES
+from screens.drawing import fit as drawn_to_fit
 from screens.ratings import (
     card_lines,
     game_ticks,
@@ -22,6 +24,7 @@ from screens.ratings import (
     standings_text,
 )
 from services.ratings import (
+    PROVISIONAL_GAMES,
     SHOWN,
     Card,
     Change,
@@ -150,3 +153,30 @@ def test_the_rating_chart_counts_the_games_along_the_bottom(games: int, ticks: l
     """The bottom axis says after how many games each value was: round
     counts from the start, never past the last game."""
     assert game_ticks(games) == ticks
+
+
+def test_the_rating_charts_legend_marks_a_provisional_rating(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As the lines of /stats do: a "?" after a rating of too few games."""
+    written: list[str] = []
+
+    def fit(pen: Any, text: str, font: Any, width: float) -> str:
+        written.append(text)
+        return drawn_to_fit(pen, text, font, width)
+
+    monkeypatch.setattr("screens.ratings.fit", fit)
+    settled = [1000 + 10 * n for n in range(PROVISIONAL_GAMES + 1)]
+    card = Card(
+        [
+            FamilyCard(
+                "durak/podkidnoy", settled[-1], PROVISIONAL_GAMES, settled[-1], None, settled
+            ),
+            FamilyCard("101", 990, 1, 1000, None, [1000, 990]),
+        ],
+        [],
+    )
+    picture = history_picture("ru", card, SPECS)
+    assert picture is not None
+    picture.draw()
+    assert written == [f"Дурак · подкидной: {settled[-1]}", "101: 990?"]
