@@ -35,6 +35,9 @@ from screens.daytona_track import (
 from screens.drawing import drawable, plain
 from screens.faces import face
 
+TRACK_CODES = "5h 9c 3d 7c Js 4h 8d Qc As 6h Td Ks 3c 9h"
+"""A track with a ten on it, for the positions drawn by hand."""
+TRACK = tuple(Card.parse(code) for code in TRACK_CODES.split())
 NAMES = ["Анна", "Борис &amp; Ко", "🤖 Тузик", "Глеб-с-очень-длинным-именем-для-подписи"]
 CLOSE = 32
 """How far (in any channel) a JPEG's colour may stray from the colour drawn
@@ -155,25 +158,7 @@ def test_the_caption_counts_the_turns_and_says_when_the_limit_ended_the_race(lan
 
 
 def test_a_dead_heat_at_the_limit_shows_one_place_for_both() -> None:
-    track = [
-        Card.parse(c)
-        for c in [
-            "5h",
-            "9c",
-            "3d",
-            "7c",
-            "Js",
-            "4h",
-            "8d",
-            "Qc",
-            "As",
-            "6h",
-            "Td",
-            "Ks",
-            "3c",
-            "9h",
-        ]
-    ]
+    track = list(TRACK)
     game = Daytona.position(
         DaytonaRules(draw_limit=DrawLimit.DRAWS_120),
         track,
@@ -256,25 +241,7 @@ def test_a_ten_stands_apart_from_its_suit_and_clear_of_the_cards_ring() -> None:
     """ "10" is the one rank of two characters: on the start/finish card (ringed
     in gold) and on the card drawn (ringed in the drawer's colour) it keeps
     clear of the suit beside it and of the ring, as every rank does."""
-    track = [
-        Card.parse(c)
-        for c in [
-            "5h",
-            "9c",
-            "3d",
-            "7c",
-            "Js",
-            "4h",
-            "8d",
-            "Qc",
-            "As",
-            "6h",
-            "Td",
-            "Ks",
-            "3c",
-            "9h",
-        ]
-    ]
+    track = list(TRACK)
     cars = [
         Car("Anna", 0, "", 0, False),
         Car("Boris", 0, "", 0, False),

@@ -316,16 +316,22 @@ def test_transfers_and_refusals_are_told_to_whom_they_turn(lang: str) -> None:
     assert got == lines
 
 
-def believe_verdict(verdict: str, cover: str) -> Snapshot:
-    """Believe / don't believe: Anna leads 7♠, Boris covers it face down with
-    ``cover``, Anna gives her ``verdict`` (y / n); Vera waits."""
-    game = Durak.position(
+def believe_position() -> Durak:
+    """Believe / don't believe among three: Anna (7♠ 7♣ A♥) leads to Boris
+    (9♠ 6♦ K♥); Vera waits; hearts are trumps."""
+    return Durak.position(
         DURAK["believe"],
         ["7s 7c Ah", "9s 6d Kh", "8c 9c Tc"],
         attacker=0,
         trump="h",
         stock=["6c", "Jc", "Qc", "Kc", "Ac", "6s"],
     )
+
+
+def believe_verdict(verdict: str, cover: str) -> Snapshot:
+    """Believe / don't believe: Anna leads 7♠, Boris covers it face down with
+    ``cover``, Anna gives her ``verdict`` (y / n); Vera waits."""
+    game = believe_position()
     moves, recent = played(game, [(0, "a7s"), (1, f"f7s{cover}"), (0, verdict)])
     return snapshot(game, people(3), recent=recent, moves=moves)
 
@@ -669,13 +675,7 @@ def test_the_believer_is_asked_of_her_card_or_her_cards_as_she_led(
 ) -> None:
     """Believe / don't believe: Anna is asked about one card covered as about
     one, and about two as about two."""
-    game = Durak.position(
-        DURAK["believe"],
-        ["7s 7c Ah", "9s 6d Kh", "8c 9c Tc"],
-        attacker=0,
-        trump="h",
-        stock=["6c", "Jc", "Qc", "Kc", "Ac", "6s"],
-    )
+    game = believe_position()
     moves, recent = played(game, [(0, led)] + [(1, c) for c in covers])
     text, labels = dm(snapshot(game, people(3), recent=recent, moves=moves), 0, lang)
     assert f"{prompt} " in text
