@@ -522,6 +522,8 @@ async def set_language(app: Koloda, update: Update, context: KolodaContext, lang
         current = await language_for(app, update)
         raise ServiceError("language.group_admins_only", language=t(current, "language.in_text"))
     await app.services.directory.set_language(chat_info(chat), user.id, language)
+    if chat.type != Chat.PRIVATE:
+        await app.publisher.language_changed(chat.id)
 
 
 async def pictures(update: Update, context: KolodaContext) -> None:

@@ -355,7 +355,10 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
             lines.append(t(lang, "joker.your_total", total=number(view.totals[seat])))
         else:
             lines.append(_deal_line(lang, view))
-            lines.append(_trump_line(lang, view, names))
+            if phase is not Phase.TRUMP:
+                # While it is named, the turn line (or the chooser's prompt) says
+                # who names it: the table's "naming the trump" line would repeat it.
+                lines.append(_trump_line(lang, view, names))
             if phase in (Phase.BID, Phase.PLAY):
                 bids = " · ".join(
                     f"{names[s]} {_bid_text(lang, b)}" for s, b in enumerate(view.bids)

@@ -157,9 +157,11 @@ async def test_bad_commands_get_a_clear_translated_answer(
         assert "Only the group's admins change its language (now: English)" in await group_reply(
             "/language ru", boris
         )
-        lobby = table.lobby()
-        # The lobby speaks the chat's language from its next edit on.
-        await table.press_text(boris, lobby, "🙋")
+        # The open lobby speaks the chat's new language at once, not from
+        # its next edit on.
+        await settle(server, app)
+        assert "Players (1/6)" in table.lobby().text
+        await table.press_text(boris, table.lobby(), "🙋")
         assert "Players (2/6)" in table.lobby().text
 
 

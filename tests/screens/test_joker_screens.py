@@ -152,6 +152,23 @@ def test_the_nine_card_trump_is_named_from_five_buttons() -> None:
     assert f"Козырь называет: {NAMES[chooser]}" in group
 
 
+def test_while_the_trump_is_named_each_hand_says_who_names_it_once() -> None:
+    """The hands of a nine-card deal's trump phase name the chooser in their
+    turn line only: not also in the trump's place, twice over, nor to the
+    chooser himself in the third person above his own prompt."""
+    game = Joker.new(JokerRules(), 4, random.Random(4))
+    rng = random.Random(1)
+    while game.public_view().phase is not Phase.TRUMP:
+        (mover,) = game.to_move()
+        game.apply(mover, rng.choice(game.legal_actions(mover)))
+    (chooser,) = game.to_move()
+    snap = snapshot(game, PEOPLE)
+    for seat_no in range(4):
+        text = compose_hand(snap, seat_no, "ru", SCREENS, now=NOW)[0].text
+        said = text.count(f"Козырь называет: {NAMES[chooser]}")
+        assert said == (0 if seat_no == chooser else 1), text
+
+
 def test_the_first_dealer_draw_is_shown_to_the_group() -> None:
     game = Joker.new(JokerRules(), 4, random.Random(6))
     text = compose_group(snapshot(game, PEOPLE), "ru", SCREENS, now=NOW).text
