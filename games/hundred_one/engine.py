@@ -330,10 +330,8 @@ class HundredOne(GamePackage[HundredOnePublicView, HundredOneSeatView], HundredO
                 self._after = (0, False, False)  # the effect the order was to bring him
         self._out[seat] = self._round
         self._resigned.append((seat, scored))
-        events = [
-            Event("resign", seat=seat),
-            Event("eliminated", seat=seat, value=self._totals[seat]),
-        ]
+        # One event: "eliminated" beside it would tell the group twice.
+        events = [Event("resign", seat=seat)]
         players = self._players()
         if len(players) <= 1:
             self._phase = Phase.OVER
