@@ -83,7 +83,19 @@ from games.joker.cards import (
 )
 from games.joker.rules import JokerRules
 from games.joker.scoring import PulkaRecord, SheetRow, deal_points, premium
-from games.joker.state import NO_TRUMP, NOBODY, ONLY, JokerState, Phase
+from games.joker.state import (
+    FACE,
+    FOLLOW_HIGH,
+    FOLLOW_LOW,
+    LEAD_HIGH,
+    LEAD_TAKES,
+    NO_TRUMP,
+    NOBODY,
+    NORMAL,
+    ONLY,
+    JokerState,
+    Phase,
+)
 from games.joker.views import JokerPublicView, JokerSeatView
 
 __all__ = ["Joker"]
@@ -97,9 +109,6 @@ _BID = Phase.BID
 _PLAY = Phase.PLAY
 _OVER = Phase.OVER
 
-NORMAL, LEAD_HIGH, LEAD_TAKES, FOLLOW_HIGH, FOLLOW_LOW, FACE = range(6)
-"""How a card was played: an ordinary card, a joker's declaration, or a joker
-at face value (as the six it replaces, ``FACE_BIT``)."""
 
 FIRST_TRUMP_CARDS = 3
 """Cards the trump chooser sees before naming the trump in nine-card deals."""
@@ -575,7 +584,7 @@ class Joker(GamePackage[JokerPublicView, JokerSeatView], JokerState):
             self._turn = (seat + 1) % n
             self._tm = ONLY[self._turn]
             return events
-        winner = self._winner()
+        winner = self.trick_taker()
         self._tricks[winner] += 1
         self._done = True
         events.append(_TRICK_EVENTS[winner][self._tricks[winner]])
@@ -584,40 +593,6 @@ class Joker(GamePackage[JokerPublicView, JokerSeatView], JokerState):
         if not self._hands[winner]:
             self._end_deal(events)
         return events
-
-    def _winner(self) -> int:
-        """Who takes the complete trick on the table."""
-        trick = self._trick
-        high = [e for e in trick if e[2] == FOLLOW_HIGH]
-        if high:
-            if trick[0][2] == LEAD_HIGH:
-                high.insert(0, trick[0])
-            return (high[0] if self.rules.first_joker_wins else high[-1])[0]
-        if any(e[2] == FACE for e in trick):  # a joker at face value is its six
-            trick = [(e[0], FACE_BIT[e[1]], NORMAL, -1) if e[2] == FACE else e for e in trick]
-        trump = self._trump
-        best_trump = -1
-        winner = -1
-        if trump >= 0:
-            lo, hi = trump * 9, trump * 9 + 9
-            for seat, bit, _, _ in trick:
-                if lo <= bit < hi and bit > best_trump:
-                    best_trump, winner = bit, seat
-        lead = trick[0]
-        if lead[2] == LEAD_HIGH:
-            if winner >= 0 and lead[3] != trump:
-                return winner
-            return lead[0]
-        if winner >= 0:
-            return winner
-        led = self._lead_suit
-        lo, hi = led * 9, led * 9 + 9
-        best = -1
-        winner = lead[0]  # a joker led as "takes" wins if nobody follows its suit
-        for seat, bit, _, _ in trick:
-            if lo <= bit < hi and bit > best:
-                best, winner = bit, seat
-        return winner
 
     def _end_deal(self, events: list[Event]) -> None:
         n = self._n

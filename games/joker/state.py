@@ -13,16 +13,32 @@ from typing import Any
 
 from games.core import Game, Outcome, RulesError
 from games.joker.actions import JokerAction
+from games.joker.cards import FACE_BIT
 from games.joker.rules import JokerRules, schedule, seat_range
 from games.joker.scoring import PulkaRecord, SheetRow
 
-__all__ = ["NOBODY", "NO_TRUMP", "ONLY", "JokerState", "Phase"]
+__all__ = [
+    "FACE",
+    "FOLLOW_HIGH",
+    "FOLLOW_LOW",
+    "LEAD_HIGH",
+    "LEAD_TAKES",
+    "NOBODY",
+    "NORMAL",
+    "NO_TRUMP",
+    "ONLY",
+    "JokerState",
+    "Phase",
+]
 
 NO_TRUMP = -1
 """``_trump`` of a deal played without trumps."""
 ONLY = tuple(frozenset((s,)) for s in range(4))
 """``ONLY[seat]``: the ``to_move()`` of a game waiting on that seat alone."""
 NOBODY: frozenset[int] = frozenset()
+NORMAL, LEAD_HIGH, LEAD_TAKES, FOLLOW_HIGH, FOLLOW_LOW, FACE = range(6)
+"""How a card was played: an ordinary card, a joker's declaration, or a joker
+at face value (as the six it replaces, ``FACE_BIT``)."""
 
 
 class Phase(enum.Enum):
@@ -156,6 +172,42 @@ class JokerState(Game[JokerRules, JokerAction, Any, Any]):
         cards = self._cards[self._deal]
         forbidden = cards - sum(b for s, b in enumerate(self._bids) if s != self._dealer and b > 0)
         return forbidden if 0 <= forbidden <= cards else None
+
+    def trick_taker(self) -> int:
+        """Who takes the complete trick on the table (the engine, as it is
+        complete; the views, while it stays shown, even after the deal's end
+        has passed the turn to the next dealer)."""
+        trick = self._trick
+        high = [e for e in trick if e[2] == FOLLOW_HIGH]
+        if high:
+            if trick[0][2] == LEAD_HIGH:
+                high.insert(0, trick[0])
+            return (high[0] if self.rules.first_joker_wins else high[-1])[0]
+        if any(e[2] == FACE for e in trick):  # a joker at face value is its six
+            trick = [(e[0], FACE_BIT[e[1]], NORMAL, -1) if e[2] == FACE else e for e in trick]
+        trump = self._trump
+        best_trump = -1
+        winner = -1
+        if trump >= 0:
+            lo, hi = trump * 9, trump * 9 + 9
+            for seat, bit, _, _ in trick:
+                if lo <= bit < hi and bit > best_trump:
+                    best_trump, winner = bit, seat
+        lead = trick[0]
+        if lead[2] == LEAD_HIGH:
+            if winner >= 0 and lead[3] != trump:
+                return winner
+            return lead[0]
+        if winner >= 0:
+            return winner
+        led = self._lead_suit
+        lo, hi = led * 9, led * 9 + 9
+        best = -1
+        winner = lead[0]  # a joker led as "takes" wins if nobody follows its suit
+        for seat, bit, _, _ in trick:
+            if lo <= bit < hi and bit > best:
+                best, winner = bit, seat
+        return winner
 
     def outcome(self) -> Outcome | None:
         if self._phase is not _OVER:

@@ -249,7 +249,7 @@ def _fields(game: JokerState) -> _PublicFields:
         tuple([h.bit_count() for h in game._hands]),
         tuple([_trick_card(e) for e in trick]),
         done,
-        game._turn if done and trick else None,
+        game.trick_taker() if done and trick else None,
         None if phase is _OVER else game._turn,
         game.to_move(),
         tuple([_VOID_SUITS[v] for v in game._void]),

@@ -670,3 +670,22 @@ def test_the_worked_example_of_the_rules_page() -> None:
     assert result.struck == (None, 0, 1, 2)
     subtotals = [sum(row[s] for row in points) + result.bonus[s] for s in range(4)]
     assert subtotals == [800, 70, 150, 90]
+
+
+def test_the_trick_shown_names_its_taker_after_the_deals_last_trick_too() -> None:
+    """A complete trick stays shown, with who took it, until the next lead or
+    deal; after a deal's last trick the turn has passed to the next dealer,
+    and the view used to name him as the taker."""
+    rng = random.Random(3)
+    game = Joker.new(JokerRules(), 4, rng)
+    deals_ended = 0
+    while game.outcome() is None and deals_ended < 6:
+        (mover,) = game.to_move()
+        events = game.apply(mover, rng.choice(game.legal_actions(mover)))
+        taken = [e.seat for e in events if e.kind == "trick"]
+        view = game.public_view()
+        if taken:
+            assert view.trick_done
+            assert view.trick_winner == taken[0]
+        deals_ended += any(e.kind == "deal_over" for e in events)
+    assert deals_ended == 6
