@@ -48,6 +48,10 @@ def _trump_line(lang: str, view: DurakPublicView) -> str:
     suit = suit_symbol(view.trump.value)
     shown = view.trump_card
     if view.phase is Phase.NAME:
+        if shown is None and not view.blind:
+            # No stock: the spade shown is the dealer's last card, known to all.
+            spades = [c for c in view.known[view.dealer] if c.suit is Suit.SPADES]
+            shown = spades[0] if len(spades) == 1 else None
         return t(lang, "durak.trump_to_name", card=face(shown.code) if shown else "♠")
     if shown is not None and shown.suit is not view.trump:  # a trump named over a spade
         return t(lang, "durak.trump_named_over", suit=suit, card=face(shown.code))

@@ -18,6 +18,7 @@ from games.daytona import Daytona
 from games.durak import PRESETS as DURAK_PRESETS
 from games.durak import Durak, DurakRules, FirstAttack
 from games.durak.actions import Take
+from games.durak.rules import Trump
 from games.hundred_one import PRESETS, HundredOne
 from games.hundred_one.engine import Phase as HundredOnePhase
 from games.hundred_one.rules import AceMode, DrawMode
@@ -476,3 +477,17 @@ def test_stats_counts_the_places_between_winning_and_losing(lang: str) -> None:
     lines = common.stats_text(lang, "Аня", [between, durak], CATALOG.specs).splitlines()
     assert re.findall(r"\d+", lines[1]) == ["101", "3", "1", "0", "0", "2"]
     assert re.findall(r"\d+", lines[2]) == ["2", "1", "1", "0"]
+
+
+def test_a_spade_shown_without_a_stock_is_named_while_the_dealer_names_the_trump() -> None:
+    """Diamonds durak among six has no stock: the spade shown is the
+    dealer's last card, which everybody saw, so the table names it."""
+    rules = replace(DURAK_PRESETS["diamonds"], trump=Trump.SPADE_NAMED)
+    game = Durak.new(rules, 6, random.Random(0))
+    view = game.public_view()
+    assert view.stock == 0
+    assert view.trump_card is None
+    (shown,) = view.known[view.dealer]
+    people = tuple(seat(n, name) for n, name in enumerate("ABCDEF"))
+    text = group(snapshot(game, people))
+    assert f"Открыта пика {face(shown.code)}: козырь назначает сдающий" in text
