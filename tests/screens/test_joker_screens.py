@@ -137,13 +137,19 @@ def test_a_joker_on_a_lead_is_high_or_low_and_the_group_sees_the_trick() -> None
     assert [(b.label, b.disabled) for b in row] == [("8♠️", False), ("10♣️", True)]
 
 
-def test_the_nine_card_trump_is_named_from_five_buttons() -> None:
+def naming_the_trump() -> tuple[Joker, int]:
+    """A game at its first nine-card deal's trump, and the seat naming it."""
     game = Joker.new(JokerRules(), 4, random.Random(4))
     rng = random.Random(1)
     while game.public_view().phase is not Phase.TRUMP:
         (mover,) = game.to_move()
         game.apply(mover, rng.choice(game.legal_actions(mover)))
     (chooser,) = game.to_move()
+    return game, chooser
+
+
+def test_the_nine_card_trump_is_named_from_five_buttons() -> None:
+    game, chooser = naming_the_trump()
     snap = snapshot(game, PEOPLE)
     composed, _ = compose_hand(snap, chooser, "ru", SCREENS, now=NOW)
     assert keys_of(composed) == ["♠️ пики", "♣️ трефы", "♦️ бубны", "♥️ червы", "без козыря"]
@@ -156,12 +162,7 @@ def test_while_the_trump_is_named_each_hand_says_who_names_it_once() -> None:
     """The hands of a nine-card deal's trump phase name the chooser in their
     turn line only: not also in the trump's place, twice over, nor to the
     chooser himself in the third person above his own prompt."""
-    game = Joker.new(JokerRules(), 4, random.Random(4))
-    rng = random.Random(1)
-    while game.public_view().phase is not Phase.TRUMP:
-        (mover,) = game.to_move()
-        game.apply(mover, rng.choice(game.legal_actions(mover)))
-    (chooser,) = game.to_move()
+    game, chooser = naming_the_trump()
     snap = snapshot(game, PEOPLE)
     for seat_no in range(4):
         text = compose_hand(snap, seat_no, "ru", SCREENS, now=NOW)[0].text
