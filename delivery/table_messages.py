@@ -544,6 +544,7 @@ class TableMessages:
         the slot the caller holds), moving the cursor as they go, to the
         snapshot's latest move (``before``: to the one before it)."""
         table = snapshot.table
+        told = row.announced  # how far the cursor is known to be
         for n, post in enumerate(owed):
             call = partial(
                 self._io.show,
@@ -566,8 +567,9 @@ class TableMessages:
                     await self._ledger.set_announced(table.id, post.move - 1, post.index + 1)
             else:
                 await self._ledger.set_announced(table.id, post.move)
+                told = post.move
         last = table.moves - 1 if before else table.moves
-        if last > row.announced:
+        if last > told:
             await self._ledger.set_announced(table.id, last)
         return Done()
 

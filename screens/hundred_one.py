@@ -59,6 +59,13 @@ def _points(lang: str, total: int) -> str:
     return ("−" if total < 0 else "") + tn(lang, "101.points", abs(total))
 
 
+def _round_lost(lang: str, winner: str, penalty: int) -> str:
+    """How a round someone else won ended for the reader: its winner and the
+    points he scored from it."""
+    points = ("" if penalty < 0 else "+") + _points(lang, penalty)
+    return t(lang, "101.ev_you_round", name=winner, points=points)
+
+
 def _gone(lang: str, view: HundredOnePublicView, seat: int) -> str | None:
     """When an eliminated seat left the match (None: still in it): after
     the round whose score put him out, or the round he left the match in."""
@@ -175,9 +182,7 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
         lines = []
         record = next((r for r in view.rounds if r.round == view.out[seat]), None)
         if record is not None and seat in record.eliminated:
-            penalty = record.penalties[seat] or 0
-            points = ("" if penalty < 0 else "+") + _points(lang, penalty)
-            ended = t(lang, "101.ev_you_round", name=names[record.winner], points=points)
+            ended = _round_lost(lang, names[record.winner], record.penalties[seat] or 0)
             lines.append(f"<i>{ended}</i>")
         lines += [
             t(lang, "101.your_total", total=_points(lang, view.totals[seat])),
@@ -249,9 +254,8 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
         if event.target == event.seat:
             return t(lang, "101.ev_you_won_round")
         value = event.value if isinstance(event.value, int) else 0
-        points = ("" if value < 0 else "+") + _points(lang, value)
         winner = names[event.target] if event.target is not None else "—"
-        line = t(lang, "101.ev_you_round", name=winner, points=points)
+        line = _round_lost(lang, winner, value)
         if event.cards:
             line += f" ({faces(c.code for c in event.cards)})"
         return line

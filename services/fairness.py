@@ -200,10 +200,14 @@ class Fairness:
                 elif user_id is not None:
                     table_id = await tx.tables.last_over_of_user(user_id)
                 if table_id is None:
-                    raise ServiceError("fair.none_here" if chat_id else "fair.none_yours")
+                    raise ServiceError(
+                        "fair.none_here" if chat_id is not None else "fair.none_yours"
+                    )
             table = await tx.tables.get(table_id)
             if table is None or (chat_id is not None and table.chat_id != chat_id):
-                raise ServiceError("fair.unknown" if chat_id else "fair.no_such_table", id=table_id)
+                raise ServiceError(
+                    "fair.unknown" if chat_id is not None else "fair.no_such_table", id=table_id
+                )
             if table.seed is None or table.state is None:
                 raise ServiceError("fair.not_dealt", id=table_id)
             if table.status is Status.PLAYING:
