@@ -211,9 +211,10 @@ class Publisher:
         self._delivery(snapshot.table.id).options_open = shown
         self.table_changed(snapshot)
 
-    async def language_changed(self, chat_id: int) -> None:
-        """The group now speaks another language: its open tables say so at
-        once, not from their next move on (a lobby may wait long for one)."""
+    async def chat_settings_changed(self, chat_id: int) -> None:
+        """The group now speaks another language, or shows pictures or not:
+        its open tables show it at once, not from their next move on (a lobby
+        may wait long for one)."""
         for row in await self.services.snapshots.tables_in_chat(chat_id):
             self.table_changed(await self.services.snapshots.snapshot(row.id))
 

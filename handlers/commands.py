@@ -523,7 +523,7 @@ async def set_language(app: Koloda, update: Update, context: KolodaContext, lang
         raise ServiceError("language.group_admins_only", language=t(current, "language.in_text"))
     await app.services.directory.set_language(chat_info(chat), user.id, language)
     if chat.type != Chat.PRIVATE:
-        await app.publisher.language_changed(chat.id)
+        await app.publisher.chat_settings_changed(chat.id)
 
 
 async def pictures(update: Update, context: KolodaContext) -> None:
@@ -543,6 +543,7 @@ async def pictures(update: Update, context: KolodaContext) -> None:
     on = args == ["on"]
     await app.services.directory.set_chat_pictures(chat.id, on)
     await reply(app, update, t(lang, "pictures.state_on" if on else "pictures.state_off"))
+    await app.publisher.chat_settings_changed(chat.id)
 
 
 async def plain_text(update: Update, context: KolodaContext) -> None:

@@ -17,7 +17,15 @@ from i18n import t
 from playground.botapi import FakeTelegram, SentMessage
 from screens.faces import face
 from tests.clock import FakeClock
-from tests.e2e.harness import HORIZON, Probe, advance, bot_config, running_bot, seat_players
+from tests.e2e.harness import (
+    HORIZON,
+    Probe,
+    advance,
+    bot_config,
+    running_bot,
+    seat_players,
+    settle,
+)
 
 
 @pytest.mark.slow
@@ -253,3 +261,33 @@ async def test_a_draw_is_answered_at_once_with_what_it_did_while_the_table_waits
             assert edited is not None
             assert edited.edit_count > group.edit_count
             answered += 1
+
+
+async def test_turning_pictures_off_and_on_repaints_the_table_at_once(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """An admin's ``/pictures off`` turns the race's picture into its text at
+    once (a table message cannot become text by an edit, so it is posted
+    again), and ``/pictures on`` brings the picture back, both before the
+    next draw: a slow group should not wait for one to see it."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("daytona")
+        shown = table.group_move()
+        assert shown is not None
+        assert shown.kind == "photo"
+        caption = shown.caption
+        await table.command(table.players[0], "/pictures off")
+        await settle(server, app)
+        text = table.group_move()
+        assert text is not None
+        assert text.kind == "text"
+        assert text.text == caption
+        await table.command(table.players[0], "/pictures on")
+        await settle(server, app)
+        again = table.group_move()
+        assert again is not None
+        assert again.kind == "photo"
+        assert again.caption == caption
+        # Only the latest of the three messages has the draw's buttons.
+        assert [m for m in table.group_messages() if "m:" in "".join(m.callback_datas)] == [again]
