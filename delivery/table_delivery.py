@@ -30,6 +30,9 @@ class TableDelivery:
     """Its chat was dropped (with several workers): what is under way stops
     before its next call to Telegram, and the chat's new holder goes on from
     what the ledger recorded."""
+    shown_moves: frozenset[str] | None = None
+    """The moves the group's message offers, as this run last showed it (None:
+    not known yet)."""
     hands_due: bool = False
     """The DMs are to be brought in line with :attr:`latest`."""
     hands_task: asyncio.Task[None] | None = None

@@ -209,6 +209,11 @@ def _table_moves(snapshot: Snapshot) -> list[Action]:
     ]
 
 
+def _move_codes(snapshot: Snapshot) -> frozenset[str]:
+    """The moves the table message offers now, by their codes."""
+    return frozenset(action.encode() for action in _table_moves(snapshot))
+
+
 def _waiting_line(snapshot: Snapshot, lang: str, names: list[str], now: float) -> str | None:
     """Whose decision the table waits for, with the time left on each clock
     (an away player's seat has none: a computer plays it)."""
@@ -288,13 +293,17 @@ class TableMessages:
             # players did (in their DMs, or one seat's move on the table, as
             # Daytona's draws) waits its spread turn (and shows what is latest
             # then); a lobby's edits, a move the whole group may make on the
-            # table (101's next round) and a new message, which people in the
-            # group are waiting for, take the next slot.
+            # table (101's next round), other moves than the message offers
+            # (a deuce's readings, which nobody can play on without) and a new
+            # message, which people in the group are waiting for, take the
+            # next slot.
+            offered = _move_codes(snapshot)
             spread = (
                 snapshot.table.status is Status.PLAYING
                 and not repost
                 and row.message_id is not None
-                and not (_table_moves(snapshot) and Wait.CONSENT in snapshot.waits().values())
+                and not (offered and Wait.CONSENT in snapshot.waits().values())
+                and table.shown_moves in (None, offered)
             )
             async with self._pacer.slot(chat_id, spread=spread):
                 if not self._ours(table, chat_id):
@@ -318,6 +327,7 @@ class TableMessages:
                 return Done()  # let go of meanwhile
             if not isinstance(synced := judged(sent, snapshot.table.chat_id), Done):
                 return synced
+            table.shown_moves = _move_codes(snapshot)
             break
         await self._pin(snapshot, await self._ledger.table_message(table_id))
         if snapshot.table.moves <= row.announced:
