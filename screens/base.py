@@ -115,6 +115,11 @@ class GameScreens(Protocol[P, S]):
         seat whose DM shows it, addressed in the second person where it is
         concerned, None for the group."""
 
+    def move_name(self, lang: str, event: Event) -> str | None:
+        """A seat's own move as its analysis names it, without who made it
+        ("7♠️", "bid 2"), where the seat's event line is no sentence ("You:
+        7♠️"); None where the event line says it well ("You throw in 7♠️")."""
+
     @property
     def announced_after(self) -> frozenset[str]:
         """The kinds of event that may make a move call for announcements (a

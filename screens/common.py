@@ -389,13 +389,14 @@ def _move_text(
     names: Sequence[str],
     seat: int,
 ) -> str:
-    """A move as the seat's DM tells it ("you attack with 7♠"): its first
-    event worth a line (what followed from it is not the move), else its key
-    on the seat's screen (``view``) then ("Pass")."""
-    told = (line for e in events if (line := screens.event(lang, e, names, seat)) is not None)
-    line = next(told, None)
-    if line is not None:
-        return line
+    """A move as the seat's DM tells it ("you attack with 7♠"), or by its name
+    where that line is no sentence ("7♠" for "You: 7♠"): its first event
+    worth a line (what followed from it is not the move), else its key on the
+    seat's screen (``view``) then ("Pass")."""
+    for event in events:
+        line = screens.move_name(lang, event) or screens.event(lang, event, names, seat)
+        if line is not None:
+            return line
     screen = screens.hand(lang, view, (action,), names, None, live=True)
     code = action.encode()
     keys = (k.label for row in screen.keys for k in row if k.action == code)

@@ -233,6 +233,9 @@ class DaytonaScreens(GameScreens[DaytonaPublicView, DaytonaSeatView]):
             return t(lang, "daytona.btn_next")
         raise ValueError(f"not a Daytona move: {action!r}")
 
+    def move_name(self, lang: str, event: Event) -> str | None:
+        return None  # no analysis: every level plays Daytona alike
+
     def event(
         self, lang: str, event: Event, names: Sequence[str], viewer: int | None = None
     ) -> str | None:

@@ -34,6 +34,9 @@ from services import ScoreRow
 
 __all__ = ["DurakScreens"]
 
+_VERDICT_KEYS = {"believe": "durak.btn_believe", "doubt": "durak.btn_doubt"}
+"""Believe / don't believe: a verdict's key, which names it in an analysis."""
+
 _TRANSFER_SUMMARY = {
     Transfers.NONE: "durak.summary.no_transfer",
     Transfers.TRANSFER: "durak.summary.transfer",
@@ -464,6 +467,11 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
             last.insert(0, Key(label, action=lead.encode()))
         rows.extend(fit_rows(last))
         return tuple(rows)
+
+    def move_name(self, lang: str, event: Event) -> str | None:
+        if event.kind in _VERDICT_KEYS:
+            return t(lang, "analysis.move_key", label=t(lang, _VERDICT_KEYS[event.kind]))
+        return None
 
     def event(
         self, lang: str, event: Event, names: Sequence[str], viewer: int | None = None

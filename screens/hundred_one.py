@@ -223,6 +223,9 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
                 last.append(Key(t(lang, "101.btn_next_round"), action=a.encode()))
         return (*fit_rows(cards), *fit_rows(suits, 2), *fit_rows(last))
 
+    def move_name(self, lang: str, event: Event) -> str | None:
+        return faces(c.code for c in event.cards) if event.kind == "play" else None
+
     def event(
         self, lang: str, event: Event, names: Sequence[str], viewer: int | None = None
     ) -> str | None:

@@ -105,6 +105,16 @@ def _played(lang: str, card: Card, how: JokerMode | None, suit: Suit | None) -> 
     return f"{shown} {joker_word(lang, how, suit)}"
 
 
+def _event_played(lang: str, event: Event) -> str:
+    """The card of a ``play`` event, with what a joker was played as."""
+    how: JokerMode | None = None
+    suit: Suit | None = None
+    if isinstance(event.value, str):
+        mode, _, letter = event.value.partition(":")
+        how, suit = JokerMode(mode), Suit(letter) if letter else None
+    return _played(lang, event.cards[0], how, suit)
+
+
 def _trick_line(lang: str, view: JokerPublicView, names: Sequence[str]) -> str | None:
     trick = view.trick
     if not trick:
@@ -498,6 +508,14 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
 
     # --- what happened --------------------------------------------------------
 
+    def move_name(self, lang: str, event: Event) -> str | None:
+        match event.kind:
+            case "bid" if isinstance(event.value, int):
+                return _bid_phrase(lang, event.value)
+            case "play" if event.cards:
+                return _event_played(lang, event)
+        return None
+
     def event(
         self, lang: str, event: Event, names: Sequence[str], viewer: int | None = None
     ) -> str | None:
@@ -516,13 +534,7 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
             case "bid" if isinstance(event.value, int):
                 return t(lang, own + "bid", name=name, bid=_bid_phrase(lang, event.value))
             case "play" if event.cards:
-                how: JokerMode | None = None
-                suit: Suit | None = None
-                if isinstance(event.value, str):
-                    mode, _, letter = event.value.partition(":")
-                    how, suit = JokerMode(mode), Suit(letter) if letter else None
-                played = _played(lang, event.cards[0], how, suit)
-                return t(lang, own + "play", name=name, card=played)
+                return t(lang, own + "play", name=name, card=_event_played(lang, event))
             case "trick":
                 return (
                     t(lang, "joker.ev_trick_you") if you else t(lang, "joker.ev_trick", name=name)

@@ -63,6 +63,9 @@ class HighCardScreens:
     def table_key(self, lang: str, action: Action, view: HighCardTable) -> str:
         raise ValueError(f"High card makes no move on the table: {action!r}")
 
+    def move_name(self, lang: str, event: Event) -> str | None:
+        return None
+
     def event(
         self, lang: str, event: Event, names: Sequence[str], viewer: int | None = None
     ) -> str | None:

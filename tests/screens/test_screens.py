@@ -326,6 +326,52 @@ def test_an_analysis_names_a_better_move_that_tells_nothing_by_its_key() -> None
     assert "Better: “✅ Done”" in text
 
 
+def test_an_analysis_names_a_believe_verdict_by_its_key() -> None:
+    screens = DurakScreens()
+    assert screens.move_name("ru", Event("believe", 1)) == "«👍 Верю»"
+    assert screens.event("ru", Event("believe", 1), ["Anna", "Boris"], 1) == "Вы: «Верю!»"
+    assert screens.move_name("ru", Event("attack", 1, ())) is None  # its line is a sentence
+
+
+@pytest.mark.parametrize("game_key", ["joker", "101"])
+def test_an_analysis_names_cards_played_by_the_cards_not_by_the_dms_you_colon_line(
+    game_key: str,
+) -> None:
+    """A card play's DM line is "Вы: 7♠️", which read "Ход 5: Вы: 7♠️. Лучше:
+    Вы: 9♠️" in the analysis: it names the cards alone."""
+    spec = CATALOG.specs[game_key]
+    screens = CATALOG.screens[game_key]
+    rng = random.Random(5)
+    game = spec.game.new(spec.preset(), 3, rng)
+    for _ in range(200):
+        (mover,) = sorted(game.to_move())[:1]
+        plays = [a for a in game.legal_actions(mover) if "play" in type(a).__name__.lower()]
+        if len(plays) >= 2 and mover == 0:
+            break
+        perform(game, mover, rng.choice(game.legal_actions(mover)).encode())
+    else:
+        pytest.fail("no choice of two cards to play")
+    played, better = plays[0], plays[1]
+    mistake = Mistake(
+        5,
+        Assessment(played.encode(), better.encode(), 0.2, 0.6, in_points=False, significant=True),
+        perform(game.clone(), 0, played.encode()),
+        perform(game.clone(), 0, better.encode()),
+        played,
+        better,
+        game.view(0),
+    )
+    table = snapshot(game, (seat(0, "Anna"), seat(1, "Boris"), seat(2, "Vera"))).table
+    analysis = Analysis(table, 0, 3, (mistake,), 0.5, 0.5, in_points=False)
+    (line,) = (
+        line
+        for line in common.analysis_text("ru", analysis, spec, screens).splitlines()
+        if line.startswith("1. ")
+    )
+    assert "Вы:" not in line
+    assert re.match(r"1\. Ход 5: \S+.*\. Лучше: \S+.* — шансы 20% → 60%\.$", line), line
+
+
 @pytest.mark.parametrize("lang", ["ru", "uk", "en", "ka"])
 def test_the_luck_line_says_what_its_number_is(lang: str) -> None:
     """'ваше место набирает 8% при среднем 50%' told nobody what 8% was: the
