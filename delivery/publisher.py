@@ -190,6 +190,15 @@ class Publisher:
         box.add(Say(text, markup, thread_id, picture, notify))
         self._work(box)
 
+    def answer(
+        self, query_id: str, text: str | None = None, *, alert: bool = False, url: str | None = None
+    ) -> None:
+        """Answer a press at once, and again for a few seconds if Telegram fails
+        (on the bot's clock, while the handler goes on)."""
+        self._background.spawn(
+            self.io.answer(query_id, text, alert=alert, url=url), f"answer-{query_id}"
+        )
+
     def offer_games(
         self, chat_id: int, text: str, markup: Keyboard | None, *, thread_id: int
     ) -> None:

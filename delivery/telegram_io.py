@@ -51,6 +51,11 @@ MAX_TEXT = 4096
 MAX_CAPTION = 1024
 NEWEST_KEPT = 50_000
 """Private chats whose last message is remembered, at most."""
+ANSWER_PAUSES = (0.1, 0.3, 1.0)
+"""Pauses between attempts to answer a press: a press is answered within
+seconds or it looks broken."""
+MAX_ANSWER_WAIT = 3.0
+"""The longest flood wait an answer waits out."""
 RESWEEP_PAUSES = (1.0, 5.0, 30.0, 120.0)
 """Pauses before finishing a sweep that was cut short (the last one repeats)."""
 _GONE = (
@@ -344,6 +349,34 @@ class TelegramIO:
         if isinstance(result, dict) and isinstance(result.get("ephemeral_message_id"), int):
             return {**result, "message_id": result["ephemeral_message_id"]}
         return result
+
+    async def answer(
+        self, query_id: str, text: str | None = None, *, alert: bool = False, url: str | None = None
+    ) -> None:
+        """Answer a press, trying again for a few seconds when Telegram fails:
+        an unanswered press leaves the button spinning."""
+        for pause in (*ANSWER_PAUSES, None):
+            try:
+                await self.bot.answer_callback_query(query_id, text, show_alert=alert, url=url)
+                return
+            except RetryAfter as exc:
+                wait = exc.retry_after
+                seconds = wait if isinstance(wait, int | float) else wait.total_seconds()
+                if pause is None or seconds > MAX_ANSWER_WAIT:
+                    log.warning("answerCallbackQuery: flood wait of %s s, not answered", seconds)
+                    return
+            except BadRequest as exc:  # too old, or answered already by a lost attempt
+                log.info("answerCallbackQuery refused: %s", exc.message)
+                return
+            except NetworkError as exc:
+                if pause is None:
+                    log.warning("answerCallbackQuery failed: %s", exc)
+                    return
+                seconds = pause
+            except TelegramError as exc:
+                log.warning("answerCallbackQuery failed: %s", exc)
+                return
+            await self._background.wait(self._clock.sleep(seconds))
 
     async def pin(self, chat_id: int, message_id: int) -> Sent:
         """Pin without a notification (refused where the bot may not pin)."""

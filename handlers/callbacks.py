@@ -7,13 +7,11 @@ service itself.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from telegram import CallbackQuery, Message, Update
-from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 
 from delivery import callback_data as cd
 from delivery.hand_messages import BACK
@@ -41,39 +39,17 @@ from services import Lobby, Person, ServiceError, Setting, Snapshot
 __all__ = ["on_callback"]
 
 log = logging.getLogger(__name__)
-ANSWER_PAUSES = (0.1, 0.3, 1.0)
-"""Pauses between attempts to answer a press: a press is answered within
-seconds or it looks broken."""
-MAX_ANSWER_WAIT = 3.0
 
 
-async def _answer(
-    query: CallbackQuery, text: str | None = None, *, alert: bool = False, url: str | None = None
+def _answer(
+    app: Koloda,
+    query: CallbackQuery,
+    text: str | None = None,
+    *,
+    alert: bool = False,
+    url: str | None = None,
 ) -> None:
-    """Answer the press, trying again for a few seconds when Telegram fails:
-    an unanswered press leaves the button spinning."""
-    for pause in (*ANSWER_PAUSES, None):
-        try:
-            await query.answer(text, show_alert=alert, url=url)
-            return
-        except RetryAfter as exc:
-            wait = exc.retry_after
-            seconds = wait if isinstance(wait, int | float) else wait.total_seconds()
-            if pause is None or seconds > MAX_ANSWER_WAIT:
-                log.warning("answerCallbackQuery: flood wait of %s s, not answered", seconds)
-                return
-            await asyncio.sleep(seconds)
-        except BadRequest as exc:  # too old, or answered already by a lost attempt
-            log.info("answerCallbackQuery refused: %s", exc.message)
-            return
-        except NetworkError as exc:
-            if pause is None:
-                log.warning("answerCallbackQuery failed: %s", exc)
-                return
-            await asyncio.sleep(pause)
-        except TelegramError as exc:
-            log.warning("answerCallbackQuery failed: %s", exc)
-            return
+    app.publisher.answer(query.id, text, alert=alert, url=url)
 
 
 async def on_callback(update: Update, context: KolodaContext) -> None:
@@ -91,7 +67,7 @@ async def on_callback(update: Update, context: KolodaContext) -> None:
     try:
         pressed = cd.parse(query.data)
     except cd.CallbackDataError:
-        await _answer(query, t(lang, "error.bad_button"), alert=True)
+        _answer(app, query, t(lang, "error.bad_button"), alert=True)
         return
     on_hand = _on_hand(query, pressed)
     if on_hand is not None:
@@ -105,7 +81,7 @@ async def on_callback(update: Update, context: KolodaContext) -> None:
                 snapshot = await app.services.tables.press(
                     pressed.table_id, query.from_user.id, pressed.action, at_move=pressed.at_move
                 )
-                await _answer(query, _move_toast(app, query, in_group, snapshot, lang))
+                _answer(app, query, _move_toast(app, query, in_group, snapshot, lang))
             case cd.MenuButton():
                 await _menu(app, query, pressed)
             case cd.LobbyButton():
@@ -117,27 +93,27 @@ async def on_callback(update: Update, context: KolodaContext) -> None:
             case cd.RematchButton():
                 who = person(query.from_user)
                 await app.services.lobby.rematch(pressed.table_id, who, query.id)
-                await _answer(query)
+                _answer(app, query)
             case cd.ReplayButton():
                 await _replay(app, update, query, pressed)
             case cd.DuplicateButton():
                 await app.services.duplicates.deal_next(pressed.table_id, person(query.from_user))
-                await _answer(query)
+                _answer(app, query)
             case cd.AnalysisButton():
                 asked = await ask_for_analysis(app, query.from_user, pressed.table_id)
                 if asked.queued:
-                    await _answer(query, t(lang, "analysis.queued", id=asked.table_id))
+                    _answer(app, query, t(lang, "analysis.queued", id=asked.table_id))
                 else:  # his DM is closed: the bot opens, and its Start asks again
                     link = app.publisher.deep_link(analysis_payload(asked.table_id))
-                    await _answer(query, url=link)
+                    _answer(app, query, url=link)
             case cd.CardsButton():
                 await app.publisher.show_cards(pressed.table_id, query.from_user.id, query.id)
-                await _answer(query, t(lang, "hand.in_group_toast"))
+                _answer(app, query, t(lang, "hand.in_group_toast"))
             case cd.DmButton():
                 await app.publisher.hands_to_dm(pressed.table_id, query.from_user.id)
-                await _answer(query)
+                _answer(app, query)
     except ServiceError as exc:
-        await _answer(query, t(lang, exc.key, **exc.params), alert=True)
+        _answer(app, query, t(lang, exc.key, **exc.params), alert=True)
         if on_hand is not None:
             app.publisher.refused(*on_hand)
 
@@ -203,7 +179,7 @@ async def _language(
         raise ServiceError("error.bad_button")
     await set_language(app, update, context, pressed.language)
     done = t(pressed.language, "language.set", language=t(pressed.language, "language.in_text"))
-    await _answer(query, done)
+    _answer(app, query, done)
     await app.publisher.io.edit_text(query.message.chat.id, query.message.message_id, done)
 
 
@@ -212,7 +188,7 @@ async def _menu(app: Koloda, query: CallbackQuery, pressed: cd.MenuButton) -> No
     snapshot, seat = await app.services.tables.touch(
         pressed.table_id, query.from_user.id, None if back else pressed.at_move
     )
-    await _answer(query)
+    _answer(app, query)
     app.publisher.menu(snapshot, seat, None if back else pressed.focus)
 
 
@@ -229,7 +205,7 @@ async def _replay(
     if all(b.callback_data != query.data for row in keyboard.inline_keyboard for b in row):
         raise ServiceError("error.bad_button")  # data the message has no button with
     if pressed.owner != query.from_user.id:
-        await _answer(query, url=app.publisher.deep_link(f"p{pressed.table_id}"))
+        _answer(app, query, url=app.publisher.deep_link(f"p{pressed.table_id}"))
         return
     history = await app.services.replays.of(pressed.table_id)
     if pressed.at > len(history.moves):
@@ -237,7 +213,7 @@ async def _replay(
     lang = await language_for(app, update)
     screens = app.screens[history.table.game]
     text, keys = replay_message(lang, history, screens, pressed.at, pressed.owner)
-    await _answer(query)
+    _answer(app, query)
     app.publisher.edit_replay(message.chat.id, message.message_id, text, keys)
 
 
@@ -263,8 +239,8 @@ class _LobbyPress:
     def lobby(self) -> Lobby:
         return self.app.services.lobby
 
-    async def answer(self, key: str | None = None) -> None:
-        await _answer(self.query, None if key is None else t(self.lang, key))
+    def answer(self, key: str | None = None) -> None:
+        _answer(self.app, self.query, None if key is None else t(self.lang, key))
 
 
 async def _lobby(
@@ -288,12 +264,12 @@ async def _lobby(
 async def _join(press: _LobbyPress) -> None:
     # Telegram's id of this press is mixed into the deal's seed (services.fairness).
     await press.lobby.join(press.table_id, press.who, press.query.id)
-    await press.answer("lobby.joined")
+    press.answer("lobby.joined")
 
 
 async def _leave(press: _LobbyPress) -> None:
     await press.lobby.leave(press.table_id, press.who)
-    await press.answer("lobby.left")
+    press.answer("lobby.left")
 
 
 async def _start(press: _LobbyPress) -> None:
@@ -304,25 +280,25 @@ async def _start(press: _LobbyPress) -> None:
     # Where the presser's own cards are: only a game with private hands has
     # them in a DM, and only for a player whose DM works.
     if not started.spec.private_hands:
-        await press.answer("lobby.started_on_table")
+        press.answer("lobby.started_on_table")
         return
     here = press.app.publisher.hand_in_group(started, press.who.id)
     if here is None:
-        await press.answer("lobby.started_unseated")
+        press.answer("lobby.started_unseated")
     else:
-        await press.answer("lobby.started_here" if here else "lobby.started")
+        press.answer("lobby.started_here" if here else "lobby.started")
 
 
 async def _cancel(press: _LobbyPress) -> None:
     admin = await admin_unless_creator(press.update, press.context, press.snapshot)
     await press.app.services.moderation.cancel(press.table_id, press.who, is_admin=admin)
-    await press.answer("lobby.cancelled_short")
+    press.answer("lobby.cancelled_short")
 
 
 def _show_options(shown: bool) -> LobbyHandler:
     async def show(press: _LobbyPress) -> None:
         press.lobby.check_creator(press.snapshot, press.who)
-        await press.answer()
+        press.answer()
         press.app.publisher.show_options(press.snapshot, shown)
 
     return show
@@ -330,43 +306,43 @@ def _show_options(shown: bool) -> LobbyHandler:
 
 async def _cycle_preset(press: _LobbyPress) -> None:
     await press.lobby.cycle_preset(press.table_id, press.who)
-    await press.answer()
+    press.answer()
 
 
 async def _add_computer(press: _LobbyPress) -> None:
     await press.lobby.add_computer(press.table_id, press.who)
-    await press.answer()
+    press.answer()
 
 
 async def _remove_computer(press: _LobbyPress) -> None:
     await press.lobby.remove_computer(press.table_id, press.who)
-    await press.answer()
+    press.answer()
 
 
 async def _cycle_option(press: _LobbyPress) -> None:
     if press.arg is None:
         raise ServiceError("error.bad_button")
     await press.lobby.cycle_option(press.table_id, press.who, press.arg)
-    await press.answer()
+    press.answer()
 
 
 async def _cycle_setting(press: _LobbyPress) -> None:
     if press.arg not in tuple(Setting):
         raise ServiceError("error.bad_button")
     await press.lobby.cycle_setting(press.table_id, press.who, Setting(press.arg))
-    await press.answer()
+    press.answer()
 
 
 async def _shuffle_teams(press: _LobbyPress) -> None:
     await press.lobby.shuffle_teams(press.table_id, press.who)
-    await press.answer("lobby.teams_shuffled")
+    press.answer("lobby.teams_shuffled")
 
 
 async def _switch_team(press: _LobbyPress) -> None:
     if press.arg is None or not press.arg.isdigit():
         raise ServiceError("error.bad_button")
     await press.lobby.switch_team(press.table_id, press.who, int(press.arg))
-    await press.answer()
+    press.answer()
 
 
 LobbyHandler = Callable[[_LobbyPress], Awaitable[None]]
@@ -411,7 +387,7 @@ async def _new_game(
             ]
             for name in spec.presets
         ]
-        await _answer(query)
+        _answer(app, query)
         text = common.preset_chooser_text(lang, spec)
         await app.publisher.io.edit_text(chat.id, message.message_id, text, markup(rows))
         return
@@ -422,6 +398,6 @@ async def _new_game(
         chat.id, thread_of(update), who, spec.key, pressed.preset
     )
     if snapshot.table.seat_of(who.id) is not None:
-        await _answer(query)
+        _answer(app, query)
     else:
-        await _answer(query, url=app.publisher.deep_link(f"j{snapshot.table.id}"))
+        _answer(app, query, url=app.publisher.deep_link(f"j{snapshot.table.id}"))

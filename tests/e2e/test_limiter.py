@@ -47,8 +47,9 @@ async def test_limiter_backs_off_under_injected_429s_and_every_move_lands(
         # the first move meets the 429s: the rate is cut at once
         choice = play.choose(table.rng)
         assert choice is not None
-        assert await _press(server, play, *choice)
+        accepted = _press(server, play, *choice)
         await settle(server, app, until=clock.now())
+        assert accepted()
         assert limiter.budget.refused >= 1
         assert limiter.rate < CEILING
 

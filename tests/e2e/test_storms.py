@@ -7,11 +7,10 @@ logged as an error."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ import pytest
 from delivery.callback_data import _b36
 from delivery.hand_messages import compose_hand
 from delivery.table_messages import compose_group
-from handlers.callbacks import ANSWER_PAUSES
+from delivery.telegram_io import ANSWER_PAUSES
 from handlers.context import KEY, Koloda
 from playground.botapi import FakeTelegram, Fault, SentMessage, Storm
 from tests.e2e.harness import (
@@ -72,27 +71,31 @@ class Play:
         return self.table.random_press(rng)
 
 
-async def _press(
+def _press(
     server: FakeTelegram, play: Play, user_id: int, message: SentMessage, data: str
-) -> bool:
-    """One press; True when it was a move the bot accepted."""
+) -> Callable[[], bool]:
+    """One press; what it returns says, once the bot has settled, whether it
+    was a move the bot accepted."""
     query = server.press(user_id, message.chat_id, message.message_id, data)
     play.queries.append(query)
     play.presses += 1
-    try:
-        answer: dict[str, Any] = await server.answered(query, timeout=15)
-    except (AssertionError, TimeoutError):
-        play.unanswered += data.startswith("m:")
-        return False
-    if not data.startswith("m:"):
-        return False
-    # A refusal is an alert; an accepted move on the table message is
-    # answered with a toast saying what it did.
-    if answer.get("show_alert"):
-        play.refused += 1
-        return False
-    play.accepted += 1
-    return True
+
+    def accepted() -> bool:
+        answer = server.callback_answer(query)
+        if answer is None:  # every attempt to answer it failed
+            play.unanswered += data.startswith("m:")
+            return False
+        if not data.startswith("m:"):
+            return False
+        # A refusal is an alert; an accepted move on the table message is
+        # answered with a toast saying what it did.
+        if answer.get("show_alert"):
+            play.refused += 1
+            return False
+        play.accepted += 1
+        return True
+
+    return accepted
 
 
 async def _play_under(
@@ -100,7 +103,9 @@ async def _play_under(
 ) -> int:
     """Press random buttons at every table until every game is over; returns how
     often no move could be made and the players waited for the bot (its time
-    moves on, flood waits and back-offs pass)."""
+    moves on, flood waits and back-offs pass).  The presses of a round come
+    together, doubled ones among them, and are read once the bot has settled:
+    its pauses between attempts to answer pass on its clock meanwhile."""
     waits = 0
     for _ in range(5000):
         await settle(server, app)
@@ -115,7 +120,9 @@ async def _play_under(
             presses.append(_press(server, play, *choice))
             if rng.random() < DUPLICATE_SHARE:
                 presses.append(_press(server, play, *choice))
-        if not any(await asyncio.gather(*presses)):
+        await settle(server, app)
+        made = [accepted() for accepted in presses]  # each press counted
+        if not any(made):
             waits += 1  # no buttons, or only old ones: the players wait
             await advance(server, app, 5)
     raise AssertionError("the games did not end")
