@@ -9,6 +9,7 @@ from bot.catalog import CATALOG
 from handlers.commands import COMMANDS
 from i18n import t
 from screens import common
+from services import ServiceError
 
 
 @pytest.mark.parametrize("language", ["ru", "en"])
@@ -64,3 +65,31 @@ def test_rules_of_a_variant_put_its_differences_over_the_general_rules(language:
     assert spec.preset_name(custom) is None
     text = common.rules_text(language, spec, CATALOG.screens["101"], custom)
     assert f"{t(language, 'rules.general_custom')}\n{t(language, 'rules.101')}" in text
+
+
+@pytest.mark.parametrize(
+    ("words", "chosen"),
+    [
+        ("101 валет", ("101", "jack")),
+        ("101 валет - козырь", ("101", "jack")),
+        ("101 английский", ("101", "english")),
+        ("101 малая", ("101", "smalldeck")),
+        ("дурак веришь", ("durak", "believe")),
+        ("дурак веришь-не веришь", ("durak", "believe")),
+        ("дурак с отказом", ("durak", "refusal")),
+        ("durak believe", ("durak", "believe")),
+        ("101 jack", ("101", "jack")),
+    ],
+)
+def test_a_variant_is_found_by_the_words_players_type(words: str, chosen: tuple[str, str]) -> None:
+    """«/rules 101 валет» and «/newgame дурак веришь» were refused («нет
+    варианта»), and so was «валет - козырь» typed with a hyphen: only the full
+    name with its em dash, «валет — козырь», was known.  Dashes and case do
+    not matter, and words that name one variant alone name it."""
+    assert common.game_and_preset("ru", CATALOG.specs, words.split()) == chosen
+
+
+@pytest.mark.parametrize("words", ["дурак переводной лишнее", "durak podkidnoy extra", "101 к"])
+def test_words_that_name_no_single_variant_are_refused(words: str) -> None:
+    with pytest.raises(ServiceError):
+        common.game_and_preset("ru", CATALOG.specs, words.split())
