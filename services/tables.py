@@ -172,7 +172,8 @@ class Tables:
         keyboard, or the second of two quick presses (moves by the timer or a
         computer for his seat count as his).  A newer button whose move is
         still legal is accepted even if others moved meanwhile.  Any press of
-        his own buttons tells that the player is back, even a refused one.
+        his own buttons tells that the player is back, even a refused one
+        (refused, it is answered that he is back).
         Anything stale, forged or illegal is refused with a
         :class:`ServiceError` and changes nothing else."""
         async with self.lock(table_id):
@@ -192,6 +193,10 @@ class Tables:
                     # A move everybody may make on the table (next round) that
                     # somebody else made first.
                     refusal = ServiceError("error.already_done")
+                if refusal is not None and table.seats[seat].absent:
+                    # Back from absence, on a turn not his (a computer made his
+                    # at once): the press did what he wanted, and says so.
+                    refusal = ServiceError("hand.back_in_game")
                 back = None
                 if move is None and returned is not table:
                     back = await self._snapshots.read(tx, returned)
