@@ -259,6 +259,14 @@ def closed_text(lang: str, table: TableRow) -> str:
     return t(lang, f"table.closed.{reason.value}")
 
 
+def left_text(lang: str, table: TableRow, name: str) -> str:
+    """``/leave`` answered in the group: who left the lobby, or the running
+    game, where a computer now plays the seat or the player is out of it."""
+    if table.state is None:
+        return t(lang, "lobby.left_name", name=name)
+    return t(lang, f"table.left.{table.on_absence.value}", name=name)
+
+
 def closed_lobby_text(lang: str, snapshot: Snapshot) -> str:
     """A lobby closed before its game was dealt: the game, who sat there and
     why it closed, and nothing of who was still needed or how to start."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any, Protocol
 
 from games.core import RESIGN, ActionParseError, Place
@@ -224,6 +225,31 @@ class Tables:
             if stale:
                 raise ServiceError("error.stale_button")
             return snapshot, seat
+
+    async def leave(self, table_id: int, user_id: int) -> Snapshot:
+        """A player leaves the running game (``/leave``): away at once, as two
+        timed-out turns would make him (:func:`services.turns.left`), so the
+        table waits for him no more: a computer plays his seat until he presses
+        again, or he leaves the game as its rules require, as the table chose."""
+        async with self.lock(table_id):
+            async with self._db.transaction() as tx:
+                table, seat = await self._seat_of(tx, table_id, user_id)
+                presence = turns.left(table, table.seats[seat])
+                await tx.tables.set_presence(
+                    table.id, seat, timeouts=presence.timeouts, absent=presence.absent
+                )
+                version = await tx.tables.update(table.id, table.version)
+                table = replace(turns.with_presence(table, seat, presence), version=version)
+                if presence.leaves:
+                    move = await self._moves.write(tx, table, seat, RESIGN, Actor.PLAYER)
+                    return self._committed(move)
+                game = self._snapshots.game(table)
+                await tx.deadlines.replace(
+                    table.id, await self._moves.deadlines(tx, table, game, None)
+                )
+                snapshot = await self._snapshots.read(tx, table)
+            self._notify(snapshot)
+            return snapshot
 
     async def table_move(self, table_id: int, user_id: int) -> Snapshot:
         """The move a player makes on the table message (101's next round), made

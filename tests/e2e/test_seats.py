@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from i18n import t
 from playground.botapi import FakeTelegram, SentMessage
 from tests.e2e.harness import (
     MOVE_DATA,
@@ -264,3 +265,43 @@ async def test_a_deadline_pending_at_a_kill_fires_once_after_the_restart(
         await stop_bot_process(process)
     errors = log.read_text(encoding="utf-8")
     assert "Traceback" not in errors, errors
+
+
+@pytest.mark.parametrize("absence", ["играет 🤖", "выбывает"])
+async def test_leave_in_a_running_game_makes_the_player_away_at_once(
+    server: FakeTelegram, db_path: Path, absence: str
+) -> None:
+    """«/leave» mid-game was refused («Игра уже идёт — встать нельзя»): a
+    player who had to go could only walk away, and the table waited for him
+    two turns' time. It now does at once what those timeouts would: he is
+    away, a computer plays his seat (he comes back with any press of his) or
+    he leaves the game, as the table chose, and the group is told which."""
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("101", timer=True, options={"Отсутствующий": absence})
+        anna, boris = table.players
+        ((boris_seat,),) = probe.query("SELECT seat FROM seats WHERE user_id = ?", (boris,))
+        await table.command(boris, "/leave")
+        reply = server.last_bot_message(table.group_id)
+        assert reply is not None
+        if absence == "выбывает":
+            assert reply.text == t("ru", "table.left.remove", name="Boris")
+            assert probe.table()[0] == "finished"  # Anna alone is left
+            return
+        assert reply.text == t("ru", "table.left.computer", name="Boris")
+        ((flag,),) = probe.query("SELECT absent FROM seats WHERE user_id = ?", (boris,))
+        assert flag
+        assert all(seat != boris_seat for seat, _ in probe.deadlines())
+        for _ in range(60):
+            if len([m for m in probe.moves() if m[3] == boris_seat]) >= 2:
+                break
+            hand = table.hand(anna)
+            if hand is not None and any(MOVE_DATA.match(d) for d in hand.callback_datas):
+                data = table.rng.choice([d for d in hand.callback_datas if MOVE_DATA.match(d)])
+                await table.press(anna, hand, data)
+            else:
+                await advance(server, app, 2)
+        his = [m for m in probe.moves() if m[3] == boris_seat]
+        assert len(his) >= 2
+        assert {actor for _, _, actor, _ in his} == {"computer"}
