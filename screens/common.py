@@ -10,7 +10,7 @@ from typing import Any
 from games.core import Action, Rules
 from games.spec import GameSpec
 from i18n import LANGUAGES, t, tn
-from screens.base import GameScreens
+from screens.base import GameScreens, RuleDetails
 from services import (
     MIN_GAMES,
     SCHEME_V2,
@@ -640,6 +640,8 @@ def rules_text(
         f"<i>{about}</i>",
         _sentence(screens.summary(lang, rules)),
     ]
+    if isinstance(screens, RuleDetails):
+        lines += [f"• {detail}" for detail in screens.details(lang, rules)]
     # The game's general rules are those of its usual game; the variant's
     # differences (its hint and summary above, its options below) override
     # them, and the heading says so.

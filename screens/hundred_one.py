@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from games.cards import Card
 from games.core import Action, Event, Outcome, Rules
 from games.hundred_one.actions import Draw, NextRound, Order, Pass, Play
-from games.hundred_one.rules import HundredOneRules
+from games.hundred_one.rules import AceMode, HundredOneRules, Master, Scoring
 from games.hundred_one.state import ROUND_MOVES, Phase
 from games.hundred_one.views import HundredOnePublicView, HundredOneSeatView, LastRound
 from i18n import t, tn
@@ -373,6 +373,19 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
             master=master,
             ceiling=rules.ceiling,
         )
+
+    def details(self, lang: str, rules: Rules) -> list[str]:
+        """What the master jack, suit only, the order's skip, the English ace
+        and pentagon's card values change, which the general rules do not say."""
+        assert isinstance(rules, HundredOneRules)
+        keys = [
+            ("jack", rules.master is Master.JACK),
+            ("english", rules.ace is AceMode.ENGLISH),
+            ("suit_only", rules.suit_only),
+            ("order_skip", rules.order_skip),
+            ("pentagon", rules.scoring is Scoring.PENTAGON),
+        ]
+        return [t(lang, f"101.detail.{key}") for key, on in keys if on]
 
     def score_line(self, lang: str, place: int, name: str, row: ScoreRow) -> str:
         return t(lang, "101.score_row", place=place, name=name, played=row.played, wins=row.wins)

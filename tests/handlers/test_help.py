@@ -93,3 +93,26 @@ def test_a_variant_is_found_by_the_words_players_type(words: str, chosen: tuple[
 def test_words_that_name_no_single_variant_are_refused(words: str) -> None:
     with pytest.raises(ServiceError):
         common.game_and_preset("ru", CATALOG.specs, words.split())
+
+
+DETAILS = {
+    "classic": [],
+    "jack": ["101.detail.jack"],
+    "english": ["101.detail.english"],
+    "pentagon": ["101.detail.suit_only", "101.detail.order_skip", "101.detail.pentagon"],
+}
+
+
+@pytest.mark.parametrize("language", ["ru", "uk", "en", "ka"])
+@pytest.mark.parametrize("preset", list(DETAILS))
+def test_rules_of_a_101_variant_tell_what_its_options_change(language: str, preset: str) -> None:
+    """«/rules 101 валет» said only «Масть заказывает валет, а не дама.» over
+    the general rules: nothing of the queen that only its king or a jack may
+    cover, of the player left holding a jack being out of the match, of a jack
+    finish doubling the others' points. Pentagon's rank onto a six and its card
+    values, and the English ace's order, were as silent. The rules of a
+    variant say what its options change; the classic game's have none of it."""
+    spec = CATALOG.specs["101"]
+    text = common.rules_text(language, spec, CATALOG.screens["101"], spec.preset(preset))
+    for key in {k for keys in DETAILS.values() for k in keys}:
+        assert (t(language, key) in text) is (key in DETAILS[preset]), key
