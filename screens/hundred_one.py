@@ -186,7 +186,7 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
             lines.append(f"<i>{ended}</i>")
         lines += [
             t(lang, "101.your_total", total=_points(lang, view.totals[seat])),
-            t(lang, "101.you_are_out"),
+            t(lang, "101.you_are_out_jack" if seat in view.jack_out else "101.you_are_out"),
         ]
         return Screen("\n".join(lines))
 
@@ -305,7 +305,8 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
             if seat in last.reset:
                 line += " · " + t(lang, "101.sheet_reset")
             if seat in last.eliminated:
-                line += " · " + t(lang, "101.sheet_eliminated")
+                gone = "101.sheet_jack_out" if seat in view.jack_out else "101.sheet_eliminated"
+                line += " · " + t(lang, gone)
             lines.append(line)
         return "\n".join(lines)
 

@@ -174,3 +174,32 @@ def test_an_eliminated_players_hand_settles_until_the_match_ends() -> None:
     final = snapshot(game, people, recent=(), moves=moves, status=Status.FINISHED)
     hand, _ = compose_hand(final, out, "ru", SCREENS, now=NOW)
     assert "Матч окончен" in hand.text
+
+
+@pytest.mark.parametrize("lang", ["ru", "en", "uk", "ka"])
+def test_a_player_out_for_holding_a_jack_reads_why(lang: str) -> None:
+    """With the jack as master card, a player left holding a jack is out of
+    the match whatever his total: Boris went out with 6 points, and the sheet
+    said only «+6 → 6 (J♠️ K♣️) · вне игры» and his DM «Вы выбыли», which
+    reads as the bot's mistake. Both say it was the jack."""
+    game = HundredOne.position(PRESETS["jack"], ["Th", "JsKc", "8d9d"], discard="7h", turn=0)
+    events = game.apply(0, game.legal_actions(0)[0])
+    view = game.public_view()
+    assert view.eliminated == (1,)
+    (sheet,) = SCREENS.announcements(lang, events, view, NAMES)
+    (boris,) = [line for line in sheet.text.splitlines() if line.startswith(NAMES[1])]
+    assert boris.endswith(t(lang, "101.sheet_jack_out"))
+    out = SCREENS.out(lang, game.view(1), NAMES)
+    assert out is not None
+    assert t(lang, "101.you_are_out_jack") in out.text
+    # Out over the ceiling, nobody reads of a jack.
+    game = HundredOne.position(
+        PRESETS["classic"], ["Th", "JsKc", "8d9d"], discard="7h", turn=0, totals=[0, 98, 0]
+    )
+    events = game.apply(0, game.legal_actions(0)[0])
+    (sheet,) = SCREENS.announcements(lang, events, game.public_view(), NAMES)
+    assert t(lang, "101.sheet_jack_out") not in sheet.text
+    assert t(lang, "101.sheet_eliminated") in sheet.text
+    out = SCREENS.out(lang, game.view(1), NAMES)
+    assert out is not None
+    assert t(lang, "101.you_are_out") in out.text
