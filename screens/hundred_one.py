@@ -77,6 +77,14 @@ def _gone(lang: str, view: HundredOnePublicView, seat: int) -> str | None:
     return t(lang, "101.out_after", round=when)
 
 
+def _out_key(view: HundredOneSeatView, seat: int) -> str:
+    """Why ``seat`` is out of the match, in his own words: he left it (or
+    was removed), or a jack put him out, or his total."""
+    if seat in view.resigned:
+        return "101.you_left"
+    return "101.you_are_out_jack" if seat in view.jack_out else "101.you_are_out"
+
+
 def _round_row(lang: str, record: LastRound, names: Sequence[str]) -> str:
     """One scored round on the match's sheet: each player's points, and his
     total after it (reset to 0, or out)."""
@@ -186,7 +194,7 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
             lines.append(f"<i>{ended}</i>")
         lines += [
             t(lang, "101.your_total", total=_points(lang, view.totals[seat])),
-            t(lang, "101.you_are_out_jack" if seat in view.jack_out else "101.you_are_out"),
+            t(lang, _out_key(view, seat)),
         ]
         return Screen("\n".join(lines))
 

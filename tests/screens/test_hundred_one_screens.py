@@ -203,3 +203,17 @@ def test_a_player_out_for_holding_a_jack_reads_why(lang: str) -> None:
     out = SCREENS.out(lang, game.view(1), NAMES)
     assert out is not None
     assert t(lang, "101.you_are_out") in out.text
+
+
+@pytest.mark.parametrize("lang", ["ru", "en", "uk", "ka"])
+def test_a_player_who_left_the_match_is_not_told_to_wait_for_its_end(lang: str) -> None:
+    """Boris, removed by /kick or gone by /leave where absentees leave the
+    game, read «Вы выбыли — ждите конца матча.» in his DM, beside the bot's
+    word that the game does not count for him: he has nothing to wait for.
+    His DM says he no longer plays in the match."""
+    game = HundredOne.new(PRESETS["classic"], 3, random.Random(1))
+    game.resign(1)
+    out = SCREENS.out(lang, game.view(1), NAMES)
+    assert out is not None
+    assert t(lang, "101.you_left") in out.text
+    assert t(lang, "101.you_are_out") not in out.text
