@@ -227,13 +227,16 @@ class Tables:
             return snapshot, seat
 
     async def leave(self, table_id: int, user_id: int) -> Snapshot:
-        """A player leaves the running game (``/leave``): away at once, as two
-        timed-out turns would make him (:func:`services.turns.left`), so the
-        table waits for him no more: a computer plays his seat until he presses
-        again, or he leaves the game as its rules require, as the table chose."""
+        """A player leaves the running game (``/leave``; refused if he already
+        has): away at once, as two timed-out turns would make him
+        (:func:`services.turns.left`), so the table waits for him no more: a
+        computer plays his seat until he presses again, or he leaves the game
+        as its rules require, as the table chose."""
         async with self.lock(table_id):
             async with self._db.transaction() as tx:
                 table, seat = await self._seat_of(tx, table_id, user_id)
+                if table.seats[seat].absent:
+                    raise ServiceError("error.left_already")
                 presence = turns.left(table, table.seats[seat])
                 await tx.tables.set_presence(
                     table.id, seat, timeouts=presence.timeouts, absent=presence.absent

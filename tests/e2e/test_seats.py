@@ -305,3 +305,20 @@ async def test_leave_in_a_running_game_makes_the_player_away_at_once(
         his = [m for m in probe.moves() if m[3] == boris_seat]
         assert len(his) >= 2
         assert {actor for _, _, actor, _ in his} == {"computer"}
+
+
+async def test_a_second_leave_is_refused_not_announced_again(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """Boris's second «/leave» told the group again «💤 Boris уходит из-за
+    стола…» (in a game absentees leave, «🚪 Boris выходит из игры.» again):
+    he is told he has left already, and the group hears it once."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris", "Vera"], app)
+        await table.open_and_start("101", timer=True)
+        boris = table.players[1]
+        await table.command(boris, "/leave")
+        await table.command(boris, "/leave")
+        texts = [m.text for m in table.group_messages()]
+        assert texts.count(t("ru", "table.left.computer", name="Boris")) == 1
+        assert texts[-1] == t("ru", "error.left_already")
