@@ -116,3 +116,23 @@ def test_rules_of_a_101_variant_tell_what_its_options_change(language: str, pres
     text = common.rules_text(language, spec, CATALOG.screens["101"], spec.preset(preset))
     for key in {k for keys in DETAILS.values() for k in keys}:
         assert (t(language, key) in text) is (key in DETAILS[preset]), key
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("ru", "(дамой пик — 40)"),
+        ("en", "(the queen of spades, 40)"),
+        ("uk", "(дамою пік — 40)"),
+        ("ka", "(ყვავის დამით — 40)"),
+    ],
+)
+def test_101s_rules_tell_the_queen_finish_and_a_hand_of_only_queens(
+    language: str, words: str
+) -> None:
+    """A round won on a queen wrote «Борис: −20 → 5» on the sheet, and /rules
+    101 told nothing of it (nor of the queen of spades' 40, nor of a hand of
+    only queens scoring 20 each): the rules the bot plays by, told."""
+    spec = CATALOG.specs["101"]
+    text = common.rules_text(language, spec, CATALOG.screens["101"], spec.preset("classic"))
+    assert words in text
