@@ -125,6 +125,10 @@ def test_rules_of_a_101_variant_tell_what_its_options_change(language: str, pres
         ("en", "(the queen of spades, 40)"),
         ("uk", "(дамою пік — 40)"),
         ("ka", "(ყვავის დამით — 40)"),
+        ("ru", "Последняя карта кона тоже действует"),
+        ("en", "The round's last card still acts"),
+        ("uk", "Остання карта кону теж діє"),
+        ("ka", "რაუნდის ბოლო კარტიც მოქმედებს"),
     ],
 )
 def test_101s_rules_tell_the_queen_finish_and_a_hand_of_only_queens(
@@ -132,7 +136,9 @@ def test_101s_rules_tell_the_queen_finish_and_a_hand_of_only_queens(
 ) -> None:
     """A round won on a queen wrote «Борис: −20 → 5» on the sheet, and /rules
     101 told nothing of it (nor of the queen of spades' 40, nor of a hand of
-    only queens scoring 20 each): the rules the bot plays by, told."""
+    only queens scoring 20 each), nor that a seven as the last card still
+    makes the next player draw two that count: the rules the bot plays by,
+    told."""
     spec = CATALOG.specs["101"]
     text = common.rules_text(language, spec, CATALOG.screens["101"], spec.preset("classic"))
     assert words in text
