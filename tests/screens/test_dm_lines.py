@@ -696,3 +696,18 @@ def test_ones_own_move_nobody_pressed_for_is_marked_in_the_dm_too(actor: Actor, 
     seats = (seat(0, "Anna", absent=actor is Actor.COMPUTER), seat(1, "Boris"))
     text, _ = dm(snapshot(game, seats, recent=recent, moves=1), 0)
     assert f"<i>{mark}Вы: 7♠️ · " in text
+
+
+def test_a_player_who_left_a_durak_game_is_not_told_he_was_removed() -> None:
+    """Vera's own «/leave», where absentees leave the game, put her out of
+    the game, and her DM read «вас убрали из игры», as if somebody had: it
+    says she is no longer in it, whoever ended her part."""
+    game = Durak.position(
+        DURAK["podkidnoy"], ["7s 8d", "9s 6d", "Ks Qd"], attacker=0, trump="h", stock=["6c"]
+    )
+    game.resign(2)
+    for lang, removed in (("ru", "убрали"), ("en", "removed")):
+        out = DURAK_SCREENS.out(lang, game.view(2), NAMES)
+        assert out is not None
+        assert t(lang, "durak.you_left") in out.text
+        assert removed not in out.text
