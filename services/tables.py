@@ -194,9 +194,10 @@ class Tables:
                     # A move everybody may make on the table (next round) that
                     # somebody else made first.
                     refusal = ServiceError("error.already_done")
-                if refusal is not None and table.seats[seat].absent:
+                if refusal is not None and turns.played_by_computer(table, seat):
                     # Back from absence, on a turn not his (a computer made his
-                    # at once): the press did what he wanted, and says so.
+                    # at once): the press did what he wanted, and says so (not
+                    # to one the table removed: he is out of the game).
                     refusal = ServiceError("hand.back_in_game")
                 back = None
                 if move is None and returned is not table:

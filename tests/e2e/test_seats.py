@@ -20,6 +20,7 @@ from tests.e2e.harness import (
     Table,
     advance,
     bot_config,
+    faces_in,
     running_bot,
     seat_players,
     start_bot_process,
@@ -322,3 +323,22 @@ async def test_a_second_leave_is_refused_not_announced_again(
         texts = [m.text for m in table.group_messages()]
         assert texts.count(t("ru", "table.left.computer", name="Boris")) == 1
         assert texts[-1] == t("ru", "error.left_already")
+
+
+async def test_a_press_of_a_player_the_table_removed_does_not_say_he_is_back(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """Where absentees leave the game, Boris left by «/leave»; his press of a
+    card of his old hand must not answer «Вы снова в игре»: he is out of it."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris", "Vera"], app)
+        await table.open_and_start("101", timer=True, options={"Отсутствующий": "выбывает"})
+        boris = table.players[1]
+        (old,) = [m for m in server.bot_messages(boris) if "101 · «Friends»" in m.text]
+        card = sorted(faces_in(old.text))[0]
+        await table.command(boris, "/leave")
+        # The card's button as it was when his turn was on (it may not be now).
+        data = f"m:1:0:p{card}"
+        query = server.press(boris, old.chat_id, old.message_id, data, forged=True)
+        answer = await server.answered(query)
+        assert answer.get("text") != t("ru", "hand.back_in_game")
