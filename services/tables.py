@@ -236,7 +236,8 @@ class Tables:
         async with self.lock(table_id):
             async with self._db.transaction() as tx:
                 table, seat = await self._seat_of(tx, table_id, user_id)
-                if table.seats[seat].absent:
+                gone = await tx.tables.removals(table.id, RESIGN)
+                if table.seats[seat].absent or seat in gone:
                     raise ServiceError("error.left_already")
                 presence = turns.left(table, table.seats[seat])
                 await tx.tables.set_presence(

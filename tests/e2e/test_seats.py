@@ -342,3 +342,17 @@ async def test_a_press_of_a_player_the_table_removed_does_not_say_he_is_back(
         query = server.press(boris, old.chat_id, old.message_id, data, forged=True)
         answer = await server.answered(query)
         assert answer.get("text") != t("ru", "hand.back_in_game")
+
+
+async def test_leave_after_a_kick_is_refused(server: FakeTelegram, db_path: Path) -> None:
+    """Boris, removed by /kick, sent «/leave»: the group was told «💤 Boris
+    уходит из-за стола: дальше за это место играет 🤖…» of a seat no longer
+    in the game. He is told he has left already."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris", "Vera"], app)
+        await table.open_and_start("101", timer=True)
+        await table.command(table.players[0], "/kick Boris")
+        await table.command(table.players[1], "/leave")
+        texts = [m.text for m in table.group_messages()]
+        assert t("ru", "table.left.computer", name="Boris") not in texts
+        assert texts[-1] == t("ru", "error.left_already")
