@@ -310,6 +310,9 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
             shown = view.revealed[seat] if view.revealed else ()
             if shown:
                 line += f"  ({faces(c.code for c in shown)})"
+            elif seat == last.winner and penalty < 0 and view.top is not None:
+                # The winner's minus: the queen he finished on.
+                line += " · " + t(lang, "101.sheet_queen_finish", card=face(view.top.code))
             if seat in last.reset:
                 line += " · " + t(lang, "101.sheet_reset")
             if seat in last.eliminated:

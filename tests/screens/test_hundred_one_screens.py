@@ -217,3 +217,16 @@ def test_a_player_who_left_the_match_is_not_told_to_wait_for_its_end(lang: str) 
     assert out is not None
     assert t(lang, "101.you_left") in out.text
     assert t(lang, "101.you_are_out") not in out.text
+
+
+@pytest.mark.parametrize("lang", ["ru", "en", "uk", "ka"])
+def test_a_round_won_on_a_queen_says_so_beside_the_winners_minus(lang: str) -> None:
+    """Anna won the round on Q♠️ and the sheet read «Дима: −40 → −40» with
+    nothing to say why the winner's points went below zero: the queen that
+    finished it is named."""
+    game = HundredOne.position(PRESETS["classic"], ["Qs", "8d9d", "8s"], discard="7c", turn=0)
+    events = game.apply(0, game.legal_actions(0)[0])
+    (sheet,) = SCREENS.announcements(lang, events, game.public_view(), NAMES)
+    (winner,) = [line for line in sheet.text.splitlines() if line.startswith(f"{NAMES[0]}:")]
+    assert winner.endswith(t(lang, "101.sheet_queen_finish", card="Q♠️"))
+    assert "−40" in winner
