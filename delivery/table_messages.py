@@ -56,9 +56,10 @@ class _Owed:
     notify: bool
 
 
-def _actor_mark(snapshot: Snapshot, logged: LoggedEvent) -> str:
+def actor_mark(snapshot: Snapshot, logged: LoggedEvent) -> str:
     """The mark of a move nobody pressed for, for the line of the mover's own
-    action; no 🤖 beside a computer's name, which carries one."""
+    action (in the group, and in the mover's own DM); no 🤖 beside a
+    computer's name, which carries one."""
     if logged.actor is Actor.COMPUTER and snapshot.seat(logged.seat).computer is not None:
         return ""
     return _ACTOR_MARKS.get(logged.actor, "")
@@ -169,7 +170,7 @@ def _table(
             # followed from it (a trick taken, a pulka closed).
             if logged.event.seat == logged.seat and logged.move not in marked:
                 marked.add(logged.move)
-                line = _actor_mark(snapshot, logged) + line
+                line = actor_mark(snapshot, logged) + line
             shown.append(line)
     if shown:
         lines += ["", *(f"<i>{line}</i>" for line in shown[-RECENT_LINES:])]

@@ -254,7 +254,7 @@ async def leave(update: Update, context: KolodaContext) -> None:
     if after.table.status is Status.CANCELLED:
         await reply(app, update, common.closed_text(lang, after.table))
     else:
-        await reply(app, update, t(lang, "lobby.left_name", name=html.escape(user.first_name)))
+        await reply(app, update, common.left_text(lang, after.table, html.escape(user.first_name)))
 
 
 async def startgame(update: Update, context: KolodaContext) -> None:

@@ -152,6 +152,16 @@ class GameScreens(Protocol[P, S]):
 
 
 @runtime_checkable
+class RuleDetails(Protocol):
+    """The screens of a game whose options change rules that its general rules
+    and a variant's one-line hint do not tell (101's jack as master card, its
+    pentagon's card values); games without such options need not say anything."""
+
+    def details(self, lang: str, rules: Rules) -> list[str]:
+        """A sentence for each such rule these ``rules`` have, for ``/rules``."""
+
+
+@runtime_checkable
 class SheetScreens(Protocol[P]):
     """The screens of a game that keeps a score sheet, which ``/sheet`` shows
     (games without one need not say anything)."""

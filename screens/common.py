@@ -10,7 +10,7 @@ from typing import Any
 from games.core import Action, Rules
 from games.spec import GameSpec
 from i18n import LANGUAGES, t, tn
-from screens.base import GameScreens
+from screens.base import GameScreens, RuleDetails
 from services import (
     MIN_GAMES,
     SCHEME_V2,
@@ -257,6 +257,14 @@ def closed_text(lang: str, table: TableRow) -> str:
         if table.state is None and not any(s.user_id is not None for s in table.seats):
             return t(lang, "table.closed.deserted")  # the last person left the lobby
     return t(lang, f"table.closed.{reason.value}")
+
+
+def left_text(lang: str, table: TableRow, name: str) -> str:
+    """``/leave`` answered in the group: who left the lobby, or the running
+    game, where a computer now plays the seat or the player is out of it."""
+    if table.state is None:
+        return t(lang, "lobby.left_name", name=name)
+    return t(lang, f"table.left.{table.on_absence.value}", name=name)
 
 
 def closed_lobby_text(lang: str, snapshot: Snapshot) -> str:
@@ -547,7 +555,8 @@ def game_and_preset(
 ) -> tuple[str, str | None]:
     """The game and variant that ``/newgame`` and ``/rules`` arguments name: by
     key, or by the name players know them by, in any language (``дурак
-    переводной``, ``101 малая колода``).  A variant the game lacks is refused
+    переводной``, ``101 малая колода``), or by words of its name that no
+    other variant's name has (``101 валет``).  A variant the game lacks is refused
     in ``lang``, with the game's name and its variants as players know them."""
 
     def names(key: str) -> set[str]:
@@ -561,16 +570,30 @@ def game_and_preset(
         raise ServiceError("error.unknown_game", game=html.escape(words[0]))
     if len(words) == 1:
         return spec.key, None
-    wanted = " ".join(words[1:]).lower()
-    for preset in spec.presets:
-        if wanted == preset or wanted in names(f"preset.{spec.key}.{preset}"):
+    wanted = _words(" ".join(words[1:]))
+    named = {
+        preset: {_words(n) for n in {preset} | names(f"preset.{spec.key}.{preset}")}
+        for preset in spec.presets
+    }
+    for preset, known in named.items():
+        if wanted in known:
             return spec.key, preset
+    # Words that only one variant's name has name it: «валет» is «валет — козырь».
+    partly = [p for p, known in named.items() if any(set(wanted) <= set(n) for n in known)]
+    if len(partly) == 1:
+        return spec.key, partly[0]
     raise ServiceError(
         "error.unknown_preset",
         preset=html.escape(" ".join(words[1:])),
         game=t(lang, spec.name_key),
         variants=", ".join(t(lang, f"preset.{spec.key}.{p}") for p in spec.presets),
     )
+
+
+def _words(name: str) -> tuple[str, ...]:
+    """A name's words as players may type them: any case, dashes and brackets
+    not counted (``валет - козырь`` is ``валет — козырь``)."""
+    return tuple(re.sub(r"[^\w]+", " ", name.casefold().replace("ё", "е")).split())
 
 
 def variant_lines(lang: str, spec: GameSpec) -> list[str]:
@@ -618,6 +641,8 @@ def rules_text(
         f"<i>{about}</i>",
         _sentence(screens.summary(lang, rules)),
     ]
+    if isinstance(screens, RuleDetails):
+        lines += [f"• {detail}" for detail in screens.details(lang, rules)]
     # The game's general rules are those of its usual game; the variant's
     # differences (its hint and summary above, its options below) override
     # them, and the heading says so.

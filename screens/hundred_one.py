@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from games.cards import Card
 from games.core import Action, Event, Outcome, Rules
 from games.hundred_one.actions import Draw, NextRound, Order, Pass, Play
-from games.hundred_one.rules import HundredOneRules
+from games.hundred_one.rules import AceMode, HundredOneRules, Master, Scoring
 from games.hundred_one.state import ROUND_MOVES, Phase
 from games.hundred_one.views import HundredOnePublicView, HundredOneSeatView, LastRound
 from i18n import t, tn
@@ -75,6 +75,14 @@ def _gone(lang: str, view: HundredOnePublicView, seat: int) -> str | None:
     if seat in view.resigned:
         return t(lang, "101.out_left", round=when)
     return t(lang, "101.out_after", round=when)
+
+
+def _out_key(view: HundredOneSeatView, seat: int) -> str:
+    """Why ``seat`` is out of the match, in his own words: he left it (or
+    was removed), or a jack put him out, or his total."""
+    if seat in view.resigned:
+        return "101.you_left"
+    return "101.you_are_out_jack" if seat in view.jack_out else "101.you_are_out"
 
 
 def _round_row(lang: str, record: LastRound, names: Sequence[str]) -> str:
@@ -186,7 +194,7 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
             lines.append(f"<i>{ended}</i>")
         lines += [
             t(lang, "101.your_total", total=_points(lang, view.totals[seat])),
-            t(lang, "101.you_are_out"),
+            t(lang, _out_key(view, seat)),
         ]
         return Screen("\n".join(lines))
 
@@ -305,10 +313,14 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
             shown = view.revealed[seat] if view.revealed else ()
             if shown:
                 line += f"  ({faces(c.code for c in shown)})"
+            elif seat == last.winner and penalty < 0 and view.top is not None:
+                # The winner's minus: the queen he finished on.
+                line += " · " + t(lang, "101.sheet_queen_finish", card=face(view.top.code))
             if seat in last.reset:
                 line += " · " + t(lang, "101.sheet_reset")
             if seat in last.eliminated:
-                line += " · " + t(lang, "101.sheet_eliminated")
+                gone = "101.sheet_jack_out" if seat in view.jack_out else "101.sheet_eliminated"
+                line += " · " + t(lang, gone)
             lines.append(line)
         return "\n".join(lines)
 
@@ -376,6 +388,19 @@ class HundredOneScreens(GameScreens[HundredOnePublicView, HundredOneSeatView]):
             master=master,
             ceiling=rules.ceiling,
         )
+
+    def details(self, lang: str, rules: Rules) -> list[str]:
+        """What the master jack, suit only, the order's skip, the English ace
+        and pentagon's card values change, which the general rules do not say."""
+        assert isinstance(rules, HundredOneRules)
+        keys = [
+            ("jack", rules.master is Master.JACK),
+            ("english", rules.ace is AceMode.ENGLISH),
+            ("suit_only", rules.suit_only),
+            ("order_skip", rules.order_skip),
+            ("pentagon", rules.scoring is Scoring.PENTAGON),
+        ]
+        return [t(lang, f"101.detail.{key}") for key, on in keys if on]
 
     def score_line(self, lang: str, place: int, name: str, row: ScoreRow) -> str:
         return t(lang, "101.score_row", place=place, name=name, played=row.played, wins=row.wins)

@@ -161,7 +161,10 @@ class Lobby:
 
     async def leave(self, table_id: int, person: Person) -> Snapshot:
         """Leave a lobby.  A leaving creator hands the table to the next person
-        seated; a lobby left with no person in it closes."""
+        seated; a lobby left with no person in it closes.  A running game is
+        left as by an absent player (:meth:`Tables.leave`)."""
+        if (await self._snapshots.table(table_id)).status is Status.PLAYING:
+            return await self._tables.leave(table_id, person.id)
         async with self._tables.change(table_id) as change:
             table = change.table
             if table.status is not Status.LOBBY:

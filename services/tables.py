@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any, Protocol
 
 from games.core import RESIGN, ActionParseError, Place
@@ -172,7 +173,8 @@ class Tables:
         keyboard, or the second of two quick presses (moves by the timer or a
         computer for his seat count as his).  A newer button whose move is
         still legal is accepted even if others moved meanwhile.  Any press of
-        his own buttons tells that the player is back, even a refused one.
+        his own buttons tells that the player is back, even a refused one
+        (refused, it is answered that he is back).
         Anything stale, forged or illegal is refused with a
         :class:`ServiceError` and changes nothing else."""
         async with self.lock(table_id):
@@ -192,6 +194,11 @@ class Tables:
                     # A move everybody may make on the table (next round) that
                     # somebody else made first.
                     refusal = ServiceError("error.already_done")
+                if refusal is not None and turns.played_by_computer(table, seat):
+                    # Back from absence, on a turn not his (a computer made his
+                    # at once): the press did what he wanted, and says so (not
+                    # to one the table removed: he is out of the game).
+                    refusal = ServiceError("hand.back_in_game")
                 back = None
                 if move is None and returned is not table:
                     back = await self._snapshots.read(tx, returned)
@@ -219,6 +226,35 @@ class Tables:
             if stale:
                 raise ServiceError("error.stale_button")
             return snapshot, seat
+
+    async def leave(self, table_id: int, user_id: int) -> Snapshot:
+        """A player leaves the running game (``/leave``; refused if he already
+        has): away at once, as two timed-out turns would make him
+        (:func:`services.turns.left`), so the table waits for him no more: a
+        computer plays his seat until he presses again, or he leaves the game
+        as its rules require, as the table chose."""
+        async with self.lock(table_id):
+            async with self._db.transaction() as tx:
+                table, seat = await self._seat_of(tx, table_id, user_id)
+                gone = await tx.tables.removals(table.id, RESIGN)
+                if table.seats[seat].absent or seat in gone:
+                    raise ServiceError("error.left_already")
+                presence = turns.left(table, table.seats[seat])
+                await tx.tables.set_presence(
+                    table.id, seat, timeouts=presence.timeouts, absent=presence.absent
+                )
+                version = await tx.tables.update(table.id, table.version)
+                table = replace(turns.with_presence(table, seat, presence), version=version)
+                if presence.leaves:
+                    move = await self._moves.write(tx, table, seat, RESIGN, Actor.PLAYER)
+                    return self._committed(move)
+                game = self._snapshots.game(table)
+                await tx.deadlines.replace(
+                    table.id, await self._moves.deadlines(tx, table, game, None)
+                )
+                snapshot = await self._snapshots.read(tx, table)
+            self._notify(snapshot)
+            return snapshot
 
     async def table_move(self, table_id: int, user_id: int) -> Snapshot:
         """The move a player makes on the table message (101's next round), made

@@ -150,6 +150,14 @@ def with_presence(table: TableRow, seat: int, presence: Presence) -> TableRow:
     return replace(table, seats=tuple(seats))
 
 
+def left(table: TableRow, row: SeatRow) -> Presence:
+    """``row``'s player said he leaves the running game (``/leave``): he is
+    away at once, as his timed-out turns would make him."""
+    timeouts = max(row.timeouts, ABSENT_AFTER)
+    leaves = not row.absent and table.on_absence is OnAbsence.REMOVE
+    return Presence(timeouts, True, leaves)
+
+
 def timed_out(table: TableRow, row: SeatRow) -> Presence:
     """``row``'s turn timed out (a decision, not a consent)."""
     timeouts = row.timeouts + 1

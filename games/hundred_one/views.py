@@ -19,7 +19,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass
 
-from games.cards import Card, Suit
+from games.cards import Card, Rank, Suit
 from games.core import Progress, View
 from games.hundred_one.state import HundredOneState, LastRound, Phase
 
@@ -92,6 +92,9 @@ class HundredOnePublicView(View):
     before the rounds were kept has only those scored since)."""
     out: tuple[int, ...]
     """Per seat, the round in which he left the match (0: still in it)."""
+    jack_out: tuple[int, ...]
+    """Seats out of the match for holding a jack at a round's end (the jack
+    as master card), under the ceiling."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +137,7 @@ _PublicFields = tuple[
     tuple[tuple[Card, ...], ...] | None,
     tuple[LastRound, ...],
     tuple[int, ...],
+    tuple[int, ...],
 ]
 """The public view's fields in order (positional: quicker to build, and
 mypy still checks each against the field it fills)."""
@@ -167,6 +171,21 @@ def _public_fields(game: HundredOneState, own: int | None) -> _PublicFields:
         revealed,
         game._rounds,
         tuple(game._out),
+        _jack_out(game),
+    )
+
+
+def _jack_out(game: HundredOneState) -> tuple[int, ...]:
+    """The seats out of the match under the ceiling, who did not leave it:
+    with the jack as master card, for holding one at a round's end."""
+    if game._master is not Rank.JACK:
+        return ()
+    resigned = {s for s, _ in game._resigned}
+    ceiling = game.rules.ceiling
+    return tuple(
+        s
+        for s, out in enumerate(game._out)
+        if out and s not in resigned and game._totals[s] < ceiling
     )
 
 

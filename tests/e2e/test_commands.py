@@ -125,8 +125,8 @@ async def test_kick_in_a_three_player_durak_game_lets_the_other_two_play_on(
         assert view.active == {0, 1}
         assert any("🚪 Vera — вне игры" in m.text for m in table.group_messages())
         assert table.hand(vera) is None
-        assert any(  # her hand says she was removed, not that she went out
-            "Вы больше не в этой партии: вас убрали из игры" in m.text
+        assert any(  # her hand says she is no longer in it, not that she went out
+            "Вы больше не в этой партии: она идёт без вас." in m.text
             for m in server.bot_messages(vera)
         )
 

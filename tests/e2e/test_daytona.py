@@ -373,3 +373,42 @@ async def test_a_deuce_brings_its_readings_to_the_table_in_the_next_slot_not_the
         assert back is not None
         assert "2️⃣ Как двойку" not in back.button_texts
         assert edited_at(back.message_id) <= read + 1.0
+
+
+async def test_an_away_players_press_on_the_table_brings_him_back_and_says_so(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """Anna lets her first turn run out: she is away and a computer draws for
+    her, at once, so her turn is over before she can press. Her press of the
+    table's button on Boris's turn brought her back, but was answered «Это уже
+    сделано — игра идёт дальше.», as if it had done nothing: it says she is
+    back in the game."""
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path), FakeClock()) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("daytona", timer=True)
+        anna, boris = table.players
+
+        def away() -> bool:
+            ((flag,),) = probe.query("SELECT absent FROM seats WHERE user_id = ?", (anna,))
+            return bool(flag)
+
+        def to_move() -> int:
+            return int(min(probe.public_view().to_move))
+
+        for _ in range(40):
+            if away() and to_move() == 1:
+                break
+            if to_move() == 1:
+                group = table.group_move()
+                assert group is not None
+                await table.press(boris, group, group.callback_datas[0])
+            else:
+                await advance(server, app, 61 if not away() else 3)
+        assert away()
+        assert to_move() == 1
+        group = table.group_move()
+        assert group is not None
+        answer = await table.press(anna, group, group.callback_datas[0])
+        assert answer.get("text") == t("ru", "hand.back_in_game")
+        assert not away()

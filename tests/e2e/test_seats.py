@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from i18n import t
 from playground.botapi import FakeTelegram, SentMessage
 from tests.e2e.harness import (
     MOVE_DATA,
@@ -19,6 +20,7 @@ from tests.e2e.harness import (
     Table,
     advance,
     bot_config,
+    faces_in,
     running_bot,
     seat_players,
     start_bot_process,
@@ -264,3 +266,93 @@ async def test_a_deadline_pending_at_a_kill_fires_once_after_the_restart(
         await stop_bot_process(process)
     errors = log.read_text(encoding="utf-8")
     assert "Traceback" not in errors, errors
+
+
+@pytest.mark.parametrize("absence", ["играет 🤖", "выбывает"])
+async def test_leave_in_a_running_game_makes_the_player_away_at_once(
+    server: FakeTelegram, db_path: Path, absence: str
+) -> None:
+    """«/leave» mid-game was refused («Игра уже идёт — встать нельзя»): a
+    player who had to go could only walk away, and the table waited for him
+    two turns' time. It now does at once what those timeouts would: he is
+    away, a computer plays his seat (he comes back with any press of his) or
+    he leaves the game, as the table chose, and the group is told which."""
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("101", timer=True, options={"Отсутствующий": absence})
+        anna, boris = table.players
+        ((boris_seat,),) = probe.query("SELECT seat FROM seats WHERE user_id = ?", (boris,))
+        await table.command(boris, "/leave")
+        reply = server.last_bot_message(table.group_id)
+        assert reply is not None
+        if absence == "выбывает":
+            assert reply.text == t("ru", "table.left.remove", name="Boris")
+            assert probe.table()[0] == "finished"  # Anna alone is left
+            return
+        assert reply.text == t("ru", "table.left.computer", name="Boris")
+        ((flag,),) = probe.query("SELECT absent FROM seats WHERE user_id = ?", (boris,))
+        assert flag
+        assert all(seat != boris_seat for seat, _ in probe.deadlines())
+        for _ in range(60):
+            if len([m for m in probe.moves() if m[3] == boris_seat]) >= 2:
+                break
+            hand = table.hand(anna)
+            if hand is not None and any(MOVE_DATA.match(d) for d in hand.callback_datas):
+                data = table.rng.choice([d for d in hand.callback_datas if MOVE_DATA.match(d)])
+                await table.press(anna, hand, data)
+            else:
+                await advance(server, app, 2)
+        his = [m for m in probe.moves() if m[3] == boris_seat]
+        assert len(his) >= 2
+        assert {actor for _, _, actor, _ in his} == {"computer"}
+
+
+async def test_a_second_leave_is_refused_not_announced_again(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """Boris's second «/leave» told the group again «💤 Boris уходит из-за
+    стола…» (in a game absentees leave, «🚪 Boris выходит из игры.» again):
+    he is told he has left already, and the group hears it once."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris", "Vera"], app)
+        await table.open_and_start("101", timer=True)
+        boris = table.players[1]
+        await table.command(boris, "/leave")
+        await table.command(boris, "/leave")
+        texts = [m.text for m in table.group_messages()]
+        assert texts.count(t("ru", "table.left.computer", name="Boris")) == 1
+        assert texts[-1] == t("ru", "error.left_already")
+
+
+async def test_a_press_of_a_player_the_table_removed_does_not_say_he_is_back(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """Where absentees leave the game, Boris left by «/leave»; his press of a
+    card of his old hand must not answer «Вы снова в игре»: he is out of it."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris", "Vera"], app)
+        await table.open_and_start("101", timer=True, options={"Отсутствующий": "выбывает"})
+        boris = table.players[1]
+        (old,) = [m for m in server.bot_messages(boris) if "101 · «Friends»" in m.text]
+        card = sorted(faces_in(old.text))[0]
+        await table.command(boris, "/leave")
+        # The card's button as it was when his turn was on (it may not be now).
+        data = f"m:1:0:p{card}"
+        query = server.press(boris, old.chat_id, old.message_id, data, forged=True)
+        answer = await server.answered(query)
+        assert answer.get("text") != t("ru", "hand.back_in_game")
+
+
+async def test_leave_after_a_kick_is_refused(server: FakeTelegram, db_path: Path) -> None:
+    """Boris, removed by /kick, sent «/leave»: the group was told «💤 Boris
+    уходит из-за стола: дальше за это место играет 🤖…» of a seat no longer
+    in the game. He is told he has left already."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris", "Vera"], app)
+        await table.open_and_start("101", timer=True)
+        await table.command(table.players[0], "/kick Boris")
+        await table.command(table.players[1], "/leave")
+        texts = [m.text for m in table.group_messages()]
+        assert t("ru", "table.left.computer", name="Boris") not in texts
+        assert texts[-1] == t("ru", "error.left_already")

@@ -1,6 +1,7 @@
 """Every line of a DM is written to its reader: the second person for his own
 moves and his own role, the third person for the others, in Russian and in
-English; and the group's 🤖 / ⏰ marks sit on the mover's own action only."""
+English; and the 🤖 / ⏰ marks sit on the mover's own action only, in the group
+and in the DMs alike."""
 
 from __future__ import annotations
 
@@ -680,3 +681,33 @@ def test_the_believer_is_asked_of_her_card_or_her_cards_as_she_led(
     text, labels = dm(snapshot(game, people(3), recent=recent, moves=moves), 0, lang)
     assert f"{prompt} " in text
     assert len(labels) == 2  # believe, don't
+
+
+@pytest.mark.parametrize(
+    ("actor", "mark"), [(Actor.PLAYER, ""), (Actor.TIMER, "⏰ "), (Actor.COMPUTER, "🤖 ")]
+)
+def test_ones_own_move_nobody_pressed_for_is_marked_in_the_dm_too(actor: Actor, mark: str) -> None:
+    """Anna's time ran out and the timer played 7♠️ for her (or, away, a
+    computer did): the group read «⏰ Anna: 7♠️», but her DM «Вы: 7♠️», a card
+    she never pressed. Her DM marks the move as the group does."""
+    game = HundredOne.position(HUNDRED_ONE["classic"], ["7s8d", "9s6dKc"], discard="7h", turn=0)
+    events = game.apply(0, game.decode_action("p7s"))
+    recent = tuple(LoggedEvent(1, 0, actor, e) for e in events)
+    seats = (seat(0, "Anna", absent=actor is Actor.COMPUTER), seat(1, "Boris"))
+    text, _ = dm(snapshot(game, seats, recent=recent, moves=1), 0)
+    assert f"<i>{mark}Вы: 7♠️ · " in text
+
+
+def test_a_player_who_left_a_durak_game_is_not_told_he_was_removed() -> None:
+    """Vera's own «/leave», where absentees leave the game, put her out of
+    the game, and her DM read «вас убрали из игры», as if somebody had: it
+    says she is no longer in it, whoever ended her part."""
+    game = Durak.position(
+        DURAK["podkidnoy"], ["7s 8d", "9s 6d", "Ks Qd"], attacker=0, trump="h", stock=["6c"]
+    )
+    game.resign(2)
+    for lang, removed in (("ru", "убрали"), ("en", "removed")):
+        out = DURAK_SCREENS.out(lang, game.view(2), NAMES)
+        assert out is not None
+        assert t(lang, "durak.you_left") in out.text
+        assert removed not in out.text

@@ -174,3 +174,59 @@ def test_an_eliminated_players_hand_settles_until_the_match_ends() -> None:
     final = snapshot(game, people, recent=(), moves=moves, status=Status.FINISHED)
     hand, _ = compose_hand(final, out, "ru", SCREENS, now=NOW)
     assert "Матч окончен" in hand.text
+
+
+@pytest.mark.parametrize("lang", ["ru", "en", "uk", "ka"])
+def test_a_player_out_for_holding_a_jack_reads_why(lang: str) -> None:
+    """With the jack as master card, a player left holding a jack is out of
+    the match whatever his total: Boris went out with 6 points, and the sheet
+    said only «+6 → 6 (J♠️ K♣️) · вне игры» and his DM «Вы выбыли», which
+    reads as the bot's mistake. Both say it was the jack."""
+    game = HundredOne.position(PRESETS["jack"], ["Th", "JsKc", "8d9d"], discard="7h", turn=0)
+    events = game.apply(0, game.legal_actions(0)[0])
+    view = game.public_view()
+    assert view.eliminated == (1,)
+    (sheet,) = SCREENS.announcements(lang, events, view, NAMES)
+    (boris,) = [line for line in sheet.text.splitlines() if line.startswith(NAMES[1])]
+    assert boris.endswith(t(lang, "101.sheet_jack_out"))
+    out = SCREENS.out(lang, game.view(1), NAMES)
+    assert out is not None
+    assert t(lang, "101.you_are_out_jack") in out.text
+    # Out over the ceiling, nobody reads of a jack.
+    game = HundredOne.position(
+        PRESETS["classic"], ["Th", "JsKc", "8d9d"], discard="7h", turn=0, totals=[0, 98, 0]
+    )
+    events = game.apply(0, game.legal_actions(0)[0])
+    (sheet,) = SCREENS.announcements(lang, events, game.public_view(), NAMES)
+    assert t(lang, "101.sheet_jack_out") not in sheet.text
+    assert t(lang, "101.sheet_eliminated") in sheet.text
+    out = SCREENS.out(lang, game.view(1), NAMES)
+    assert out is not None
+    assert t(lang, "101.you_are_out") in out.text
+
+
+@pytest.mark.parametrize("lang", ["ru", "en", "uk", "ka"])
+def test_a_player_who_left_the_match_is_not_told_to_wait_for_its_end(lang: str) -> None:
+    """Boris, removed by /kick or gone by /leave where absentees leave the
+    game, read «Вы выбыли — ждите конца матча.» in his DM, beside the bot's
+    word that the game does not count for him: he has nothing to wait for.
+    His DM says he no longer plays in the match."""
+    game = HundredOne.new(PRESETS["classic"], 3, random.Random(1))
+    game.resign(1)
+    out = SCREENS.out(lang, game.view(1), NAMES)
+    assert out is not None
+    assert t(lang, "101.you_left") in out.text
+    assert t(lang, "101.you_are_out") not in out.text
+
+
+@pytest.mark.parametrize("lang", ["ru", "en", "uk", "ka"])
+def test_a_round_won_on_a_queen_says_so_beside_the_winners_minus(lang: str) -> None:
+    """Anna won the round on Q♠️ and the sheet read «Дима: −40 → −40» with
+    nothing to say why the winner's points went below zero: the queen that
+    finished it is named."""
+    game = HundredOne.position(PRESETS["classic"], ["Qs", "8d9d", "8s"], discard="7c", turn=0)
+    events = game.apply(0, game.legal_actions(0)[0])
+    (sheet,) = SCREENS.announcements(lang, events, game.public_view(), NAMES)
+    (winner,) = [line for line in sheet.text.splitlines() if line.startswith(f"{NAMES[0]}:")]
+    assert winner.endswith(t(lang, "101.sheet_queen_finish", card="Q♠️"))
+    assert "−40" in winner
