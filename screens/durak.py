@@ -236,6 +236,10 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
         if seat in view.active:
             return None
         lines = [_trump_line(lang, view)]
+        if view.refusable and seat == view.attacker and view.defender is not None:
+            # His last cards may yet come back to him: not out yet.
+            lines.append(t(lang, "durak.may_be_refused", name=names[view.defender]))
+            return Screen("\n".join(lines))
         team = _team_line(lang, view, names)
         if team:
             lines.append(team)
@@ -323,6 +327,9 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
         if any(isinstance(a, Cover) for a in actions):
             return t(lang, "durak.prompt_cover")
         if view.seat == view.defender:
+            refuse = any(isinstance(a, Transfer) for a in actions)
+            if refuse and view.refusable and view.attacker is not None:
+                return t(lang, "durak.prompt_refuse", name=names[view.attacker])
             if all(isinstance(a, Take) for a in actions):
                 unbeaten = [row.attack.code for row in view.table if row.defense is None]
                 return t(lang, "durak.nothing_to_beat", cards=faces(unbeaten))

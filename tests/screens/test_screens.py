@@ -491,3 +491,26 @@ def test_a_spade_shown_without_a_stock_is_named_while_the_dealer_names_the_trump
     people = tuple(seat(n, name) for n, name in enumerate("ABCDEF"))
     text = group(snapshot(game, people))
     assert f"Открыта пика {face(shown.code)}: козырь назначает сдающий" in text
+
+
+def test_a_refusal_is_told_to_both_the_attacker_out_of_cards_and_the_defender() -> None:
+    """Perevodnoy with refusal, two players left: Anna leads her last card.
+    She is not out yet (Boris may send it back), and Boris is told that he may
+    refuse, and what it does; the refusal's line names no card count it
+    cannot agree with."""
+    game = Durak.position(
+        DURAK_PRESETS["refusal"], ["7s", "7h 9d Ac"], attacker=0, trump="c", stock=[]
+    )
+    perform(game, 0, "a7s")
+    snap = snapshot(game, (seat(0, "Аня"), seat(1, "Борис")))
+    attacker, _ = compose_hand(snap, 0, "ru", CATALOG.screens["durak"], now=NOW)
+    assert "Вы вышли из игры" not in attacker.text
+    assert "Борис может отказать: тогда карты вернутся к вам" in attacker.text
+    names = ["Аня", "Борис"]
+    screens = DurakScreens()
+    defender = screens.hand("ru", game.view(1), game.legal_actions(1), names, None, live=True)
+    assert "Отбейтесь или откажите: ↪ — и карты хода заберёт Аня" in defender.text
+    assert "↪ 7♥️" in [key.label for row in defender.keys for key in row]
+    refused = perform(game, 1, "x7h")
+    lines = [screens.event("ru", e, names) for e in refused]
+    assert lines[0] == "Борис отказывает (↪ 7♥️): карты хода уходят назад, их забирает Аня"
