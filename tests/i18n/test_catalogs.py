@@ -239,3 +239,21 @@ def test_no_text_sends_a_player_to_a_file_of_the_repository() -> None:
         for key, text in catalog.items()
         if any(paths.search(form) for form in texts(text))
     ] == []
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_translations_kept_up_with_changed_russian_texts(lang: str) -> None:
+    """Daytona's variant lines gained their cap of cards a race (a
+    Ukrainian or Georgian player read "four times shorter races" with no cap);
+    101's DM after a round says the players still in start the next one (not
+    "in the group"); a DM line of one's own in 101 starts with a capital, as
+    the Russian one does (Georgian writes no capitals)."""
+    catalog = CATALOGS[lang]
+    assert "300" in str(catalog["about.daytona.classic"])
+    assert "120" in str(catalog["about.daytona.sprint"])
+    round_over = str(catalog["101.round_over_dm"])
+    assert t(lang, "101.round_over_dm") == round_over
+    assert {"uk": "лишилися", "en": "still in", "ka": "დარჩენილი"}[lang] in round_over
+    own = [str(catalog["101.ev_you_skip"]), *catalog["101.ev_you_penalty_draw"]]
+    if lang != "ka":  # Georgian script has no capitals in running text
+        assert all(line[0] == line[0].upper() for line in own)
