@@ -251,3 +251,24 @@ def test_the_result_leads_the_final_sheet_with_the_last_deals_line() -> None:
     for n, name in enumerate(NAMES):
         assert f"{name} {last.bids[n]}/{last.tricks[n]} " in text
     assert len(text) <= 1024
+
+
+def test_minus_joker_calls_no_bid_without_a_trick_a_khisht() -> None:
+    """Minus joker has no khisht (a bid missed loses 100 a trick, whatever
+    was taken): neither the table's line on the deal before nor the score
+    sheet calls one so; the classic game does."""
+    for rules, khisht in ((JokerRules(minus=True), False), (JokerRules(), True)):
+        rng = random.Random(5)
+        game = Joker.new(rules, 4, rng)
+        while not any(b >= 1 and t == 0 for r in game.public_view().sheet[-1:] for b, t in
+                      zip(r.bids, r.tricks, strict=True)):  # fmt: skip
+            (mover,) = game.to_move()
+            game.apply(mover, rng.choice(game.legal_actions(mover)))
+        while game.public_view().phase is Phase.DEAL:
+            (mover,) = game.to_move()
+            game.apply(mover, game.legal_actions(mover)[0])
+        view = game.public_view()
+        table = SCREENS.table("ru", view, NAMES, live=True).text
+        assert ("хишт" in table) is khisht
+        assert ("Хишты" in sheet_text("ru", view, NAMES)) is khisht
+        assert sheet_picture("ru", view, NAMES).draw()  # drawn with its mark or without
