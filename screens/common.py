@@ -564,6 +564,18 @@ def game_and_preset(
     for preset in spec.presets:
         if wanted == preset or wanted in names(f"preset.{spec.key}.{preset}"):
             return spec.key, preset
+    # Or by the words that set it apart ("с отказом", "малая"): whole words
+    # of one variant's name, that no other variant's name has.
+    apart = [
+        preset
+        for preset in spec.presets
+        if any(
+            f" {wanted} " in f" {' '.join(name.split())} "
+            for name in names(f"preset.{spec.key}.{preset}")
+        )
+    ]
+    if len(apart) == 1:
+        return spec.key, apart[0]
     raise ServiceError(
         "error.unknown_preset",
         preset=html.escape(" ".join(words[1:])),
