@@ -283,3 +283,11 @@ def test_translations_kept_up_with_changed_russian_texts(lang: str) -> None:
     own = [str(catalog["101.ev_you_skip"]), *catalog["101.ev_you_penalty_draw"]]
     if lang != "ka":  # Georgian script has no capitals in running text
         assert all(line[0] == line[0].upper() for line in own)
+
+
+def test_georgian_calls_a_suit_a_suit_not_a_colour() -> None:
+    """მასტი, as every other Georgian text says, not ფერი ("colour"): the
+    joker at face value was a six "of the colour it stands for"."""
+    colour = re.compile(r"(?<!\w)ფერ(ი|ის|ით)?(?!\w)")
+    assert [key for key, text in CATALOGS["ka"].items() if colour.search(str(text))] == []
+    assert "მასტის" in t("ka", "joker.prompt_face_value")
