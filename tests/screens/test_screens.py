@@ -387,6 +387,11 @@ def test_a_lobby_line_of_options_starts_with_a_capital() -> None:
     lobby = Snapshot(table, CATALOG.specs["daytona"], rules, None, (), ())
     text = common.lobby_text("ru", lobby, CATALOG.screens["daytona"])
     assert "\nЦель: 30 очков · " in text
+    # Georgian writes no capitals: Python's upper() would turn its first
+    # letter into Mtavruli («Მიზანი»), a letter of another alphabet there.
+    georgian = common.lobby_text("ka", lobby, CATALOG.screens["daytona"])
+    assert "\nმიზანი: 30 ქულა · " in georgian
+    assert not re.search("[\u1c90-\u1cbf]", georgian)
 
 
 def test_rules_changed_by_hand_say_which_variant_they_are_based_on() -> None:
