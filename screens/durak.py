@@ -221,6 +221,9 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
             key = "durak.status_verdict_you" if you_defend else "durak.status_verdict"
             return t(lang, key, name=names[view.attacker])
         if view.phase is Phase.DEFEND:
+            if view.refusable and not you_defend:
+                attacker = names[view.attacker]
+                return t(lang, "durak.status_defend_or_refuse", name=defender, attacker=attacker)
             return t(lang, "durak.status_defend", name=defender)
         if you_defend:
             return t(lang, "durak.status_you_beat_all")

@@ -516,6 +516,8 @@ def test_a_refusal_is_told_to_both_the_attacker_out_of_cards_and_the_defender() 
     defender = screens.hand("ru", game.view(1), game.legal_actions(1), names, None, live=True)
     assert "Отбейтесь или откажите: ↪ — и карты хода заберёт Аня" in defender.text
     assert "↪ 7♥️" in [key.label for row in defender.keys for key in row]
+    group = screens.table("ru", game.public_view(), names, live=True).text
+    assert "Отбивается: Борис — или отказывает, и тогда карты хода заберёт Аня." in group
     refused = perform(game, 1, "x7h")
     lines = [screens.event("ru", e, names) for e in refused]
     assert lines[0] == "Борис отказывает (↪ 7♥️): карты хода уходят назад, их забирает Аня"
