@@ -497,6 +497,10 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
         ]
         leading = not view.trick or view.trick_done
         prompt = t(lang, "joker.prompt_lead" if leading else "joker.prompt_follow")
+        led = None if leading else view.trick[0]
+        if led is not None and led.joker is JokerMode.HIGH and led.suit is not None:
+            # «Хочу ♠»: his highest spade, which is why the others are disabled.
+            prompt = t(lang, "joker.prompt_follow_want", suit=suit_symbol(led.suit.value))
         return prompt, fit_rows(keys)
 
     # --- what happened --------------------------------------------------------

@@ -272,3 +272,24 @@ def test_minus_joker_calls_no_bid_without_a_trick_a_khisht() -> None:
         assert ("хишт" in table) is khisht
         assert ("Хишты" in sheet_text("ru", view, NAMES)) is khisht
         assert sheet_picture("ru", view, NAMES).draw()  # drawn with its mark or without
+
+
+def test_after_a_joker_led_high_the_follower_is_told_to_play_his_highest_card_of_the_suit() -> None:
+    """«Хочу ♠»: Boris may play only Q♠ of his Q♠ 8♠; the prompt said «в
+    масть, нет масти — козырь», and his 8♠ was shown disabled without a word
+    why."""
+    game = Joker.position(
+        JokerRules(), ["X1 7c 8c", "Qs 8s 9h", "7d 8d 9d", "7h 8h Th"], trump="h", dealer=3,
+        bids=[1, 1, 0, 0], leader=0,
+    )  # fmt: skip
+    game.apply(0, Joker.decode_action("lX1hs"))
+    composed, _ = compose_hand(snapshot(game, PEOPLE), 1, "ru", SCREENS, now=NOW)
+    assert keys_of(composed) == ["Q♠️"]
+    assert "«Хочу ♠️»: кладите старшую ♠️, нет ♠️ — козырь." in composed.text
+    takes = Joker.position(
+        JokerRules(), ["X1 7c 8c", "Qs 8s 9h", "7d 8d 9d", "7h 8h Th"], trump="h", dealer=3,
+        bids=[1, 1, 0, 0], leader=0,
+    )  # fmt: skip
+    takes.apply(0, Joker.decode_action("lX1ts"))
+    composed, _ = compose_hand(snapshot(takes, PEOPLE), 1, "ru", SCREENS, now=NOW)
+    assert "Ваш ход: в масть, нет масти — козырь." in composed.text  # any spade will do
