@@ -330,11 +330,15 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
         if any(isinstance(a, Cover) for a in actions):
             return t(lang, "durak.prompt_cover")
         if view.seat == view.defender:
+            unbeaten = [row.attack.code for row in view.table if row.defense is None]
             refuse = any(isinstance(a, Transfer) for a in actions)
             if refuse and view.refusable and view.attacker is not None:
-                return t(lang, "durak.prompt_refuse", name=names[view.attacker])
+                attacker = names[view.attacker]
+                if all(isinstance(a, Transfer | Take) for a in actions):
+                    cards = faces(unbeaten)
+                    return t(lang, "durak.nothing_to_beat_refuse", cards=cards, name=attacker)
+                return t(lang, "durak.prompt_refuse", name=attacker)
             if all(isinstance(a, Take) for a in actions):
-                unbeaten = [row.attack.code for row in view.table if row.defense is None]
                 return t(lang, "durak.nothing_to_beat", cards=faces(unbeaten))
             return t(lang, "durak.prompt_defend")
         if view.taking:

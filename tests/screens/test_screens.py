@@ -518,6 +518,13 @@ def test_a_refusal_is_told_to_both_the_attacker_out_of_cards_and_the_defender() 
     assert "↪ 7♥️" in [key.label for row in defender.keys for key in row]
     group = screens.table("ru", game.public_view(), names, live=True).text
     assert "Отбивается: Борис — или отказывает, и тогда карты хода заберёт Аня." in group
+    # Boris without a card to beat 7♠ with may refuse or take, not beat.
+    bare = Durak.position(
+        DURAK_PRESETS["refusal"], ["7s", "7h 9d Ah"], attacker=0, trump="c", stock=[]
+    )
+    perform(bare, 0, "a7s")
+    cannot = screens.hand("ru", bare.view(1), bare.legal_actions(1), names, None, live=True)
+    assert "Нечем бить 7♠️ — откажите (↪), и карты хода заберёт Аня, или берите." in cannot.text
     refused = perform(game, 1, "x7h")
     lines = [screens.event("ru", e, names) for e in refused]
     assert lines[0] == "Борис отказывает (↪ 7♥️): карты хода уходят назад, их забирает Аня"
