@@ -243,8 +243,13 @@ def lobby_text(lang: str, snapshot: Snapshot, screens: GameScreens[Any, Any]) ->
 
 def _sentence(line: str) -> str:
     """A game's summary (a run of its options, lower case as they read
-    within a line) on a line of its own: its first letter capital."""
-    return line[:1].upper() + line[1:]
+    within a line) on a line of its own: its first letter capital, in the
+    scripts that have capitals (Georgian has none in running text, where
+    ``upper()`` would give a Mtavruli letter)."""
+    first = line[:1]
+    if "\u10a0" <= first <= "\u10ff":
+        return line
+    return first.upper() + line[1:]
 
 
 def closed_text(lang: str, table: TableRow) -> str:

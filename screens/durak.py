@@ -224,6 +224,9 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
             key = "durak.status_verdict_you" if you_defend else "durak.status_verdict"
             return t(lang, key, name=names[view.attacker])
         if view.phase is Phase.DEFEND:
+            if view.refusable and not you_defend:
+                attacker = names[view.attacker]
+                return t(lang, "durak.status_defend_or_refuse", name=defender, attacker=attacker)
             return t(lang, "durak.status_defend", name=defender)
         if you_defend:
             return t(lang, "durak.status_you_beat_all")
@@ -239,6 +242,10 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
         if seat in view.active:
             return None
         lines = [_trump_line(lang, view)]
+        if view.refusable and seat == view.attacker and view.defender is not None:
+            # His last cards may yet come back to him: not out yet.
+            lines.append(t(lang, "durak.may_be_refused", name=names[view.defender]))
+            return Screen("\n".join(lines))
         team = _team_line(lang, view, names)
         if team:
             lines.append(team)
@@ -326,8 +333,15 @@ class DurakScreens(GameScreens[DurakPublicView, DurakSeatView]):
         if any(isinstance(a, Cover) for a in actions):
             return t(lang, "durak.prompt_cover")
         if view.seat == view.defender:
+            unbeaten = [row.attack.code for row in view.table if row.defense is None]
+            refuse = any(isinstance(a, Transfer) for a in actions)
+            if refuse and view.refusable and view.attacker is not None:
+                attacker = names[view.attacker]
+                if all(isinstance(a, Transfer | Take) for a in actions):
+                    cards = faces(unbeaten)
+                    return t(lang, "durak.nothing_to_beat_refuse", cards=cards, name=attacker)
+                return t(lang, "durak.prompt_refuse", name=attacker)
             if all(isinstance(a, Take) for a in actions):
-                unbeaten = [row.attack.code for row in view.table if row.defense is None]
                 return t(lang, "durak.nothing_to_beat", cards=faces(unbeaten))
             return t(lang, "durak.prompt_defend")
         if view.taking:

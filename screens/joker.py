@@ -12,12 +12,12 @@ from games.cards import Card, Rank, Suit
 from games.core import Action, Event, Outcome, Rules
 from games.joker.actions import Bid, ChooseTrump, Deal, FaceValue, FollowJoker, LeadJoker, Play
 from games.joker.rules import JokerRules
+from games.joker.scoring import is_khisht
 from games.joker.views import (
     JokerMode,
     JokerPublicView,
     JokerSeatView,
     Phase,
-    SheetRow,
 )
 from i18n import t, tn
 from screens.base import GameScreens, Key, Picture, Screen
@@ -142,13 +142,14 @@ def _bid_phrase(lang: str, bid: int) -> str:
     return t(lang, "joker.pass") if bid == 0 else t(lang, "joker.bid_n", n=bid)
 
 
-def _deal_summary(lang: str, row: SheetRow, names: Sequence[str]) -> str:
-    """One line of a played deal: each player's bid/tricks and points, with a
-    word on what ``1/0`` means."""
+def _deal_summary(lang: str, view: JokerPublicView, names: Sequence[str]) -> str:
+    """One line of the deal played last: each player's bid/tricks and points,
+    with a word on what ``1/0`` means (where the scoring has khishts)."""
+    row = view.sheet[-1]
     parts = []
     for seat, name in enumerate(names):
         bid, took, points = row.bids[seat], row.tricks[seat], row.points[seat]
-        mark = " " + t(lang, "joker.khisht") if bid >= 1 and took == 0 else ""
+        mark = " " + t(lang, "joker.khisht") if view.khisht and is_khisht(bid, took) else ""
         parts.append(f"{name} {bid}/{took} {signed(points)}{mark}")
     head = t(lang, "joker.deal_done", deal=row.deal, cards=tn(lang, "joker.n_cards", row.cards))
     return f"{head}, {t(lang, 'joker.bid_taken')}: " + " · ".join(parts)
@@ -181,7 +182,8 @@ def sheet_text(lang: str, view: JokerPublicView, names: Sequence[str]) -> str:
                 note += "; " + t(lang, "joker.sheet_struck", who=", ".join(lost))
             lines.append(f"   {note}")
     khisht = [
-        sum(1 for r in rows if r.bids[s] >= 1 and r.tricks[s] == 0) for s in range(len(names))
+        sum(1 for r in rows if view.khisht and is_khisht(r.bids[s], r.tricks[s]))
+        for s in range(len(names))
     ]
     if any(khisht):
         who = ", ".join(f"{names[s]} {k}" for s, k in enumerate(khisht) if k)
@@ -202,7 +204,7 @@ def sheet_picture(lang: str, view: JokerPublicView, names: Sequence[str]) -> Pic
         title=t(lang, "joker.picture_title"),
         pulka=t(lang, "joker.picture_pulka"),
         total=t(lang, "joker.picture_total"),
-        khisht=t(lang, "joker.picture_khisht"),
+        khisht=t(lang, "joker.picture_khisht") if view.khisht else None,
         premium=t(lang, "joker.picture_premium"),
     )
     data = json.dumps(
@@ -213,6 +215,7 @@ def sheet_picture(lang: str, view: JokerPublicView, names: Sequence[str]) -> Pic
             [p.to_json() for p in pulkas],
             winners,
             view.schedule,
+            view.khisht,
         ],
         sort_keys=True,
     )
@@ -286,7 +289,7 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
             lines += ["", trick]
         if phase in (Phase.TRUMP, Phase.BID, Phase.PLAY) and sheet:
             # The deal before, in place of a group message after every deal.
-            lines += ["", "<i>" + _deal_summary(lang, sheet[-1], names) + "</i>"]
+            lines += ["", "<i>" + _deal_summary(lang, view, names) + "</i>"]
         if phase is Phase.DEAL and live:
             nxt = tn(lang, "joker.n_cards", view.cards)
             lines += [
@@ -357,7 +360,7 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
         trump = view.trump
         lines: list[str] = []
         if phase is Phase.DEAL and view.sheet:
-            lines.append(_deal_summary(lang, view.sheet[-1], names))
+            lines.append(_deal_summary(lang, view, names))
             lines.append(t(lang, "joker.your_total", total=number(view.totals[seat])))
         elif phase is Phase.DEAL:
             lines.append(self._draw_text(lang, view, names))
@@ -504,6 +507,10 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
         ]
         leading = not view.trick or view.trick_done
         prompt = t(lang, "joker.prompt_lead" if leading else "joker.prompt_follow")
+        led = None if leading else view.trick[0]
+        if led is not None and led.joker is JokerMode.HIGH and led.suit is not None:
+            # «Хочу ♠»: his highest spade, which is why the others are disabled.
+            prompt = t(lang, "joker.prompt_follow_want", suit=suit_symbol(led.suit.value))
         return prompt, fit_rows(keys)
 
     # --- what happened --------------------------------------------------------
@@ -562,7 +569,7 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
         pulka = any(e.kind == "pulka_over" for e in events)
         if not pulka or not view.sheet or view.phase is Phase.OVER:
             return []
-        line = _deal_summary(lang, view.sheet[-1], names)
+        line = _deal_summary(lang, view, names)
         text = f"{line}\n\n{sheet_text(lang, view, names)}"
         return [Screen(text, picture=sheet_picture(lang, view, names))]
 
@@ -586,7 +593,7 @@ class JokerScreens(GameScreens[JokerPublicView, JokerSeatView]):
         if view.sheet:
             if view.resigned is None:
                 # The last deal's line, as each pulka's sheet leads with its own.
-                lines += ["", _deal_summary(lang, view.sheet[-1], names)]
+                lines += ["", _deal_summary(lang, view, names)]
             lines += ["", sheet_text(lang, view, names)]
             return Screen("\n".join(lines), picture=sheet_picture(lang, view, names))
         return Screen("\n".join(lines))

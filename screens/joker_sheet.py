@@ -28,6 +28,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from games.joker.scoring import is_khisht
 from games.joker.views import PulkaRecord, SheetRow
 from screens.drawing import drawable, encoded, fit, typeface
 from screens.numbers import number, signed
@@ -66,7 +67,8 @@ class SheetLabels:
     title: str
     pulka: str
     total: str
-    khisht: str
+    khisht: str | None
+    """The khisht's mark; None where the scoring has no khisht (minus joker)."""
     premium: str
 
 
@@ -225,12 +227,12 @@ def _deal_cells(
     cell(x, BID_W, y, ROW_H, "—" if bid == 0 else str(bid), small, INK)
     px = x + BID_W
     made = bid == took
-    khisht = bid >= 1 and took == 0
+    khisht = labels.khisht if is_khisht(bid, took) else None
     doubled = record is not None and record.doubled[seat] == index
     struck = record is not None and record.struck[seat] == index
-    if khisht:
+    if khisht is not None:
         draw.rectangle((px + 2, y + 2, px + POINTS_W - 2, y + ROW_H - 2), fill=KHISHT_BG)
-        draw.text((px + 6, y + 2), labels.khisht, font=tiny, fill=KHISHT)
+        draw.text((px + 6, y + 2), khisht, font=tiny, fill=KHISHT)
         cell(px + 16, POINTS_W - 16, y, ROW_H, number(points), normal, KHISHT)
     elif doubled:
         draw.rectangle((px + 2, y + 2, px + POINTS_W - 2, y + ROW_H - 2), fill=PREMIUM_BG)

@@ -120,6 +120,10 @@ class DurakPublicView(View):
     """Over with nobody holding cards."""
     to_move: frozenset[int]
     """Seats that may act now."""
+    refusable: bool
+    """Perevodnoy with refusal: the attacker has just played his last cards
+    against the last player left, who may still send them back (nothing
+    beaten yet), and the attacker would then take them: he is not out yet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +228,7 @@ def _shared(
     int | None,
     bool,
     frozenset[int],
+    bool,
 ]:
     """The fields of :class:`DurakPublicView` in order, ``known`` as given
     (the views are rebuilt at every move of a search's rollouts, so they are
@@ -259,6 +264,7 @@ def _shared(
         game._losing_team if game._losing_team >= 0 else None,
         over and game._durak < 0 and game._losing_team < 0,
         game.to_move(),
+        not over and game._refusal and game._refusable() and game._transfer_room()[1] > 0,
     )
 
 

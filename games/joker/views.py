@@ -144,6 +144,9 @@ class JokerPublicView(View):
     winners: frozenset[int]
     """Once the game is over (else empty)."""
     seats: int
+    khisht: bool
+    """Whether a bid of one or more that took no trick is a khisht (classic
+    scoring; minus joker has none: a bid missed loses 100 a trick)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +214,7 @@ _PublicFields = tuple[
     Suit | None, bool, Card | None, int | None, tuple[int | None, ...], int | None,
     tuple[int, ...], tuple[int, ...], tuple[TrickCard, ...], bool, int | None, int | None,
     frozenset[int], tuple[frozenset[Suit], ...], tuple[SheetRow, ...], tuple[PulkaRecord, ...],
-    tuple[int, ...], int | None, frozenset[int], int,
+    tuple[int, ...], int | None, frozenset[int], int, bool,
 ]  # fmt: skip
 """The types of :class:`JokerPublicView`'s fields in order (mypy checks the
 views built from them against the class)."""
@@ -259,6 +262,7 @@ def _fields(game: JokerState) -> _PublicFields:
         resigned if resigned >= 0 else None,
         outcome.winners if outcome is not None else _NO_WINNERS,
         game._n,
+        not game.rules.minus,
     )
 
 

@@ -17,6 +17,7 @@ from babel.messages.plurals import get_plural
 from bot.catalog import CATALOG
 from i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog_keys, from_telegram, normalize, t, tn
 from screens.common import game_and_preset
+from services import ServiceError
 
 CATALOGS = {lang: catalog_keys(lang) for lang in LANGUAGES}
 SOURCE = CATALOGS[DEFAULT_LANGUAGE]
@@ -181,6 +182,31 @@ def test_newgame_understands_ukrainian_and_georgian_names(
 
 
 @pytest.mark.parametrize(
+    ("words", "chosen"),
+    [
+        ("дурак с отказом", ("durak", "refusal")),
+        ("дурак отказом", ("durak", "refusal")),
+        ("дурень з відмовою", ("durak", "refusal")),
+        ("durak refusal", ("durak", "refusal")),
+        ("101 малая", ("101", "smalldeck")),
+        ("дурак переводной", ("durak", "perevodnoy")),  # a whole name first
+    ],
+)
+def test_newgame_understands_a_variant_by_the_words_that_set_it_apart(
+    words: str, chosen: tuple[str, str]
+) -> None:
+    """Players name a variant by what sets it apart ("с отказом", "малая"):
+    whole words of one variant's name are enough when no other has them."""
+    assert game_and_preset("ru", CATALOG.specs, words.split()) == chosen
+
+
+def test_a_part_of_a_word_names_no_variant() -> None:
+    with pytest.raises(ServiceError) as refused:
+        game_and_preset("ru", CATALOG.specs, ["дурак", "перевод"])
+    assert refused.value.key == "error.unknown_preset"
+
+
+@pytest.mark.parametrize(
     ("lang", "n", "expected"),
     [
         ("ru", 1, "Повторён 1 ход:"),
@@ -239,3 +265,29 @@ def test_no_text_sends_a_player_to_a_file_of_the_repository() -> None:
         for key, text in catalog.items()
         if any(paths.search(form) for form in texts(text))
     ] == []
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_translations_kept_up_with_changed_russian_texts(lang: str) -> None:
+    """Daytona's variant lines gained their cap of cards a race (a
+    Ukrainian or Georgian player read "four times shorter races" with no cap);
+    101's DM after a round says the players still in start the next one (not
+    "in the group"); a DM line of one's own in 101 starts with a capital, as
+    the Russian one does (Georgian writes no capitals)."""
+    catalog = CATALOGS[lang]
+    assert "300" in str(catalog["about.daytona.classic"])
+    assert "120" in str(catalog["about.daytona.sprint"])
+    round_over = str(catalog["101.round_over_dm"])
+    assert t(lang, "101.round_over_dm") == round_over
+    assert {"uk": "лишилися", "en": "still in", "ka": "დარჩენილი"}[lang] in round_over
+    own = [str(catalog["101.ev_you_skip"]), *catalog["101.ev_you_penalty_draw"]]
+    if lang != "ka":  # Georgian script has no capitals in running text
+        assert all(line[0] == line[0].upper() for line in own)
+
+
+def test_georgian_calls_a_suit_a_suit_not_a_colour() -> None:
+    """მასტი, as every other Georgian text says, not ფერი ("colour"): the
+    joker at face value was a six "of the colour it stands for"."""
+    colour = re.compile(r"(?<!\w)ფერ(ი|ის|ით)?(?!\w)")
+    assert [key for key, text in CATALOGS["ka"].items() if colour.search(str(text))] == []
+    assert "მასტის" in t("ka", "joker.prompt_face_value")

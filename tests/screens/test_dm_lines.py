@@ -293,17 +293,17 @@ def test_transfers_and_refusals_are_told_to_whom_they_turn(lang: str) -> None:
             "Boris переводит 7♥️ → 🛡 Vera",
             "Вы переводите 7♥️ → 🛡 Vera",
             "Boris переводит 7♥️ на вас",
-            "Boris отказывает: 7♥️ 7♦️ уходят назад, их забирает Anna",
-            "Вы отказываете: 7♥️ 7♦️ уходят назад, их забирает Anna",
-            "Boris отказывает: 7♥️ 7♦️ уходят назад — их забираете вы",
+            "Boris отказывает (↪ 7♥️ 7♦️): карты хода уходят назад, их забирает Anna",
+            "Вы отказываете (↪ 7♥️ 7♦️): карты хода уходят назад, их забирает Anna",
+            "Boris отказывает (↪ 7♥️ 7♦️): карты хода уходят назад — их забираете вы",
         ],
         "en": [
             "Boris transfers 7♥️ → 🛡 Vera",
             "You transfer 7♥️ → 🛡 Vera",
             "Boris transfers 7♥️ to you",
-            "Boris refuses: 7♥️ 7♦️ go back, and Anna takes them",
-            "You refuse: 7♥️ 7♦️ go back, and Anna takes them",
-            "Boris refuses: 7♥️ 7♦️ go back — you take them",
+            "Boris refuses (↪ 7♥️ 7♦️): the bout's cards go back, and Anna takes them",
+            "You refuse (↪ 7♥️ 7♦️): the bout's cards go back, and Anna takes them",
+            "Boris refuses (↪ 7♥️ 7♦️): the bout's cards go back — you take them",
         ],
     }[lang]
     got = [

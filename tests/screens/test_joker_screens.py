@@ -251,3 +251,45 @@ def test_the_result_leads_the_final_sheet_with_the_last_deals_line() -> None:
     for n, name in enumerate(NAMES):
         assert f"{name} {last.bids[n]}/{last.tricks[n]} " in text
     assert len(text) <= 1024
+
+
+def test_minus_joker_calls_no_bid_without_a_trick_a_khisht() -> None:
+    """Minus joker has no khisht (a bid missed loses 100 a trick, whatever
+    was taken): neither the table's line on the deal before nor the score
+    sheet calls one so; the classic game does."""
+    for rules, khisht in ((JokerRules(minus=True), False), (JokerRules(), True)):
+        rng = random.Random(5)
+        game = Joker.new(rules, 4, rng)
+        while not any(b >= 1 and t == 0 for r in game.public_view().sheet[-1:] for b, t in
+                      zip(r.bids, r.tricks, strict=True)):  # fmt: skip
+            (mover,) = game.to_move()
+            game.apply(mover, rng.choice(game.legal_actions(mover)))
+        while game.public_view().phase is Phase.DEAL:
+            (mover,) = game.to_move()
+            game.apply(mover, game.legal_actions(mover)[0])
+        view = game.public_view()
+        table = SCREENS.table("ru", view, NAMES, live=True).text
+        assert ("хишт" in table) is khisht
+        assert ("Хишты" in sheet_text("ru", view, NAMES)) is khisht
+        assert sheet_picture("ru", view, NAMES).draw()  # drawn with its mark or without
+
+
+def test_after_a_joker_led_high_the_follower_is_told_to_play_his_highest_card_of_the_suit() -> None:
+    """«Хочу ♠»: Boris may play only Q♠ of his Q♠ 8♠; the prompt said «в
+    масть, нет масти — козырь», and his 8♠ was shown disabled without a word
+    why."""
+    game = Joker.position(
+        JokerRules(), ["X1 7c 8c", "Qs 8s 9h", "7d 8d 9d", "7h 8h Th"], trump="h", dealer=3,
+        bids=[1, 1, 0, 0], leader=0,
+    )  # fmt: skip
+    game.apply(0, Joker.decode_action("lX1hs"))
+    composed, _ = compose_hand(snapshot(game, PEOPLE), 1, "ru", SCREENS, now=NOW)
+    assert keys_of(composed) == ["Q♠️"]
+    assert "«Хочу ♠️»: кладите старшую ♠️, нет ♠️ — козырь." in composed.text
+    takes = Joker.position(
+        JokerRules(), ["X1 7c 8c", "Qs 8s 9h", "7d 8d 9d", "7h 8h Th"], trump="h", dealer=3,
+        bids=[1, 1, 0, 0], leader=0,
+    )  # fmt: skip
+    takes.apply(0, Joker.decode_action("lX1ts"))
+    composed, _ = compose_hand(snapshot(takes, PEOPLE), 1, "ru", SCREENS, now=NOW)
+    assert "Ваш ход: в масть, нет масти — козырь." in composed.text  # any spade will do

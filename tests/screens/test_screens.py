@@ -433,6 +433,11 @@ def test_a_lobby_line_of_options_starts_with_a_capital() -> None:
     lobby = Snapshot(table, CATALOG.specs["daytona"], rules, None, (), ())
     text = common.lobby_text("ru", lobby, CATALOG.screens["daytona"])
     assert "\nЦель: 30 очков · " in text
+    # Georgian writes no capitals: Python's upper() would turn its first
+    # letter into Mtavruli («Მიზანი»), a letter of another alphabet there.
+    georgian = common.lobby_text("ka", lobby, CATALOG.screens["daytona"])
+    assert "\nმიზანი: 30 ქულა · " in georgian
+    assert not re.search("[\u1c90-\u1cbf]", georgian)
 
 
 def test_rules_changed_by_hand_say_which_variant_they_are_based_on() -> None:
@@ -537,3 +542,35 @@ def test_a_spade_shown_without_a_stock_is_named_while_the_dealer_names_the_trump
     people = tuple(seat(n, name) for n, name in enumerate("ABCDEF"))
     text = group(snapshot(game, people))
     assert f"Открыта пика {face(shown.code)}: козырь назначает сдающий" in text
+
+
+def test_a_refusal_is_told_to_both_the_attacker_out_of_cards_and_the_defender() -> None:
+    """Perevodnoy with refusal, two players left: Anna leads her last card.
+    She is not out yet (Boris may send it back), and Boris is told that he may
+    refuse, and what it does; the refusal's line names no card count it
+    cannot agree with."""
+    game = Durak.position(
+        DURAK_PRESETS["refusal"], ["7s", "7h 9d Ac"], attacker=0, trump="c", stock=[]
+    )
+    perform(game, 0, "a7s")
+    snap = snapshot(game, (seat(0, "Аня"), seat(1, "Борис")))
+    attacker, _ = compose_hand(snap, 0, "ru", CATALOG.screens["durak"], now=NOW)
+    assert "Вы вышли из игры" not in attacker.text
+    assert "Борис может отказать: тогда карты вернутся к вам" in attacker.text
+    names = ["Аня", "Борис"]
+    screens = DurakScreens()
+    defender = screens.hand("ru", game.view(1), game.legal_actions(1), names, None, live=True)
+    assert "Отбейтесь или откажите: ↪ — и карты хода заберёт Аня" in defender.text
+    assert "↪ 7♥️" in [key.label for row in defender.keys for key in row]
+    group = screens.table("ru", game.public_view(), names, live=True).text
+    assert "Отбивается: Борис — или отказывает, и тогда карты хода заберёт Аня." in group
+    # Boris without a card to beat 7♠ with may refuse or take, not beat.
+    bare = Durak.position(
+        DURAK_PRESETS["refusal"], ["7s", "7h 9d Ah"], attacker=0, trump="c", stock=[]
+    )
+    perform(bare, 0, "a7s")
+    cannot = screens.hand("ru", bare.view(1), bare.legal_actions(1), names, None, live=True)
+    assert "Нечем бить 7♠️ — откажите (↪), и карты хода заберёт Аня, или берите." in cannot.text
+    refused = perform(game, 1, "x7h")
+    lines = [screens.event("ru", e, names) for e in refused]
+    assert lines[0] == "Борис отказывает (↪ 7♥️): карты хода уходят назад, их забирает Аня"
