@@ -77,6 +77,10 @@ def test_rules_of_a_variant_put_its_differences_over_the_general_rules(language:
         ("дурак веришь", ("durak", "believe")),
         ("дурак веришь-не веришь", ("durak", "believe")),
         ("дурак с отказом", ("durak", "refusal")),
+        ("дурак отказом", ("durak", "refusal")),
+        ("дурень з відмовою", ("durak", "refusal")),
+        ("durak refusal", ("durak", "refusal")),
+        ("дурак переводной", ("durak", "perevodnoy")),  # a whole name first
         ("durak believe", ("durak", "believe")),
         ("101 jack", ("101", "jack")),
     ],

@@ -181,25 +181,6 @@ def test_newgame_understands_ukrainian_and_georgian_names(
     assert game_and_preset("ru", CATALOG.specs, words.split()) == chosen
 
 
-@pytest.mark.parametrize(
-    ("words", "chosen"),
-    [
-        ("дурак с отказом", ("durak", "refusal")),
-        ("дурак отказом", ("durak", "refusal")),
-        ("дурень з відмовою", ("durak", "refusal")),
-        ("durak refusal", ("durak", "refusal")),
-        ("101 малая", ("101", "smalldeck")),
-        ("дурак переводной", ("durak", "perevodnoy")),  # a whole name first
-    ],
-)
-def test_newgame_understands_a_variant_by_the_words_that_set_it_apart(
-    words: str, chosen: tuple[str, str]
-) -> None:
-    """Players name a variant by what sets it apart ("с отказом", "малая"):
-    whole words of one variant's name are enough when no other has them."""
-    assert game_and_preset("ru", CATALOG.specs, words.split()) == chosen
-
-
 def test_a_part_of_a_word_names_no_variant() -> None:
     with pytest.raises(ServiceError) as refused:
         game_and_preset("ru", CATALOG.specs, ["дурак", "перевод"])

@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from bench.pictures import main as bench_pictures
+from delivery.composed import Composed
 from delivery.hand_messages import compose_hand
 from delivery.table_messages import compose_group
 from games.joker import Joker, JokerRules
@@ -278,18 +279,19 @@ def test_after_a_joker_led_high_the_follower_is_told_to_play_his_highest_card_of
     """«Хочу ♠»: Boris may play only Q♠ of his Q♠ 8♠; the prompt said «в
     масть, нет масти — козырь», and his 8♠ was shown disabled without a word
     why."""
-    game = Joker.position(
-        JokerRules(), ["X1 7c 8c", "Qs 8s 9h", "7d 8d 9d", "7h 8h Th"], trump="h", dealer=3,
-        bids=[1, 1, 0, 0], leader=0,
-    )  # fmt: skip
-    game.apply(0, Joker.decode_action("lX1hs"))
-    composed, _ = compose_hand(snapshot(game, PEOPLE), 1, "ru", SCREENS, now=NOW)
-    assert keys_of(composed) == ["Q♠️"]
-    assert "«Хочу ♠️»: кладите старшую ♠️, нет ♠️ — козырь." in composed.text
-    takes = Joker.position(
-        JokerRules(), ["X1 7c 8c", "Qs 8s 9h", "7d 8d 9d", "7h 8h Th"], trump="h", dealer=3,
-        bids=[1, 1, 0, 0], leader=0,
-    )  # fmt: skip
-    takes.apply(0, Joker.decode_action("lX1ts"))
-    composed, _ = compose_hand(snapshot(takes, PEOPLE), 1, "ru", SCREENS, now=NOW)
-    assert "Ваш ход: в масть, нет масти — козырь." in composed.text  # any spade will do
+
+    def led(joker: str) -> Composed:
+        """Boris's hand once Anna led the joker so."""
+        game = Joker.position(
+            JokerRules(), ["X1 7c 8c", "Qs 8s 9h", "7d 8d 9d", "7h 8h Th"], trump="h", dealer=3,
+            bids=[1, 1, 0, 0], leader=0,
+        )  # fmt: skip
+        game.apply(0, Joker.decode_action(joker))
+        composed, _ = compose_hand(snapshot(game, PEOPLE), 1, "ru", SCREENS, now=NOW)
+        return composed
+
+    wants = led("lX1hs")
+    assert keys_of(wants) == ["Q♠️"]
+    assert "«Хочу ♠️»: кладите старшую ♠️, нет ♠️ — козырь." in wants.text
+    takes = led("lX1ts")
+    assert "Ваш ход: в масть, нет масти — козырь." in takes.text  # any spade will do
