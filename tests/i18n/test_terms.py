@@ -17,6 +17,9 @@ MISWRITTEN = [
     ("uk", r"(?<!\w)[Сс]ид(|у|ом|і)(?!\w)", "сід"),
     # Joker's khisht is «хішт» in the rules and on the sheet, not «хишт».
     ("uk", r"[Хх]ишт", "хішт"),
+    # Russian forms: «кройте» is «крийте», «назначить» is «призначити».
+    ("uk", r"(?<!\w)[Кк]ройте", "крийте"),
+    ("uk", r"(?<!\w)[Нн]азнач", "признач"),
 ]
 """(language, a spelling that must not appear, the catalog's own word)."""
 
