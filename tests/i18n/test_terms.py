@@ -20,6 +20,9 @@ MISWRITTEN = [
     # Russian forms: «кройте» is «крийте», «назначить» is «призначити».
     ("uk", r"(?<!\w)[Кк]ройте", "крийте"),
     ("uk", r"(?<!\w)[Нн]азнач", "признач"),
+    # Out of the game is «თამაშის გარეთ», as Durak's seat says: «თამაშგარე»
+    # is football's offside.
+    ("ka", r"თამაშგარე", "თამაშის გარეთ"),
 ]
 """(language, a spelling that must not appear, the catalog's own word)."""
 
