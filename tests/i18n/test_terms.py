@@ -23,6 +23,10 @@ MISWRITTEN = [
     # Out of the game is «თამაშის გარეთ», as Durak's seat says: «თამაშგარე»
     # is football's offside.
     ("ka", r"თამაშგარე", "თამაშის გარეთ"),
+    # Podkidnoy is «მიმატებითი», the variant's name, in the trump options too.
+    ("ka", r"ჩამოსაყრელ", "მიმატებითი"),
+    # A trump is named («ასახელებს»), not appointed («დანიშნა»).
+    ("ka", r"დანიშნ", "დასახელ"),
 ]
 """(language, a spelling that must not appear, the catalog's own word)."""
 
