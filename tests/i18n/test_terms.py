@@ -27,6 +27,9 @@ MISWRITTEN = [
     ("ka", r"ჩამოსაყრელ", "მიმატებითი"),
     # A trump is named («ასახელებს»), not appointed («დანიშნა»).
     ("ka", r"დანიშნ", "დასახელ"),
+    # The cards of an attack («карты хода») are «სვლის კარტები» when refused
+    # as when lost blind, not «the table's cards».
+    ("ka", r"მაგიდის კარტ", "სვლის კარტ"),
 ]
 """(language, a spelling that must not appear, the catalog's own word)."""
 
