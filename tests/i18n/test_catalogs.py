@@ -272,3 +272,15 @@ def test_georgian_calls_a_suit_a_suit_not_a_colour() -> None:
     colour = re.compile(r"(?<!\w)ფერ(ი|ის|ით)?(?!\w)")
     assert [key for key, text in CATALOGS["ka"].items() if colour.search(str(text))] == []
     assert "მასტის" in t("ka", "joker.prompt_face_value")
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_translations_kept_up_with_daytona_rules_and_team_hand_over(lang: str) -> None:
+    """/rules daytona tells where the cars stand when the race's cap of cards
+    runs out (the Russian gained it, Ukrainian and Georgian lagged); a team
+    player who takes over a hand takes over the partner's, as the Russian says."""
+    catalog = CATALOGS[lang]
+    cap = {"uk": "ліміту карт", "en": "draw limit", "ka": "ლიმიტ"}[lang]
+    assert cap in str(catalog["rules.daytona"])
+    partner = {"uk": "партнера", "en": "partner", "ka": "პარტნიორ"}[lang]
+    assert partner in str(catalog["durak.ev_hand_over"])
