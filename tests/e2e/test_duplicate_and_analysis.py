@@ -174,7 +174,7 @@ async def test_whoever_never_opened_the_bot_is_given_the_button_that_opens_it(
         await table.command(anna, "/analysis")
         refusal = server.last_bot_message(table.group_id)
         assert refusal is not None
-        assert "откройте бота кнопкой ниже и нажмите «Старт»" in refusal.text
+        assert "откройте бота кнопкой ниже и нажмите «Запустить»" in refusal.text
         assert refusal.button_texts == ["🤖 Открыть бота"]
         assert refusal.find_buttons("Открыть бота")[0].url == link
 

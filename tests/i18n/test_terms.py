@@ -1,6 +1,7 @@
-"""One thing, one word: a Ukrainian or Georgian catalog names a game's
-things (the seed, the khisht, a variant, being out of the game) the same way
-in every text, and in its own language's spelling, not in a Russian one."""
+"""One thing, one word: a catalog names a game's things (the seed, the
+khisht, a variant, being out of the game, Telegram's own Start button) the
+same way in every text, and a Ukrainian or Georgian one in its own
+language's spelling, not in a Russian one."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ import pytest
 
 from i18n import catalog_keys
 
-CATALOGS = {lang: catalog_keys(lang) for lang in ("uk", "ka")}
+CATALOGS = {lang: catalog_keys(lang) for lang in ("ru", "uk", "ka")}
 
 MISWRITTEN = [
+    # Telegram's Russian client labels the button that opens a bot «Запустить»
+    # (the playground's page too): an analysis asked for «Старт».
+    ("ru", r"«Старт»", "«Запустить»"),
     # The seed is «сід» in the verification texts: not «сид» in /salt's.
     ("uk", r"(?<!\w)[Сс]ид(|у|ом|і)(?!\w)", "сід"),
     # Joker's khisht is «хішт» in the rules and on the sheet, not «хишт».
