@@ -133,6 +133,12 @@ async def start(update: Update, context: KolodaContext) -> None:
     elif payload.startswith("p") and payload[1:].isdigit():
         # "▶️ Replay" under a game's result in the group: the replay in his DM.
         await _send_replay(app, update, await app.services.replays.of(int(payload[1:])), lang)
+    elif (at_move := _replay_at(payload)) is not None:
+        # A move named in his analysis: the replay in his DM, at that move.
+        history = await app.services.replays.of(at_move[0])
+        if at_move[1] > len(history.moves):
+            raise ServiceError("error.bad_link")
+        await _send_replay(app, update, history, lang, at_move[1])
     elif payload.startswith("a") and payload[1:].isdigit():
         # "🤖 Open the bot" under a refused analysis: now his DM is open.
         asked = await ask_for_analysis(app, user, int(payload[1:]))
@@ -403,10 +409,12 @@ async def replay(update: Update, context: KolodaContext) -> None:
     )
 
 
-async def _send_replay(app: Koloda, update: Update, history: History, lang: str) -> None:
-    """A replay's first frame (the deal), to be stepped by its asker."""
+async def _send_replay(
+    app: Koloda, update: Update, history: History, lang: str, at: int = 0
+) -> None:
+    """A replay's frame after ``at`` moves (0: the deal), to be stepped by its asker."""
     user, _ = sender(update)
-    text, keys = replay_message(lang, history, app.screens[history.table.game], 0, user.id)
+    text, keys = replay_message(lang, history, app.screens[history.table.game], at, user.id)
     await reply(app, update, text, keys)
 
 
@@ -434,6 +442,19 @@ class Asked:
 
     table_id: int
     queued: bool
+
+
+def _replay_at(payload: str) -> tuple[int, int] | None:
+    """The table and move of a ``replay_payload`` (:mod:`delivery.replay_messages`),
+    None for any other payload."""
+    table, sep, at = payload.removeprefix("p").partition("_")
+    if not payload.startswith("p") or not sep:
+        return None
+    if not (table.isdigit() and at.isdigit() and table.isascii() and at.isascii()):
+        return None
+    if len(table) > 18 or len(at) > 9:
+        return None
+    return int(table), int(at)
 
 
 def analysis_payload(table_id: int) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from games.core import Action, Rules
@@ -326,10 +326,18 @@ def verdict_text(lang: str, verdict: Verdict) -> str:
 
 
 def analysis_text(
-    lang: str, analysis: Analysis, spec: GameSpec, screens: GameScreens[Any, Any]
+    lang: str,
+    analysis: Analysis,
+    spec: GameSpec,
+    screens: GameScreens[Any, Any],
+    *,
+    replay_link: Callable[[int], str] | None = None,
 ) -> str:
     """A person's analysis of his play (his DM): his costliest moves with the
-    better ones and what they would have changed, and the luck of his cards."""
+    better ones and what they would have changed, and the luck of his cards.
+    With ``replay_link`` (a move's number to the link that opens the replay
+    at it) each move's number is that link: "Move 82" alone left him pressing
+    ▶ 82 times."""
     table = analysis.table
     names = names_of(lang, table)
     seat = analysis.seat
@@ -355,17 +363,22 @@ def analysis_text(
                 played=round(100 * found.played_value),
                 better=round(100 * found.best_value),
             )
+        move = t(lang, "analysis.at_move", move=mistake.move)
+        if replay_link is not None:
+            move = f'<a href="{html.escape(replay_link(mistake.move))}">{move}</a>'
         lines.append(
             t(
                 lang,
                 "analysis.mistake",
                 n=number,
-                move=mistake.move,
+                move=move,
                 played=played,
                 better=better,
                 change=change,
             )
         )
+    if analysis.mistakes and replay_link is not None:
+        lines.append(t(lang, "analysis.replay_hint"))
     lines.append(luck_text(lang, analysis))
     return "\n".join(lines)
 

@@ -326,6 +326,40 @@ def test_an_analysis_names_a_better_move_that_tells_nothing_by_its_key() -> None
     assert "Better: “✅ Done”" in text
 
 
+@pytest.mark.parametrize(
+    ("lang", "shown"), [("ru", "Ход 12"), ("uk", "Хід 12"), ("en", "Move 12"), ("ka", "სვლა 12")]
+)
+def test_an_analysis_move_opens_the_replay_at_that_move(lang: str, shown: str) -> None:
+    """ "Ход 82" alone sent the player pressing ▶ in /replay 82 times to see
+    it: the move's number links to the replay opened at that move, and a
+    line says so."""
+    game = Durak.position(
+        DURAK_PRESETS["podkidnoy"], ["7s 7d 8c", "9s 6d 6c"], attacker=0, trump="h"
+    )
+    mistake = Mistake(
+        12,
+        Assessment("a7s", "a8c", 0.2, 0.6, in_points=False, significant=True),
+        perform(game.clone(), 0, "a7s"),
+        perform(game.clone(), 0, "a8c"),
+        Durak.decode_action("a7s"),
+        Durak.decode_action("a8c"),
+        game.view(0),
+    )
+    table = snapshot(game, (seat(0, "Anna"), seat(1, "Boris"))).table
+    analysis = Analysis(table, 0, 3, (mistake,), 0.5, 0.5, in_points=False)
+
+    def link(move: int) -> str:
+        return f"https://t.me/koloda_bot?start=p{table.id}_{move}"
+
+    spec, screens = CATALOG.specs["durak"], DurakScreens()
+    text = common.analysis_text(lang, analysis, spec, screens, replay_link=link)
+    assert f'1. <a href="{link(12)}">{shown}</a>: ' in text
+    hint = text.splitlines()[-2]
+    assert "/replay" in hint or "🎬" in hint, hint
+    clean = replace(analysis, mistakes=())
+    assert "href" not in common.analysis_text(lang, clean, spec, screens, replay_link=link)
+
+
 def test_an_analysis_names_a_believe_verdict_by_its_key() -> None:
     screens = DurakScreens()
     assert screens.move_name("ru", Event("believe", 1)) == "«👍 Верю»"
