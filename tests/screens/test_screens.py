@@ -360,6 +360,40 @@ def test_an_analysis_move_opens_the_replay_at_that_move(lang: str, shown: str) -
     assert "href" not in common.analysis_text(lang, clean, spec, screens, replay_link=link)
 
 
+def test_an_analysis_names_a_daytona_deuce_reading_by_its_key() -> None:
+    """A deuce read as a 2 or as a joker was told by the group's line, in the
+    third person, in the player's own DM: "Ход 60: Gleb: двойка как двойка.
+    Лучше: Gleb: двойка как джокер"; it is named by the key he pressed."""
+    spec, screens = CATALOG.specs["daytona"], CATALOG.screens["daytona"]
+    rng = random.Random(3)
+    game = spec.game.new(spec.preset(), 2, rng)
+    for _ in range(2000):
+        (mover,) = sorted(game.to_move())[:1]
+        actions = game.legal_actions(mover)
+        if mover == 0 and len(actions) == 2:
+            break
+        perform(game, mover, rng.choice(actions).encode())
+    else:
+        pytest.fail("no deuce drawn")
+    two, joker = sorted(actions, key=lambda a: a.encode())
+    mistake = Mistake(
+        60,
+        Assessment(two.encode(), joker.encode(), 0.4, 0.6, in_points=True, significant=True),
+        perform(game.clone(), 0, two.encode()),
+        perform(game.clone(), 0, joker.encode()),
+        two,
+        joker,
+        game.view(0),
+    )
+    table = snapshot(game, (seat(0, "Anna"), seat(1, "Boris"))).table
+    analysis = Analysis(table, 0, 1, (mistake,), 0.5, 0.5, in_points=True)
+    lines = common.analysis_text("ru", analysis, spec, screens).splitlines()
+    (line,) = (line for line in lines if line.startswith("1. "))
+    assert "Anna" not in line, line
+    assert "«2️⃣ Как двойку»" in line, line
+    assert "«🃏 Как джокера»" in line, line
+
+
 def test_an_analysis_names_a_believe_verdict_by_its_key() -> None:
     screens = DurakScreens()
     assert screens.move_name("ru", Event("believe", 1)) == "«👍 Верю»"
