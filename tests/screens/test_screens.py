@@ -394,6 +394,28 @@ def test_an_analysis_names_a_daytona_deuce_reading_by_its_key() -> None:
     assert "«🃏 Как джокера»" in line, line
 
 
+def test_a_georgian_analysis_puts_its_points_in_the_instrumental() -> None:
+    """ "საშუალოდ 4 ქულა-ით უკეთესი" hung the case ending on the noun with a
+    hyphen, as only numerals take it: "better by 4 points" is "4 ქულით"."""
+    game = Durak.position(
+        DURAK_PRESETS["podkidnoy"], ["7s 7d 8c", "9s 6d 6c"], attacker=0, trump="h"
+    )
+    mistake = Mistake(
+        12,
+        Assessment("a7s", "a8c", 1.0, 5.2, in_points=True, significant=True),
+        perform(game.clone(), 0, "a7s"),
+        perform(game.clone(), 0, "a8c"),
+        Durak.decode_action("a7s"),
+        Durak.decode_action("a8c"),
+        game.view(0),
+    )
+    table = snapshot(game, (seat(0, "Anna"), seat(1, "Boris"))).table
+    analysis = Analysis(table, 0, 3, (mistake,), 0.5, 0.5, in_points=True)
+    text = common.analysis_text("ka", analysis, CATALOG.specs["durak"], DurakScreens())
+    assert "საშუალოდ 4 ქულით უკეთესი" in text, text
+    assert "-ით" not in text
+
+
 def test_an_analysis_names_a_believe_verdict_by_its_key() -> None:
     screens = DurakScreens()
     assert screens.move_name("ru", Event("believe", 1)) == "«👍 Верю»"
