@@ -357,9 +357,12 @@ def analysis_text(
             gain = tn(lang, "analysis.points", max(1, round(found.best_value - found.played_value)))
             change = t(lang, "analysis.change_points", points=gain)
         else:
+            # Two players: his chance of winning; more: his place on the luck
+            # line's scale (1st 100, last 0), no chance of anything.
+            key = "analysis.change_chance" if len(table.seats) == 2 else "analysis.change_place"
             change = t(
                 lang,
-                "analysis.change_chance",
+                key,
                 played=round(100 * found.played_value),
                 better=round(100 * found.best_value),
             )

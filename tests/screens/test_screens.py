@@ -321,7 +321,7 @@ def test_an_analysis_names_a_better_move_that_tells_nothing_by_its_key() -> None
     table = snapshot(game, (seat(0, "Anna"), seat(1, "Boris"), seat(2, "Vera"))).table
     analysis = Analysis(table, 0, 3, (mistake,), 0.5, 0.5, in_points=False)
     text = common.analysis_text("ru", analysis, CATALOG.specs["durak"], DurakScreens())
-    assert "1. Ход 12: Вы подкидываете 7♦️. Лучше: «✅ Бито» — шансы 20% → 60%." in text
+    assert "1. Ход 12: Вы подкидываете 7♦️. Лучше: «✅ Бито» — оценка места 20 → 60 из 100." in text
     text = common.analysis_text("en", analysis, CATALOG.specs["durak"], DurakScreens())
     assert "Better: “✅ Done”" in text
 
@@ -394,6 +394,40 @@ def test_an_analysis_names_a_daytona_deuce_reading_by_its_key() -> None:
     assert "«🃏 Как джокера»" in line, line
 
 
+@pytest.mark.parametrize(
+    ("lang", "chance", "place"),
+    [
+        ("ru", "шансы 20% → 60%", "оценка места 20 → 60 из 100"),
+        ("uk", "шанси 20% → 60%", "оцінка місця 20 → 60 зі 100"),
+        ("en", "chances 20% → 60%", "place score 20 → 60 out of 100"),
+        ("ka", "შანსი 20% → 60%", "ადგილის შეფასება 20 → 60 100-დან"),
+    ],
+)
+def test_an_analysis_calls_a_place_score_no_chance(lang: str, chance: str, place: str) -> None:
+    """With two players a move's value is his chance of winning; with more it
+    is his place on the luck line's scale (1st: 100, last: 0, 2nd of 4: 67),
+    and "шансы 0% → 67%" told a player who was never the durak's favourite
+    that he had had no chance at all."""
+    hands = ["7s 7d 8c", "9s 6d 6c", "7c Kd Qd", "Ts Td Tc"]
+    for seats, shown, not_shown in ((2, chance, place), (3, place, chance), (4, place, chance)):
+        game = Durak.position(DURAK_PRESETS["podkidnoy"], hands[:seats], attacker=0, trump="h")
+        mistake = Mistake(
+            12,
+            Assessment("a7s", "a8c", 0.2, 0.6, in_points=False, significant=True),
+            perform(game.clone(), 0, "a7s"),
+            perform(game.clone(), 0, "a8c"),
+            Durak.decode_action("a7s"),
+            Durak.decode_action("a8c"),
+            game.view(0),
+        )
+        names = ("Anna", "Boris", "Vera", "Gleb")[:seats]
+        table = snapshot(game, tuple(seat(i, name) for i, name in enumerate(names))).table
+        analysis = Analysis(table, 0, 3, (mistake,), 0.5, 0.5, in_points=False)
+        text = common.analysis_text(lang, analysis, CATALOG.specs["durak"], DurakScreens())
+        assert shown in text, (seats, text)
+        assert not_shown not in text, (seats, text)
+
+
 def test_a_georgian_analysis_puts_its_points_in_the_instrumental() -> None:
     """ "საშუალოდ 4 ქულა-ით უკეთესი" hung the case ending on the noun with a
     hyphen, as only numerals take it: "better by 4 points" is "4 ქულით"."""
@@ -459,7 +493,7 @@ def test_an_analysis_names_cards_played_by_the_cards_not_by_the_dms_you_colon_li
         if line.startswith("1. ")
     )
     assert "Вы:" not in line
-    assert re.match(r"1\. Ход 5: \S+.*\. Лучше: \S+.* — шансы 20% → 60%\.$", line), line
+    assert re.match(r"1\. Ход 5: \S+.*\. Лучше: \S+.* — оценка места 20 → 60 из 100\.$", line), line
 
 
 @pytest.mark.parametrize("lang", ["ru", "uk", "en", "ka"])
