@@ -469,7 +469,9 @@ async def ask_for_analysis(app: Koloda, user: User, table_id: int | None) -> Ask
     table = await app.services.analyses.table_for(user.id, table_id)
     if not await app.services.directory.dm_ok(user.id):
         return Asked(table.id, queued=False)
-    app.publisher.analyse(table.id, user.id, await presser_language(app, user))
+    lang = await presser_language(app, user)
+    app.services.analyses.reserve(table.id, user.id)
+    app.publisher.analyse(table.id, user.id, lang)
     return Asked(table.id, queued=True)
 
 

@@ -96,6 +96,32 @@ class Analyses:
         """The finished game of ``user_id`` to analyse: ``table_id``, or his
         last finished game; refused (:class:`ServiceError`) when he did not
         play it or it is not over, or an analysis of it for him is under way."""
+        table = await self._finished(user_id, table_id)
+        if (table.id, user_id) in self._running:
+            raise ServiceError("analysis.running", id=table.id)
+        return table
+
+    def reserve(self, table_id: int, user_id: int) -> None:
+        """Claim the analysis of ``user_id``'s play at ``table_id`` as it is
+        queued, until :meth:`of` is done with it: a second request meanwhile
+        is refused at once (``analysis.running``), not promised and then
+        told, in another message, that the first was under way."""
+        if (table_id, user_id) in self._running:
+            raise ServiceError("analysis.running", id=table_id)
+        self._running.add((table_id, user_id))
+
+    async def of(self, table_id: int, user_id: int) -> Analysis:
+        """Analyse ``user_id``'s play at the finished ``table_id`` (claimed by
+        :meth:`reserve` when it was queued, else here)."""
+        key = (table_id, user_id)
+        self._running.add(key)
+        try:
+            table = await self._finished(user_id, table_id)
+            return await self._analysed(table, user_id)
+        finally:
+            self._running.discard(key)
+
+    async def _finished(self, user_id: int, table_id: int | None) -> TableRow:
         async with self._db.read() as tx:
             if table_id is None:
                 table = await tx.tables.last_finished_of(user_id)
@@ -107,20 +133,7 @@ class Analyses:
             raise ServiceError("analysis.not_yours", id=table_id or 0)
         if table.status is not Status.FINISHED:
             raise ServiceError("analysis.not_finished", id=table.id)
-        if (table.id, user_id) in self._running:
-            raise ServiceError("analysis.running", id=table.id)
         return table
-
-    async def of(self, table_id: int, user_id: int) -> Analysis:
-        """Analyse ``user_id``'s play at the finished ``table_id``."""
-        table = await self.table_for(user_id, table_id)
-        if (table.id, user_id) in self._running:  # asked twice at once
-            raise ServiceError("analysis.running", id=table.id)
-        self._running.add((table.id, user_id))
-        try:
-            return await self._analysed(table, user_id)
-        finally:
-            self._running.discard((table.id, user_id))
 
     async def _analysed(self, table: TableRow, user_id: int) -> Analysis:
         seat = table.seat_of(user_id)
