@@ -36,7 +36,7 @@ from players.arena import next_seat
 from players.computer import Computer
 from players.imports import resolve
 from players.levels import BUDGET_SHARE
-from players.search import Budget, SearchPlayer, Situation, Valued
+from players.search import Budget, Horizon, SearchPlayer, Situation, Valued
 from players.workers import search_worker_started
 
 __all__ = [
@@ -196,8 +196,18 @@ def luck(request: Mapping[str, JSON]) -> list[float]:
             if horizon.stop_at and any(e.kind in horizon.stop_at for e in events):
                 break
         for seat in range(dealt.seats):
-            totals[seat] += horizon.value(game, start, seat)
+            totals[seat] += _round_value(horizon, game, start, seat)
     return [total / playouts for total in totals]
+
+
+def _round_value(horizon: Horizon, game: Game[Any, Any, Any, Any], start: Any, seat: int) -> float:
+    """A self-play's value to ``seat``: where self-play stops at a round's
+    end, the points of the round, also of the round that ends the game (not
+    the match's places, which the rounds before it earned); else the
+    horizon's value (the place)."""
+    if horizon.stop_at:
+        return 0.5 + 0.5 * math.tanh(horizon.lead(game, start, seat) / horizon.scale)
+    return horizon.value(game, start, seat)
 
 
 _MAX_PLAYOUT = 5_000

@@ -398,6 +398,8 @@ def luck_text(lang: str, analysis: Analysis) -> str:
     were better or worse than the table's mean (by place, always a half: the
     figure itself says nothing about the others)."""
     key = "analysis.luck_points" if analysis.in_points else "analysis.luck"
+    if analysis.rounds > 1:
+        key = "analysis.luck_rounds"  # the mean over every deal of the game
     lead = analysis.luck - analysis.average
     verdict = "even" if abs(lead) <= LUCK_EVEN else "better" if lead > 0 else "worse"
     line = tn(
@@ -405,6 +407,7 @@ def luck_text(lang: str, analysis: Analysis) -> str:
         key,
         analysis.playouts,
         luck=round(100 * analysis.luck),
+        rounds=analysis.rounds,
     )
     return f"{line} {t(lang, f'analysis.luck_{verdict}')}"
 

@@ -7,7 +7,8 @@ valued by the search from what his seat knew at the time
 low-priority worker, one decision per slice (:meth:`Thinking.analyse`), the
 time an analysis takes bounded (:data:`SECONDS` in all, shared among the
 decisions).  The three costliest moves are kept, with the better move, and
-the luck of his deal is measured by self-play from it.
+the luck of his deal is measured by self-play from it (in a game of many
+deals whose self-play stops at a round's end, from each of them: their mean).
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ SHOWN = 3
 """The costliest moves shown."""
 PLAYOUTS = 24
 """Self-played games from the deal that measure its luck."""
+ROUND_PLAYOUTS = 6
+"""The fewest self-played rounds from each deal of a game of many (101's
+rounds, Joker's deals, Daytona's races), whose luck is their mean."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +79,10 @@ class Analysis:
     in_points: bool
     """Costs are points ahead of the others (else chances)."""
     playouts: int = PLAYOUTS
-    """Self-played games the luck is measured over."""
+    """Self-played games the luck is measured over (of each deal)."""
+    rounds: int = 1
+    """The deals it is measured on: every round of a game whose self-play
+    stops at a round's end (its mean), else the one deal."""
 
 
 class Analyses:
@@ -142,6 +149,8 @@ class Analyses:
         computer = self._computers[table.game]
         decisions: list[tuple[int, Game[Any, Any, Any, Any], str]] = []
         game = history.start()
+        stop_at = computer.horizon.stop_at
+        deals = [history.start()]  # where each round began: its luck is played from there
         for move in history.moves:
             if (
                 move.seat == seat
@@ -149,7 +158,9 @@ class Analyses:
                 and len(game.legal_actions(seat)) > 1
             ):
                 decisions.append((move.n, game.clone(), move.action))
-            perform(game, move.seat, move.action)
+            events = perform(game, move.seat, move.action)
+            if stop_at and game.outcome() is None and any(e.kind in stop_at for e in events):
+                deals.append(game.clone())
         scale = self._thinking.scale
         seconds = min(MOST_SECONDS, max(LEAST_SECONDS, SECONDS / max(1, len(decisions)))) * scale
         assessed_moves: list[tuple[int, Game[Any, Any, Any, Any], Assessment]] = []
@@ -171,9 +182,12 @@ class Analyses:
             )
             for n, position, found in assessed_moves[:SHOWN]
         )
-        values = await self._thinking.analyse(
-            luck, luck_request(history.start(), computer, PLAYOUTS, seed=table.id)
-        )
+        playouts = max(ROUND_PLAYOUTS, -(-PLAYOUTS // len(deals)))
+        values = [0.0] * len(table.seats)
+        for i, dealt in enumerate(deals):
+            request = luck_request(dealt, computer, playouts, seed=table.id * 1_000 + i)
+            for s, value in enumerate(await self._thinking.analyse(luck, request)):
+                values[s] += value / len(deals)
         return Analysis(
             table,
             seat,
@@ -182,6 +196,8 @@ class Analyses:
             values[seat],
             sum(values) / len(values),
             computer.horizon.in_points,
+            playouts,
+            len(deals),
         )
 
 

@@ -11,6 +11,7 @@ from tests.e2e.harness import (
     Probe,
     Table,
     bot_config,
+    quick_options,
     running_bot,
     seat_group_players,
     seat_players,
@@ -236,4 +237,26 @@ async def test_an_analysis_asked_for_twice_at_once_is_promised_once(
             lambda: sum("Разбор вашей игры" in m.text for m in server.chat_messages(anna)) == 2,
             ANALYSIS_PATIENCE,
         )
+        await settle(server, app, patience=ANALYSIS_PATIENCE)
+
+
+async def test_the_luck_of_a_joker_game_is_that_of_every_deal(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """Joker's luck stopped at the end of the first deal, one card each, and
+    was told as the luck of "эту сдачу": it is measured on each of the
+    game's deals."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris", "Vera"], app)
+        await table.open_and_start("joker", options=quick_options("joker"))
+        await table.play_to_the_end()
+        anna = table.players[0]
+        server.send(anna, anna, "/analysis")
+        analysis = await server.wait_for(
+            lambda: next(
+                (m for m in server.chat_messages(anna) if "Разбор вашей игры" in m.text), None
+            ),
+            ANALYSIS_PATIENCE,
+        )
+        assert "каждую раздачу вашей игры (12)" in analysis.text, analysis.text
         await settle(server, app, patience=ANALYSIS_PATIENCE)

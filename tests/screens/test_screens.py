@@ -525,6 +525,30 @@ def test_the_luck_line_says_what_its_number_is(lang: str) -> None:
     assert len({good, bad, even}) == 3
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("ru", "каждую раздачу вашей игры (12) — по 6 раз"),
+        ("uk", "кожну роздачу вашої гри (12) — по 6 разів"),
+        ("en", "each deal of your game (12) for everybody, 6 times each"),
+        ("ka", "ყოველი დარიგება (12)"),
+    ],
+)
+def test_the_luck_of_a_game_of_many_deals_says_it_is_every_deals(lang: str, said: str) -> None:
+    """A Joker game's luck was measured on its first deal alone (one card
+    each) and told as "сыграл эту сдачу": it is the mean over every deal of
+    the game, and the line says so."""
+    game = Durak.new(DURAK_PRESETS["podkidnoy"], 2, random.Random(3))
+    table = snapshot(game, (seat(0, "Anna"), seat(1, "Boris"))).table
+    analysis = Analysis(table, 0, 3, (), 0.61, 0.5, in_points=True, playouts=6, rounds=12)
+    line = common.luck_text(lang, analysis)
+    assert said in line, line
+    assert "{" not in line
+    one = common.luck_text(lang, replace(analysis, rounds=1, playouts=24))
+    assert said not in one
+    assert "24" in one
+
+
 def test_101s_result_shows_the_last_round_with_true_minus_signs() -> None:
     """The last round has no sheet of its own: the result shows it, so that
     its points are not a jump; a total below zero has a minus sign, not a
