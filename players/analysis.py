@@ -186,17 +186,21 @@ def luck(request: Mapping[str, JSON]) -> list[float]:
         rng = random.Random(int(request["seed"]) * 1_000 + n)
         game = dealt.clone()
         start = horizon.start(game)
+        ended = False
         for _ in range(_MAX_PLAYOUT):
             actors = game.to_move()
             if not actors:
+                ended = True
                 break
             actor = next_seat(game, sorted(actors), rng)
             legal = game.legal_actions(actor)
             events = game.apply(actor, heuristic.choose(game.rules, game.view(actor), legal, rng))
             if horizon.stop_at and any(e.kind in horizon.stop_at for e in events):
+                ended = True
                 break
         for seat in range(dealt.seats):
-            totals[seat] += _round_value(horizon, game, start, seat)
+            # A self-play still going counts as even, as a rollout of the search does.
+            totals[seat] += _round_value(horizon, game, start, seat) if ended else 0.5
     return [total / playouts for total in totals]
 
 
@@ -211,7 +215,8 @@ def _round_value(horizon: Horizon, game: Game[Any, Any, Any, Any], start: Any, s
 
 
 _MAX_PLAYOUT = 5_000
-"""A self-play still going after this many moves is valued where it stands."""
+"""A self-play still going after this many moves counts as even (players
+that pass the same Durak cards round can go on for ever)."""
 
 
 def low_priority(parent: int) -> None:
