@@ -396,17 +396,20 @@ def _table_number(args: list[str] | None, usage: str = "fair.usage") -> int | No
 
 
 async def replay(update: Update, context: KolodaContext) -> None:
-    """``/replay [table]``: a finished game move by move, every hand face up;
-    in a group the chat's last game (or its table), in a DM the person's last
-    game (or any finished table)."""
+    """``/replay [table] [move]``: a finished game move by move, every hand
+    face up, from the deal or the move named; in a group the chat's last game
+    (or its table), in a DM the person's last game (or any finished table)."""
     app = context.koloda
     user, chat = sender(update)
     lang = await language_for(app, update)
-    table_id = _table_number(context.args, "replay.usage")
+    args = context.args or []
+    table_id = _table_number(args[:1], "replay.usage")
+    at = _table_number(args[1:], "replay.usage") or 0  # a move: "/replay 12 44"
+    if len(args) > 2:
+        raise ServiceError("replay.usage")
     in_chat = None if chat.type == Chat.PRIVATE else chat.id
-    await _send_replay(
-        app, update, await app.services.replays.find(in_chat, user.id, table_id), lang
-    )
+    history = await app.services.replays.find(in_chat, user.id, table_id, at)
+    await _send_replay(app, update, history, lang, at)
 
 
 async def _send_replay(
