@@ -43,6 +43,7 @@ from delivery.group_window import GroupWindow
 from delivery.hand_messages import HandMessages, in_group
 from delivery.keyboards import Keyboard, button, markup
 from delivery.ledger import Ledger
+from delivery.replay_messages import replay_payload
 from delivery.synced import Done, Migrated, Retry, Synced, judged
 from delivery.table_delivery import TableDelivery
 from delivery.table_messages import TableMessages
@@ -329,7 +330,14 @@ class Publisher:
         else:
             screens = self.screens[analysis.table.game]
             spec = self.services.snapshots.spec(analysis.table.game)
-            text = common.analysis_text(lang, analysis, spec, screens)
+            table = analysis.table.id
+            text = common.analysis_text(
+                lang,
+                analysis,
+                spec,
+                screens,
+                replay_link=lambda at: self.deep_link(replay_payload(table, at)),
+            )
         await self.io.send(user_id, text)
 
     def resend_hand(self, snapshot: Snapshot, user_id: int) -> None:

@@ -16,7 +16,7 @@ from screens.base import GameScreens
 from screens.replay import replay_text
 from services import History
 
-__all__ = ["replay_message"]
+__all__ = ["replay_message", "replay_payload"]
 
 FIRST, BACK, ON, LAST = "⏮", "◀", "▶", "⏭"
 
@@ -39,3 +39,9 @@ def replay_message(
             button(LAST, cd.ReplayButton(table_id, total, owner)),
         ]
     return replay_text(lang, history, screens, at), markup([row])
+
+
+def replay_payload(table_id: int, at: int) -> str:
+    """The deep link's ``/start`` payload that opens a table's replay after
+    its ``at``-th move (``p12_44``), as a move named in an analysis links."""
+    return f"p{table_id}_{at}"

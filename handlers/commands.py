@@ -133,6 +133,12 @@ async def start(update: Update, context: KolodaContext) -> None:
     elif payload.startswith("p") and payload[1:].isdigit():
         # "▶️ Replay" under a game's result in the group: the replay in his DM.
         await _send_replay(app, update, await app.services.replays.of(int(payload[1:])), lang)
+    elif (at_move := _replay_at(payload)) is not None:
+        # A move named in his analysis: the replay in his DM, at that move.
+        history = await app.services.replays.of(at_move[0])
+        if at_move[1] > len(history.moves):
+            raise ServiceError("error.bad_link")
+        await _send_replay(app, update, history, lang, at_move[1])
     elif payload.startswith("a") and payload[1:].isdigit():
         # "🤖 Open the bot" under a refused analysis: now his DM is open.
         asked = await ask_for_analysis(app, user, int(payload[1:]))
@@ -390,23 +396,28 @@ def _table_number(args: list[str] | None, usage: str = "fair.usage") -> int | No
 
 
 async def replay(update: Update, context: KolodaContext) -> None:
-    """``/replay [table]``: a finished game move by move, every hand face up;
-    in a group the chat's last game (or its table), in a DM the person's last
-    game (or any finished table)."""
+    """``/replay [table] [move]``: a finished game move by move, every hand
+    face up, from the deal or the move named; in a group the chat's last game
+    (or its table), in a DM the person's last game (or any finished table)."""
     app = context.koloda
     user, chat = sender(update)
     lang = await language_for(app, update)
-    table_id = _table_number(context.args, "replay.usage")
+    args = context.args or []
+    table_id = _table_number(args[:1], "replay.usage")
+    at = _table_number(args[1:], "replay.usage") or 0  # a move: "/replay 12 44"
+    if len(args) > 2:
+        raise ServiceError("replay.usage")
     in_chat = None if chat.type == Chat.PRIVATE else chat.id
-    await _send_replay(
-        app, update, await app.services.replays.find(in_chat, user.id, table_id), lang
-    )
+    history = await app.services.replays.find(in_chat, user.id, table_id, at)
+    await _send_replay(app, update, history, lang, at)
 
 
-async def _send_replay(app: Koloda, update: Update, history: History, lang: str) -> None:
-    """A replay's first frame (the deal), to be stepped by its asker."""
+async def _send_replay(
+    app: Koloda, update: Update, history: History, lang: str, at: int = 0
+) -> None:
+    """A replay's frame after ``at`` moves (0: the deal), to be stepped by its asker."""
     user, _ = sender(update)
-    text, keys = replay_message(lang, history, app.screens[history.table.game], 0, user.id)
+    text, keys = replay_message(lang, history, app.screens[history.table.game], at, user.id)
     await reply(app, update, text, keys)
 
 
@@ -436,6 +447,19 @@ class Asked:
     queued: bool
 
 
+def _replay_at(payload: str) -> tuple[int, int] | None:
+    """The table and move of a ``replay_payload`` (:mod:`delivery.replay_messages`),
+    None for any other payload."""
+    table, sep, at = payload.removeprefix("p").partition("_")
+    if not payload.startswith("p") or not sep:
+        return None
+    if not (table.isdigit() and at.isdigit() and table.isascii() and at.isascii()):
+        return None
+    if len(table) > 18 or len(at) > 9:
+        return None
+    return int(table), int(at)
+
+
 def analysis_payload(table_id: int) -> str:
     """The deep link's ``/start`` payload that asks for this table's analysis."""
     return f"a{table_id}"
@@ -448,7 +472,9 @@ async def ask_for_analysis(app: Koloda, user: User, table_id: int | None) -> Ask
     table = await app.services.analyses.table_for(user.id, table_id)
     if not await app.services.directory.dm_ok(user.id):
         return Asked(table.id, queued=False)
-    app.publisher.analyse(table.id, user.id, await presser_language(app, user))
+    lang = await presser_language(app, user)
+    app.services.analyses.reserve(table.id, user.id)
+    app.publisher.analyse(table.id, user.id, lang)
     return Asked(table.id, queued=True)
 
 

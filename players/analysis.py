@@ -36,7 +36,7 @@ from players.arena import next_seat
 from players.computer import Computer
 from players.imports import resolve
 from players.levels import BUDGET_SHARE
-from players.search import Budget, SearchPlayer, Situation, Valued
+from players.search import Budget, Horizon, SearchPlayer, Situation, Valued
 from players.workers import search_worker_started
 
 __all__ = [
@@ -186,22 +186,37 @@ def luck(request: Mapping[str, JSON]) -> list[float]:
         rng = random.Random(int(request["seed"]) * 1_000 + n)
         game = dealt.clone()
         start = horizon.start(game)
+        ended = False
         for _ in range(_MAX_PLAYOUT):
             actors = game.to_move()
             if not actors:
+                ended = True
                 break
             actor = next_seat(game, sorted(actors), rng)
             legal = game.legal_actions(actor)
             events = game.apply(actor, heuristic.choose(game.rules, game.view(actor), legal, rng))
             if horizon.stop_at and any(e.kind in horizon.stop_at for e in events):
+                ended = True
                 break
         for seat in range(dealt.seats):
-            totals[seat] += horizon.value(game, start, seat)
+            # A self-play still going counts as even, as a rollout of the search does.
+            totals[seat] += _round_value(horizon, game, start, seat) if ended else 0.5
     return [total / playouts for total in totals]
 
 
+def _round_value(horizon: Horizon, game: Game[Any, Any, Any, Any], start: Any, seat: int) -> float:
+    """A self-play's value to ``seat``: where self-play stops at a round's
+    end, the points of the round, also of the round that ends the game (not
+    the match's places, which the rounds before it earned); else the
+    horizon's value (the place)."""
+    if horizon.stop_at:
+        return 0.5 + 0.5 * math.tanh(horizon.lead(game, start, seat) / horizon.scale)
+    return horizon.value(game, start, seat)
+
+
 _MAX_PLAYOUT = 5_000
-"""A self-play still going after this many moves is valued where it stands."""
+"""A self-play still going after this many moves counts as even (players
+that pass the same Durak cards round can go on for ever)."""
 
 
 def low_priority(parent: int) -> None:

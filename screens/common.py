@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from games.core import Action, Rules
@@ -326,10 +326,18 @@ def verdict_text(lang: str, verdict: Verdict) -> str:
 
 
 def analysis_text(
-    lang: str, analysis: Analysis, spec: GameSpec, screens: GameScreens[Any, Any]
+    lang: str,
+    analysis: Analysis,
+    spec: GameSpec,
+    screens: GameScreens[Any, Any],
+    *,
+    replay_link: Callable[[int], str] | None = None,
 ) -> str:
     """A person's analysis of his play (his DM): his costliest moves with the
-    better ones and what they would have changed, and the luck of his cards."""
+    better ones and what they would have changed, and the luck of his cards.
+    With ``replay_link`` (a move's number to the link that opens the replay
+    at it) each move's number is that link: "Move 82" alone left him pressing
+    ▶ 82 times."""
     table = analysis.table
     names = names_of(lang, table)
     seat = analysis.seat
@@ -349,23 +357,31 @@ def analysis_text(
             gain = tn(lang, "analysis.points", max(1, round(found.best_value - found.played_value)))
             change = t(lang, "analysis.change_points", points=gain)
         else:
+            # Two players: his chance of winning; more: his place on the luck
+            # line's scale (1st 100, last 0), no chance of anything.
+            key = "analysis.change_chance" if len(table.seats) == 2 else "analysis.change_place"
             change = t(
                 lang,
-                "analysis.change_chance",
+                key,
                 played=round(100 * found.played_value),
                 better=round(100 * found.best_value),
             )
+        move = t(lang, "analysis.at_move", move=mistake.move)
+        if replay_link is not None:
+            move = f'<a href="{html.escape(replay_link(mistake.move))}">{move}</a>'
         lines.append(
             t(
                 lang,
                 "analysis.mistake",
                 n=number,
-                move=mistake.move,
+                move=move,
                 played=played,
                 better=better,
                 change=change,
             )
         )
+    if analysis.mistakes and replay_link is not None:
+        lines.append(t(lang, "analysis.replay_hint"))
     lines.append(luck_text(lang, analysis))
     return "\n".join(lines)
 
@@ -382,6 +398,8 @@ def luck_text(lang: str, analysis: Analysis) -> str:
     were better or worse than the table's mean (by place, always a half: the
     figure itself says nothing about the others)."""
     key = "analysis.luck_points" if analysis.in_points else "analysis.luck"
+    if analysis.rounds > 1:
+        key = "analysis.luck_rounds"  # the mean over every deal of the game
     lead = analysis.luck - analysis.average
     verdict = "even" if abs(lead) <= LUCK_EVEN else "better" if lead > 0 else "worse"
     line = tn(
@@ -389,6 +407,7 @@ def luck_text(lang: str, analysis: Analysis) -> str:
         key,
         analysis.playouts,
         luck=round(100 * analysis.luck),
+        rounds=analysis.rounds,
     )
     return f"{line} {t(lang, f'analysis.luck_{verdict}')}"
 

@@ -234,7 +234,12 @@ class DaytonaScreens(GameScreens[DaytonaPublicView, DaytonaSeatView]):
         raise ValueError(f"not a Daytona move: {action!r}")
 
     def move_name(self, lang: str, event: Event) -> str | None:
-        return None  # no analysis: every level plays Daytona alike
+        # A deuce's reading, the one choice a Daytona player makes, by the
+        # key he pressed: its event line names him in the third person.
+        if event.kind == "deuce":
+            key = "daytona.btn_joker" if event.value == "joker" else "daytona.btn_two"
+            return t(lang, "analysis.move_key", label=t(lang, key))
+        return None
 
     def event(
         self, lang: str, event: Event, names: Sequence[str], viewer: int | None = None

@@ -7,7 +7,8 @@ valued by the search from what his seat knew at the time
 low-priority worker, one decision per slice (:meth:`Thinking.analyse`), the
 time an analysis takes bounded (:data:`SECONDS` in all, shared among the
 decisions).  The three costliest moves are kept, with the better move, and
-the luck of his deal is measured by self-play from it.
+the luck of his deal is measured by self-play from it (in a game of many
+deals whose self-play stops at a round's end, from each of them: their mean).
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ SHOWN = 3
 """The costliest moves shown."""
 PLAYOUTS = 24
 """Self-played games from the deal that measure its luck."""
+ROUND_PLAYOUTS = 6
+"""The fewest self-played rounds from each deal of a game of many (101's
+rounds, Joker's deals, Daytona's races), whose luck is their mean."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +79,10 @@ class Analysis:
     in_points: bool
     """Costs are points ahead of the others (else chances)."""
     playouts: int = PLAYOUTS
-    """Self-played games the luck is measured over."""
+    """Self-played games the luck is measured over (of each deal)."""
+    rounds: int = 1
+    """The deals it is measured on: every round of a game whose self-play
+    stops at a round's end (its mean), else the one deal."""
 
 
 class Analyses:
@@ -96,6 +103,32 @@ class Analyses:
         """The finished game of ``user_id`` to analyse: ``table_id``, or his
         last finished game; refused (:class:`ServiceError`) when he did not
         play it or it is not over, or an analysis of it for him is under way."""
+        table = await self._finished(user_id, table_id)
+        if (table.id, user_id) in self._running:
+            raise ServiceError("analysis.running", id=table.id)
+        return table
+
+    def reserve(self, table_id: int, user_id: int) -> None:
+        """Claim the analysis of ``user_id``'s play at ``table_id`` as it is
+        queued, until :meth:`of` is done with it: a second request meanwhile
+        is refused at once (``analysis.running``), not promised and then
+        told, in another message, that the first was under way."""
+        if (table_id, user_id) in self._running:
+            raise ServiceError("analysis.running", id=table_id)
+        self._running.add((table_id, user_id))
+
+    async def of(self, table_id: int, user_id: int) -> Analysis:
+        """Analyse ``user_id``'s play at the finished ``table_id`` (claimed by
+        :meth:`reserve` when it was queued, else here)."""
+        key = (table_id, user_id)
+        self._running.add(key)
+        try:
+            table = await self._finished(user_id, table_id)
+            return await self._analysed(table, user_id)
+        finally:
+            self._running.discard(key)
+
+    async def _finished(self, user_id: int, table_id: int | None) -> TableRow:
         async with self._db.read() as tx:
             if table_id is None:
                 table = await tx.tables.last_finished_of(user_id)
@@ -107,20 +140,7 @@ class Analyses:
             raise ServiceError("analysis.not_yours", id=table_id or 0)
         if table.status is not Status.FINISHED:
             raise ServiceError("analysis.not_finished", id=table.id)
-        if (table.id, user_id) in self._running:
-            raise ServiceError("analysis.running", id=table.id)
         return table
-
-    async def of(self, table_id: int, user_id: int) -> Analysis:
-        """Analyse ``user_id``'s play at the finished ``table_id``."""
-        table = await self.table_for(user_id, table_id)
-        if (table.id, user_id) in self._running:  # asked twice at once
-            raise ServiceError("analysis.running", id=table.id)
-        self._running.add((table.id, user_id))
-        try:
-            return await self._analysed(table, user_id)
-        finally:
-            self._running.discard((table.id, user_id))
 
     async def _analysed(self, table: TableRow, user_id: int) -> Analysis:
         seat = table.seat_of(user_id)
@@ -129,6 +149,8 @@ class Analyses:
         computer = self._computers[table.game]
         decisions: list[tuple[int, Game[Any, Any, Any, Any], str]] = []
         game = history.start()
+        stop_at = computer.horizon.stop_at
+        deals = [history.start()]  # where each round began: its luck is played from there
         for move in history.moves:
             if (
                 move.seat == seat
@@ -136,7 +158,9 @@ class Analyses:
                 and len(game.legal_actions(seat)) > 1
             ):
                 decisions.append((move.n, game.clone(), move.action))
-            perform(game, move.seat, move.action)
+            events = perform(game, move.seat, move.action)
+            if stop_at and game.outcome() is None and any(e.kind in stop_at for e in events):
+                deals.append(game.clone())
         scale = self._thinking.scale
         seconds = min(MOST_SECONDS, max(LEAST_SECONDS, SECONDS / max(1, len(decisions)))) * scale
         assessed_moves: list[tuple[int, Game[Any, Any, Any, Any], Assessment]] = []
@@ -158,9 +182,12 @@ class Analyses:
             )
             for n, position, found in assessed_moves[:SHOWN]
         )
-        values = await self._thinking.analyse(
-            luck, luck_request(history.start(), computer, PLAYOUTS, seed=table.id)
-        )
+        playouts = max(ROUND_PLAYOUTS, -(-PLAYOUTS // len(deals)))
+        values = [0.0] * len(table.seats)
+        for i, dealt in enumerate(deals):
+            request = luck_request(dealt, computer, playouts, seed=table.id * 1_000 + i)
+            for s, value in enumerate(await self._thinking.analyse(luck, request)):
+                values[s] += value / len(deals)
         return Analysis(
             table,
             seat,
@@ -169,6 +196,8 @@ class Analyses:
             values[seat],
             sum(values) / len(values),
             computer.horizon.in_points,
+            playouts,
+            len(deals),
         )
 
 

@@ -21,10 +21,13 @@ class Replays:
         self._db = db
         self._histories = histories
 
-    async def find(self, chat_id: int | None, user_id: int, table_id: int | None) -> History:
+    async def find(
+        self, chat_id: int | None, user_id: int, table_id: int | None, at: int = 0
+    ) -> History:
         """The game ``/replay`` asks for: ``table_id`` (in a group: a table of
         that chat), else the last game over in ``chat_id``, or, in a private
-        chat (``chat_id`` None), the last game over that ``user_id`` played."""
+        chat (``chat_id`` None), the last game over that ``user_id`` played;
+        refused when it has fewer than ``at`` moves (the frame asked for)."""
         async with self._db.read() as tx:
             if table_id is None:
                 if chat_id is None:
@@ -36,7 +39,10 @@ class Replays:
             table = await tx.tables.get(table_id)
         if table is None or (chat_id is not None and table.chat_id != chat_id):
             raise ServiceError("replay.unknown", id=table_id)
-        return await self.of(table_id)
+        history = await self.of(table_id)
+        if at > len(history.moves):
+            raise ServiceError("replay.no_move", id=table_id, total=len(history.moves))
+        return history
 
     async def of(self, table_id: int) -> History:
         """A game that is over (refused while it is played, and for a table

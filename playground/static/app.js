@@ -72,7 +72,7 @@ const TAGS = {
   spoiler: "span",
 };
 
-function rich(text, entities) {
+function rich(text, entities, person) {
   const cuts = new Set([0, text.length]);
   for (const e of entities) {
     cuts.add(e.offset);
@@ -90,9 +90,18 @@ function rich(text, entities) {
       let wrap;
       if (e.type === "text_link" || e.type === "url") {
         wrap = document.createElement("a");
-        wrap.href = e.url || text.slice(e.offset, e.offset + e.length);
+        const url = e.url || text.slice(e.offset, e.offset + e.length);
+        wrap.href = url;
         wrap.target = "_blank";
         wrap.rel = "noopener";
+        if (deepLink(url) !== null) {
+          // A link to the bot (an analysis's move): followed as Telegram
+          // does, by the person whose chat shows it, not a t.me page.
+          wrap.onclick = (event) => {
+            event.preventDefault();
+            follow(url, person());
+          };
+        }
       } else if (TAGS[e.type]) {
         wrap = document.createElement(TAGS[e.type]);
       } else {
@@ -179,7 +188,7 @@ function messageEl(chat, message) {
   }
   const body = document.createElement("div");
   body.className = "text";
-  body.appendChild(rich(message.text, message.entities || []));
+  body.appendChild(rich(message.text, message.entities || [], () => presser(chat)));
   el.appendChild(body);
   if (message.buttons && message.buttons.length) {
     const keyboard = document.createElement("div");

@@ -36,6 +36,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium")
 CHROMEDRIVER = shutil.which("chromedriver")
 ANNA = "101"
+ANALYSIS_PATIENCE = 240.0
+"""Seconds an analysis may take to arrive: the playground's computers think
+at full time, and the analysis at the lowest CPU priority."""
 GROUP = "-1001"
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -277,6 +280,27 @@ def test_a_whole_game_against_a_computer_by_clicking(
     wait(browser, lambda: any("с компьютерами: игр 1" in t for t in texts(browser, GROUP)))
     browser.save_screenshot(str(tmp_path / "4-stats.png"))
     assert (tmp_path / "3-end.png").stat().st_size > 10_000
+
+    # The analysis names each costly move by a link to the replay at it: a
+    # click opens that frame in Anna's chat, as Telegram follows a link to
+    # the bot (it did open a t.me page in a new tab instead).
+    click(browser, GROUP, "Анализ моей игры")
+    analysis = wait(
+        browser,
+        lambda: next((t for t in texts(browser, ANNA) if "🍀" in t), None),
+        timeout=ANALYSIS_PATIENCE,
+    )
+    links = panel(browser, ANNA).find_elements(By.CSS_SELECTOR, 'a[href*="?start=p1_"]')
+    if not links:  # no move of hers clearly worse than the best: nothing to link
+        assert "Ни один ваш ход заметно не уступал лучшему" in str(analysis)
+        return
+    move = int(str(links[0].get_attribute("href")).rsplit("_", 1)[1])
+    frames = len([t for t in texts(browser, ANNA) if "🎬" in t])
+    browser.execute_script("arguments[0].scrollIntoView()", links[0])
+    links[0].click()
+    wait(browser, lambda: len([t for t in texts(browser, ANNA) if "🎬" in t]) > frames)
+    assert f"Ход {move} из " in [t for t in texts(browser, ANNA) if "🎬" in t][-1]
+    assert len(browser.window_handles) == 1, "the link opened another tab"
 
 
 def header_button(driver: webdriver.Chrome, element_id: str) -> WebElement:

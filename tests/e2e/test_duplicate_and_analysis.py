@@ -11,6 +11,7 @@ from tests.e2e.harness import (
     Probe,
     Table,
     bot_config,
+    quick_options,
     running_bot,
     seat_group_players,
     seat_players,
@@ -191,4 +192,71 @@ async def test_whoever_never_opened_the_bot_is_given_the_button_that_opens_it(
             lambda: any("Разбор вашей игры" in m.text for m in server.chat_messages(boris)),
             ANALYSIS_PATIENCE,
         )
+        await settle(server, app, patience=ANALYSIS_PATIENCE)
+
+
+async def test_an_analysis_asked_for_twice_at_once_is_promised_once(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """/analysis sent twice and "🔍" pressed before the first had started:
+    each was promised ("пришлю в личные сообщения"), then two DMs said it
+    was already under way.  The first is promised; the others are told at
+    once that it is under way, and nothing more comes of them."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("durak")
+        await table.play_to_the_end()
+        result = await _result(server, table)
+        anna = table.players[0]
+        await settle(server, app)
+        before = len(server.chat_messages(anna))
+
+        server.send(anna, anna, "/analysis")
+        server.send(anna, anna, "/analysis 1")
+        query = server.press(
+            anna, result.chat_id, result.message_id, result.callback_data(ANALYSIS)
+        )
+        answer = await server.answered(query)
+        assert answer.get("text") == "Разбор игры за столом 1 уже идёт.", answer
+        assert answer.get("show_alert")
+        await server.wait_for(
+            lambda: any("Разбор вашей игры" in m.text for m in server.chat_messages(anna)),
+            ANALYSIS_PATIENCE,
+        )
+        await settle(server, app, patience=ANALYSIS_PATIENCE)
+        said = [m.text for m in server.chat_messages(anna)[before:]]
+        assert [s for s in said if "Разбираю" in s] == [
+            "🔍 Разбираю вашу игру за столом 1 — пришлю в личные сообщения."
+        ], said
+        assert [s for s in said if "уже идёт" in s] == ["Разбор игры за столом 1 уже идёт."], said
+        assert sum("Разбор вашей игры" in s for s in said) == 1, said
+        assert "уже идёт" in said[1], said  # the second was told at once, before the analysis
+
+        server.send(anna, anna, "/analysis")  # once it is done, it may be asked again
+        await server.wait_for(
+            lambda: sum("Разбор вашей игры" in m.text for m in server.chat_messages(anna)) == 2,
+            ANALYSIS_PATIENCE,
+        )
+        await settle(server, app, patience=ANALYSIS_PATIENCE)
+
+
+async def test_the_luck_of_a_joker_game_is_that_of_every_deal(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """Joker's luck stopped at the end of the first deal, one card each, and
+    was told as the luck of "эту сдачу": it is measured on each of the
+    game's deals."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris", "Vera"], app)
+        await table.open_and_start("joker", options=quick_options("joker"))
+        await table.play_to_the_end()
+        anna = table.players[0]
+        server.send(anna, anna, "/analysis")
+        analysis = await server.wait_for(
+            lambda: next(
+                (m for m in server.chat_messages(anna) if "Разбор вашей игры" in m.text), None
+            ),
+            ANALYSIS_PATIENCE,
+        )
+        assert "каждую раздачу вашей игры (12)" in analysis.text, analysis.text
         await settle(server, app, patience=ANALYSIS_PATIENCE)

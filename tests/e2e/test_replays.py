@@ -111,3 +111,61 @@ async def test_a_finished_game_replays_move_by_move_in_the_dm_and_in_the_group(
         assert (await server.answered(query)).get("show_alert")
         (unchanged,) = [m for m in table.group_messages() if m.message_id == shared.message_id]
         assert unchanged.text == stepped.text
+
+
+async def test_a_link_to_a_move_opens_the_replay_at_that_move(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """The analysis names a move ("Ход 44") by a link to the replay at it:
+    its Start opens the replay there, stepped as any other; a move the game
+    never had is a bad link."""
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        anna, boris = table.players
+        await table.open_and_start("durak")
+        await table.command(boris, "/start p1_3", chat_id=boris)
+        assert "ещё идёт" in _last(server, boris).text  # no open cards before the end
+        await table.play_to_the_end(probe=probe)
+        _, moves = probe.table()
+
+        await table.command(boris, "/start p1_5", chat_id=boris)
+        replay = _last(server, boris)
+        assert f"Ход 5 из {moves}: " in replay.text
+        assert replay.button_texts == ["⏮", "◀", "▶", "⏭"]
+        back = await _step(table, boris, replay, "◀")
+        assert f"Ход 4 из {moves}: " in back.text
+
+        await table.command(anna, f"/start p1_{moves}", chat_id=anna)
+        assert f"Ход {moves} из {moves}: " in _last(server, anna).text
+        for bad in (f"p1_{moves + 1}", "p1_", "p1_x", "p1_5_6"):
+            await table.command(anna, f"/start {bad}", chat_id=anna)
+            assert "ссылка" in _last(server, anna).text.lower(), bad
+
+
+async def test_replay_opens_at_a_move_its_number_names(server: FakeTelegram, db_path: Path) -> None:
+    """ "/replay 1 44" (the move an analysis names, to show the group) opened
+    nothing but its usage: the table's replay opens at that move; a move the
+    game never had is told how many it had."""
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        anna, boris = table.players
+        await table.open_and_start("durak")
+        await table.play_to_the_end(probe=probe)
+        _, moves = probe.table()
+
+        await table.command(anna, "/replay 1 5")
+        shown = _last(server, table.group_id)
+        assert f"Ход 5 из {moves}: " in shown.text
+        stepped = await _step(table, anna, shown, "▶")
+        assert f"Ход 6 из {moves}: " in stepped.text
+
+        await table.command(boris, "/replay #1 0", chat_id=boris)
+        assert f"Раздача · ходов в игре: {moves}" in _last(server, boris).text
+        await table.command(boris, f"/replay 1 {moves + 1}", chat_id=boris)
+        assert _last(server, boris).text == f"В игре за столом 1 ходов: {moves} — такого хода нет."
+        for wrong in ("/replay 1 x", "/replay 1 2 3"):
+            await table.command(boris, wrong, chat_id=boris)
+            assert "/replay" in _last(server, boris).text
+            assert "номер хода" in _last(server, boris).text

@@ -110,3 +110,14 @@ def test_analysis_luck_sets_the_players_deal_against_the_tables() -> None:
         DURAK["podkidnoy"], ["6h 7h 8c 9d Td 6c", "As Ks Qs Js Ts 9s"], attacker=0, trump="s"
     )
     assert luck(luck_request(swapped, computer, playouts=4, seed=1)) == [0.0, 1.0]
+
+
+def test_a_self_play_that_never_ends_counts_as_even_in_the_luck() -> None:
+    """Akulina's heuristic can pass the same cards round for ever (a stock of
+    three that no refill reaches, every attack taken); a self-play of the
+    luck still going at its cap was valued by points Durak does not keep,
+    the analysis raised in its worker, and the player promised it was sent
+    nothing.  As in the search, such a self-play counts as even."""
+    dealt = Durak.new(DURAK["akulina"], 3, random.Random(2))
+    values = luck(luck_request(dealt, CATALOG.computers["durak"], playouts=1, seed=2))
+    assert values == [0.5, 0.5, 0.5]

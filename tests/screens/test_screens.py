@@ -321,9 +321,133 @@ def test_an_analysis_names_a_better_move_that_tells_nothing_by_its_key() -> None
     table = snapshot(game, (seat(0, "Anna"), seat(1, "Boris"), seat(2, "Vera"))).table
     analysis = Analysis(table, 0, 3, (mistake,), 0.5, 0.5, in_points=False)
     text = common.analysis_text("ru", analysis, CATALOG.specs["durak"], DurakScreens())
-    assert "1. Ход 12: Вы подкидываете 7♦️. Лучше: «✅ Бито» — шансы 20% → 60%." in text
+    assert "1. Ход 12: Вы подкидываете 7♦️. Лучше: «✅ Бито» — оценка места 20 → 60 из 100." in text
     text = common.analysis_text("en", analysis, CATALOG.specs["durak"], DurakScreens())
     assert "Better: “✅ Done”" in text
+
+
+@pytest.mark.parametrize(
+    ("lang", "shown"), [("ru", "Ход 12"), ("uk", "Хід 12"), ("en", "Move 12"), ("ka", "სვლა 12")]
+)
+def test_an_analysis_move_opens_the_replay_at_that_move(lang: str, shown: str) -> None:
+    """ "Ход 82" alone sent the player pressing ▶ in /replay 82 times to see
+    it: the move's number links to the replay opened at that move, and a
+    line says so."""
+    game = Durak.position(
+        DURAK_PRESETS["podkidnoy"], ["7s 7d 8c", "9s 6d 6c"], attacker=0, trump="h"
+    )
+    mistake = Mistake(
+        12,
+        Assessment("a7s", "a8c", 0.2, 0.6, in_points=False, significant=True),
+        perform(game.clone(), 0, "a7s"),
+        perform(game.clone(), 0, "a8c"),
+        Durak.decode_action("a7s"),
+        Durak.decode_action("a8c"),
+        game.view(0),
+    )
+    table = snapshot(game, (seat(0, "Anna"), seat(1, "Boris"))).table
+    analysis = Analysis(table, 0, 3, (mistake,), 0.5, 0.5, in_points=False)
+
+    def link(move: int) -> str:
+        return f"https://t.me/koloda_bot?start=p{table.id}_{move}"
+
+    spec, screens = CATALOG.specs["durak"], DurakScreens()
+    text = common.analysis_text(lang, analysis, spec, screens, replay_link=link)
+    assert f'1. <a href="{link(12)}">{shown}</a>: ' in text
+    hint = text.splitlines()[-2]
+    assert "/replay" in hint or "🎬" in hint, hint
+    clean = replace(analysis, mistakes=())
+    assert "href" not in common.analysis_text(lang, clean, spec, screens, replay_link=link)
+
+
+def test_an_analysis_names_a_daytona_deuce_reading_by_its_key() -> None:
+    """A deuce read as a 2 or as a joker was told by the group's line, in the
+    third person, in the player's own DM: "Ход 60: Gleb: двойка как двойка.
+    Лучше: Gleb: двойка как джокер"; it is named by the key he pressed."""
+    spec, screens = CATALOG.specs["daytona"], CATALOG.screens["daytona"]
+    rng = random.Random(3)
+    game = spec.game.new(spec.preset(), 2, rng)
+    for _ in range(2000):
+        (mover,) = sorted(game.to_move())[:1]
+        actions = game.legal_actions(mover)
+        if mover == 0 and len(actions) == 2:
+            break
+        perform(game, mover, rng.choice(actions).encode())
+    else:
+        pytest.fail("no deuce drawn")
+    two, joker = sorted(actions, key=lambda a: a.encode())
+    mistake = Mistake(
+        60,
+        Assessment(two.encode(), joker.encode(), 0.4, 0.6, in_points=True, significant=True),
+        perform(game.clone(), 0, two.encode()),
+        perform(game.clone(), 0, joker.encode()),
+        two,
+        joker,
+        game.view(0),
+    )
+    table = snapshot(game, (seat(0, "Anna"), seat(1, "Boris"))).table
+    analysis = Analysis(table, 0, 1, (mistake,), 0.5, 0.5, in_points=True)
+    lines = common.analysis_text("ru", analysis, spec, screens).splitlines()
+    (line,) = (line for line in lines if line.startswith("1. "))
+    assert "Anna" not in line, line
+    assert "«2️⃣ Как двойку»" in line, line
+    assert "«🃏 Как джокера»" in line, line
+
+
+@pytest.mark.parametrize(
+    ("lang", "chance", "place"),
+    [
+        ("ru", "шансы 20% → 60%", "оценка места 20 → 60 из 100"),
+        ("uk", "шанси 20% → 60%", "оцінка місця 20 → 60 зі 100"),
+        ("en", "chances 20% → 60%", "place score 20 → 60 out of 100"),
+        ("ka", "შანსი 20% → 60%", "ადგილის შეფასება 20 → 60 100-დან"),
+    ],
+)
+def test_an_analysis_calls_a_place_score_no_chance(lang: str, chance: str, place: str) -> None:
+    """With two players a move's value is his chance of winning; with more it
+    is his place on the luck line's scale (1st: 100, last: 0, 2nd of 4: 67),
+    and "шансы 0% → 67%" told a player who was never the durak's favourite
+    that he had had no chance at all."""
+    hands = ["7s 7d 8c", "9s 6d 6c", "7c Kd Qd", "Ts Td Tc"]
+    for seats, shown, not_shown in ((2, chance, place), (3, place, chance), (4, place, chance)):
+        game = Durak.position(DURAK_PRESETS["podkidnoy"], hands[:seats], attacker=0, trump="h")
+        mistake = Mistake(
+            12,
+            Assessment("a7s", "a8c", 0.2, 0.6, in_points=False, significant=True),
+            perform(game.clone(), 0, "a7s"),
+            perform(game.clone(), 0, "a8c"),
+            Durak.decode_action("a7s"),
+            Durak.decode_action("a8c"),
+            game.view(0),
+        )
+        names = ("Anna", "Boris", "Vera", "Gleb")[:seats]
+        table = snapshot(game, tuple(seat(i, name) for i, name in enumerate(names))).table
+        analysis = Analysis(table, 0, 3, (mistake,), 0.5, 0.5, in_points=False)
+        text = common.analysis_text(lang, analysis, CATALOG.specs["durak"], DurakScreens())
+        assert shown in text, (seats, text)
+        assert not_shown not in text, (seats, text)
+
+
+def test_a_georgian_analysis_puts_its_points_in_the_instrumental() -> None:
+    """ "საშუალოდ 4 ქულა-ით უკეთესი" hung the case ending on the noun with a
+    hyphen, as only numerals take it: "better by 4 points" is "4 ქულით"."""
+    game = Durak.position(
+        DURAK_PRESETS["podkidnoy"], ["7s 7d 8c", "9s 6d 6c"], attacker=0, trump="h"
+    )
+    mistake = Mistake(
+        12,
+        Assessment("a7s", "a8c", 1.0, 5.2, in_points=True, significant=True),
+        perform(game.clone(), 0, "a7s"),
+        perform(game.clone(), 0, "a8c"),
+        Durak.decode_action("a7s"),
+        Durak.decode_action("a8c"),
+        game.view(0),
+    )
+    table = snapshot(game, (seat(0, "Anna"), seat(1, "Boris"))).table
+    analysis = Analysis(table, 0, 3, (mistake,), 0.5, 0.5, in_points=True)
+    text = common.analysis_text("ka", analysis, CATALOG.specs["durak"], DurakScreens())
+    assert "საშუალოდ 4 ქულით უკეთესი" in text, text
+    assert "-ით" not in text
 
 
 def test_an_analysis_names_a_believe_verdict_by_its_key() -> None:
@@ -369,7 +493,7 @@ def test_an_analysis_names_cards_played_by_the_cards_not_by_the_dms_you_colon_li
         if line.startswith("1. ")
     )
     assert "Вы:" not in line
-    assert re.match(r"1\. Ход 5: \S+.*\. Лучше: \S+.* — шансы 20% → 60%\.$", line), line
+    assert re.match(r"1\. Ход 5: \S+.*\. Лучше: \S+.* — оценка места 20 → 60 из 100\.$", line), line
 
 
 @pytest.mark.parametrize("lang", ["ru", "uk", "en", "ka"])
@@ -399,6 +523,30 @@ def test_the_luck_line_says_what_its_number_is(lang: str) -> None:
         assert "(50 — вровень с остальными по очкам, больше — впереди них)" in even
         assert even.endswith("Карты вам пришли средние.")
     assert len({good, bad, even}) == 3
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("ru", "каждую раздачу вашей игры (12) — по 6 раз"),
+        ("uk", "кожну роздачу вашої гри (12) — по 6 разів"),
+        ("en", "each deal of your game (12) for everybody, 6 times each"),
+        ("ka", "ყოველი დარიგება (12)"),
+    ],
+)
+def test_the_luck_of_a_game_of_many_deals_says_it_is_every_deals(lang: str, said: str) -> None:
+    """A Joker game's luck was measured on its first deal alone (one card
+    each) and told as "сыграл эту сдачу": it is the mean over every deal of
+    the game, and the line says so."""
+    game = Durak.new(DURAK_PRESETS["podkidnoy"], 2, random.Random(3))
+    table = snapshot(game, (seat(0, "Anna"), seat(1, "Boris"))).table
+    analysis = Analysis(table, 0, 3, (), 0.61, 0.5, in_points=True, playouts=6, rounds=12)
+    line = common.luck_text(lang, analysis)
+    assert said in line, line
+    assert "{" not in line
+    one = common.luck_text(lang, replace(analysis, rounds=1, playouts=24))
+    assert said not in one
+    assert "24" in one
 
 
 def test_101s_result_shows_the_last_round_with_true_minus_signs() -> None:
