@@ -315,14 +315,25 @@ class Publisher:
     def analyse(self, table_id: int, user_id: int, lang: str) -> None:
         """Analyse the user's play at a finished table and send it to his DM,
         in the background: it takes a while, at a lower priority than any
-        game (:mod:`services.analysis`)."""
-        self._background.spawn(self._analyse(table_id, user_id, lang), f"analysis-{table_id}")
+        game (:mod:`services.analysis`).  The promise is recorded first, so
+        that a restart before the analysis is sent starts it again
+        (:meth:`resume`)."""
+        self._background.spawn(
+            self._analyse(table_id, user_id, lang, owe=True), f"analysis-{table_id}"
+        )
 
-    async def _analyse(self, table_id: int, user_id: int, lang: str) -> None:
+    async def _analyse(self, table_id: int, user_id: int, lang: str, *, owe: bool) -> None:
+        analyses = self.services.analyses
+        if owe:
+            await analyses.owe(table_id, user_id, lang)
         try:
-            analysis = await self.services.analyses.of(table_id, user_id)
+            analysis = await analyses.of(table_id, user_id)
         except ServiceError as exc:
             text = t(lang, exc.key, **exc.params)
+            if exc.key == "analysis.running":
+                # Asked twice at once: the one under way keeps the promise.
+                await self.io.send(user_id, text)
+                return
         except (ThinkingFailed, HistoryError):
             log.exception("the analysis of table %s failed", table_id)
             text = t(lang, "analysis.failed")
@@ -331,6 +342,7 @@ class Publisher:
             spec = self.services.snapshots.spec(analysis.table.game)
             text = common.analysis_text(lang, analysis, spec, screens)
         await self.io.send(user_id, text)
+        await analyses.sent(table_id, user_id)
 
     def resend_hand(self, snapshot: Snapshot, user_id: int) -> None:
         """A new hand message for the user (asked for by a link): it notifies."""
@@ -362,6 +374,14 @@ class Publisher:
         table_ids = await self.ledger.to_resume(since)
         log.info("resuming %d tables", len(table_ids))
         await self._repaint(table_ids)
+        # The analyses a stop cut off: promised, so made again.  (With several
+        # workers, the one that took the request makes it; one it could not
+        # finish waits for a single process to start.)
+        for owed in await self.services.analyses.owed():
+            self._background.spawn(
+                self._analyse(owed.table_id, owed.user_id, owed.lang, owe=False),
+                f"analysis-{owed.table_id}",
+            )
 
     async def _repaint(self, table_ids: list[int]) -> None:
         for table_id in table_ids:

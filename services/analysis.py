@@ -22,7 +22,7 @@ from players.computer import Computer
 from services.errors import ServiceError
 from services.history import Histories
 from services.thinking import Thinking
-from storage import Actor, Database, Status, TableRow
+from storage import Actor, Database, OwedAnalysis, Status, TableRow
 
 __all__ = ["Analyses", "Analysis", "Mistake"]
 
@@ -110,6 +110,22 @@ class Analyses:
         if (table.id, user_id) in self._running:
             raise ServiceError("analysis.running", id=table.id)
         return table
+
+    async def owe(self, table_id: int, user_id: int, lang: str) -> None:
+        """Record the analysis promised to ``user_id`` (in ``lang``), so that a
+        restart before it is sent starts it again (:meth:`owed`)."""
+        async with self._db.transaction() as tx:
+            await tx.analyses.owe(table_id, user_id, lang)
+
+    async def owed(self) -> list[OwedAnalysis]:
+        """The analyses promised and not sent yet."""
+        async with self._db.read() as tx:
+            return await tx.analyses.owed()
+
+    async def sent(self, table_id: int, user_id: int) -> None:
+        """The promised analysis went out (or its refusal did): nothing is owed."""
+        async with self._db.transaction() as tx:
+            await tx.analyses.sent(table_id, user_id)
 
     async def of(self, table_id: int, user_id: int) -> Analysis:
         """Analyse ``user_id``'s play at the finished ``table_id``."""

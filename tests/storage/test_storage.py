@@ -117,6 +117,28 @@ async def test_the_bots_status_in_a_group_is_unknown_until_said(database: str) -
     assert statuses == [None, False, True]
 
 
+async def test_an_analysis_owed_is_kept_until_sent(
+    database: str,
+) -> None:
+    db = await Database.open(database)
+    try:
+        table_id = await seed(db)
+        async with db.transaction() as tx:
+            await tx.analyses.owe(table_id, 2, "en")
+            await tx.analyses.owe(table_id, 1, "ru")
+            await tx.analyses.owe(table_id, 2, "uk")  # asked again: the first stands
+        async with db.read() as tx:
+            owed = [(a.user_id, a.lang) for a in await tx.analyses.owed()]
+        async with db.transaction() as tx:
+            await tx.analyses.sent(table_id, 2)
+        async with db.read() as tx:
+            left = [a.user_id for a in await tx.analyses.owed()]
+    finally:
+        await db.close()
+    assert sorted(owed) == [(1, "ru"), (2, "en")]
+    assert left == [1]
+
+
 async def test_one_open_table_per_chat_and_topic(database: str) -> None:
     db = await Database.open(database)
     await seed(db)
