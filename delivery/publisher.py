@@ -22,9 +22,9 @@ snapshot, and it brings the messages in line with the latest one.
 * A failed delivery (a flood wait, a server error, the network) is tried again
   with a growing pause; a flood wait also gives the table's players that time
   back on their clocks.  What the database records (table messages, hands,
-  announcements, turn warnings) is derived again after a restart; replies to
-  commands and choosers live only in memory, and a restart drops those not
-  yet sent.
+  announcements, turn warnings, the open game chooser) is derived again after
+  a restart; replies to commands and choosers not yet sent live only in
+  memory, and a restart drops them.
 """
 
 from __future__ import annotations
@@ -214,6 +214,9 @@ class Publisher:
         box.adopted[thread_id] = message_id
         if box.choosers.get(thread_id) == message_id:
             del box.choosers[thread_id]
+        # No later chooser closes it (nor would it, once the table records it
+        # as its message: storage.Messages.chooser).
+        self._background.spawn(self.ledger.drop_chooser(chat_id, message_id), f"adopt-{chat_id}")
 
     def show_options(self, snapshot: Snapshot, shown: bool) -> None:
         """Open or close the lobby's options on the group message."""
@@ -484,8 +487,11 @@ class Publisher:
         assert sent.message_id is not None
         choosers = box.choosers
         before = choosers.get(item.thread_id)
+        if before is None:  # one left open by an earlier run (a restart)
+            before = await self.ledger.chooser(chat_id, item.thread_id)
         choosers[item.thread_id] = sent.message_id
-        if before is not None:  # closed, in a slot of its own
+        await self.ledger.set_chooser(chat_id, item.thread_id, sent.message_id)
+        if before is not None and before != sent.message_id:  # closed, in a slot of its own
             lang = await self.group_language(chat_id)
             async with self.pacer.slot(chat_id):
                 if not box.dropped:

@@ -173,3 +173,30 @@ class Messages(Queries):
             (since,) if chat_id is None else (since, chat_id),
         )
         return [r[0] for r in rows]
+
+    # --- game choosers -----------------------------------------------------------
+
+    async def chooser(self, chat_id: int, thread_id: int) -> int | None:
+        """The open game chooser of the chat's topic, unless a table took it
+        over (it became the lobby)."""
+        row = await self._one(
+            "SELECT c.message_id FROM game_choosers c WHERE c.chat_id = ? AND c.thread_id = ?"
+            " AND NOT EXISTS (SELECT 1 FROM table_messages m JOIN tables t ON t.id = m.table_id"
+            "  WHERE t.chat_id = c.chat_id AND m.message_id = c.message_id)",
+            (chat_id, thread_id),
+        )
+        return None if row is None else int(row[0])
+
+    async def set_chooser(self, chat_id: int, thread_id: int, message_id: int) -> None:
+        await self._run(
+            "INSERT INTO game_choosers (chat_id, thread_id, message_id) VALUES (?, ?, ?)"
+            " ON CONFLICT (chat_id, thread_id) DO UPDATE SET message_id = excluded.message_id",
+            (chat_id, thread_id, message_id),
+        )
+
+    async def drop_chooser(self, chat_id: int, message_id: int) -> None:
+        """The chooser is closed, or a table took it over."""
+        await self._run(
+            "DELETE FROM game_choosers WHERE chat_id = ? AND message_id = ?",
+            (chat_id, message_id),
+        )

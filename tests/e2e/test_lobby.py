@@ -42,6 +42,39 @@ async def test_newgame_without_arguments_chooses_by_buttons(
         assert Probe(db_path).table() == ("lobby", 0)
 
 
+async def test_a_game_chooser_open_at_a_restart_is_closed_by_the_next_one(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """/newgame's chooser is closed by the next /newgame, so that the group has
+    one to press; a restart between the two does not leave both open, nor
+    does one that follows the chooser's becoming a lobby close that lobby."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.start_bots()
+        await table.command(table.players[0], "/newgame")
+        first = server.last_bot_message(table.group_id)
+        assert first is not None
+    async with running_bot(bot_config(server, db_path)) as app:
+        table.application = app
+        await table.command(table.players[1], "/newgame")
+        second = server.last_bot_message(table.group_id)
+        assert second is not None
+        closed = server.bot_message(table.group_id, first.message_id)
+        assert closed.text == t("ru", "newgame.closed")
+        assert closed.callback_datas == []
+        await table.press_text(table.players[1], second, "101")
+        presets = server.bot_message(table.group_id, second.message_id)
+        await table.press_text(table.players[1], presets, "классика")
+        assert table.lobby().message_id == second.message_id
+    async with running_bot(bot_config(server, db_path)) as app:
+        table.application = app
+        await table.command(table.players[1], "/cancel")
+        await table.command(table.players[0], "/newgame")
+        lobby = server.bot_message(table.group_id, second.message_id)
+        assert "101" in lobby.text
+        assert lobby.text != t("ru", "newgame.closed")
+
+
 async def test_the_creator_changes_options_and_nobody_else_can(
     server: FakeTelegram, db_path: Path
 ) -> None:

@@ -139,6 +139,29 @@ async def test_an_analysis_owed_is_kept_until_sent(
     assert left == [1]
 
 
+async def test_a_game_chooser_is_kept_by_topic_until_a_table_takes_it_over(
+    database: str,
+) -> None:
+    db = await Database.open(database)
+    try:
+        table_id = await seed(db)
+        async with db.transaction() as tx:
+            await tx.messages.set_chooser(-100, 0, 5)
+            await tx.messages.set_chooser(-100, 0, 6)  # the next one replaces it
+            await tx.messages.set_chooser(-100, 7, 8)
+        async with db.read() as tx:
+            open_ = [await tx.messages.chooser(-100, topic) for topic in (0, 7, 9)]
+        async with db.transaction() as tx:
+            await tx.messages.set_table_message(table_id, 6, "text", None)  # became the lobby
+            await tx.messages.drop_chooser(-100, 8)
+        async with db.read() as tx:
+            left = [await tx.messages.chooser(-100, topic) for topic in (0, 7)]
+    finally:
+        await db.close()
+    assert open_ == [6, 8, None]
+    assert left == [None, None]
+
+
 async def test_one_open_table_per_chat_and_topic(database: str) -> None:
     db = await Database.open(database)
     await seed(db)
