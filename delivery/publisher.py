@@ -377,10 +377,10 @@ class Publisher:
         table_ids = await self.ledger.to_resume(since)
         log.info("resuming %d tables", len(table_ids))
         await self._repaint(table_ids)
-        # The analyses a stop cut off: promised, so made again.  (With several
-        # workers, the one that took the request makes it; one it could not
-        # finish waits for a single process to start.)
-        for owed in await self.services.analyses.owed():
+        # The analyses a stop cut off (asked in the last day): promised, so
+        # made again.  (With several workers, the one that took the request
+        # makes it; one it could not finish waits for a single process.)
+        for owed in await self.services.analyses.owed(since):
             self._background.spawn(
                 self._analyse(owed.table_id, owed.user_id, owed.lang, owe=False),
                 f"analysis-{owed.table_id}",

@@ -117,10 +117,11 @@ class Analyses:
         async with self._db.transaction() as tx:
             await tx.analyses.owe(table_id, user_id, lang)
 
-    async def owed(self) -> list[OwedAnalysis]:
-        """The analyses promised and not sent yet."""
-        async with self._db.read() as tx:
-            return await tx.analyses.owed()
+    async def owed(self, since: float) -> list[OwedAnalysis]:
+        """The analyses promised since ``since`` and not sent yet (older ones
+        are given up: a promise that old is better forgotten)."""
+        async with self._db.transaction() as tx:
+            return await tx.analyses.owed(since)
 
     async def sent(self, table_id: int, user_id: int) -> None:
         """The promised analysis went out (or its refusal did): nothing is owed."""
