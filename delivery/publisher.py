@@ -220,7 +220,8 @@ class Publisher:
 
     def show_options(self, snapshot: Snapshot, shown: bool) -> None:
         """Open or close the lobby's options on the group message."""
-        self._delivery(snapshot.table.id).options_open = shown
+        table = self._delivery(snapshot.table.id)
+        table.options_open, table.options_known = shown, True
         self.table_changed(snapshot)
 
     async def chat_settings_changed(self, chat_id: int) -> None:
