@@ -44,6 +44,8 @@ class HandMessageRow:
     """The move count its buttons were drawn at; None: no buttons."""
     acting: bool
     """Drawn while the seat could act."""
+    focus: str | None = None
+    """The sub-menu it shows, drawn at :attr:`at_move` (None: none)."""
 
 
 class Messages(Queries):
@@ -90,19 +92,21 @@ class Messages(Queries):
 
     async def hands(self, table_id: int) -> dict[int, HandMessageRow]:
         rows = await self._all(
-            "SELECT table_id, seat, chat_id, message_id, digest, at_move, acting"
+            "SELECT table_id, seat, chat_id, message_id, digest, at_move, acting, focus"
             " FROM hand_messages WHERE table_id = ?",
             (table_id,),
         )
-        return {r[1]: HandMessageRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6])) for r in rows}
+        return {
+            r[1]: HandMessageRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7]) for r in rows
+        }
 
     async def set_hands(self, rows: Iterable[HandMessageRow]) -> None:
         await self._many(
             "INSERT INTO hand_messages (table_id, seat, chat_id, message_id, digest, at_move,"
-            " acting) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " acting, focus) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (table_id, seat) DO UPDATE SET chat_id = excluded.chat_id,"
             " message_id = excluded.message_id, digest = excluded.digest,"
-            " at_move = excluded.at_move, acting = excluded.acting",
+            " at_move = excluded.at_move, acting = excluded.acting, focus = excluded.focus",
             [
                 (
                     row.table_id,
@@ -112,6 +116,7 @@ class Messages(Queries):
                     row.digest,
                     row.at_move,
                     int(row.acting),
+                    row.focus,
                 )
                 for row in rows
             ],
