@@ -295,14 +295,17 @@ class HandMessages:
         user_id = person.user_id
         screen = table.screen(user_id)
         moves = snapshot.table.moves
+        if row is not None:
+            screen.resume_menu(row.at_move, row.focus)
         here = in_group(screen, person)
+        focus = screen.menu(moves)
         composed, must_act = compose_hand(
             snapshot,
             seat,
             person.language or group_lang,
             self._screens[snapshot.table.game],
             now=self._services.clock.now(),
-            focus=screen.menu(moves),
+            focus=focus,
             to_dm=here and person.dm_ok and not screen.dm_refused,
         )
         chat_id = snapshot.table.chat_id if here else user_id
@@ -316,7 +319,7 @@ class HandMessages:
         ):
             return _Synced()
         if here:
-            return await self._sync_in_group(table, snapshot, seat, row, composed, must_act)
+            return await self._sync_in_group(table, snapshot, seat, row, composed, must_act, focus)
         if not person.dm_ok and not fresh:
             return _Synced(unreachable=self._tell_unreachable(table, snapshot, user_id))
         mine = row is not None and row.chat_id == user_id
@@ -357,6 +360,7 @@ class HandMessages:
             digest=composed.digest,
             at_move=moves if composed.has_buttons else None,
             acting=must_act,
+            focus=focus if composed.has_buttons else None,
         )
         return _Synced(record, replaced)
 
@@ -368,6 +372,7 @@ class HandMessages:
         row: HandMessageRow | None,
         composed: Composed,
         must_act: bool,
+        focus: str | None,
     ) -> _Synced:
         """One seat's hand as an ephemeral message in the group: edited in place
         while it can be; a new one when he asked (pressed "my cards"), when it
@@ -438,6 +443,7 @@ class HandMessages:
             digest=composed.digest,
             at_move=place.moves if composed.has_buttons else None,
             acting=must_act,
+            focus=focus if composed.has_buttons else None,
         )
         return _Synced(record, replaced)
 

@@ -97,6 +97,21 @@ class Ledger:
             cursor = max((row.announced, row.announced_posts), (moves, posts))
             kept.table = replace(row, announced=cursor[0], announced_posts=cursor[1])
 
+    async def chooser(self, chat_id: int, thread_id: int) -> int | None:
+        """The open game chooser of the chat's topic recorded (by an earlier
+        run), not taken over by a table."""
+        async with self._db.read() as tx:
+            return await tx.messages.chooser(chat_id, thread_id)
+
+    async def set_chooser(self, chat_id: int, thread_id: int, message_id: int) -> None:
+        """The chat's topic has a new open game chooser (the next one closes it)."""
+        async with self._db.transaction() as tx:
+            await tx.messages.set_chooser(chat_id, thread_id, message_id)
+
+    async def drop_chooser(self, chat_id: int, message_id: int) -> None:
+        async with self._db.transaction() as tx:
+            await tx.messages.drop_chooser(chat_id, message_id)
+
     async def hands(self, table_id: int) -> dict[int, HandMessageRow]:
         rows = self._of(table_id).hands
         if rows is None:

@@ -22,9 +22,9 @@ snapshot, and it brings the messages in line with the latest one.
 * A failed delivery (a flood wait, a server error, the network) is tried again
   with a growing pause; a flood wait also gives the table's players that time
   back on their clocks.  What the database records (table messages, hands,
-  announcements, turn warnings) is derived again after a restart; replies to
-  commands and choosers live only in memory, and a restart drops those not
-  yet sent.
+  announcements, turn warnings, the open game chooser) is derived again after
+  a restart; replies to commands and choosers not yet sent live only in
+  memory, and a restart drops them.
 """
 
 from __future__ import annotations
@@ -215,10 +215,14 @@ class Publisher:
         box.adopted[thread_id] = message_id
         if box.choosers.get(thread_id) == message_id:
             del box.choosers[thread_id]
+        # No later chooser closes it (nor would it, once the table records it
+        # as its message: storage.Messages.chooser).
+        self._background.spawn(self.ledger.drop_chooser(chat_id, message_id), f"adopt-{chat_id}")
 
     def show_options(self, snapshot: Snapshot, shown: bool) -> None:
         """Open or close the lobby's options on the group message."""
-        self._delivery(snapshot.table.id).options_open = shown
+        table = self._delivery(snapshot.table.id)
+        table.options_open, table.options_known = shown, True
         self.table_changed(snapshot)
 
     async def chat_settings_changed(self, chat_id: int) -> None:
@@ -316,12 +320,19 @@ class Publisher:
     def analyse(self, table_id: int, user_id: int, lang: str) -> None:
         """Analyse the user's play at a finished table and send it to his DM,
         in the background: it takes a while, at a lower priority than any
-        game (:mod:`services.analysis`)."""
-        self._background.spawn(self._analyse(table_id, user_id, lang), f"analysis-{table_id}")
+        game (:mod:`services.analysis`).  The promise is recorded first, so
+        that a restart before the analysis is sent starts it again
+        (:meth:`resume`)."""
+        self._background.spawn(
+            self._analyse(table_id, user_id, lang, owe=True), f"analysis-{table_id}"
+        )
 
-    async def _analyse(self, table_id: int, user_id: int, lang: str) -> None:
+    async def _analyse(self, table_id: int, user_id: int, lang: str, *, owe: bool) -> None:
+        analyses = self.services.analyses
+        if owe:
+            await analyses.owe(table_id, user_id, lang)
         try:
-            analysis = await self.services.analyses.of(table_id, user_id)
+            analysis = await analyses.of(table_id, user_id)
         except ServiceError as exc:
             text = t(lang, exc.key, **exc.params)
         except (ThinkingFailed, HistoryError):
@@ -339,6 +350,7 @@ class Publisher:
                 replay_link=lambda at: self.deep_link(replay_payload(table, at)),
             )
         await self.io.send(user_id, text)
+        await analyses.sent(table_id, user_id)
 
     def resend_hand(self, snapshot: Snapshot, user_id: int) -> None:
         """A new hand message for the user (asked for by a link): it notifies."""
@@ -370,6 +382,18 @@ class Publisher:
         table_ids = await self.ledger.to_resume(since)
         log.info("resuming %d tables", len(table_ids))
         await self._repaint(table_ids)
+        # The analyses a stop cut off (asked in the last day): promised, so
+        # made again.  (With several workers, the one that took the request
+        # makes it; one it could not finish waits for a single process.)
+        for owed in await self.services.analyses.owed(since):
+            try:
+                self.services.analyses.reserve(owed.table_id, owed.user_id)
+            except ServiceError:
+                continue  # asked again meanwhile: that request keeps the promise
+            self._background.spawn(
+                self._analyse(owed.table_id, owed.user_id, owed.lang, owe=False),
+                f"analysis-{owed.table_id}",
+            )
 
     async def _repaint(self, table_ids: list[int]) -> None:
         for table_id in table_ids:
@@ -472,8 +496,11 @@ class Publisher:
         assert sent.message_id is not None
         choosers = box.choosers
         before = choosers.get(item.thread_id)
+        if before is None:  # one left open by an earlier run (a restart)
+            before = await self.ledger.chooser(chat_id, item.thread_id)
         choosers[item.thread_id] = sent.message_id
-        if before is not None:  # closed, in a slot of its own
+        await self.ledger.set_chooser(chat_id, item.thread_id, sent.message_id)
+        if before is not None and before != sent.message_id:  # closed, in a slot of its own
             lang = await self.group_language(chat_id)
             async with self.pacer.slot(chat_id):
                 if not box.dropped:

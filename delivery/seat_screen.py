@@ -23,11 +23,16 @@ class SeatScreen:
     message he last pressed, his last press in the group (which an ephemeral
     message may answer), where he asked for his hand this run, and whether the
     group was told that he cannot be reached.  Lives in memory only: a restart
-    closes menus and forgets presses, which is safe."""
+    forgets presses, which is safe; the sub-menu is recorded with the hand
+    (:attr:`storage.HandMessageRow.focus`) and found open again
+    (:meth:`resume_menu`)."""
 
     focus: str | None = None
     focus_at: int = 0
     """The table's move count when the sub-menu opened."""
+    focus_known: bool = False
+    """Whether this run knows the sub-menu: he opened or closed one, or his
+    hand was synced once."""
     fresh: bool = False
     """His next hand is a new message (asked for by a link): it notifies."""
     pressed: int | None = None
@@ -49,7 +54,15 @@ class SeatScreen:
 
     def open_menu(self, moves: int, focus: str | None) -> None:
         """A sub-menu (None closes it), open until the table moves."""
-        self.focus, self.focus_at = focus, moves
+        self.focus, self.focus_at, self.focus_known = focus, moves, True
+
+    def resume_menu(self, at_move: int | None, focus: str | None) -> None:
+        """The first time this run shows his hand: the sub-menu it showed
+        (drawn at ``at_move``) is open, as he left it before a restart."""
+        if not self.focus_known:
+            self.focus_known = True
+            if focus is not None and at_move is not None:
+                self.focus, self.focus_at = focus, at_move
 
     def menu(self, moves: int) -> str | None:
         """The sub-menu open at move ``moves`` (one opened before has closed)."""

@@ -24,6 +24,10 @@ class TableDelivery:
     """The newest snapshot handed over (None: none yet this run)."""
     options_open: bool = False
     """The lobby's options are open on the group message."""
+    options_known: bool = False
+    """Whether this run knows :attr:`options_open`: a press opened or closed
+    them, or the message was synced once (a restart finds them as the
+    message shows them, :meth:`delivery.table_messages.TableMessages.sync`)."""
     repost: bool = False
     """``/table`` asked for the group message anew."""
     dropped: bool = False

@@ -277,6 +277,17 @@ class TableMessages:
         chat_id = table.latest.table.chat_id
         lang = await self._services.directory.chat_language(chat_id)
         pictures = await self._services.directory.chat_pictures(chat_id)
+        if not table.options_known:
+            # The first sync of this run (a restart): a lobby whose message
+            # shows its options open, as the creator left them, keeps them so.
+            table.options_known = True
+            row = await self._row(table_id, adopted)
+            if (
+                table.latest.table.status is Status.LOBBY
+                and row.digest is not None
+                and row.digest == self._compose(table.latest, lang, True, pictures).digest
+            ):
+                table.options_open = options_open = True
         while True:
             snapshot = table.latest
             row = await self._row(table_id, adopted)

@@ -23,7 +23,7 @@ from players.computer import Computer
 from services.errors import ServiceError
 from services.history import Histories
 from services.thinking import Thinking
-from storage import Actor, Database, Status, TableRow
+from storage import Actor, Database, OwedAnalysis, Status, TableRow
 
 __all__ = ["Analyses", "Analysis", "Mistake"]
 
@@ -141,6 +141,23 @@ class Analyses:
         if table.status is not Status.FINISHED:
             raise ServiceError("analysis.not_finished", id=table.id)
         return table
+
+    async def owe(self, table_id: int, user_id: int, lang: str) -> None:
+        """Record the analysis promised to ``user_id`` (in ``lang``), so that a
+        restart before it is sent starts it again (:meth:`owed`)."""
+        async with self._db.transaction() as tx:
+            await tx.analyses.owe(table_id, user_id, lang)
+
+    async def owed(self, since: float) -> list[OwedAnalysis]:
+        """The analyses promised since ``since`` and not sent yet (older ones
+        are given up: a promise that old is better forgotten)."""
+        async with self._db.transaction() as tx:
+            return await tx.analyses.owed(since)
+
+    async def sent(self, table_id: int, user_id: int) -> None:
+        """The promised analysis went out (or its refusal did): nothing is owed."""
+        async with self._db.transaction() as tx:
+            await tx.analyses.sent(table_id, user_id)
 
     async def _analysed(self, table: TableRow, user_id: int) -> Analysis:
         seat = table.seat_of(user_id)

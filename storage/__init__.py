@@ -1,6 +1,7 @@
 """Persistence on SQLite (embedded, the default) or PostgreSQL: migrations,
 transactions and queries by area.  No Telegram here."""
 
+from storage.analyses import OwedAnalysis
 from storage.connection import DatabaseError, IntegrityError
 from storage.db import Database, DatabaseTooNewError, Tx
 from storage.deadlines import LOBBY_SEAT, DeadlineRow
@@ -35,6 +36,7 @@ __all__ = [
     "Messages",
     "MoveRow",
     "OnAbsence",
+    "OwedAnalysis",
     "RatedGame",
     "RatingEvent",
     "RatingRow",

@@ -17,6 +17,7 @@ from contextlib import AbstractAsyncContextManager
 from importlib import resources
 from pathlib import Path
 
+from storage.analyses import AnalysesOwed
 from storage.cluster import Cluster
 from storage.connection import Connection, DatabaseError, Dialect
 from storage.deadlines import Deadlines
@@ -76,6 +77,7 @@ class Tx:
         self.messages = Messages(conn, now)
         self.ratings = Ratings(conn, now)
         self.cluster = Cluster(conn, now)
+        self.analyses = AnalysesOwed(conn, now)
 
 
 class Database(ABC):

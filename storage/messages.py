@@ -44,6 +44,8 @@ class HandMessageRow:
     """The move count its buttons were drawn at; None: no buttons."""
     acting: bool
     """Drawn while the seat could act."""
+    focus: str | None = None
+    """The sub-menu it shows, drawn at :attr:`at_move` (None: none)."""
 
 
 class Messages(Queries):
@@ -90,19 +92,21 @@ class Messages(Queries):
 
     async def hands(self, table_id: int) -> dict[int, HandMessageRow]:
         rows = await self._all(
-            "SELECT table_id, seat, chat_id, message_id, digest, at_move, acting"
+            "SELECT table_id, seat, chat_id, message_id, digest, at_move, acting, focus"
             " FROM hand_messages WHERE table_id = ?",
             (table_id,),
         )
-        return {r[1]: HandMessageRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6])) for r in rows}
+        return {
+            r[1]: HandMessageRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7]) for r in rows
+        }
 
     async def set_hands(self, rows: Iterable[HandMessageRow]) -> None:
         await self._many(
             "INSERT INTO hand_messages (table_id, seat, chat_id, message_id, digest, at_move,"
-            " acting) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " acting, focus) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (table_id, seat) DO UPDATE SET chat_id = excluded.chat_id,"
             " message_id = excluded.message_id, digest = excluded.digest,"
-            " at_move = excluded.at_move, acting = excluded.acting",
+            " at_move = excluded.at_move, acting = excluded.acting, focus = excluded.focus",
             [
                 (
                     row.table_id,
@@ -112,6 +116,7 @@ class Messages(Queries):
                     row.digest,
                     row.at_move,
                     int(row.acting),
+                    row.focus,
                 )
                 for row in rows
             ],
@@ -173,3 +178,30 @@ class Messages(Queries):
             (since,) if chat_id is None else (since, chat_id),
         )
         return [r[0] for r in rows]
+
+    # --- game choosers -----------------------------------------------------------
+
+    async def chooser(self, chat_id: int, thread_id: int) -> int | None:
+        """The open game chooser of the chat's topic, unless a table took it
+        over (it became the lobby)."""
+        row = await self._one(
+            "SELECT c.message_id FROM game_choosers c WHERE c.chat_id = ? AND c.thread_id = ?"
+            " AND NOT EXISTS (SELECT 1 FROM table_messages m JOIN tables t ON t.id = m.table_id"
+            "  WHERE t.chat_id = c.chat_id AND m.message_id = c.message_id)",
+            (chat_id, thread_id),
+        )
+        return None if row is None else int(row[0])
+
+    async def set_chooser(self, chat_id: int, thread_id: int, message_id: int) -> None:
+        await self._run(
+            "INSERT INTO game_choosers (chat_id, thread_id, message_id) VALUES (?, ?, ?)"
+            " ON CONFLICT (chat_id, thread_id) DO UPDATE SET message_id = excluded.message_id",
+            (chat_id, thread_id, message_id),
+        )
+
+    async def drop_chooser(self, chat_id: int, message_id: int) -> None:
+        """The chooser is closed, or a table took it over."""
+        await self._run(
+            "DELETE FROM game_choosers WHERE chat_id = ? AND message_id = ?",
+            (chat_id, message_id),
+        )

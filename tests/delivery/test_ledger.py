@@ -35,7 +35,9 @@ async def test_what_the_ledger_keeps_is_what_the_database_holds(database: str) -
         assert await ledger.retiring(table_id) == {}
         # A new hand message, and the one it replaces to delete, in one write.
         await ledger.save_hands(
-            table_id, [HandMessageRow(table_id, 1, 2, 42, "h2", 4, False)], {(2, 40): "old"}
+            table_id,
+            [HandMessageRow(table_id, 1, 2, 42, "h2", 4, False, focus="jX1")],
+            {(2, 40): "old"},
         )
         await ledger.save_hands(table_id, [], {(1, 39): None})
 
@@ -45,6 +47,7 @@ async def test_what_the_ledger_keeps_is_what_the_database_holds(database: str) -
         assert (await fresh.table_message(table_id)).announced_posts == 0
         assert await ledger.hands(table_id) == await fresh.hands(table_id)
         assert (await fresh.hands(table_id))[1].message_id == 42
+        assert (await fresh.hands(table_id))[1].focus == "jX1"  # its sub-menu
         assert await fresh.retiring(table_id) == {(2, 40): "old", (1, 39): None}
         await ledger.retired(table_id, [(2, 40)])
         assert await ledger.retiring(table_id) == {(1, 39): None}

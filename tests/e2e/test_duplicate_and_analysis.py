@@ -260,3 +260,33 @@ async def test_the_luck_of_a_joker_game_is_that_of_every_deal(
         )
         assert "каждую раздачу вашей игры (12)" in analysis.text, analysis.text
         await settle(server, app, patience=ANALYSIS_PATIENCE)
+
+
+async def test_an_analysis_cut_off_by_a_restart_arrives_after_it_once(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """The bot promised "I will send it to your DM": a stop (or a kill) while
+    the analysis runs does not break the promise.  The bot started again
+    analyses anew and sends it, once; a later start sends nothing more."""
+    # At full thinking time an analysis takes far longer than the stop waits.
+    async with running_bot(bot_config(server, db_path, computer_thinking_percent=100)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("durak")
+        await table.play_to_the_end()
+        anna = table.players[0]
+        server.send(anna, anna, "/analysis")
+        await server.wait_for(
+            lambda: "пришлю в личные сообщения" in server.chat_messages(anna)[-1].text
+        )
+
+    def analyses() -> list[SentMessage]:
+        return [m for m in server.chat_messages(anna) if "Разбор вашей игры" in m.text]
+
+    assert analyses() == []
+    async with running_bot(bot_config(server, db_path)) as app:
+        await server.wait_for(lambda: analyses(), ANALYSIS_PATIENCE)
+        await settle(server, app, patience=ANALYSIS_PATIENCE)
+    async with running_bot(bot_config(server, db_path)) as app:
+        await settle(server, app, patience=ANALYSIS_PATIENCE)
+    (analysis,) = analyses()
+    assert "стол 1" in analysis.text

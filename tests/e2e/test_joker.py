@@ -18,7 +18,7 @@ from games.joker import Joker
 from games.joker.views import Phase
 from players import JokerHeuristic
 from playground.botapi import FakeTelegram, SentMessage
-from tests.e2e.harness import Probe, Table, bot_config, running_bot, seat_players
+from tests.e2e.harness import Probe, Table, bot_config, running_bot, seat_players, settle
 from tests.e2e.test_seats import add_computers
 
 PREMIUM_SEED = 1
@@ -167,3 +167,43 @@ async def test_four_people_play_a_pulka_that_ends_in_a_premium(
         # Everybody's DM shows the deal's result.
         for user_id in table.players:
             assert any("Сдача 4" in m.text for m in server.chat_messages(user_id))
+
+
+async def test_a_jokers_menu_open_at_a_restart_stays_open(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """A player who opened the joker's menu (how to play it) and then saw the
+    bot restart finds the menu as he left it, and plays from it; only a move
+    of the table closes it."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris", "Vera", "Gleb"], app)
+        await table.open_and_start("joker")
+        for _ in range(2000):
+            opened = [
+                (u, h)
+                for u in table.players
+                if (h := table.hand(u)) is not None
+                if any(d.startswith("u:") for d in h.callback_datas)
+            ]
+            if opened:
+                break
+            assert await table.play_random_move() is not None
+        else:
+            pytest.fail("no joker to play in 2000 moves")
+        user, hand = opened[0]
+        await table.press(user, hand, next(d for d in hand.callback_datas if d.startswith("u:")))
+        menu = table.hand(user)
+        assert menu is not None
+        assert "« Назад" in menu.button_texts
+    calls = len(server.calls)
+    async with running_bot(bot_config(server, db_path)) as app:
+        table.application = app
+        await settle(server, app)
+        assert [c for c in server.calls[calls:] if c.chat_id == user] == []
+        shown = table.hand(user)
+        assert shown is not None
+        assert shown.button_texts == menu.button_texts
+        # Its first button: a way to play the joker, or (leading it) the
+        # next menu, its suits.
+        assert not (await table.press(user, shown, shown.callback_datas[0])).get("show_alert")
+        assert server.bot_message(user, shown.message_id).button_texts != menu.button_texts

@@ -8,7 +8,7 @@ from pathlib import Path
 from bot.catalog import CATALOG
 from i18n import t
 from playground.botapi import FakeTelegram
-from tests.e2e.harness import Probe, bot_config, running_bot, seat_players
+from tests.e2e.harness import Probe, bot_config, running_bot, seat_players, settle
 
 
 async def test_newgame_without_arguments_chooses_by_buttons(
@@ -40,6 +40,64 @@ async def test_newgame_without_arguments_chooses_by_buttons(
         assert "с переводом" in lobby.text
         assert "1. Anna" in lobby.text
         assert Probe(db_path).table() == ("lobby", 0)
+
+
+async def test_a_game_chooser_open_at_a_restart_is_closed_by_the_next_one(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """/newgame's chooser is closed by the next /newgame, so that the group has
+    one to press; a restart between the two does not leave both open, nor
+    does one that follows the chooser's becoming a lobby close that lobby."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.start_bots()
+        await table.command(table.players[0], "/newgame")
+        first = server.last_bot_message(table.group_id)
+        assert first is not None
+    async with running_bot(bot_config(server, db_path)) as app:
+        table.application = app
+        await table.command(table.players[1], "/newgame")
+        second = server.last_bot_message(table.group_id)
+        assert second is not None
+        closed = server.bot_message(table.group_id, first.message_id)
+        assert closed.text == t("ru", "newgame.closed")
+        assert closed.callback_datas == []
+        await table.press_text(table.players[1], second, "101")
+        presets = server.bot_message(table.group_id, second.message_id)
+        await table.press_text(table.players[1], presets, "классика")
+        assert table.lobby().message_id == second.message_id
+    async with running_bot(bot_config(server, db_path)) as app:
+        table.application = app
+        await table.command(table.players[1], "/cancel")
+        await table.command(table.players[0], "/newgame")
+        lobby = server.bot_message(table.group_id, second.message_id)
+        assert "101" in lobby.text
+        assert lobby.text != t("ru", "newgame.closed")
+
+
+async def test_the_lobbys_options_open_at_a_restart_stay_open(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """The creator left the lobby's ⚙️ options open: a restart does not close
+    them under his finger (nor edit the message at all); he goes on changing
+    options and closes them himself."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open("durak")
+        await table.press_text(table.players[0], table.lobby(), "⚙️")
+        panel = table.lobby()
+        assert any(b.startswith("На ход") for b in panel.button_texts)
+    calls = len(server.calls)
+    async with running_bot(bot_config(server, db_path)) as app:
+        table.application = app
+        await settle(server, app)
+        assert [c for c in server.calls[calls:] if c.chat_id == table.group_id] == []
+        assert table.lobby().button_texts == panel.button_texts
+        await table.press(table.players[0], table.lobby(), table.lobby().callback_data("На ход"))
+        assert any(b.startswith("На ход: 2 мин") for b in table.lobby().button_texts)
+        await table.press_text(table.players[0], table.lobby(), "« Назад")
+        assert "⚙️ Настройки" in table.lobby().button_texts
+        assert "⏳ На ход: 2 мин" in table.lobby().text
 
 
 async def test_the_creator_changes_options_and_nobody_else_can(

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -115,6 +116,54 @@ async def test_the_bots_status_in_a_group_is_unknown_until_said(database: str) -
         await db.close()
     statuses = [None if chat is None else chat.bot_admin for chat in (unknown, member, admin)]
     assert statuses == [None, False, True]
+
+
+async def test_an_analysis_owed_is_kept_until_sent(
+    database: str,
+) -> None:
+    db = await Database.open(database)
+    try:
+        table_id = await seed(db)
+        async with db.transaction() as tx:
+            await tx.analyses.owe(table_id, 2, "en")
+            await tx.analyses.owe(table_id, 1, "ru")
+            await tx.analyses.owe(table_id, 2, "uk")  # asked again: the first stands
+        async with db.transaction() as tx:
+            owed = [(a.user_id, a.lang) for a in await tx.analyses.owed(0.0)]
+        async with db.transaction() as tx:
+            await tx.analyses.sent(table_id, 2)
+        async with db.transaction() as tx:
+            left = [a.user_id for a in await tx.analyses.owed(0.0)]
+            given_up = await tx.analyses.owed(time.time() + 1)  # all asked too long ago
+            none_left = await tx.analyses.owed(0.0)
+    finally:
+        await db.close()
+    assert sorted(owed) == [(1, "ru"), (2, "en")]
+    assert left == [1]
+    assert given_up == none_left == []
+
+
+async def test_a_game_chooser_is_kept_by_topic_until_a_table_takes_it_over(
+    database: str,
+) -> None:
+    db = await Database.open(database)
+    try:
+        table_id = await seed(db)
+        async with db.transaction() as tx:
+            await tx.messages.set_chooser(-100, 0, 5)
+            await tx.messages.set_chooser(-100, 0, 6)  # the next one replaces it
+            await tx.messages.set_chooser(-100, 7, 8)
+        async with db.read() as tx:
+            open_ = [await tx.messages.chooser(-100, topic) for topic in (0, 7, 9)]
+        async with db.transaction() as tx:
+            await tx.messages.set_table_message(table_id, 6, "text", None)  # became the lobby
+            await tx.messages.drop_chooser(-100, 8)
+        async with db.read() as tx:
+            left = [await tx.messages.chooser(-100, topic) for topic in (0, 7)]
+    finally:
+        await db.close()
+    assert open_ == [6, 8, None]
+    assert left == [None, None]
 
 
 async def test_one_open_table_per_chat_and_topic(database: str) -> None:

@@ -1,0 +1,41 @@
+"""The analyses promised to people and not sent yet (:mod:`services.analysis`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from storage.sql import Queries
+
+__all__ = ["AnalysesOwed", "OwedAnalysis"]
+
+
+@dataclass(frozen=True, slots=True)
+class OwedAnalysis:
+    table_id: int
+    user_id: int
+    lang: str
+    """The language he asked in, which the analysis is written in."""
+
+
+class AnalysesOwed(Queries):
+    async def owe(self, table_id: int, user_id: int, lang: str) -> None:
+        """Record the promise (asked again: the first one stands)."""
+        await self._run(
+            "INSERT INTO analyses_owed (table_id, user_id, lang, asked_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (table_id, user_id) DO NOTHING",
+            (table_id, user_id, lang, self._now()),
+        )
+
+    async def owed(self, since: float) -> list[OwedAnalysis]:
+        """Those asked for since ``since`` and not sent yet, the oldest first;
+        older ones are given up (forgotten)."""
+        await self._run("DELETE FROM analyses_owed WHERE asked_at < ?", (since,))
+        rows = await self._all(
+            "SELECT table_id, user_id, lang FROM analyses_owed ORDER BY asked_at, table_id, user_id"
+        )
+        return [OwedAnalysis(int(r[0]), int(r[1]), str(r[2])) for r in rows]
+
+    async def sent(self, table_id: int, user_id: int) -> None:
+        await self._run(
+            "DELETE FROM analyses_owed WHERE table_id = ? AND user_id = ?", (table_id, user_id)
+        )
