@@ -326,6 +326,22 @@ def test_an_analysis_names_a_better_move_that_tells_nothing_by_its_key() -> None
     assert "Better: “✅ Done”" in text
 
 
+def _a7s_not_a8c(
+    game: Durak, values: tuple[float, float] = (0.2, 0.6), *, in_points: bool = False
+) -> Mistake:
+    """Move 12 of an analysis: Anna led 7♠ where 8♣ was worth more."""
+    played, better = Durak.decode_action("a7s"), Durak.decode_action("a8c")
+    return Mistake(
+        12,
+        Assessment("a7s", "a8c", *values, in_points=in_points, significant=True),
+        perform(game.clone(), 0, "a7s"),
+        perform(game.clone(), 0, "a8c"),
+        played,
+        better,
+        game.view(0),
+    )
+
+
 @pytest.mark.parametrize(
     ("lang", "shown"), [("ru", "Ход 12"), ("uk", "Хід 12"), ("en", "Move 12"), ("ka", "სვლა 12")]
 )
@@ -336,15 +352,7 @@ def test_an_analysis_move_opens_the_replay_at_that_move(lang: str, shown: str) -
     game = Durak.position(
         DURAK_PRESETS["podkidnoy"], ["7s 7d 8c", "9s 6d 6c"], attacker=0, trump="h"
     )
-    mistake = Mistake(
-        12,
-        Assessment("a7s", "a8c", 0.2, 0.6, in_points=False, significant=True),
-        perform(game.clone(), 0, "a7s"),
-        perform(game.clone(), 0, "a8c"),
-        Durak.decode_action("a7s"),
-        Durak.decode_action("a8c"),
-        game.view(0),
-    )
+    mistake = _a7s_not_a8c(game)
     table = snapshot(game, (seat(0, "Anna"), seat(1, "Boris"))).table
     analysis = Analysis(table, 0, 3, (mistake,), 0.5, 0.5, in_points=False)
 
@@ -411,15 +419,7 @@ def test_an_analysis_calls_a_place_score_no_chance(lang: str, chance: str, place
     hands = ["7s 7d 8c", "9s 6d 6c", "7c Kd Qd", "Ts Td Tc"]
     for seats, shown, not_shown in ((2, chance, place), (3, place, chance), (4, place, chance)):
         game = Durak.position(DURAK_PRESETS["podkidnoy"], hands[:seats], attacker=0, trump="h")
-        mistake = Mistake(
-            12,
-            Assessment("a7s", "a8c", 0.2, 0.6, in_points=False, significant=True),
-            perform(game.clone(), 0, "a7s"),
-            perform(game.clone(), 0, "a8c"),
-            Durak.decode_action("a7s"),
-            Durak.decode_action("a8c"),
-            game.view(0),
-        )
+        mistake = _a7s_not_a8c(game)
         names = ("Anna", "Boris", "Vera", "Gleb")[:seats]
         table = snapshot(game, tuple(seat(i, name) for i, name in enumerate(names))).table
         analysis = Analysis(table, 0, 3, (mistake,), 0.5, 0.5, in_points=False)
@@ -434,15 +434,7 @@ def test_a_georgian_analysis_puts_its_points_in_the_instrumental() -> None:
     game = Durak.position(
         DURAK_PRESETS["podkidnoy"], ["7s 7d 8c", "9s 6d 6c"], attacker=0, trump="h"
     )
-    mistake = Mistake(
-        12,
-        Assessment("a7s", "a8c", 1.0, 5.2, in_points=True, significant=True),
-        perform(game.clone(), 0, "a7s"),
-        perform(game.clone(), 0, "a8c"),
-        Durak.decode_action("a7s"),
-        Durak.decode_action("a8c"),
-        game.view(0),
-    )
+    mistake = _a7s_not_a8c(game, (1.0, 5.2), in_points=True)
     table = snapshot(game, (seat(0, "Anna"), seat(1, "Boris"))).table
     analysis = Analysis(table, 0, 3, (mistake,), 0.5, 0.5, in_points=True)
     text = common.analysis_text("ka", analysis, CATALOG.specs["durak"], DurakScreens())
