@@ -107,7 +107,8 @@ class Lobby:
         return change.snapshot
 
     async def rematch(self, table_id: int, person: Person, press_id: str | None = None) -> Snapshot:
-        """A new lobby with the same game, options, settings and players; once
+        """A new lobby with the same game, options, settings and players (but
+        those who had left the game: :meth:`TableChange.gone_from`); once
         somebody has opened it, a player of the old game pressing "rematch"
         again sits down at it (``press_id``: his press, mixed into the seed
         as a join's is)."""
@@ -133,11 +134,14 @@ class Lobby:
             previous_id=old.id,
         ) as change:
             await self._commit_seed(change)
+            # Who had left the game is not sat down again: the new game would
+            # wait on him (he sits down as anybody does, by a press of his own).
+            gone = await change.gone_from(old)
             for seat in old.seats:
                 if seat.user_id is None:
                     assert seat.computer is not None
                     await change.seat_computer(seat.computer)
-                else:
+                elif seat.user_id == person.id or seat.seat not in gone:
                     await change.seat_person(seat.user_id)
         return change.snapshot
 

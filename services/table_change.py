@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import Game
+from games.core import RESIGN, Game
 from services import turns
 from services.clock import Clock
 from services.fairness import (
@@ -154,6 +154,13 @@ class TableChange:
     async def seat_person(self, user_id: int) -> None:
         await self._tx.tables.add_seat(self.table.id, user_id=user_id)
         self._wrote = True
+
+    async def gone_from(self, old: TableRow) -> frozenset[int]:
+        """The seats of the game ``old`` whose people were no longer at it when
+        it ended: away (``/leave``, or timed out and never back), or out of it
+        (removed by /kick or for being away)."""
+        removed = await self._tx.tables.removals(old.id, RESIGN)
+        return frozenset(s.seat for s in old.seats if s.absent or s.seat in removed)
 
     async def seat_computer(self, name: int) -> None:
         await self._tx.tables.add_seat(self.table.id, computer=name)

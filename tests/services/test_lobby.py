@@ -168,6 +168,42 @@ async def test_rematch_seats_the_same_people_and_computers(world: World) -> None
     assert twice.value.key == "error.already_in_rematch"
 
 
+@pytest.mark.parametrize("how", ["leave", "leave_removed", "kick"])
+async def test_a_rematch_does_not_seat_again_who_left_the_game(world: World, how: str) -> None:
+    """Boris left the running game (``/leave``; or /kick removed him), the
+    others played it out, and Anna's rematch sat him down again: its game
+    would wait on a man who had gone.  He is left out (a rematch press of his
+    own seats him, as anybody's)."""
+    snapshot = await world.table(people=3, turn=60, remove_absent=how == "leave_removed")
+    table_id = snapshot.table.id
+    if how == "kick":
+        await world.services.moderation.kick(table_id, BORIS.id, ANNA, is_admin=False)
+    else:
+        await world.services.lobby.leave(table_id, BORIS)
+    rng = random.Random(5)
+    for _ in range(5000):
+        await world.advance(2.0)
+        snapshot = await world.snapshot(table_id)
+        if snapshot.table.status is not Status.PLAYING:
+            break
+        movers = [
+            s.seat
+            for s in snapshot.table.seats
+            if s.user_id in (ANNA.id, VERA.id) and snapshot.legal(s.seat)
+        ]
+        if movers:
+            seat = rng.choice(movers)
+            user_id = snapshot.seat(seat).user_id
+            assert user_id is not None
+            code = rng.choice(snapshot.legal(seat)).encode()
+            await world.services.tables.press(table_id, user_id, code, at_move=snapshot.table.moves)
+    assert snapshot.table.status is Status.FINISHED
+    again = await world.services.lobby.rematch(table_id, ANNA)
+    assert [s.user_id for s in again.table.seats] == [ANNA.id, VERA.id]
+    joined = await world.services.lobby.rematch(table_id, BORIS)
+    assert [s.user_id for s in joined.table.seats] == [ANNA.id, VERA.id, BORIS.id]
+
+
 async def test_the_bot_removed_from_a_group_ends_its_tables(world: World) -> None:
     game = await world.table(turn=30)
     closed = await world.services.moderation.bot_removed(GROUP)
