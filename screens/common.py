@@ -266,9 +266,12 @@ def closed_text(lang: str, table: TableRow) -> str:
 
 def left_text(lang: str, table: TableRow, name: str) -> str:
     """``/leave`` answered in the group: who left the lobby, or the running
-    game, where a computer now plays the seat or the player is out of it."""
+    game, where a computer now plays the seat or the player is out of it (and
+    the game over, if his leaving ended it: the result is posted first)."""
     if table.state is None:
         return t(lang, "lobby.left_name", name=name)
+    if table.status is Status.FINISHED:
+        return t(lang, "table.left.over", name=name)
     return t(lang, f"table.left.{table.on_absence.value}", name=name)
 
 

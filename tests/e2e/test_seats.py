@@ -287,8 +287,9 @@ async def test_leave_in_a_running_game_makes_the_player_away_at_once(
         reply = server.last_bot_message(table.group_id)
         assert reply is not None
         if absence == "выбывает":
-            assert reply.text == t("ru", "table.left.remove", name="Boris")
-            assert probe.table()[0] == "finished"  # Anna alone is left
+            # Anna alone is left: his leaving ended the game.
+            assert reply.text == t("ru", "table.left.over", name="Boris")
+            assert probe.table()[0] == "finished"
             return
         assert reply.text == t("ru", "table.left.computer", name="Boris")
         ((flag,),) = probe.query("SELECT absent FROM seats WHERE user_id = ?", (boris,))
@@ -356,3 +357,23 @@ async def test_leave_after_a_kick_is_refused(server: FakeTelegram, db_path: Path
         texts = [m.text for m in table.group_messages()]
         assert t("ru", "table.left.computer", name="Boris") not in texts
         assert texts[-1] == t("ru", "error.left_already")
+
+
+async def test_a_leave_that_ends_the_game_says_so(server: FakeTelegram, db_path: Path) -> None:
+    """Team durak where absentees leave: Boris's «/leave» lost the game for
+    his team at once; the group read the result, and after it «🚪 Boris
+    выходит из игры.», as if he had left a game already over.  The answer
+    says that his leaving ended it."""
+    probe = Probe(db_path)
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris", "Vera", "Gleb"], app)
+        await table.open("durak", "teams")
+        await table.set_options({"Отсутствующий": "выбывает"})
+        for user_id in table.players[1:]:
+            await table.press(user_id, table.lobby(), table.lobby().callback_data("🙋"))
+        await table.press(table.players[0], table.lobby(), table.lobby().callback_data("▶️"))
+        await table.command(table.players[1], "/leave")
+        assert probe.table()[0] == "finished"
+        texts = [m.text for m in table.group_messages()]
+        assert texts[-1] == t("ru", "table.left.over", name="Boris")
+        assert t("ru", "table.left.remove", name="Boris") not in texts
