@@ -20,7 +20,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any, Protocol
 
-from games.core import RESIGN, ActionParseError, Place
+from games.core import RESIGN, ActionParseError, Game, IllegalAction, Place
 from services import turns
 from services.clock import Clock
 from services.errors import ServiceError
@@ -239,6 +239,10 @@ class Tables:
                 gone = await tx.tables.removals(table.id, RESIGN)
                 if table.seats[seat].absent or seat in gone:
                     raise ServiceError("error.left_already")
+                if not _in_play(self._snapshots.game(table), seat):
+                    # Out already (a durak who went out, a 101 player over
+                    # the limit): nothing is left for him to play or leave.
+                    raise ServiceError("error.out_already")
                 presence = turns.left(table, table.seats[seat])
                 await tx.tables.set_presence(
                     table.id, seat, timeouts=presence.timeouts, absent=presence.absent
@@ -394,3 +398,13 @@ class Tables:
     def _notify(self, snapshot: Snapshot) -> None:
         for observer in self._observers:
             observer.table_changed(snapshot)
+
+
+def _in_play(game: Game[Any, Any, Any, Any], seat: int) -> bool:
+    """Whether ``seat`` is still in ``game``'s play: whether the game would
+    let him resign (asked of a copy)."""
+    try:
+        game.clone().resign(seat)
+    except IllegalAction as exc:
+        return exc.reason != "illegal.not_in_game"
+    return True

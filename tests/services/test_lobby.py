@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from services import ServiceError, Setting
-from storage import EndReason, OnAbsence, Status
+from games.core import IllegalAction
+from services import ServiceError, Setting, Snapshot
+from storage import Actor, EndReason, OnAbsence, Status
 from tests.services.world import GROUP, PEOPLE, World
 
 ANNA, BORIS, VERA, GLEB = PEOPLE
@@ -202,6 +203,43 @@ async def test_a_rematch_does_not_seat_again_who_left_the_game(world: World, how
     assert [s.user_id for s in again.table.seats] == [ANNA.id, VERA.id]
     joined = await world.services.lobby.rematch(table_id, BORIS)
     assert [s.user_id for s in joined.table.seats] == [ANNA.id, VERA.id, BORIS.id]
+
+
+@pytest.mark.parametrize("remove_absent", [False, True])
+async def test_leave_of_a_player_already_out_of_the_game_says_so(
+    world: World, remove_absent: bool
+) -> None:
+    """Boris went out of a durak of three (no cards left: he is safe) and sent
+    «/leave» to go home.  Where absentees leave, the refusal read «Этот игрок
+    уже не в игре.», of someone else; where a computer plays for them, the
+    group read that 🤖 would play his seat from now on, which has nothing
+    left to play.  He is told he is out of the game already, and nothing
+    changes."""
+    snapshot = await world.table(people=3, turn=60, remove_absent=remove_absent)
+    table_id = snapshot.table.id
+    rng = random.Random(1)
+
+    def out(snapshot: Snapshot, seat: int) -> bool:
+        try:
+            world.services.snapshots.game(snapshot.table).clone().resign(seat)
+        except IllegalAction:
+            return True
+        return False
+
+    for _ in range(5000):
+        snapshot = await world.snapshot(table_id)
+        assert snapshot.table.status is Status.PLAYING
+        if out(snapshot, 1):
+            break
+        seat = rng.choice(sorted(s for s in snapshot.waits() if snapshot.legal(s)))
+        code = rng.choice(snapshot.legal(seat)).encode()
+        await world.services.tables.act(table_id, seat, code, actor=Actor.PLAYER)
+    with pytest.raises(ServiceError) as refused:
+        await world.services.lobby.leave(table_id, BORIS)
+    assert refused.value.key == "error.out_already"
+    after = await world.snapshot(table_id)
+    assert not after.table.seats[1].absent
+    assert after.table.moves == snapshot.table.moves
 
 
 async def test_the_bot_removed_from_a_group_ends_its_tables(world: World) -> None:
