@@ -140,8 +140,8 @@ class Moves:
         """Record the result and the people's scores.  A player removed by
         /kick gets nothing for the game (neither played nor lost); a game the
         removal itself ended counts for nobody, as a cancel would (else a kick
-        could hand out wins); a player the table removed for being absent
-        walked away from it and has lost it."""
+        could hand out wins); a player the table removed for being absent, or
+        away when it ended, walked away from it and has lost it."""
         await tx.scores.record_result(table.id, table.chat_id, table.game, outcome.to_json())
         await self._rate(tx, table.id)
         if ended_by_kick:
@@ -151,7 +151,9 @@ class Moves:
         for s in table.seats:
             if s.user_id is None or removed.get(s.seat) is Actor.ADMIN:
                 continue
-            if s.seat in removed:
+            if s.seat in removed or s.absent:
+                # Out, or away at the end (``/leave``, or timed out and never
+                # back): what a computer won for his seat is not his.
                 deltas.append(ScoreDelta(user_id=s.user_id, win=False, loss=True, draw=False))
                 continue
             deltas.append(

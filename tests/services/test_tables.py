@@ -152,3 +152,34 @@ async def test_the_table_lock_serializes_one_table_and_leaves_nothing_behind(
     assert order.index("c+") < order.index("a-") or order.index("c+") < order.index("b-")
     async with tables.lock(1):
         pass  # taken and released again: nothing was left held
+
+
+async def test_a_player_who_left_for_a_computer_gets_no_win_from_it(world: World) -> None:
+    """Boris sent «/leave» at the first move where a computer plays an absent
+    player's seat; it won the game for him, and /scores gave him the win: a
+    weak player could leave every game to a hard computer and top the chat.
+    Away at the end, he walked away from the game, as a table that removes
+    absentees has it: played and lost (his rating moves by his share of the
+    moves, none here: docs/ratings.md)."""
+    anna, boris = PEOPLE[0], PEOPLE[1]
+    snapshot = await world.table(people=2, turn=60)
+    table_id = snapshot.table.id
+    seat = snapshot.table.seat_of(boris.id)
+    assert seat is not None
+    await world.services.lobby.leave(table_id, boris)
+    rng = random.Random(1)
+    for _ in range(2000):
+        await world.advance(2.0)
+        snapshot = await world.snapshot(table_id)
+        if snapshot.table.status is not Status.PLAYING:
+            break
+        mine = snapshot.table.seat_of(anna.id)
+        assert mine is not None
+        if snapshot.legal(mine):
+            code = rng.choice(snapshot.legal(mine)).encode()
+            await world.services.tables.press(table_id, anna.id, code, at_move=snapshot.table.moves)
+    outcome = await world.services.snapshots.outcome(table_id)
+    assert outcome is not None
+    assert seat in outcome.winners  # the computer won his seat's game
+    stats = await world.services.scores.stats(boris.id)
+    assert [(r.played, r.wins, r.draws, r.losses) for r in stats] == [(1, 0, 0, 1)]
