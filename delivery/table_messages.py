@@ -41,8 +41,6 @@ PIN_RETRY = 600.0
 """Seconds before asking again to pin in a chat where the bot may not pin
 (an admin may have given it the right meanwhile)."""
 """Lines of what just happened under the table."""
-_ACTOR_MARKS = {Actor.TIMER: "⏰ ", Actor.COMPUTER: "🤖 ", Actor.ADMIN: "⛔ "}
-"""How the group tells a move nobody pressed for."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +60,7 @@ def actor_mark(snapshot: Snapshot, logged: LoggedEvent) -> str:
     computer's name, which carries one."""
     if logged.actor is Actor.COMPUTER and snapshot.seat(logged.seat).computer is not None:
         return ""
-    return _ACTOR_MARKS.get(logged.actor, "")
+    return common.ACTOR_MARKS.get(logged.actor, "")
 
 
 def compose_group(

@@ -14,6 +14,7 @@ from screens.base import GameScreens, RuleDetails
 from services import (
     MIN_GAMES,
     SCHEME_V2,
+    Actor,
     Analysis,
     Comparison,
     EndReason,
@@ -31,6 +32,7 @@ from services import (
 )
 
 __all__ = [
+    "ACTOR_MARKS",
     "COMMITMENT_SHOWN",
     "absence_label",
     "analysis_text",
@@ -65,6 +67,10 @@ __all__ = [
     "variant_lines",
     "verdict_text",
 ]
+
+
+ACTOR_MARKS = {Actor.TIMER: "⏰ ", Actor.COMPUTER: "🤖 ", Actor.ADMIN: "⛔ "}
+"""How a move nobody pressed for is told (the group, a DM, a replay)."""
 
 
 def seat_name(lang: str, seat: SeatRow) -> str:

@@ -4,6 +4,7 @@ screens, the last one the game as it ended; the buttons step through them all.""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -14,6 +15,7 @@ from delivery.replay_messages import replay_message
 from screens.common import names_of
 from screens.replay import replay_frames, replay_text
 from services import ServiceError
+from storage import Actor, Status
 from tests.backends import sweep
 from tests.services.world import GROUP, PEOPLE, World
 
@@ -129,3 +131,36 @@ async def test_a_blind_players_cards_are_face_up_in_the_replay(world: World) -> 
         cards = line.split("</b>: ", 1)[1]
         assert "🂠" not in cards
         assert len(_visible(cards).split()) == 6  # the deal, every card by its face
+
+
+async def test_a_replay_marks_the_moves_nobody_pressed_for(world: World) -> None:
+    """Boris left the game by «/leave» and a computer played his seat; the
+    replay read «Boris ходит: 9♠️» for its moves, as if his, where the live
+    table had read «🤖 Boris ходит: 9♠️».  Moves a computer or the timer made
+    for a person are marked as the group saw them."""
+    anna, boris = PEOPLE[0], PEOPLE[1]
+    snapshot = await world.table(people=2, turn=60)
+    table_id = snapshot.table.id
+    await world.services.lobby.leave(table_id, boris)
+    rng = random.Random(3)
+    for _ in range(2000):
+        await world.advance(2.0)
+        snapshot = await world.snapshot(table_id)
+        if snapshot.table.status is not Status.PLAYING:
+            break
+        mine = snapshot.table.seat_of(anna.id)
+        assert mine is not None
+        if snapshot.legal(mine):
+            code = rng.choice(snapshot.legal(mine)).encode()
+            await world.services.tables.press(table_id, anna.id, code, at_move=snapshot.table.moves)
+    history = await world.services.replays.of(table_id)
+    screens = CATALOG.screens["durak"]
+    seen = set()
+    for at, move in enumerate(history.moves, 1):
+        line = replay_text("ru", history, screens, at).splitlines()[1]
+        seen.add(move.actor)
+        if move.actor is Actor.COMPUTER:
+            assert "🤖 " in line, line
+        else:
+            assert "🤖" not in line, line
+    assert seen == {Actor.PLAYER, Actor.COMPUTER}
