@@ -269,4 +269,27 @@ async def test_leaving_a_running_game_is_told_only_once_committed(
     after = await world.snapshot(table_id)
     vera = after.table.seat_of(VERA.id)
     assert after.table.moves == snapshot.table.moves
-    assert vera is not None and not after.seat(vera).absent
+    assert vera is not None
+    assert not after.seat(vera).absent
+
+
+async def test_a_leave_as_the_game_starts_leaves_the_running_game(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/leave read the table as a lobby, the game started meanwhile, and the
+    player was told "the game is on: you cannot leave now", though a running
+    game may be left."""
+    snapshot = await world.table(people=3, start=False)
+    table_id = snapshot.table.id
+    as_a_lobby = snapshot.table
+    await world.services.lobby.start(table_id, ANNA, is_admin=False)
+
+    async def read_before_the_start(_: int) -> object:
+        return as_a_lobby
+
+    monkeypatch.setattr(world.services.snapshots, "table", read_before_the_start)
+    after = await world.services.lobby.leave(table_id, VERA)
+    vera = after.table.seat_of(VERA.id)
+    assert after.table.status is Status.PLAYING
+    assert vera is not None
+    assert after.seat(vera).absent
