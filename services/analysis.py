@@ -158,7 +158,8 @@ class Analyses:
         """The analyses promised since ``since`` and not sent yet (older ones
         are given up: a promise that old is better forgotten)."""
         async with self._db.transaction() as tx:
-            return await tx.analyses.owed(since)
+            await tx.analyses.give_up(since)
+            return await tx.analyses.owed()
 
     async def sent(self, table_id: int, user_id: int) -> None:
         """The promised analysis went out (or its refusal did): nothing is owed."""
