@@ -500,7 +500,7 @@ class Publisher:
             before = await self.ledger.chooser(chat_id, item.thread_id)
         choosers[item.thread_id] = sent.message_id
         await self.ledger.set_chooser(chat_id, item.thread_id, sent.message_id)
-        if before is not None and before != sent.message_id:  # closed, in a slot of its own
+        if before is not None:  # closed, in a slot of its own
             lang = await self.group_language(chat_id)
             async with self.pacer.slot(chat_id):
                 if not box.dropped:
