@@ -50,7 +50,7 @@ from delivery.ledger import HandMessageRow, Ledger
 from delivery.seat_screen import LOOKING, SeatScreen
 from delivery.synced import Done, Retry, Synced
 from delivery.table_delivery import TableDelivery
-from delivery.table_messages import actor_mark
+from delivery.table_messages import marked_lines
 from delivery.telegram_io import Delivery, Sent, TelegramIO
 from games.core import Wait
 from i18n import t
@@ -102,17 +102,16 @@ def compose_hand(
     body = out if out is not None else screens.hand(lang, view, actions, names, focus, live=live)
     title = html.escape(table.chat_title or "?")
     lines = [t(lang, "hand.header", game=t(lang, snapshot.spec.name_key), chat=title)]
-    happened = []
-    marked = False
-    for logged in _happened(snapshot, seat, screens.round_opened_by, acting=bool(actions)):
-        line = screens.event(lang, logged.event, names, viewer=seat) if out is None else None
-        if not line:
-            continue
-        if not marked and logged.event.seat == logged.seat:
-            # His own move made by the timer or a computer reads so, as in the group.
-            marked = True
-            line = actor_mark(snapshot, logged) + line
-        happened.append(line)
+    # His own move made by the timer or a computer reads so, as in the group.
+    happened = (
+        marked_lines(
+            snapshot,
+            _happened(snapshot, seat, screens.round_opened_by, acting=bool(actions)),
+            lambda logged: screens.event(lang, logged.event, names, viewer=seat),
+        )
+        if out is None
+        else []
+    )
     if happened:
         lines.append("<i>" + " · ".join(happened) + "</i>")
     lines.append(body.text)

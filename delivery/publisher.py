@@ -59,6 +59,9 @@ log = logging.getLogger(__name__)
 
 BACK = "back:"
 """What a worker tells the others when a player is back (his user id follows)."""
+ANALYSIS_SEND_PAUSES = (1.0, 5.0, 30.0, 120.0)
+"""Pauses before sending an analysis again after a flood wait, a server error
+or the network (a flood wait's own length when Telegram gives one)."""
 RESUME_WINDOW = 24 * 3600.0
 """At start, tables changed this recently are painted again too."""
 
@@ -349,7 +352,15 @@ class Publisher:
                 screens,
                 replay_link=lambda at: self.deep_link(replay_payload(table, at)),
             )
-        await self.io.send(user_id, text)
+        sent = await self.io.send(user_id, text)
+        for pause in ANALYSIS_SEND_PAUSES:
+            if sent.delivery is not Delivery.RETRY:
+                break
+            await self._background.wait(self._clock.sleep(sent.retry_after or pause))
+            sent = await self.io.send(user_id, text)
+        if sent.delivery is Delivery.RETRY:  # still owed: the next start sends it
+            log.warning("the analysis of table %s for %s could not be sent", table_id, user_id)
+            return
         await analyses.sent(table_id, user_id)
 
     def resend_hand(self, snapshot: Snapshot, user_id: int) -> None:
@@ -500,7 +511,7 @@ class Publisher:
             before = await self.ledger.chooser(chat_id, item.thread_id)
         choosers[item.thread_id] = sent.message_id
         await self.ledger.set_chooser(chat_id, item.thread_id, sent.message_id)
-        if before is not None and before != sent.message_id:  # closed, in a slot of its own
+        if before is not None:  # closed, in a slot of its own
             lang = await self.group_language(chat_id)
             async with self.pacer.slot(chat_id):
                 if not box.dropped:

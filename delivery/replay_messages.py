@@ -16,7 +16,7 @@ from screens.base import GameScreens
 from screens.replay import replay_text
 from services import History
 
-__all__ = ["replay_message", "replay_payload"]
+__all__ = ["replay_at", "replay_message", "replay_payload"]
 
 FIRST, BACK, ON, LAST = "⏮", "◀", "▶", "⏭"
 
@@ -45,3 +45,16 @@ def replay_payload(table_id: int, at: int) -> str:
     """The deep link's ``/start`` payload that opens a table's replay after
     its ``at``-th move (``p12_44``), as a move named in an analysis links."""
     return f"p{table_id}_{at}"
+
+
+def replay_at(payload: str) -> tuple[int, int] | None:
+    """The table and move of a :func:`replay_payload`, None for any other
+    payload."""
+    table, sep, at = payload.removeprefix("p").partition("_")
+    if not payload.startswith("p") or not sep:
+        return None
+    if not (table.isdigit() and at.isdigit() and table.isascii() and at.isascii()):
+        return None
+    if len(table) > 18 or len(at) > 9:
+        return None
+    return int(table), int(at)

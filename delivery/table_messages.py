@@ -5,7 +5,7 @@ Composed from a snapshot only, so a restart (or a retry) composes it again.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -54,13 +54,33 @@ class _Owed:
     notify: bool
 
 
-def actor_mark(snapshot: Snapshot, logged: LoggedEvent) -> str:
+def _actor_mark(snapshot: Snapshot, logged: LoggedEvent) -> str:
     """The mark of a move nobody pressed for, for the line of the mover's own
-    action (in the group, and in the mover's own DM); no 🤖 beside a
-    computer's name, which carries one."""
+    action; no 🤖 beside a computer's name, which carries one."""
     if logged.actor is Actor.COMPUTER and snapshot.seat(logged.seat).computer is not None:
         return ""
     return common.ACTOR_MARKS.get(logged.actor, "")
+
+
+def marked_lines(
+    snapshot: Snapshot,
+    events: Iterable[LoggedEvent],
+    line_of: Callable[[LoggedEvent], str | None],
+) -> list[str]:
+    """The lines ``line_of`` gives of ``events`` (in the group, and in a seat's
+    DM), the mover's own action marked when nobody pressed for it: once a
+    move, not what followed from it (a trick taken, a pulka closed)."""
+    lines = []
+    marked: set[int] = set()
+    for logged in events:
+        line = line_of(logged)
+        if not line:
+            continue
+        if logged.event.seat == logged.seat and logged.move not in marked:
+            marked.add(logged.move)
+            line = _actor_mark(snapshot, logged) + line
+        lines.append(line)
+    return lines
 
 
 def compose_group(
@@ -159,17 +179,9 @@ def _table(
     lines = [f"🃏 {common.game_title(lang, snapshot.spec, snapshot.rules)}", "", body.text]
     if table.duplicate_of is not None:
         lines[1:1] = [common.duplicate_line(lang, table)]
-    shown = []
-    marked: set[int] = set()
-    for logged in snapshot.recent:
-        line = screens.event(lang, logged.event, names)
-        if line:
-            # Only the mover's own action is marked, once a move: not what
-            # followed from it (a trick taken, a pulka closed).
-            if logged.event.seat == logged.seat and logged.move not in marked:
-                marked.add(logged.move)
-                line = actor_mark(snapshot, logged) + line
-            shown.append(line)
+    shown = marked_lines(
+        snapshot, snapshot.recent, lambda logged: screens.event(lang, logged.event, names)
+    )
     if shown:
         lines += ["", *(f"<i>{line}</i>" for line in shown[-RECENT_LINES:])]
     waiting = _waiting_line(snapshot, lang, names, now)

@@ -19,7 +19,7 @@ from telegram.error import TelegramError
 
 from delivery import callback_data as cd
 from delivery.keyboards import button, markup, url_button
-from delivery.replay_messages import replay_message
+from delivery.replay_messages import replay_at, replay_message
 from handlers import ratings
 from handlers.context import (
     Koloda,
@@ -133,7 +133,7 @@ async def start(update: Update, context: KolodaContext) -> None:
     elif payload.startswith("p") and payload[1:].isdigit():
         # "▶️ Replay" under a game's result in the group: the replay in his DM.
         await _send_replay(app, update, await app.services.replays.of(int(payload[1:])), lang)
-    elif (at_move := _replay_at(payload)) is not None:
+    elif (at_move := replay_at(payload)) is not None:
         # A move named in his analysis: the replay in his DM, at that move.
         history = await app.services.replays.of(at_move[0])
         if at_move[1] > len(history.moves):
@@ -445,19 +445,6 @@ class Asked:
 
     table_id: int
     queued: bool
-
-
-def _replay_at(payload: str) -> tuple[int, int] | None:
-    """The table and move of a ``replay_payload`` (:mod:`delivery.replay_messages`),
-    None for any other payload."""
-    table, sep, at = payload.removeprefix("p").partition("_")
-    if not payload.startswith("p") or not sep:
-        return None
-    if not (table.isdigit() and at.isdigit() and table.isascii() and at.isascii()):
-        return None
-    if len(table) > 18 or len(at) > 9:
-        return None
-    return int(table), int(at)
 
 
 def analysis_payload(table_id: int) -> str:

@@ -210,7 +210,7 @@ def _round_value(horizon: Horizon, game: Game[Any, Any, Any, Any], start: Any, s
     the match's places, which the rounds before it earned); else the
     horizon's value (the place)."""
     if horizon.stop_at:
-        return 0.5 + 0.5 * math.tanh(horizon.lead(game, start, seat) / horizon.scale)
+        return horizon.points_value(game, start, seat)
     return horizon.value(game, start, seat)
 
 

@@ -156,6 +156,11 @@ class Horizon:
         outcome = game.outcome()
         if outcome is not None:
             return place_value(outcome, seat)
+        return self.points_value(game, start, seat)
+
+    def points_value(self, game: Game[Any, Any, Any, Any], start: Any, seat: int) -> float:
+        """The points ``seat`` made since ``start`` (:meth:`lead`) on a place's
+        scale (0 to 1), even where the game is over."""
         return 0.5 + 0.5 * math.tanh(self.lead(game, start, seat) / self.scale)
 
     def lead(self, game: Game[Any, Any, Any, Any], start: Any, seat: int) -> float:

@@ -143,16 +143,23 @@ class Analyses:
         return table
 
     async def owe(self, table_id: int, user_id: int, lang: str) -> None:
-        """Record the analysis promised to ``user_id`` (in ``lang``), so that a
-        restart before it is sent starts it again (:meth:`owed`)."""
-        async with self._db.transaction() as tx:
-            await tx.analyses.owe(table_id, user_id, lang)
+        """Record the analysis claimed (:meth:`reserve`) as promised to
+        ``user_id`` (in ``lang``), so that a restart before it is sent starts
+        it again (:meth:`owed`).  Not recorded, the claim is let go: else every
+        later request would be told it is under way."""
+        try:
+            async with self._db.transaction() as tx:
+                await tx.analyses.owe(table_id, user_id, lang)
+        except BaseException:
+            self._running.discard((table_id, user_id))
+            raise
 
     async def owed(self, since: float) -> list[OwedAnalysis]:
         """The analyses promised since ``since`` and not sent yet (older ones
         are given up: a promise that old is better forgotten)."""
         async with self._db.transaction() as tx:
-            return await tx.analyses.owed(since)
+            await tx.analyses.give_up(since)
+            return await tx.analyses.owed()
 
     async def sent(self, table_id: int, user_id: int) -> None:
         """The promised analysis went out (or its refusal did): nothing is owed."""

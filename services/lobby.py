@@ -58,6 +58,10 @@ def _next(choices: tuple[Any, ...], current: Any) -> Any:
     return choices[(position + 1) % len(choices)]
 
 
+class _Started(Exception):
+    """The table :meth:`Lobby.leave` was asked to leave is a running game."""
+
+
 class Lobby:
     def __init__(
         self,
@@ -166,17 +170,21 @@ class Lobby:
     async def leave(self, table_id: int, person: Person) -> Snapshot:
         """Leave a lobby.  A leaving creator hands the table to the next person
         seated; a lobby left with no person in it closes.  A running game is
-        left as by an absent player (:meth:`Tables.leave`)."""
-        if (await self._snapshots.table(table_id)).status is Status.PLAYING:
+        left as by an absent player (:meth:`Tables.leave`), also one started
+        as he asked."""
+        try:
+            async with self._tables.change(table_id) as change:
+                table = change.table
+                if table.status is Status.PLAYING:
+                    raise _Started  # nothing written, nobody told
+                if table.status is not Status.LOBBY:
+                    raise ServiceError("error.leave_after_start")
+                seat = table.seat_of(person.id)
+                if seat is None:
+                    raise ServiceError("error.not_seated")
+                await change.unseat_person(seat)
+        except _Started:
             return await self._tables.leave(table_id, person.id)
-        async with self._tables.change(table_id) as change:
-            table = change.table
-            if table.status is not Status.LOBBY:
-                raise ServiceError("error.leave_after_start")
-            seat = table.seat_of(person.id)
-            if seat is None:
-                raise ServiceError("error.not_seated")
-            await change.unseat_person(seat)
         return change.snapshot
 
     async def add_computer(self, table_id: int, person: Person) -> Snapshot:

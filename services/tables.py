@@ -234,6 +234,7 @@ class Tables:
         computer plays his seat until he presses again, or he leaves the game
         as its rules require, as the table chose."""
         async with self.lock(table_id):
+            move: WrittenMove | None = None
             async with self._db.transaction() as tx:
                 table, seat = await self._seat_of(tx, table_id, user_id)
                 gone = await tx.tables.removals(table.id, RESIGN)
@@ -251,12 +252,15 @@ class Tables:
                 table = replace(turns.with_presence(table, seat, presence), version=version)
                 if presence.leaves:
                     move = await self._moves.write(tx, table, seat, RESIGN, Actor.PLAYER)
-                    return self._committed(move)
-                game = self._snapshots.game(table)
-                await tx.deadlines.replace(
-                    table.id, await self._moves.deadlines(tx, table, game, None)
-                )
-                snapshot = await self._snapshots.read(tx, table)
+                else:
+                    game = self._snapshots.game(table)
+                    await tx.deadlines.replace(
+                        table.id, await self._moves.deadlines(tx, table, game, None)
+                    )
+                    snapshot = await self._snapshots.read(tx, table)
+            # Told (and cached) only once committed.
+            if move is not None:
+                return self._committed(move)
             self._notify(snapshot)
             return snapshot
 

@@ -121,7 +121,8 @@ def deadlines(
 
 @dataclass(frozen=True, slots=True)
 class Presence:
-    """A seat's standing after a timed-out turn."""
+    """A seat's standing, as the deal, a press, a timed-out turn or ``/leave``
+    leaves it."""
 
     timeouts: int
     absent: bool

@@ -26,10 +26,12 @@ class AnalysesOwed(Queries):
             (table_id, user_id, lang, self._now()),
         )
 
-    async def owed(self, since: float) -> list[OwedAnalysis]:
-        """Those asked for since ``since`` and not sent yet, the oldest first;
-        older ones are given up (forgotten)."""
-        await self._run("DELETE FROM analyses_owed WHERE asked_at < ?", (since,))
+    async def give_up(self, before: float) -> None:
+        """Forget those asked for before ``before``."""
+        await self._run("DELETE FROM analyses_owed WHERE asked_at < ?", (before,))
+
+    async def owed(self) -> list[OwedAnalysis]:
+        """Those not sent yet, the oldest first."""
         rows = await self._all(
             "SELECT table_id, user_id, lang FROM analyses_owed ORDER BY asked_at, table_id, user_id"
         )

@@ -10,6 +10,7 @@ from playground.botapi import FakeTelegram, SentMessage
 from tests.e2e.harness import (
     Probe,
     Table,
+    advance,
     bot_config,
     quick_options,
     running_bot,
@@ -290,3 +291,31 @@ async def test_an_analysis_cut_off_by_a_restart_arrives_after_it_once(
         await settle(server, app, patience=ANALYSIS_PATIENCE)
     (analysis,) = analyses()
     assert "стол 1" in analysis.text
+
+
+async def test_an_analysis_held_up_by_a_flood_wait_is_sent_after_it(
+    server: FakeTelegram, db_path: Path
+) -> None:
+    """The analysis's one sendMessage met a flood wait: nothing was sent, yet
+    the promise was struck off as kept, and the analysis never came."""
+    async with running_bot(bot_config(server, db_path)) as app:
+        table = seat_players(server, ["Anna", "Boris"], app)
+        await table.open_and_start("durak")
+        await table.play_to_the_end()
+        anna = table.players[0]
+        await settle(server, app)
+        server.send(anna, anna, "/analysis")
+        await server.wait_for(
+            lambda: "пришлю в личные сообщения" in server.chat_messages(anna)[-1].text
+        )
+        tried = len(server.calls_to("sendMessage", anna))
+        server.inject_error("sendMessage", 429, retry_after=5)
+        await server.wait_for(
+            lambda: len(server.calls_to("sendMessage", anna)) > tried, ANALYSIS_PATIENCE
+        )
+        await advance(server, app, 10)
+        await server.wait_for(
+            lambda: any("Разбор вашей игры" in m.text for m in server.chat_messages(anna)),
+            ANALYSIS_PATIENCE,
+        )
+        await settle(server, app, patience=ANALYSIS_PATIENCE)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 
 from games.core import IllegalAction
 from services import ServiceError, Setting, Snapshot
-from storage import Actor, EndReason, OnAbsence, Status
+from storage import Actor, DatabaseError, EndReason, OnAbsence, Status, Tx
 from tests.services.world import GROUP, PEOPLE, World
 
 ANNA, BORIS, VERA, GLEB = PEOPLE
@@ -313,3 +315,55 @@ async def test_presets_the_seated_players_do_not_fit_are_passed_over(world: Worl
         await lobby.cycle_option(table_id, ANNA, "deck_size")
     assert refused.value.key == "error.too_many_for_option"
     assert refused.value.params == {"n": 4}
+
+
+@pytest.mark.parametrize("remove_absent", [False, True])
+async def test_leaving_a_running_game_is_told_only_once_committed(
+    world: World, monkeypatch: pytest.MonkeyPatch, remove_absent: bool
+) -> None:
+    """A /leave whose transaction fails to commit changes nothing anybody sees:
+    neither the observers (the group's message) nor the game cache."""
+    snapshot = await world.table(people=3, turn=30, remove_absent=remove_absent)
+    table_id = snapshot.table.id
+    db = world.services.db
+    commit = db.transaction
+
+    @asynccontextmanager
+    async def failing() -> AsyncIterator[Tx]:
+        async with commit() as tx:
+            yield tx
+            raise DatabaseError("the commit failed")  # rolled back
+
+    seen = len(world.seen.snapshots)
+    monkeypatch.setattr(db, "transaction", failing)
+    with pytest.raises(DatabaseError):
+        await world.services.tables.leave(table_id, VERA.id)
+    monkeypatch.undo()
+    assert len(world.seen.snapshots) == seen
+    after = await world.snapshot(table_id)
+    vera = after.table.seat_of(VERA.id)
+    assert after.table.moves == snapshot.table.moves
+    assert vera is not None
+    assert not after.seat(vera).absent
+
+
+async def test_a_leave_as_the_game_starts_leaves_the_running_game(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/leave read the table as a lobby, the game started meanwhile, and the
+    player was told "the game is on: you cannot leave now", though a running
+    game may be left."""
+    snapshot = await world.table(people=3, start=False)
+    table_id = snapshot.table.id
+    as_a_lobby = snapshot.table
+    await world.services.lobby.start(table_id, ANNA, is_admin=False)
+
+    async def read_before_the_start(_: int) -> object:
+        return as_a_lobby
+
+    monkeypatch.setattr(world.services.snapshots, "table", read_before_the_start)
+    after = await world.services.lobby.leave(table_id, VERA)
+    vera = after.table.seat_of(VERA.id)
+    assert after.table.status is Status.PLAYING
+    assert vera is not None
+    assert after.seat(vera).absent

@@ -129,18 +129,20 @@ async def test_an_analysis_owed_is_kept_until_sent(
             await tx.analyses.owe(table_id, 1, "ru")
             await tx.analyses.owe(table_id, 2, "uk")  # asked again: the first stands
         async with db.transaction() as tx:
-            owed = [(a.user_id, a.lang) for a in await tx.analyses.owed(0.0)]
+            owed = [(a.user_id, a.lang) for a in await tx.analyses.owed()]
         async with db.transaction() as tx:
             await tx.analyses.sent(table_id, 2)
         async with db.transaction() as tx:
-            left = [a.user_id for a in await tx.analyses.owed(0.0)]
-            given_up = await tx.analyses.owed(time.time() + 1)  # all asked too long ago
-            none_left = await tx.analyses.owed(0.0)
+            left = [a.user_id for a in await tx.analyses.owed()]
+            await tx.analyses.give_up(0.0)  # none asked that long ago
+            kept = [a.user_id for a in await tx.analyses.owed()]
+            await tx.analyses.give_up(time.time() + 1)  # all asked too long ago
+            none_left = await tx.analyses.owed()
     finally:
         await db.close()
     assert sorted(owed) == [(1, "ru"), (2, "en")]
-    assert left == [1]
-    assert given_up == none_left == []
+    assert left == kept == [1]
+    assert none_left == []
 
 
 async def test_a_game_chooser_is_kept_by_topic_until_a_table_takes_it_over(

@@ -1,0 +1,44 @@
+"""An analysis asked for: claimed and recorded as promised, or neither."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import pytest
+
+from services import ServiceError
+from storage import DatabaseError, Tx
+from tests.services.world import PEOPLE, World
+
+ANNA = PEOPLE[0]
+
+
+async def test_a_promise_not_recorded_leaves_the_analysis_free_to_ask_again(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed write of the promise left the analysis claimed for good: every
+    later request was told it was under way, until a restart."""
+    table_id = (await world.play_out((await world.table()).table.id, seed=1)).table.id
+    analyses = world.services.analyses
+    db = world.services.db
+    commit = db.transaction
+
+    @asynccontextmanager
+    async def failing() -> AsyncIterator[Tx]:
+        async with commit() as tx:
+            yield tx
+            raise DatabaseError("the commit failed")
+
+    analyses.reserve(table_id, ANNA.id)
+    monkeypatch.setattr(db, "transaction", failing)
+    with pytest.raises(DatabaseError):
+        await analyses.owe(table_id, ANNA.id, "ru")
+    monkeypatch.undo()
+    assert await analyses.owed(0.0) == []
+
+    analyses.reserve(table_id, ANNA.id)  # asked again: claimed anew
+    await analyses.owe(table_id, ANNA.id, "ru")
+    assert [(o.table_id, o.user_id) for o in await analyses.owed(0.0)] == [(table_id, ANNA.id)]
+    with pytest.raises(ServiceError, match=r"analysis\.running"):
+        analyses.reserve(table_id, ANNA.id)  # asked twice at once: promised once
