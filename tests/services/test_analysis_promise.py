@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-
 import pytest
 
 from services import ServiceError
-from storage import DatabaseError, Tx
-from tests.services.world import PEOPLE, World
+from storage import DatabaseError
+from tests.services.world import PEOPLE, World, fail_commits
 
 ANNA = PEOPLE[0]
 
@@ -21,17 +18,8 @@ async def test_a_promise_not_recorded_leaves_the_analysis_free_to_ask_again(
     later request was told it was under way, until a restart."""
     table_id = (await world.play_out((await world.table()).table.id, seed=1)).table.id
     analyses = world.services.analyses
-    db = world.services.db
-    commit = db.transaction
-
-    @asynccontextmanager
-    async def failing() -> AsyncIterator[Tx]:
-        async with commit() as tx:
-            yield tx
-            raise DatabaseError("the commit failed")
-
     analyses.reserve(table_id, ANNA.id)
-    monkeypatch.setattr(db, "transaction", failing)
+    fail_commits(world.services.db, monkeypatch)
     with pytest.raises(DatabaseError):
         await analyses.owe(table_id, ANNA.id, "ru")
     monkeypatch.undo()

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 
 import pytest
 
 from games.core import IllegalAction
 from services import ServiceError, Setting, Snapshot
-from storage import Actor, DatabaseError, EndReason, OnAbsence, Status, Tx
-from tests.services.world import GROUP, PEOPLE, World
+from storage import Actor, DatabaseError, EndReason, OnAbsence, Status
+from tests.services.world import GROUP, PEOPLE, World, fail_commits
 
 ANNA, BORIS, VERA, GLEB = PEOPLE
 
@@ -325,17 +323,8 @@ async def test_leaving_a_running_game_is_told_only_once_committed(
     neither the observers (the group's message) nor the game cache."""
     snapshot = await world.table(people=3, turn=30, remove_absent=remove_absent)
     table_id = snapshot.table.id
-    db = world.services.db
-    commit = db.transaction
-
-    @asynccontextmanager
-    async def failing() -> AsyncIterator[Tx]:
-        async with commit() as tx:
-            yield tx
-            raise DatabaseError("the commit failed")  # rolled back
-
     seen = len(world.seen.snapshots)
-    monkeypatch.setattr(db, "transaction", failing)
+    fail_commits(world.services.db, monkeypatch)
     with pytest.raises(DatabaseError):
         await world.services.tables.leave(table_id, VERA.id)
     monkeypatch.undo()

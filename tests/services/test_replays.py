@@ -15,7 +15,7 @@ from delivery.replay_messages import replay_message
 from screens.common import names_of
 from screens.replay import replay_frames, replay_text
 from services import ServiceError
-from storage import Actor, Status
+from storage import Actor
 from tests.backends import sweep
 from tests.services.world import GROUP, PEOPLE, World
 
@@ -142,17 +142,7 @@ async def test_a_replay_marks_the_moves_nobody_pressed_for(world: World) -> None
     snapshot = await world.table(people=2, turn=60)
     table_id = snapshot.table.id
     await world.services.lobby.leave(table_id, boris)
-    rng = random.Random(3)
-    for _ in range(2000):
-        await world.advance(2.0)
-        snapshot = await world.snapshot(table_id)
-        if snapshot.table.status is not Status.PLAYING:
-            break
-        mine = snapshot.table.seat_of(anna.id)
-        assert mine is not None
-        if snapshot.legal(mine):
-            code = rng.choice(snapshot.legal(mine)).encode()
-            await world.services.tables.press(table_id, anna.id, code, at_move=snapshot.table.moves)
+    await world.play_people(table_id, random.Random(3), only={anna.id})
     history = await world.services.replays.of(table_id)
     screens = CATALOG.screens["durak"]
     seen = set()

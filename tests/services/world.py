@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Collection, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from bot.catalog import CATALOG, Catalog
 from games.joker import Deals
 from services import Person, Services, Setting, Snapshot, Thinking
-from storage import Actor, Database, Status
+from storage import Actor, Database, DatabaseError, Status, Tx
 from tests.clock import FakeClock
 
 SHORT_GAMES: dict[str, dict[str, object]] = {
@@ -179,9 +181,17 @@ class World:
             await self.services.tables.act(table_id, seat, code, actor=Actor.PLAYER)
         raise AssertionError("the game did not end")
 
-    async def play_people(self, table_id: int, rng: random.Random, limit: int = 5000) -> int:
+    async def play_people(
+        self,
+        table_id: int,
+        rng: random.Random,
+        limit: int = 5000,
+        *,
+        only: Collection[int] | None = None,
+    ) -> int:
         """People press random legal moves (computers move on their own) until the
-        game ends; returns the number of presses."""
+        game ends; returns the number of presses.  ``only``: the users who
+        press (the others are away, their seats played by computers)."""
         presses = 0
         for _ in range(limit):
             await self.advance(2.0)
@@ -191,7 +201,9 @@ class World:
             movers = [
                 s.seat
                 for s in snapshot.table.seats
-                if s.user_id is not None and snapshot.legal(s.seat)
+                if s.user_id is not None
+                and (only is None or s.user_id in only)
+                and snapshot.legal(s.seat)
             ]
             if not movers:
                 continue
@@ -208,3 +220,17 @@ class World:
     async def actors(self, table_id: int) -> list[Actor]:
         async with self.services.db.read() as tx:
             return [m.actor for m in await tx.tables.last_moves(table_id, 100_000)]
+
+
+def fail_commits(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From now on every transaction of ``db`` fails as it commits (and is
+    rolled back)."""
+    commit = db.transaction
+
+    @asynccontextmanager
+    async def failing() -> AsyncIterator[Tx]:
+        async with commit() as tx:
+            yield tx
+            raise DatabaseError("the commit failed")
+
+    monkeypatch.setattr(db, "transaction", failing)
