@@ -24,7 +24,6 @@ from i18n import t
 from screens import common, ratings
 from screens.base import GameScreens, Key, Screen
 from services import (
-    Actor,
     Duplicates,
     LoggedEvent,
     Services,
@@ -54,14 +53,6 @@ class _Owed:
     notify: bool
 
 
-def _actor_mark(snapshot: Snapshot, logged: LoggedEvent) -> str:
-    """The mark of a move nobody pressed for, for the line of the mover's own
-    action; no 🤖 beside a computer's name, which carries one."""
-    if logged.actor is Actor.COMPUTER and snapshot.seat(logged.seat).computer is not None:
-        return ""
-    return common.ACTOR_MARKS.get(logged.actor, "")
-
-
 def marked_lines(
     snapshot: Snapshot,
     events: Iterable[LoggedEvent],
@@ -78,7 +69,7 @@ def marked_lines(
             continue
         if logged.event.seat == logged.seat and logged.move not in marked:
             marked.add(logged.move)
-            line = _actor_mark(snapshot, logged) + line
+            line = common.actor_mark(snapshot.table, logged.seat, logged.actor) + line
         lines.append(line)
     return lines
 

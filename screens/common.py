@@ -32,9 +32,9 @@ from services import (
 )
 
 __all__ = [
-    "ACTOR_MARKS",
     "COMMITMENT_SHOWN",
     "absence_label",
+    "actor_mark",
     "analysis_text",
     "closed_lobby_text",
     "closed_text",
@@ -69,8 +69,16 @@ __all__ = [
 ]
 
 
-ACTOR_MARKS = {Actor.TIMER: "⏰ ", Actor.COMPUTER: "🤖 ", Actor.ADMIN: "⛔ "}
-"""How a move nobody pressed for is told (the group, a DM, a replay)."""
+_ACTOR_MARKS = {Actor.TIMER: "⏰ ", Actor.COMPUTER: "🤖 ", Actor.ADMIN: "⛔ "}
+
+
+def actor_mark(table: TableRow, seat: int, actor: Actor) -> str:
+    """The mark of a move nobody pressed for, for the line of the mover's own
+    action (the group, a DM, a replay); no 🤖 beside a computer's own seat,
+    whose name carries one."""
+    if actor is Actor.COMPUTER and table.seats[seat].computer is not None:
+        return ""
+    return _ACTOR_MARKS.get(actor, "")
 
 
 def seat_name(lang: str, seat: SeatRow) -> str:

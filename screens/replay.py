@@ -18,8 +18,8 @@ from typing import Any
 from games.core import Game
 from i18n import t
 from screens.base import GameScreens
-from screens.common import ACTOR_MARKS, game_title, names_of
-from services import Actor, History, Step
+from screens.common import actor_mark, game_title, names_of
+from services import History, Step
 
 __all__ = ["replay_frames", "replay_text"]
 
@@ -54,14 +54,6 @@ class _Painter:
             lang, "replay.title", id=table.id, game=game_title(lang, history.spec, rules)
         )
 
-    def _mark(self, step: Step) -> str:
-        """The live table's mark of a move nobody pressed for (no 🤖 beside a
-        computer's own seat, whose name carries one)."""
-        move = step.move
-        if move.actor is Actor.COMPUTER and self._history.table.seats[move.seat].computer:
-            return ""
-        return ACTOR_MARKS.get(move.actor, "")
-
     def frame(self, game: Game[Any, Any, Any, Any], step: Step | None, at: int) -> str:
         lang, names, screens = self._lang, self._names, self._screens
         total = len(self._history.moves)
@@ -71,7 +63,7 @@ class _Painter:
         else:
             said = [screens.event(lang, event, names) for event in step.events]
             what = "; ".join(line for line in said if line) or names[step.move.seat]
-            what = self._mark(step) + what
+            what = actor_mark(self._history.table, step.move.seat, step.move.actor) + what
             lines.append(t(lang, "replay.move", n=at, total=total, what=what))
         lines += ["", screens.table(lang, game.public_view(), names, live=False).text]
         if self._history.spec.private_hands:

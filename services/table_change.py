@@ -159,8 +159,7 @@ class TableChange:
         """The seats of the game ``old`` whose people were no longer at it when
         it ended: away (``/leave``, or timed out and never back), or out of it
         (removed by /kick or for being away)."""
-        removed = await self._tx.tables.removals(old.id, RESIGN)
-        return frozenset(s.seat for s in old.seats if s.absent or s.seat in removed)
+        return turns.gone(old, await self._tx.tables.removals(old.id, RESIGN))
 
     async def seat_computer(self, name: int) -> None:
         await self._tx.tables.add_seat(self.table.id, computer=name)

@@ -237,8 +237,7 @@ class Tables:
             move: WrittenMove | None = None
             async with self._db.transaction() as tx:
                 table, seat = await self._seat_of(tx, table_id, user_id)
-                gone = await tx.tables.removals(table.id, RESIGN)
-                if table.seats[seat].absent or seat in gone:
+                if seat in turns.gone(table, await tx.tables.removals(table.id, RESIGN)):
                     raise ServiceError("error.left_already")
                 if not _in_play(self._snapshots.game(table), seat):
                     # Out already (a durak who went out, a 101 player over

@@ -30,7 +30,7 @@ table chose so): it has no deadline, since nobody waits for a person there.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -149,6 +149,13 @@ def with_presence(table: TableRow, seat: int, presence: Presence) -> TableRow:
     seats = list(table.seats)
     seats[seat] = replace(seats[seat], timeouts=presence.timeouts, absent=presence.absent)
     return replace(table, seats=tuple(seats))
+
+
+def gone(table: TableRow, removed: Collection[int]) -> frozenset[int]:
+    """The seats whose people are no longer at the game: away (``/leave``, or
+    timed out and never back), or out of it (``removed``: by /kick or for
+    being away)."""
+    return frozenset(s.seat for s in table.seats if s.absent or s.seat in removed)
 
 
 def left(table: TableRow, row: SeatRow) -> Presence:
